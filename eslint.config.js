@@ -1,0 +1,85 @@
+// @ts-check
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Import boundaries (conventions, "Boundaries the linter keeps"). */
+const nodeOnly = [
+  'node:*',
+  'fastify',
+  '@fastify/*',
+  'kysely',
+  'pg',
+  'better-sqlite3',
+  '@telegram-apps/init-data-node',
+];
+const browserOnly = [
+  'react',
+  'react-dom',
+  'react-dom/*',
+  'wouter',
+  '@telegram-apps/sdk-react',
+  '@telegram-apps/telegram-ui',
+  'react-hook-form',
+];
+
+const restrict = (patterns, message) => ({
+  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
+});
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'test-artifacts/**',
+      'data/**',
+      'i18n/i18n-*.ts',
+      'i18n/i18n-*.tsx',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['src/app/**/*.{ts,tsx}', 'tests/app/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { globals: globals.browser },
+    rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: restrict(
+      [...nodeOnly, ...browserOnly, '**/app/**', '**/server/**', '**/i18n/**'],
+      'src/shared runs in the browser and in Node: it imports neither side nor any framework.',
+    ),
+  },
+  {
+    files: ['src/app/**/*.{ts,tsx}'],
+    rules: restrict(
+      [...nodeOnly, '**/server/**'],
+      'src/app is the browser bundle: no server code.',
+    ),
+  },
+  {
+    files: ['src/server/**/*.ts'],
+    rules: restrict(
+      [...browserOnly, '**/app/**', '**/i18n-react'],
+      'src/server never imports the mini-app or React.',
+    ),
+  },
+  {
+    files: ['eslint.config.js'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);

@@ -1,0 +1,53 @@
+/**
+ * One order as a list shows it (spec section 2, /my-orders): direction arrow, crypto amount,
+ * network, payment method, fiat total, status badge and time.
+ */
+import { Cell } from '@telegram-apps/telegram-ui';
+import type { OrderSummary } from '../../shared/api';
+import { CRYPTO_DECIMALS } from '../../shared/limits';
+import { NETWORKS } from '../../shared/networks';
+import { STATUS_LABEL_KEYS } from '../../shared/order-status';
+import { formatFiat, formatNumber, formatTime } from '../format';
+import { useI18nContext, useLanguage } from '../i18n/language';
+
+export function OrderCard({
+  order,
+  highlighted = false,
+  onOpen,
+}: {
+  readonly order: OrderSummary;
+  readonly highlighted?: boolean;
+  readonly onOpen?: () => void;
+}) {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
+  const buy = order.type === 'BUY';
+  return (
+    <Cell
+      data-order-id={order.id}
+      data-status={order.status}
+      className={highlighted ? 'order-card order-card--highlighted' : 'order-card'}
+      before={
+        <span
+          className={`order-card__arrow order-card__arrow--${buy ? 'buy' : 'sell'}`}
+          aria-label={buy ? LL.myOrders.buy() : LL.myOrders.sell()}
+        >
+          {buy ? '↓' : '↑'}
+        </span>
+      }
+      subtitle={`${NETWORKS[order.network].name} · ${LL.paymentMethods[order.paymentMethod]()}`}
+      after={
+        <span className="order-card__after">
+          <span className={`status-badge status-badge--${order.status.toLowerCase()}`}>
+            {LL.statusLabels[STATUS_LABEL_KEYS[order.status]]()}
+          </span>
+          <span className="order-card__time">{formatTime(order.createdAt, language)}</span>
+        </span>
+      }
+      description={formatFiat(order.totalRub, order.currency, language)}
+      onClick={onOpen}
+    >
+      {`${formatNumber(order.amount, language, CRYPTO_DECIMALS)} ${order.cryptoCurrency}`}
+    </Cell>
+  );
+}

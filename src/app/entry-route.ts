@@ -1,0 +1,23 @@
+/**
+ * Where the app opens (spec section 2, landing, second reading). When it starts at `/` with a
+ * language already stored, it goes on by itself: to the deep-linked order (`order_<id>` start
+ * parameter, kept in session storage), else to My orders when there are active orders, else to
+ * the currencies. Decided once at start-up, so coming back to `/` later shows the landing.
+ */
+import { API_PATHS, type ActiveOrdersResponse } from '../shared/api';
+import { apiRequest } from './api/client';
+import { getStoredLanguage, takeDeepLinkOrderId } from './storage';
+
+export async function entryRoute(pathname: string): Promise<string | null> {
+  if (pathname !== '/' || getStoredLanguage() === null) return null;
+  const orderId = takeDeepLinkOrderId();
+  if (orderId !== null) return `/my-orders?orderId=${encodeURIComponent(orderId)}`;
+  try {
+    const { orders } = await apiRequest<ActiveOrdersResponse>(API_PATHS.activeOrders, {
+      timeoutMs: 5_000,
+    });
+    return orders.length > 0 ? '/my-orders' : '/currencies';
+  } catch {
+    return '/currencies';
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * The mini-app's entry: the UI kit's CSS first, then ours; start Telegram (or the demo mock),
+ * decide the entry route, render. No top-level await (es2020 target).
+ */
+import '@telegram-apps/telegram-ui/dist/styles.css';
+import './styles.css';
+import { StrictMode, type ReactNode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { entryRoute } from './entry-route';
+import { LanguageProvider } from './i18n/language';
+import { Root } from './root';
+import { OpenInTelegram } from './screens/entry/open-in-telegram';
+import { StartupError } from './screens/entry/startup-error';
+import { startTelegram } from './telegram/start';
+
+const container = document.getElementById('root');
+if (container === null) throw new Error('index.html has no #root');
+const root = createRoot(container);
+
+function render(node: ReactNode): void {
+  root.render(
+    <StrictMode>
+      <LanguageProvider>{node}</LanguageProvider>
+    </StrictMode>,
+  );
+}
+
+async function boot(): Promise<void> {
+  const started = await startTelegram();
+  if (started.kind === 'open-in-telegram') {
+    render(<OpenInTelegram />);
+    return;
+  }
+  const target = await entryRoute(window.location.pathname);
+  if (target !== null) window.history.replaceState(null, '', target);
+  document.documentElement.dataset['appearance'] = started.environment.appearance;
+  render(<Root environment={started.environment} />);
+}
+
+boot().catch((error: unknown) => {
+  console.error('Start-up failed', error);
+  render(<StartupError />);
+});

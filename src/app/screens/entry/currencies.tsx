@@ -1,0 +1,67 @@
+/** `/currencies`: the five currencies, the hint, My orders and Logout (spec section 2). */
+import { Button, Cell, List, Section } from '@telegram-apps/telegram-ui';
+import { useLocation } from 'wouter';
+import {
+  CURRENCIES,
+  LISTED_CURRENCIES,
+  methodRoute,
+  type ListedCurrency,
+} from '../../../shared/currencies';
+import { Screen } from '../../components/screen';
+import { currencyName } from '../../format';
+import { useI18nContext, useLanguage } from '../../i18n/language';
+import { clearStoredLanguage, setSelectedCurrency } from '../../storage';
+import { hapticSelection } from '../../telegram/actions';
+
+export function Currencies() {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
+  const [, navigate] = useLocation();
+
+  const pick = (code: ListedCurrency) => {
+    hapticSelection();
+    setSelectedCurrency(code);
+    navigate(methodRoute(code));
+  };
+
+  return (
+    <Screen testId="currencies" header={{ title: LL.currencies.title(), back: '/' }}>
+      <List>
+        <Section footer={LL.currencies.hint()}>
+          {LISTED_CURRENCIES.map((code) => (
+            <Cell
+              key={code}
+              data-currency={code}
+              before={
+                <span className="currency-flag" aria-hidden="true">
+                  {CURRENCIES[code].flag}
+                </span>
+              }
+              subtitle={code}
+              after={<span className="currency-symbol">{CURRENCIES[code].symbol}</span>}
+              onClick={() => pick(code)}
+            >
+              {currencyName(code, language)}
+            </Cell>
+          ))}
+        </Section>
+      </List>
+      <div className="screen__actions">
+        <Button size="l" stretched mode="bezeled" onClick={() => navigate('/my-orders')}>
+          {LL.common.myOrders()}
+        </Button>
+        <Button
+          size="l"
+          stretched
+          mode="plain"
+          onClick={() => {
+            clearStoredLanguage();
+            navigate('/');
+          }}
+        >
+          {LL.common.logout()}
+        </Button>
+      </div>
+    </Screen>
+  );
+}

@@ -1,0 +1,78 @@
+/**
+ * The client state of spec section 3: `selectedLanguage` (local storage, ru or en),
+ * `selectedCurrency` (session storage, JSON with code and symbol) and the deep-link order id
+ * (session storage). Storage can be unavailable or hold junk; every read is defensive.
+ */
+import { isLanguage, orderIdFromStartParam, type Language } from '../shared/api';
+import { CURRENCIES, isListedCurrency, type ListedCurrency } from '../shared/currencies';
+
+export const LANGUAGE_KEY = 'selectedLanguage';
+export const CURRENCY_KEY = 'selectedCurrency';
+export const DEEP_LINK_KEY = 'deepLinkOrderId';
+
+export interface SelectedCurrency {
+  readonly code: ListedCurrency;
+  readonly symbol: string;
+}
+
+function read(storage: Storage, key: string): string | null {
+  try {
+    return storage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function write(storage: Storage, key: string, value: string | null): void {
+  try {
+    if (value === null) storage.removeItem(key);
+    else storage.setItem(key, value);
+  } catch {
+    // Private mode or a full quota: the app still works for this visit.
+  }
+}
+
+/** The language the customer chose, or null when none is stored yet. */
+export function getStoredLanguage(): Language | null {
+  const value = read(localStorage, LANGUAGE_KEY);
+  return isLanguage(value) ? value : null;
+}
+
+export function setStoredLanguage(language: Language): void {
+  write(localStorage, LANGUAGE_KEY, language);
+}
+
+export function clearStoredLanguage(): void {
+  write(localStorage, LANGUAGE_KEY, null);
+}
+
+export function getSelectedCurrency(): SelectedCurrency | null {
+  const raw = read(sessionStorage, CURRENCY_KEY);
+  if (raw === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed !== 'object' || parsed === null) return null;
+    const code = (parsed as { code?: unknown }).code;
+    return isListedCurrency(code) ? { code, symbol: CURRENCIES[code].symbol } : null;
+  } catch {
+    return null;
+  }
+}
+
+export function setSelectedCurrency(code: ListedCurrency): void {
+  const value: SelectedCurrency = { code, symbol: CURRENCIES[code].symbol };
+  write(sessionStorage, CURRENCY_KEY, JSON.stringify(value));
+}
+
+/** Keeps the order id of an `order_<id>` start parameter for the landing to act on. */
+export function rememberDeepLink(startParam: string | undefined): void {
+  const orderId = orderIdFromStartParam(startParam);
+  if (orderId !== undefined) write(sessionStorage, DEEP_LINK_KEY, orderId);
+}
+
+/** The deep-link order id, removed as it is read so that it opens the order once. */
+export function takeDeepLinkOrderId(): string | null {
+  const id = read(sessionStorage, DEEP_LINK_KEY);
+  write(sessionStorage, DEEP_LINK_KEY, null);
+  return id;
+}

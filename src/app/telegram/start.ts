@@ -1,0 +1,83 @@
+/**
+ * Telegram start-up (conventions, "Telegram start-up"): detect Telegram, mock it in demo mode
+ * outside Telegram, initialise the SDK, mount the back button, mini app, theme and viewport and
+ * bind their CSS variables.
+ */
+import {
+  backButton,
+  init,
+  initData,
+  isTMA,
+  miniApp,
+  retrieveLaunchParams,
+  themeParams,
+  viewport,
+} from '@telegram-apps/sdk-react';
+import { API_PATHS, type AppConfigResponse, type DemoSessionResponse } from '../../shared/api';
+import { setInitData } from '../api/client';
+import { rememberDeepLink } from '../storage';
+import type { AppEnvironment } from './environment';
+import { mockTelegram } from './mock-env';
+
+export type StartResult =
+  | { readonly kind: 'ready'; readonly environment: AppEnvironment }
+  | { readonly kind: 'open-in-telegram' };
+
+async function fetchJson<T>(url: string): Promise<T> {
+  const response = await fetch(url, { headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  return (await response.json()) as T;
+}
+
+/** The start parameter a browser link can carry (`?startapp=order_…`, as t.me links do). */
+function browserStartParam(): string | undefined {
+  const search = new URLSearchParams(window.location.search);
+  return search.get('startapp') ?? search.get('tgWebAppStartParam') ?? undefined;
+}
+
+export async function startTelegram(): Promise<StartResult> {
+  const [inTelegram, config] = await Promise.all([
+    isTMA('complete'),
+    fetchJson<AppConfigResponse>(API_PATHS.appConfig),
+  ]);
+
+  if (!inTelegram) {
+    if (!config.demo) return { kind: 'open-in-telegram' };
+    const startParam = browserStartParam();
+    const query = startParam === undefined ? '' : `?startParam=${encodeURIComponent(startParam)}`;
+    const session = await fetchJson<DemoSessionResponse>(`${API_PATHS.demoSession}${query}`);
+    mockTelegram(session.initData, startParam);
+  }
+
+  init();
+  backButton.mount.ifAvailable();
+  initData.restore();
+  if (miniApp.mountSync.isAvailable()) {
+    miniApp.mountSync();
+    themeParams.bindCssVars.ifAvailable();
+  }
+  if (viewport.mount.isAvailable()) {
+    void viewport.mount().then(() => {
+      viewport.bindCssVars.ifAvailable();
+      viewport.expand.ifAvailable();
+    });
+  }
+
+  const raw = initData.raw();
+  if (raw === undefined) return { kind: 'open-in-telegram' };
+  setInitData(raw);
+  rememberDeepLink(initData.startParam());
+
+  const { tgWebAppPlatform } = retrieveLaunchParams();
+  miniApp.ready.ifAvailable();
+  return {
+    kind: 'ready',
+    environment: {
+      inTelegram,
+      demo: config.demo,
+      supportUrl: config.supportUrl,
+      appearance: themeParams.isDark() ? 'dark' : 'light',
+      platform: tgWebAppPlatform === 'ios' || tgWebAppPlatform === 'macos' ? 'ios' : 'base',
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * `buildApp(config, deps)`: the whole server as a Fastify instance, with nothing listening.
+ * Tests call it with `app.inject` on a fresh database; main.ts listens.
+ */
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
+import type { Kysely } from 'kysely';
+import type { ApiErrorBody } from '../shared/api';
+import { type Authenticator, createAuthenticator } from './auth/authenticator';
+import { DEMO_BOT_TOKEN } from './auth/telegram-auth';
+import type { AppConfig } from './config';
+import type { Database } from './db/schema';
+import { AppError } from './errors';
+import { errorMessage, negotiateLanguage } from './i18n';
+import { orderRoutes } from './routes/orders';
+import { isClientRoute, registerStatic, sendIndex } from './routes/static';
+import { systemRoutes } from './routes/system';
+
+export interface AppDeps {
+  readonly db: Kysely<Database>;
+  /** The clock, in epoch milliseconds; tests move it instead of sleeping. */
+  readonly now?: () => number;
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+/** What every route may use. */
+export interface AppContext {
+  readonly config: AppConfig;
+  readonly db: Kysely<Database>;
+  readonly now: () => number;
+  readonly auth: Authenticator;
+}
+
+/** JSON bodies above this are refused with 413 (a 10 MB receipt is about 13.4 MB as base64). */
+export const BODY_LIMIT_BYTES = 15 * 1024 * 1024;
+
+export async function buildApp(config: AppConfig, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Behind a reverse proxy on a private network the client's address is in X-Forwarded-For.
+    trustProxy: 'loopback, linklocal, uniquelocal',
+    disableRequestLogging: false,
+  });
+  const now = deps.now ?? Date.now;
+  const ctx: AppContext = {
+    config,
+    db: deps.db,
+    now,
+    auth: createAuthenticator({
+      db: deps.db,
+      botToken: config.botToken ?? DEMO_BOT_TOKEN,
+      maxAgeSeconds: config.initDataMaxAgeSeconds,
+      operatorIds: config.operatorIds,
+      now,
+    }),
+  };
+
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    const language = negotiateLanguage(request.headers['accept-language']);
+    const appError = toAppError(error);
+    if (appError.code === 'INTERNAL') {
+      request.log.error({ err: error }, 'request failed');
+    } else {
+      request.log.info({ code: appError.code, detail: error.message }, 'request refused');
+    }
+    const body: ApiErrorBody = {
+      ...appError.details,
+      error: errorMessage(appError.code, language),
+      code: appError.code,
+    };
+    return reply.status(appError.statusCode).send(body);
+  });
+
+  systemRoutes(app, ctx);
+  orderRoutes(app, ctx);
+  const servesApp = await registerStatic(app, config.staticDir);
+
+  app.setNotFoundHandler((request, reply) => {
+    if (servesApp && isClientRoute(request)) return sendIndex(reply);
+    const language = negotiateLanguage(request.headers['accept-language']);
+    const body: ApiErrorBody = { error: errorMessage('NOT_FOUND', language), code: 'NOT_FOUND' };
+    return reply.status(404).send(body);
+  });
+
+  return app;
+}
+
+/** Maps Fastify's own errors (bad JSON, too large, wrong content type) to our codes. */
+function toAppError(error: FastifyError | AppError): AppError {
+  if (error instanceof AppError) return error;
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('INVALID_JSON');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE');
+    case 'FST_ERR_VALIDATION':
+      return new AppError('VALIDATION_FAILED');
+  }
+  if (error instanceof SyntaxError) return new AppError('INVALID_JSON');
+  const status = error.statusCode ?? 500;
+  if (status === 413) return new AppError('PAYLOAD_TOO_LARGE');
+  if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE');
+  if (status >= 400 && status < 500) return new AppError('BAD_REQUEST');
+  return new AppError('INTERNAL');
+}

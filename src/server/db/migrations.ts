@@ -1,0 +1,96 @@
+/**
+ * The schema, as migrations run at start-up on SQLite and PostgreSQL alike. Append new
+ * migrations; never edit one that has shipped.
+ */
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+function migrations(dialect: Dialect): Record<string, Migration> {
+  // Telegram ids exceed 2^31; SQLite's INTEGER is 64-bit already.
+  const big = dialect === 'postgres' ? 'bigint' : 'integer';
+  return {
+    '0001_users_orders_events': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('users')
+          .addColumn('telegram_id', big, (c) => c.primaryKey())
+          .addColumn('first_name', 'text', (c) => c.notNull())
+          .addColumn('last_name', 'text')
+          .addColumn('username', 'text')
+          .addColumn('language_code', 'text')
+          .addColumn('first_seen_at', big, (c) => c.notNull())
+          .addColumn('last_seen_at', big, (c) => c.notNull())
+          .execute();
+
+        await db.schema
+          .createTable('orders')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('user_id', big, (c) => c.notNull().references('users.telegram_id'))
+          .addColumn('type', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('payment_method', 'text', (c) => c.notNull())
+          .addColumn('crypto_currency', 'text', (c) => c.notNull())
+          .addColumn('network', 'text', (c) => c.notNull())
+          .addColumn('currency', 'text', (c) => c.notNull())
+          .addColumn('amount_units', big, (c) => c.notNull())
+          .addColumn('total_minor', big, (c) => c.notNull())
+          .addColumn('rate_units', big, (c) => c.notNull())
+          .addColumn('wallet_address', 'text')
+          .addColumn('requisites', 'text')
+          .addColumn('payout_card', 'text')
+          .addColumn('city_id', 'text')
+          .addColumn('office_instructions', 'text')
+          .addColumn('reservation', 'text')
+          .addColumn('reject_reason', 'text')
+          .addColumn('tx_hash', 'text')
+          .addColumn('outgoing_tx_hash', 'text')
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('updated_at', big, (c) => c.notNull())
+          .addColumn('requisites_ready_at', big)
+          .addColumn('expires_at', big)
+          .addColumn('reserved_until', big)
+          .addColumn('needs_attention', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema
+          .createIndex('orders_user_created')
+          .on('orders')
+          .columns(['user_id', 'created_at'])
+          .execute();
+        await db.schema
+          .createIndex('orders_status_deadline')
+          .on('orders')
+          .columns(['status', 'expires_at'])
+          .execute();
+
+        await db.schema
+          .createTable('order_events')
+          .addColumn('id', dialect === 'postgres' ? 'bigserial' : 'integer', (c) =>
+            dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+          )
+          .addColumn('order_id', 'text', (c) => c.notNull().references('orders.id'))
+          .addColumn('from_status', 'text')
+          .addColumn('to_status', 'text', (c) => c.notNull())
+          .addColumn('actor', 'text', (c) => c.notNull())
+          .addColumn('actor_id', big)
+          .addColumn('reason', 'text')
+          .addColumn('created_at', big, (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('order_events_order')
+          .on('order_events')
+          .columns(['order_id', 'id'])
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('order_events').execute();
+        await db.schema.dropTable('orders').execute();
+        await db.schema.dropTable('users').execute();
+      },
+    },
+  };
+}
+
+export function migrationProvider(dialect: Dialect): MigrationProvider {
+  return { getMigrations: () => Promise.resolve(migrations(dialect)) };
+}

@@ -1,0 +1,67 @@
+/**
+ * Starts the server: reads the configuration, opens and migrates the database, listens, and
+ * shuts down gracefully on SIGINT and SIGTERM.
+ */
+import { buildApp } from './app';
+import { ConfigError, isDemoMode, loadConfig } from './config';
+import { migrateToLatest, openDatabase } from './db/database';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const database = openDatabase(config.database);
+  await migrateToLatest(database);
+  const app = await buildApp(config, { db: database.db });
+  app.addHook('onClose', async () => {
+    await database.db.destroy();
+  });
+
+  app.log.info(
+    {
+      database: config.database.kind === 'sqlite' ? config.database.path : 'postgresql',
+      staticDir: config.staticDir,
+      operators: config.operatorIds.length,
+    },
+    'configuration loaded',
+  );
+  if (isDemoMode(config)) {
+    app.log.warn(
+      'DEMO MODE: no BOT_TOKEN is set. The server signs init data for a demo customer and the app ' +
+        'runs in a plain browser. Set BOT_TOKEN to serve real Telegram users.',
+    );
+  }
+
+  let closing = false;
+  const shutdown = (signal: string): void => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const forced = setTimeout(() => process.exit(1), 10_000);
+    forced.unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((error: unknown) => {
+  console.error('The server could not start:', error);
+  process.exit(1);
+});

@@ -1,0 +1,68 @@
+/**
+ * Stable error codes of every API error answer `{ error, code }` (design.md, "Errors").
+ * The server sends the message in the caller's language; the app maps a code to its own
+ * translated text (`LL.apiErrors[code]`), never showing a server string it did not choose.
+ */
+export const ERROR_CODES = [
+  'AUTH_MISSING',
+  'AUTH_INVALID',
+  'AUTH_EXPIRED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'ORDER_NOT_FOUND',
+  'BAD_REQUEST',
+  'INVALID_JSON',
+  'VALIDATION_FAILED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'DEMO_DISABLED',
+  'RATE_CHANGED',
+  'AMOUNT_TOO_LOW',
+  'AMOUNT_TOO_HIGH',
+  'UNSUPPORTED_NETWORK',
+  'INVALID_WALLET_ADDRESS',
+  'INVALID_TX_HASH',
+  'TOO_MANY_ACTIVE_ORDERS',
+  'INVALID_STATUS',
+  'REQUISITES_NOT_CONFIGURED',
+  'FILE_TYPE',
+  'FILE_TOO_LARGE',
+  'NO_FILE',
+  'RATE_LIMITED',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
+}
+
+/** The HTTP status each code is answered with. */
+export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
+  AUTH_MISSING: 401,
+  AUTH_INVALID: 401,
+  AUTH_EXPIRED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  ORDER_NOT_FOUND: 404,
+  BAD_REQUEST: 400,
+  INVALID_JSON: 400,
+  VALIDATION_FAILED: 400,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  DEMO_DISABLED: 404,
+  RATE_CHANGED: 409,
+  AMOUNT_TOO_LOW: 400,
+  AMOUNT_TOO_HIGH: 400,
+  UNSUPPORTED_NETWORK: 400,
+  INVALID_WALLET_ADDRESS: 400,
+  INVALID_TX_HASH: 400,
+  TOO_MANY_ACTIVE_ORDERS: 409,
+  INVALID_STATUS: 409,
+  REQUISITES_NOT_CONFIGURED: 404,
+  FILE_TYPE: 400,
+  FILE_TOO_LARGE: 413,
+  NO_FILE: 400,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+};

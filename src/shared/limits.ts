@@ -1,0 +1,87 @@
+/**
+ * Every business number of spec section 9, in one place. Amounts are in whole units of the
+ * currency named; times are in milliseconds unless the name says otherwise.
+ */
+
+/** P2P buy and sell: the rouble total must lie within these bounds (spec sections 5 and 9). */
+export const P2P_RUB_MIN = 3_000;
+export const P2P_RUB_MAX = 500_000;
+
+/** Bank-account buy: rouble bounds. The minimum is checked on continue, the maximum while typing. */
+export const BANK_RUB_MIN = 500_000;
+export const BANK_RUB_MAX = 1_000_000;
+
+/** Office buy bounds per fiat currency; `OFFICE_DEFAULT_LIMITS` for any currency not listed. */
+export const OFFICE_LIMITS = {
+  RUB: { min: 500_000, max: 10_000_000 },
+  USD: { min: 5_000, max: 100_000 },
+  EUR: { min: 5_000, max: 100_000 },
+  AED: { min: 20_000, max: 400_000 },
+  KZT: { min: 2_000_000, max: 100_000_000 },
+} as const;
+export const OFFICE_DEFAULT_LIMITS = { min: 5_000, max: 100_000 } as const;
+
+export interface AmountBounds {
+  readonly min: number;
+  readonly max: number;
+}
+
+/** The office bounds of a fiat currency code. */
+export function officeLimits(currency: string): AmountBounds {
+  return currency in OFFICE_LIMITS
+    ? OFFICE_LIMITS[currency as keyof typeof OFFICE_LIMITS]
+    : OFFICE_DEFAULT_LIMITS;
+}
+
+/** The amount the first rate lookup uses, before the customer typed anything. */
+export const INITIAL_RATE_LOOKUP_AMOUNT = 1000;
+/** Rate refetch debounce after typing. */
+export const P2P_RATE_DEBOUNCE_MS = 800;
+export const BANK_RATE_DEBOUNCE_MS = 500;
+
+/** P2P payment timer from `requisitesReadyAt` when `expiresAt` is absent, and its warning threshold. */
+export const P2P_PAYMENT_WINDOW_MS = 30 * 60 * 1000;
+export const P2P_PAYMENT_WARNING_MS = 5 * 60 * 1000;
+/** Bank transfer timer (shown as h:mm:ss) and its warning threshold. */
+export const BANK_PAYMENT_WINDOW_MS = 2 * 60 * 60 * 1000;
+export const BANK_PAYMENT_WARNING_MS = 10 * 60 * 1000;
+/** Office: the rate is fixed, and the cash reserved, for 3 hours; warning under 10 minutes. */
+export const OFFICE_RATE_FIXED_MS = 3 * 60 * 60 * 1000;
+export const OFFICE_RESERVATION_WARNING_MS = 10 * 60 * 1000;
+
+/** Polling intervals of spec sections 4 and 7. */
+export const POLL_INTERVALS_MS = {
+  waiting: 2_000,
+  waitingFirst: 500,
+  payment: 5_000,
+  uploadReceipt: 5_000,
+  complete: 3_000,
+  sellWaiting: 3_000,
+  bankRequisites: 3_000,
+  officeWaiting: 2_000,
+  health: 10_000,
+} as const;
+/** The landing's health check gives up (Offline) after this long. */
+export const HEALTH_TIMEOUT_MS = 3_000;
+
+/** Card number: at most 16 digits, shown in groups of 4. */
+export const CARD_NUMBER_MAX_DIGITS = 16;
+export const CARD_NUMBER_GROUP = 4;
+/** Receipt upload: at most 10 MB (10 * 1024 * 1024 bytes). */
+export const RECEIPT_MAX_BYTES = 10 * 1024 * 1024;
+/** History page size, and the most the server gives in one page. */
+export const HISTORY_PAGE_SIZE = 20;
+export const HISTORY_PAGE_MAX = 100;
+/** How long 'Copied' feedback stays after tap-to-copy. */
+export const COPY_FEEDBACK_MS = 2_000;
+
+/** Display precision: crypto 4 decimals, rate 2 decimals, roubles whole. */
+export const CRYPTO_DECIMALS = 4;
+export const RATE_DECIMALS = 2;
+export const RUB_DECIMALS = 0;
+
+/** The crypto amount of a sell order created without one. */
+export const DEFAULT_SELL_AMOUNT = 100;
+
+/** A customer may hold at most this many active orders (the server's default; configurable). */
+export const DEFAULT_MAX_ACTIVE_ORDERS = 5;

@@ -1,0 +1,81 @@
+/**
+ * Blockchain networks and the lists each method and coin offers (spec section 3, "Network lists").
+ */
+import type { PaymentMethod } from './order-status';
+
+export const CRYPTO_CURRENCIES = ['USDT', 'USDC'] as const;
+export type CryptoCurrency = (typeof CRYPTO_CURRENCIES)[number];
+
+/** The coin a form starts with (spec section 2, /p2p/buy: USDC default). */
+export const DEFAULT_CRYPTO: CryptoCurrency = 'USDC';
+
+export const NETWORK_IDS = [
+  'BEP20',
+  'TRC20',
+  'ERC20',
+  'POLYGON',
+  'ARBITRUM',
+  'OPTIMISM',
+  'BASE',
+] as const;
+export type NetworkId = (typeof NETWORK_IDS)[number];
+
+export interface NetworkOption {
+  readonly id: NetworkId;
+  readonly name: string;
+  readonly fullName: string;
+  readonly available: boolean;
+}
+
+/** How a network is shown: short name and the chain's full name. */
+export const NETWORKS: Readonly<Record<NetworkId, NetworkOption>> = {
+  BEP20: { id: 'BEP20', name: 'BEP20', fullName: 'BNB Smart Chain (BSC)', available: true },
+  TRC20: { id: 'TRC20', name: 'TRC20', fullName: 'Tron', available: true },
+  ERC20: { id: 'ERC20', name: 'ERC20', fullName: 'Ethereum', available: true },
+  POLYGON: { id: 'POLYGON', name: 'Polygon', fullName: 'Polygon PoS', available: true },
+  ARBITRUM: { id: 'ARBITRUM', name: 'Arbitrum', fullName: 'Arbitrum One', available: true },
+  OPTIMISM: { id: 'OPTIMISM', name: 'Optimism', fullName: 'OP Mainnet', available: true },
+  BASE: { id: 'BASE', name: 'Base', fullName: 'Base', available: true },
+};
+
+/** Networks whose addresses are EVM (`0x` + 40 hex); TRC20 is the only other kind. */
+export const EVM_NETWORKS: readonly NetworkId[] = [
+  'BEP20',
+  'ERC20',
+  'POLYGON',
+  'ARBITRUM',
+  'OPTIMISM',
+  'BASE',
+];
+
+export function isEvmNetwork(network: NetworkId): boolean {
+  return EVM_NETWORKS.includes(network);
+}
+
+export function isNetworkId(value: unknown): value is NetworkId {
+  return typeof value === 'string' && (NETWORK_IDS as readonly string[]).includes(value);
+}
+
+/** The kinds of network list the spec names: P2P (buy and sell) and bank buy; office uses bank's. */
+const P2P_NETWORKS: Readonly<Record<CryptoCurrency, readonly NetworkId[]>> = {
+  USDC: ['BASE', 'POLYGON', 'BEP20', 'ERC20', 'TRC20', 'ARBITRUM'],
+  USDT: ['BEP20', 'TRC20', 'POLYGON', 'ERC20', 'ARBITRUM', 'OPTIMISM'],
+};
+const BANK_NETWORKS: Readonly<Record<CryptoCurrency, readonly NetworkId[]>> = {
+  USDT: ['BEP20', 'TRC20', 'POLYGON', 'ERC20', 'ARBITRUM', 'OPTIMISM'],
+  USDC: ['TRC20', 'BEP20', 'POLYGON', 'ERC20', 'BASE', 'ARBITRUM'],
+};
+
+/**
+ * The networks offered for a method and coin, in the spec's order. The spec lists P2P and bank
+ * buy; an office buy pays out to a wallet like a bank buy, so it offers the bank list.
+ */
+export function networksFor(method: PaymentMethod, crypto: CryptoCurrency): readonly NetworkId[] {
+  return method === 'P2P' ? P2P_NETWORKS[crypto] : BANK_NETWORKS[crypto];
+}
+
+/** The network a coin starts on, and resets to when the coin changes: BASE for USDC, BEP20 for USDT. */
+export const DEFAULT_NETWORK: Readonly<Record<CryptoCurrency, NetworkId>> = {
+  USDC: 'BASE',
+  USDT: 'BEP20',
+};

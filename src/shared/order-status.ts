@@ -1,0 +1,228 @@
+/**
+ * Order statuses, who may move an order between them, and where a history card leads.
+ * Spec section 4 and design.md "Order lifecycle". This file is the only place that says
+ * which change is allowed; the server applies it, the client only reads it.
+ */
+
+/** Every status of spec section 4, in the order an order usually meets them. */
+export const ORDER_STATUSES = [
+  'WAITING_REQUISITES',
+  'REQUISITES_READY',
+  'PAYMENT_PENDING',
+  'PAYMENT_STARTED',
+  'RECEIPT_UPLOADED',
+  'PAYMENT_CONFIRMED',
+  'WAITING_CRYPTO',
+  'TX_PENDING',
+  'TX_CONFIRMED',
+  'COMPLETED',
+  'CANCELLED',
+  'REJECTED',
+  'OFFICE_PENDING',
+  'OFFICE_READY',
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const ORDER_TYPES = ['BUY', 'SELL'] as const;
+export type OrderType = (typeof ORDER_TYPES)[number];
+
+export const PAYMENT_METHODS = ['P2P', 'BANK_ACCOUNT', 'OFFICE'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+/** Statuses after which nothing changes any more. */
+export const FINAL_STATUSES: readonly OrderStatus[] = ['COMPLETED', 'CANCELLED', 'REJECTED'];
+
+/** Everything that is not final: what `GET /api/orders/active` and the 'active' history tab show. */
+export const ACTIVE_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter(
+  (s) => !FINAL_STATUSES.includes(s),
+);
+
+export function isFinalStatus(status: OrderStatus): boolean {
+  return FINAL_STATUSES.includes(status);
+}
+
+export function isOrderStatus(value: unknown): value is OrderStatus {
+  return typeof value === 'string' && (ORDER_STATUSES as readonly string[]).includes(value);
+}
+
+/** Who causes a change: the customer in the app, an operator in the staff API, or the server's own jobs. */
+export type Actor = 'customer' | 'operator' | 'system';
+
+/** The named actions that change a status; each maps to one call or job. */
+export type OrderAction =
+  | 'cancel'
+  | 'confirmPayment'
+  | 'uploadReceipt'
+  | 'submitTxHash'
+  | 'confirmOfficeReceipt'
+  | 'giveRequisites'
+  | 'giveOfficeInstructions'
+  | 'operatorConfirmPayment'
+  | 'confirmIncomingTx'
+  | 'complete'
+  | 'reject'
+  | 'expire';
+
+export interface Transition {
+  readonly action: OrderAction;
+  readonly actor: Actor;
+  readonly from: readonly OrderStatus[];
+  readonly to: OrderStatus;
+}
+
+/**
+ * Statuses a customer may cancel from: before any money moved (design.md).
+ * The same set, minus the ones with no deadline, is what the sweeper may expire.
+ */
+export const CUSTOMER_CANCELLABLE: readonly OrderStatus[] = [
+  'WAITING_REQUISITES',
+  'REQUISITES_READY',
+  'OFFICE_PENDING',
+  'OFFICE_READY',
+  'WAITING_CRYPTO',
+];
+
+/** Statuses whose stored deadline (`expiresAt` or `reservedUntil`) cancels the order when it passes. */
+export const EXPIRABLE_STATUSES: readonly OrderStatus[] = [
+  'REQUISITES_READY',
+  'OFFICE_READY',
+  'WAITING_CRYPTO',
+];
+
+/**
+ * The transition table. PAYMENT_STARTED is a status of the spec that no action of ours enters;
+ * orders in it (from imported data) are handled like PAYMENT_PENDING.
+ */
+export const TRANSITIONS: readonly Transition[] = [
+  { action: 'cancel', actor: 'customer', from: CUSTOMER_CANCELLABLE, to: 'CANCELLED' },
+  {
+    action: 'confirmPayment',
+    actor: 'customer',
+    from: ['REQUISITES_READY'],
+    to: 'PAYMENT_PENDING',
+  },
+  {
+    action: 'uploadReceipt',
+    actor: 'customer',
+    from: ['PAYMENT_PENDING', 'PAYMENT_STARTED'],
+    to: 'RECEIPT_UPLOADED',
+  },
+  { action: 'submitTxHash', actor: 'customer', from: ['WAITING_CRYPTO'], to: 'TX_PENDING' },
+  { action: 'confirmOfficeReceipt', actor: 'customer', from: ['OFFICE_READY'], to: 'COMPLETED' },
+  {
+    action: 'giveRequisites',
+    actor: 'operator',
+    from: ['WAITING_REQUISITES'],
+    to: 'REQUISITES_READY',
+  },
+  {
+    action: 'giveOfficeInstructions',
+    actor: 'operator',
+    from: ['OFFICE_PENDING'],
+    to: 'OFFICE_READY',
+  },
+  {
+    action: 'operatorConfirmPayment',
+    actor: 'operator',
+    from: ['PAYMENT_PENDING', 'PAYMENT_STARTED', 'RECEIPT_UPLOADED'],
+    to: 'PAYMENT_CONFIRMED',
+  },
+  { action: 'confirmIncomingTx', actor: 'operator', from: ['TX_PENDING'], to: 'TX_CONFIRMED' },
+  { action: 'confirmIncomingTx', actor: 'system', from: ['TX_PENDING'], to: 'TX_CONFIRMED' },
+  {
+    action: 'complete',
+    actor: 'operator',
+    from: ['PAYMENT_CONFIRMED', 'TX_CONFIRMED', 'OFFICE_READY'],
+    to: 'COMPLETED',
+  },
+  { action: 'reject', actor: 'operator', from: ACTIVE_STATUSES, to: 'REJECTED' },
+  { action: 'expire', actor: 'system', from: EXPIRABLE_STATUSES, to: 'CANCELLED' },
+];
+
+/** The transition an actor may make with an action, or undefined when the table has none. */
+export function findTransition(action: OrderAction, actor: Actor): Transition | undefined {
+  return TRANSITIONS.find((t) => t.action === action && t.actor === actor);
+}
+
+/** Whether `actor` may apply `action` to an order currently in `from`. */
+export function canTransition(action: OrderAction, actor: Actor, from: OrderStatus): boolean {
+  return findTransition(action, actor)?.from.includes(from) ?? false;
+}
+
+/** The order screens a history card can open (spec section 2, "Order screens"). */
+export const ORDER_SCREENS = [
+  'waiting',
+  'payment',
+  'bank-requisites',
+  'upload-receipt',
+  'complete',
+  'details',
+  'send-crypto',
+  'sell-waiting',
+  'office-waiting',
+] as const;
+export type OrderScreen = (typeof ORDER_SCREENS)[number];
+
+/** The part of an order that decides where its history card leads. */
+export interface OrderRouting {
+  readonly type: OrderType;
+  readonly status: OrderStatus;
+  readonly paymentMethod: PaymentMethod;
+}
+
+/**
+ * Spec section 4, "Navigation from a history card", row by row. A status the table does not
+ * name for the order's type (a BUY in WAITING_CRYPTO, say) opens the read-only details.
+ */
+export function historyCardTarget(order: OrderRouting): OrderScreen {
+  const { type, status, paymentMethod } = order;
+  switch (status) {
+    case 'WAITING_REQUISITES':
+      return 'waiting';
+    case 'OFFICE_PENDING':
+    case 'OFFICE_READY':
+      return 'office-waiting';
+    case 'REQUISITES_READY':
+      if (paymentMethod === 'BANK_ACCOUNT') return 'bank-requisites';
+      if (paymentMethod === 'OFFICE') return 'office-waiting';
+      return 'payment';
+    case 'PAYMENT_PENDING':
+    case 'PAYMENT_STARTED':
+      return 'upload-receipt';
+    case 'RECEIPT_UPLOADED':
+    case 'PAYMENT_CONFIRMED':
+      return 'complete';
+    case 'WAITING_CRYPTO':
+      return type === 'SELL' ? 'send-crypto' : 'details';
+    case 'TX_PENDING':
+    case 'TX_CONFIRMED':
+      return type === 'SELL' ? 'sell-waiting' : 'details';
+    case 'COMPLETED':
+    case 'CANCELLED':
+    case 'REJECTED':
+      return 'details';
+  }
+}
+
+/** The route of an order screen: `/order/{orderId}/{screen}`. */
+export function orderScreenPath(orderId: string, screen: OrderScreen): string {
+  return `/order/${encodeURIComponent(orderId)}/${screen}`;
+}
+
+/** The display-label key of each status (the dictionary's `statusLabels`). */
+export const STATUS_LABEL_KEYS = {
+  WAITING_REQUISITES: 'waitingRequisites',
+  REQUISITES_READY: 'requisitesReady',
+  PAYMENT_PENDING: 'paymentPending',
+  PAYMENT_STARTED: 'paymentStarted',
+  RECEIPT_UPLOADED: 'receiptUploaded',
+  PAYMENT_CONFIRMED: 'paymentConfirmed',
+  WAITING_CRYPTO: 'waitingCrypto',
+  TX_PENDING: 'txPending',
+  TX_CONFIRMED: 'txConfirmed',
+  COMPLETED: 'completed',
+  CANCELLED: 'cancelled',
+  REJECTED: 'rejected',
+  OFFICE_PENDING: 'officePending',
+  OFFICE_READY: 'officeWaiting',
+} as const satisfies Record<OrderStatus, string>;
