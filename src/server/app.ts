@@ -43,7 +43,6 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     bodyLimit: BODY_LIMIT_BYTES,
     // Behind a reverse proxy on a private network the client's address is in X-Forwarded-For.
     trustProxy: 'loopback, linklocal, uniquelocal',
-    disableRequestLogging: false,
   });
   const now = deps.now ?? Date.now;
   const ctx: AppContext = {

@@ -3,7 +3,7 @@
  * one is `selectedLanguage` from local storage (ru by default), and switching re-renders every
  * visible text at once.
  */
-import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import TypesafeI18n, { useI18nContext } from '../../../i18n/i18n-react';
 import { loadAllLocales } from '../../../i18n/i18n-util.sync';
 import { DEFAULT_LANGUAGE, type Language } from '../../shared/api';
@@ -28,6 +28,9 @@ function LanguageBridge({ children }: { readonly children: ReactNode }) {
     },
     [setLocale],
   );
+  useEffect(() => {
+    document.documentElement.lang = locale;
+  }, [locale]);
   const value = useMemo(() => ({ language: locale, chooseLanguage }), [locale, chooseLanguage]);
   return <LanguageContext.Provider value={value}>{children}</LanguageContext.Provider>;
 }

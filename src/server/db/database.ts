@@ -14,6 +14,8 @@ import type { Database } from './schema';
 export interface OpenDatabase {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
+  /** The PostgreSQL schema the tables live in, when not the default one. */
+  readonly schema?: string;
 }
 
 export function openDatabase(config: DatabaseConfig): OpenDatabase {
@@ -38,12 +40,18 @@ export function openDatabase(config: DatabaseConfig): OpenDatabase {
   return {
     db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
     dialect: 'postgres',
+    ...(config.schema === undefined ? {} : { schema: config.schema }),
   };
 }
 
 /** Runs every pending migration; throws with the failing migration's error. */
 export async function migrateToLatest(open: OpenDatabase): Promise<void> {
-  const migrator = new Migrator({ db: open.db, provider: migrationProvider(open.dialect) });
+  const migrator = new Migrator({
+    db: open.db,
+    provider: migrationProvider(open.dialect),
+    // Kysely looks for its bookkeeping tables across all schemas unless told which one is ours.
+    ...(open.schema === undefined ? {} : { migrationTableSchema: open.schema }),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error !== undefined) {

@@ -36,10 +36,18 @@ export function Landing() {
         </Placeholder>
         <List>
           <Section header={LL.landing.chooseLanguage()}>
-            <Cell before={<span aria-hidden="true">🇷🇺</span>} onClick={() => choose('ru')}>
+            <Cell
+              data-language="ru"
+              before={<span aria-hidden="true">🇷🇺</span>}
+              onClick={() => choose('ru')}
+            >
               {LL.landing.russian()}
             </Cell>
-            <Cell before={<span aria-hidden="true">🇬🇧</span>} onClick={() => choose('en')}>
+            <Cell
+              data-language="en"
+              before={<span aria-hidden="true">🇬🇧</span>}
+              onClick={() => choose('en')}
+            >
               {LL.landing.english()}
             </Cell>
           </Section>

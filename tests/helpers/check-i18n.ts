@@ -1,0 +1,68 @@
+/**
+ * The i18n check of `npm test`: the generated typesafe-i18n files are current (the generator is
+ * run on a copy of the dictionaries and its output compared with what is committed), and en has
+ * every key of ru (the base locale) and no other, none of them empty.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import en from '../../i18n/en';
+import ru from '../../i18n/ru';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const problems: string[] = [];
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'i18n-check-'));
+try {
+  fs.copyFileSync(path.join(root, '.typesafe-i18n.json'), path.join(work, '.typesafe-i18n.json'));
+  fs.cpSync(path.join(root, 'i18n'), path.join(work, 'i18n'), { recursive: true });
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(work, 'node_modules'));
+  const run = spawnSync(path.join(root, 'node_modules/.bin/typesafe-i18n'), ['--no-watch'], {
+    cwd: work,
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) problems.push(`typesafe-i18n failed:\n${run.stdout}${run.stderr}`);
+  const generated = fs.readdirSync(path.join(work, 'i18n')).filter((f) => f.startsWith('i18n-'));
+  for (const file of generated) {
+    const fresh = fs.readFileSync(path.join(work, 'i18n', file), 'utf8');
+    const committedPath = path.join(root, 'i18n', file);
+    const committed = fs.existsSync(committedPath) ? fs.readFileSync(committedPath, 'utf8') : '';
+    if (fresh !== committed) {
+      problems.push(`i18n/${file} is out of date: run \`npm run i18n\` and commit the result`);
+    }
+  }
+} finally {
+  fs.rmSync(work, { recursive: true, force: true });
+}
+
+type Tree = { readonly [key: string]: string | Tree };
+
+function compare(base: Tree, other: Tree, trail: string): void {
+  for (const [key, value] of Object.entries(base)) {
+    const here = `${trail}${key}`;
+    const theirs = other[key];
+    if (theirs === undefined) {
+      problems.push(`en is missing ${here}`);
+    } else if (typeof value === 'string') {
+      if (typeof theirs !== 'string') problems.push(`en ${here} is not a text`);
+      else if (theirs.trim() === '') problems.push(`en ${here} is empty`);
+      if (value.trim() === '') problems.push(`ru ${here} is empty`);
+    } else if (typeof theirs === 'string') {
+      problems.push(`en ${here} is a text where ru has a group`);
+    } else {
+      compare(value, theirs, `${here}.`);
+    }
+  }
+  for (const key of Object.keys(other)) {
+    if (!(key in base)) problems.push(`en has ${trail}${key}, which ru (the base) does not`);
+  }
+}
+
+compare(ru as Tree, en as Tree, '');
+
+if (problems.length > 0) {
+  console.error(`i18n check failed:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  process.exit(1);
+}
+console.log('i18n check: generated files current; en and ru have the same keys.');

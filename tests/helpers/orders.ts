@@ -1,0 +1,61 @@
+/**
+ * Orders written straight into a test database, for screens and calls that read orders before
+ * the order service that creates them exists in the test's path.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, NewOrderRow } from '../../src/server/db/schema';
+import type { OrderStatus } from '../../src/shared/order-status';
+
+export async function insertOrder(
+  db: Kysely<Database>,
+  owner: { id: number; first_name: string },
+  fields: Partial<NewOrderRow> & { status: OrderStatus },
+): Promise<string> {
+  const now = fields.created_at ?? Date.now();
+  await db
+    .insertInto('users')
+    .values({
+      telegram_id: owner.id,
+      first_name: owner.first_name,
+      last_name: null,
+      username: null,
+      language_code: null,
+      first_seen_at: now,
+      last_seen_at: now,
+    })
+    .onConflict((oc) => oc.column('telegram_id').doNothing())
+    .execute();
+  const id = fields.id ?? randomUUID();
+  await db
+    .insertInto('orders')
+    .values({
+      id,
+      user_id: owner.id,
+      type: 'BUY',
+      payment_method: 'P2P',
+      crypto_currency: 'USDT',
+      network: 'TRC20',
+      currency: 'RUB',
+      amount_units: 100_000_000,
+      total_minor: 950_000,
+      rate_units: 95_000_000,
+      wallet_address: 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL',
+      requisites: null,
+      payout_card: null,
+      city_id: null,
+      office_instructions: null,
+      reservation: null,
+      reject_reason: null,
+      tx_hash: null,
+      outgoing_tx_hash: null,
+      updated_at: now,
+      requisites_ready_at: null,
+      expires_at: null,
+      reserved_until: null,
+      ...fields,
+      created_at: now,
+    })
+    .execute();
+  return id;
+}

@@ -1,0 +1,52 @@
+/** The real server on a fresh database, for `app.inject` tests and for the browser tests. */
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/server/app';
+import { loadConfig, type AppConfig } from '../../src/server/config';
+import { createTestDatabase, type TestDatabase } from './test-database';
+
+export interface TestApp {
+  readonly app: FastifyInstance;
+  readonly database: TestDatabase;
+  readonly config: AppConfig;
+  readonly clock: TestClock;
+  readonly close: () => Promise<void>;
+}
+
+/** A clock tests move by hand. */
+export class TestClock {
+  constructor(public current: number = Date.now()) {}
+  readonly now = (): number => this.current;
+  advance(ms: number): void {
+    this.current += ms;
+  }
+}
+
+export async function createTestApp(
+  overrides: Partial<AppConfig> = {},
+  options: { realClock?: boolean } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config: AppConfig = {
+    ...loadConfig({}),
+    database: database.config,
+    staticDir: undefined,
+    logLevel: 'silent',
+    ...overrides,
+  };
+  const clock = new TestClock();
+  const app = await buildApp(config, {
+    db: database.db,
+    logger: false,
+    ...(options.realClock === true ? {} : { now: clock.now }),
+  });
+  return {
+    app,
+    database,
+    config,
+    clock,
+    close: async () => {
+      await app.close();
+      await database.destroy();
+    },
+  };
+}

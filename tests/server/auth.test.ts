@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_PATHS } from '../../src/shared/api';
+import { ALICE, authHeader, initDataFor } from '../helpers/identity';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({}, { realClock: true });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const active = (headers: Record<string, string> = {}, query = '') =>
+  t.app.inject({ method: 'GET', url: `${API_PATHS.activeOrders}${query}`, headers });
+
+describe('Telegram identity (design.md, "Identity")', () => {
+  it('accepts init data in the Authorization: tma header', async () => {
+    const res = await active(authHeader(initDataFor(ALICE)));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ orders: [] });
+  });
+
+  it("accepts the spec's telegramInitData query field", async () => {
+    const raw = initDataFor(ALICE);
+    const res = await active({}, `?telegramInitData=${encodeURIComponent(raw)}`);
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('refuses a call without init data with 401 AUTH_MISSING', async () => {
+    const res = await active();
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'AUTH_MISSING' });
+  });
+
+  it('refuses init data whose fields were changed after signing with 401 AUTH_INVALID', async () => {
+    const forged = initDataFor(ALICE).replace(
+      encodeURIComponent('"id":200000001'),
+      encodeURIComponent('"id":200000002'),
+    );
+    expect(forged).not.toBe(initDataFor(ALICE));
+    const res = await active(authHeader(forged));
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'AUTH_INVALID' });
+  });
+
+  it('refuses init data signed with another bot token with 401 AUTH_INVALID', async () => {
+    const raw = initDataFor(ALICE, { token: '123456:another-bot-token-entirely-0000000000' });
+    const res = await active(authHeader(raw));
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'AUTH_INVALID' });
+  });
+
+  it('refuses init data older than INIT_DATA_MAX_AGE with 401 AUTH_EXPIRED', async () => {
+    const dayAndMinuteAgo = new Date(Date.now() - (86_400 + 60) * 1000);
+    const res = await active(authHeader(initDataFor(ALICE, { authDate: dayAndMinuteAgo })));
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'AUTH_EXPIRED' });
+  });
+
+  it('refuses an Authorization header of another scheme with 401 AUTH_INVALID', async () => {
+    const res = await active({ authorization: 'Bearer abc' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'AUTH_INVALID' });
+  });
+
+  it('answers in the language of Accept-Language', async () => {
+    const en = await active({ 'accept-language': 'en-US,en;q=0.9' });
+    const ru = await active({ 'accept-language': 'ru' });
+    expect(en.json()).toMatchObject({
+      error: 'Telegram data is missing. Open the app in Telegram.',
+    });
+    expect(ru.json()).toMatchObject({
+      error: 'Не переданы данные Telegram. Откройте приложение в Telegram.',
+    });
+  });
+
+  it('records the customer on first sight and keeps their last visit current', async () => {
+    const user = { id: 200_000_077, first_name: 'Вера', username: 'vera' };
+    await active(authHeader(initDataFor(user)));
+    const first = await t.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('telegram_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(first).toMatchObject({ first_name: 'Вера', username: 'vera' });
+
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await active(authHeader(initDataFor({ ...user, first_name: 'Вера Н.' })));
+    const second = await t.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('telegram_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(second.first_name).toBe('Вера Н.');
+    expect(second.first_seen_at).toBe(first.first_seen_at);
+    expect(second.last_seen_at).toBeGreaterThan(first.last_seen_at);
+  });
+});
+
+describe('operators (OPERATOR_IDS)', () => {
+  it('lets only listed Telegram users act as operators', async () => {
+    const op = await createTestApp({ operatorIds: [ALICE.id] }, { realClock: true });
+    try {
+      const { createAuthenticator } = await import('../../src/server/auth/authenticator');
+      const auth = createAuthenticator({
+        db: op.database.db,
+        botToken: (await import('../helpers/identity')).DEMO_BOT_TOKEN,
+        maxAgeSeconds: 3600,
+        operatorIds: op.config.operatorIds,
+        now: Date.now,
+      });
+      const request = (raw: string) =>
+        ({ headers: { authorization: `tma ${raw}` }, body: undefined, query: {} }) as never;
+      await expect(auth.operator(request(initDataFor(ALICE)))).resolves.toMatchObject({
+        telegramId: ALICE.id,
+      });
+      await expect(
+        auth.operator(request(initDataFor({ id: 5, first_name: 'Eve' }))),
+      ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    } finally {
+      await op.close();
+    }
+  });
+});

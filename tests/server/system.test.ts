@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_PATHS } from '../../src/shared/api';
+import { parse } from '@telegram-apps/init-data-node';
+import {
+  DEMO_BOT_TOKEN,
+  DEMO_USER,
+  signInitData,
+  verifyInitData,
+} from '../../src/server/auth/telegram-auth';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+
+describe('in demo mode (no BOT_TOKEN)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({}, { realClock: true });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('GET /api/health answers ok after a database round trip, never cached', async () => {
+    const res = await t.app.inject({ method: 'GET', url: API_PATHS.health });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ ok: true });
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('GET /api/app-config says demo and gives the support link', async () => {
+    const res = await t.app.inject({ method: 'GET', url: API_PATHS.appConfig });
+    expect(res.json()).toEqual({ demo: true, supportUrl: 'https://t.me/exchange_support' });
+  });
+
+  it('GET /api/demo/session hands out init data that the server itself accepts', async () => {
+    const res = await t.app.inject({ method: 'GET', url: API_PATHS.demoSession });
+    expect(res.statusCode).toBe(200);
+    const { initData } = res.json<{ initData: string }>();
+    expect(verifyInitData(initData, DEMO_BOT_TOKEN, 60).telegramId).toBe(100_000_001);
+    const orders = await t.app.inject({
+      method: 'GET',
+      url: API_PATHS.activeOrders,
+      headers: { authorization: `tma ${initData}` },
+    });
+    expect(orders.statusCode).toBe(200);
+  });
+
+  it('signs an order_<id> start parameter into the demo init data, and drops any other', async () => {
+    const withOrder = await t.app.inject({
+      method: 'GET',
+      url: `${API_PATHS.demoSession}?startParam=order_3f1c2a7e-8d4b-4c1a-9e2f-0a1b2c3d4e5f`,
+    });
+    expect(parse(withOrder.json<{ initData: string }>().initData).start_param).toBe(
+      'order_3f1c2a7e-8d4b-4c1a-9e2f-0a1b2c3d4e5f',
+    );
+    const junk = await t.app.inject({
+      method: 'GET',
+      url: `${API_PATHS.demoSession}?startParam=${encodeURIComponent('<script>')}`,
+    });
+    expect(parse(junk.json<{ initData: string }>().initData).start_param).toBeUndefined();
+  });
+
+  it('answers an unknown API path with 404 NOT_FOUND as JSON', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('answers malformed JSON with 400 INVALID_JSON, never 500', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: API_PATHS.activeOrders,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"telegramInitData":',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'INVALID_JSON' });
+  });
+
+  it('answers an oversized body with 413 PAYLOAD_TOO_LARGE', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/orders/active',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ pad: 'x'.repeat(16 * 1024 * 1024) }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+});
+
+describe('with a real BOT_TOKEN', () => {
+  it('turns demo mode off: no demo session, demo init data refused', async () => {
+    const t = await createTestApp(
+      { botToken: '7000000001:AAHk3rZ9mQx2VbT8nP4sLw6yJcD1eFgH0iK' },
+      { realClock: true },
+    );
+    try {
+      const config = await t.app.inject({ method: 'GET', url: API_PATHS.appConfig });
+      expect(config.json()).toMatchObject({ demo: false });
+      const session = await t.app.inject({ method: 'GET', url: API_PATHS.demoSession });
+      expect(session.statusCode).toBe(404);
+      expect(session.json()).toMatchObject({ code: 'DEMO_DISABLED' });
+      const demoSigned = signInitData(DEMO_BOT_TOKEN, DEMO_USER);
+      const orders = await t.app.inject({
+        method: 'GET',
+        url: API_PATHS.activeOrders,
+        headers: { authorization: `tma ${demoSigned}` },
+      });
+      expect(orders.statusCode).toBe(401);
+      expect(orders.json()).toMatchObject({ code: 'AUTH_INVALID' });
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ACTIVE_STATUSES,
+  CUSTOMER_CANCELLABLE,
+  EXPIRABLE_STATUSES,
+  FINAL_STATUSES,
+  ORDER_STATUSES,
+  STATUS_LABEL_KEYS,
+  TRANSITIONS,
+  canTransition,
+  historyCardTarget,
+  orderScreenPath,
+  type OrderStatus,
+} from '../../src/shared/order-status';
+
+describe('statuses (spec section 4)', () => {
+  it('are exactly the fourteen of the spec', () => {
+    expect([...ORDER_STATUSES].sort()).toEqual(
+      [
+        'WAITING_REQUISITES',
+        'REQUISITES_READY',
+        'PAYMENT_PENDING',
+        'PAYMENT_STARTED',
+        'RECEIPT_UPLOADED',
+        'PAYMENT_CONFIRMED',
+        'WAITING_CRYPTO',
+        'TX_PENDING',
+        'TX_CONFIRMED',
+        'COMPLETED',
+        'CANCELLED',
+        'REJECTED',
+        'OFFICE_PENDING',
+        'OFFICE_READY',
+      ].sort(),
+    );
+  });
+
+  it('split into final (COMPLETED, CANCELLED, REJECTED) and active (all others)', () => {
+    expect([...FINAL_STATUSES].sort()).toEqual(['CANCELLED', 'COMPLETED', 'REJECTED']);
+    expect(ACTIVE_STATUSES).toHaveLength(11);
+    expect(ACTIVE_STATUSES.some((s) => FINAL_STATUSES.includes(s))).toBe(false);
+  });
+
+  it('each have a display label of the dictionary', () => {
+    expect(Object.keys(STATUS_LABEL_KEYS).sort()).toEqual([...ORDER_STATUSES].sort());
+  });
+});
+
+describe('the transition table (design.md, "Order lifecycle")', () => {
+  it('lets the customer cancel only before money moved', () => {
+    expect([...CUSTOMER_CANCELLABLE].sort()).toEqual(
+      [
+        'WAITING_REQUISITES',
+        'REQUISITES_READY',
+        'OFFICE_PENDING',
+        'OFFICE_READY',
+        'WAITING_CRYPTO',
+      ].sort(),
+    );
+    for (const status of ORDER_STATUSES) {
+      expect(canTransition('cancel', 'customer', status)).toBe(
+        CUSTOMER_CANCELLABLE.includes(status),
+      );
+    }
+  });
+
+  it('lets an operator reject from any non-final status and from no final one', () => {
+    for (const status of ORDER_STATUSES) {
+      expect(canTransition('reject', 'operator', status)).toBe(!FINAL_STATUSES.includes(status));
+    }
+  });
+
+  it('expires only orders waiting on a deadline, never one the customer already paid', () => {
+    expect([...EXPIRABLE_STATUSES].sort()).toEqual([
+      'OFFICE_READY',
+      'REQUISITES_READY',
+      'WAITING_CRYPTO',
+    ]);
+    for (const paid of ['PAYMENT_PENDING', 'RECEIPT_UPLOADED', 'TX_PENDING'] as const) {
+      expect(canTransition('expire', 'system', paid)).toBe(false);
+    }
+  });
+
+  it.each([
+    [
+      'P2P buy',
+      [
+        'WAITING_REQUISITES',
+        'REQUISITES_READY',
+        'PAYMENT_PENDING',
+        'RECEIPT_UPLOADED',
+        'PAYMENT_CONFIRMED',
+        'COMPLETED',
+      ],
+    ],
+    ['office buy', ['OFFICE_PENDING', 'OFFICE_READY', 'COMPLETED']],
+    ['P2P sell', ['WAITING_CRYPTO', 'TX_PENDING', 'TX_CONFIRMED', 'COMPLETED']],
+  ] as const)('allows every step of the %s path', (_name, path) => {
+    for (let i = 1; i < path.length; i++) {
+      const from = path[i - 1] as OrderStatus;
+      const to = path[i] as OrderStatus;
+      const step = TRANSITIONS.find((t) => t.to === to && t.from.includes(from));
+      expect(step, `${from} → ${to}`).toBeDefined();
+    }
+  });
+
+  it('never leaves a final status', () => {
+    for (const t of TRANSITIONS) {
+      expect(t.from.some((s) => FINAL_STATUSES.includes(s))).toBe(false);
+    }
+  });
+
+  it('refuses an action to the wrong actor (a customer cannot complete an order)', () => {
+    expect(canTransition('complete', 'customer', 'PAYMENT_CONFIRMED')).toBe(false);
+    expect(canTransition('complete', 'operator', 'PAYMENT_CONFIRMED')).toBe(true);
+  });
+});
+
+describe('navigation from a history card (spec section 4 table)', () => {
+  const card = (
+    status: OrderStatus,
+    paymentMethod: 'P2P' | 'BANK_ACCOUNT' | 'OFFICE' = 'P2P',
+    type: 'BUY' | 'SELL' = 'BUY',
+  ) => historyCardTarget({ status, paymentMethod, type });
+
+  it.each([
+    ['WAITING_REQUISITES', 'P2P', 'BUY', 'waiting'],
+    ['OFFICE_PENDING', 'OFFICE', 'BUY', 'office-waiting'],
+    ['OFFICE_READY', 'OFFICE', 'BUY', 'office-waiting'],
+    ['REQUISITES_READY', 'BANK_ACCOUNT', 'BUY', 'bank-requisites'],
+    ['REQUISITES_READY', 'OFFICE', 'BUY', 'office-waiting'],
+    ['REQUISITES_READY', 'P2P', 'BUY', 'payment'],
+    ['PAYMENT_PENDING', 'P2P', 'BUY', 'upload-receipt'],
+    ['PAYMENT_STARTED', 'BANK_ACCOUNT', 'BUY', 'upload-receipt'],
+    ['RECEIPT_UPLOADED', 'P2P', 'BUY', 'complete'],
+    ['PAYMENT_CONFIRMED', 'P2P', 'BUY', 'complete'],
+    ['WAITING_CRYPTO', 'P2P', 'SELL', 'send-crypto'],
+    ['TX_PENDING', 'P2P', 'SELL', 'sell-waiting'],
+    ['TX_CONFIRMED', 'P2P', 'SELL', 'sell-waiting'],
+    ['COMPLETED', 'P2P', 'SELL', 'details'],
+    ['CANCELLED', 'BANK_ACCOUNT', 'BUY', 'details'],
+    ['REJECTED', 'OFFICE', 'BUY', 'details'],
+  ] as const)('%s (%s %s) opens %s', (status, method, type, target) => {
+    expect(card(status, method, type)).toBe(target);
+  });
+
+  it('builds the route /order/{orderId}/{screen}', () => {
+    expect(orderScreenPath('abc-123', 'send-crypto')).toBe('/order/abc-123/send-crypto');
+  });
+});
