@@ -13,7 +13,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const activeFor = async (user: typeof ALICE) => {
+const activeFor = async (user: { id: number; first_name: string }) => {
   const res = await t.app.inject({
     method: 'GET',
     url: API_PATHS.activeOrders,
