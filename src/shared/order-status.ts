@@ -170,38 +170,44 @@ export interface OrderRouting {
   readonly paymentMethod: PaymentMethod;
 }
 
+/** One row of the history-card table: the statuses it names, narrowed by type or method. */
+export interface HistoryCardRow {
+  readonly statuses: readonly OrderStatus[];
+  readonly type?: OrderType;
+  readonly paymentMethod?: PaymentMethod;
+  readonly target: OrderScreen;
+}
+
 /**
- * Spec section 4, "Navigation from a history card", row by row. A status the table does not
- * name for the order's type (a BUY in WAITING_CRYPTO, say) opens the read-only details.
+ * Spec section 4, "Navigation from a history card", row by row; the first matching row wins.
+ * The REQUISITES_READY row of the spec is split by method (bank-requisites for BANK_ACCOUNT,
+ * office-waiting for OFFICE, otherwise payment).
+ */
+export const HISTORY_CARD_TABLE: readonly HistoryCardRow[] = [
+  { statuses: ['WAITING_REQUISITES'], target: 'waiting' },
+  { statuses: ['OFFICE_PENDING', 'OFFICE_READY'], target: 'office-waiting' },
+  { statuses: ['REQUISITES_READY'], paymentMethod: 'BANK_ACCOUNT', target: 'bank-requisites' },
+  { statuses: ['REQUISITES_READY'], paymentMethod: 'OFFICE', target: 'office-waiting' },
+  { statuses: ['REQUISITES_READY'], target: 'payment' },
+  { statuses: ['PAYMENT_PENDING', 'PAYMENT_STARTED'], target: 'upload-receipt' },
+  { statuses: ['RECEIPT_UPLOADED', 'PAYMENT_CONFIRMED'], target: 'complete' },
+  { statuses: ['WAITING_CRYPTO'], type: 'SELL', target: 'send-crypto' },
+  { statuses: ['TX_PENDING', 'TX_CONFIRMED'], type: 'SELL', target: 'sell-waiting' },
+  { statuses: ['COMPLETED', 'CANCELLED', 'REJECTED'], target: 'details' },
+];
+
+/**
+ * Where a history card leads. A status the table does not name for the order's type (a BUY in
+ * WAITING_CRYPTO, say) opens the read-only details.
  */
 export function historyCardTarget(order: OrderRouting): OrderScreen {
-  const { type, status, paymentMethod } = order;
-  switch (status) {
-    case 'WAITING_REQUISITES':
-      return 'waiting';
-    case 'OFFICE_PENDING':
-    case 'OFFICE_READY':
-      return 'office-waiting';
-    case 'REQUISITES_READY':
-      if (paymentMethod === 'BANK_ACCOUNT') return 'bank-requisites';
-      if (paymentMethod === 'OFFICE') return 'office-waiting';
-      return 'payment';
-    case 'PAYMENT_PENDING':
-    case 'PAYMENT_STARTED':
-      return 'upload-receipt';
-    case 'RECEIPT_UPLOADED':
-    case 'PAYMENT_CONFIRMED':
-      return 'complete';
-    case 'WAITING_CRYPTO':
-      return type === 'SELL' ? 'send-crypto' : 'details';
-    case 'TX_PENDING':
-    case 'TX_CONFIRMED':
-      return type === 'SELL' ? 'sell-waiting' : 'details';
-    case 'COMPLETED':
-    case 'CANCELLED':
-    case 'REJECTED':
-      return 'details';
-  }
+  const row = HISTORY_CARD_TABLE.find(
+    (r) =>
+      r.statuses.includes(order.status) &&
+      (r.type === undefined || r.type === order.type) &&
+      (r.paymentMethod === undefined || r.paymentMethod === order.paymentMethod),
+  );
+  return row?.target ?? 'details';
 }
 
 /** The route of an order screen: `/order/{orderId}/{screen}`. */

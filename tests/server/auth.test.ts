@@ -27,6 +27,16 @@ describe('Telegram identity (design.md, "Identity")', () => {
     expect(res.statusCode).toBe(200);
   });
 
+  it("reads the spec's telegramInitData body field, and refuses one that is not a string", async () => {
+    const { extractInitData } = await import('../../src/server/auth/telegram-auth');
+    const request = (body: unknown) => ({ headers: {}, body, query: {} }) as never;
+    expect(extractInitData(request({ telegramInitData: 'raw-data' }))).toBe('raw-data');
+    expect(extractInitData(request({}))).toBeUndefined();
+    expect(() => extractInitData(request({ telegramInitData: 42 }))).toThrow(
+      expect.objectContaining({ code: 'AUTH_INVALID' }),
+    );
+  });
+
   it('refuses a call without init data with 401 AUTH_MISSING', async () => {
     const res = await active();
     expect(res.statusCode).toBe(401);

@@ -4,6 +4,7 @@ import {
   CUSTOMER_CANCELLABLE,
   EXPIRABLE_STATUSES,
   FINAL_STATUSES,
+  HISTORY_CARD_TABLE,
   ORDER_STATUSES,
   STATUS_LABEL_KEYS,
   TRANSITIONS,
@@ -142,6 +143,16 @@ describe('navigation from a history card (spec section 4 table)', () => {
     ['REJECTED', 'OFFICE', 'BUY', 'details'],
   ] as const)('%s (%s %s) opens %s', (status, method, type, target) => {
     expect(card(status, method, type)).toBe(target);
+  });
+
+  it('opens the details for a status the table does not name for the type (a BUY in TX_PENDING)', () => {
+    expect(card('TX_PENDING', 'P2P', 'BUY')).toBe('details');
+    expect(card('WAITING_CRYPTO', 'P2P', 'BUY')).toBe('details');
+  });
+
+  it('names every status in some row', () => {
+    const named = new Set(HISTORY_CARD_TABLE.flatMap((row) => row.statuses));
+    expect([...named].sort()).toEqual([...ORDER_STATUSES].sort());
   });
 
   it('builds the route /order/{orderId}/{screen}', () => {

@@ -42,9 +42,20 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   if (initDataRaw !== undefined) headers['authorization'] = `tma ${initDataRaw}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
 
-  const signals: AbortSignal[] = [];
-  if (options.signal !== undefined) signals.push(options.signal);
-  if (options.timeoutMs !== undefined) signals.push(AbortSignal.timeout(options.timeoutMs));
+  // One controller for the caller's signal and the timeout: AbortSignal.any and .timeout are
+  // missing in the older iOS WebViews Telegram still runs in.
+  const controller = new AbortController();
+  const timeout = { fired: false };
+  const onAbort = () => controller.abort();
+  options.signal?.addEventListener('abort', onAbort);
+  if (options.signal?.aborted === true) controller.abort();
+  const timer =
+    options.timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timeout.fired = true;
+          controller.abort();
+        }, options.timeoutMs);
 
   let response: Response;
   try {
@@ -52,15 +63,16 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
       method: options.method ?? 'GET',
       headers,
       cache: 'no-store',
+      signal: controller.signal,
       ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-      ...(signals.length === 0 ? {} : { signal: AbortSignal.any(signals) }),
     });
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'TimeoutError') {
-      throw new ApiError(0, 'TIMEOUT');
-    }
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    if (timeout.fired) throw new ApiError(0, 'TIMEOUT');
+    if (options.signal?.aborted === true) throw error;
     throw new ApiError(0, 'NETWORK');
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
   }
 
   if (!response.ok) {
