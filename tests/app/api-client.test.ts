@@ -8,7 +8,7 @@ afterEach(() => {
 
 describe('the API client', () => {
   it('sends the init data as Authorization: tma and the stored language', async () => {
-    const fetchMock = vi.fn((_url: string, _init: RequestInit) =>
+    const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>(() =>
       Promise.resolve(new Response('{"orders":[]}', { status: 200 })),
     );
     vi.stubGlobal('fetch', fetchMock);
