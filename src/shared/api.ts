@@ -8,9 +8,20 @@ import type { OrderStatus, OrderType, PaymentMethod } from './order-status';
 
 export const API_PATHS = {
   health: '/api/health',
-  activeOrders: '/api/orders/active',
   appConfig: '/api/app-config',
   demoSession: '/api/demo/session',
+  rate: '/api/rates/calculate',
+  createOrder: '/api/orders/create',
+  activeOrders: '/api/orders/active',
+  history: '/api/orders/history',
+  cities: (currencyCode: string) => `/api/cities/${encodeURIComponent(currencyCode)}`,
+  orderStatus: (id: string) => `/api/orders/${encodeURIComponent(id)}/status`,
+  orderRequisites: (id: string) => `/api/orders/${encodeURIComponent(id)}/requisites`,
+  cancel: (id: string) => `/api/orders/${encodeURIComponent(id)}/cancel`,
+  paymentConfirm: (id: string) => `/api/orders/${encodeURIComponent(id)}/payment-confirm`,
+  receipt: (id: string) => `/api/orders/${encodeURIComponent(id)}/receipt`,
+  txHash: (id: string) => `/api/orders/${encodeURIComponent(id)}/tx-hash`,
+  officeConfirm: (id: string) => `/api/orders/${encodeURIComponent(id)}/office-confirm`,
 } as const;
 
 /** Languages the app and the server speak; ru is the default (spec section 1). */
@@ -86,4 +97,139 @@ export function orderIdFromStartParam(startParam: string | undefined | null): st
   if (!startParam?.startsWith(ORDER_START_PARAM_PREFIX)) return undefined;
   const id = startParam.slice(ORDER_START_PARAM_PREFIX.length);
   return /^[A-Za-z0-9-]{1,64}$/.test(id) ? id : undefined;
+}
+
+/** `GET /api/rates/calculate?amount&currency&operation&cryptoCurrency&paymentMethod`. */
+export interface RateQuery {
+  readonly amount: number;
+  readonly currency: string;
+  readonly operation: OrderType;
+  readonly cryptoCurrency: CryptoCurrency;
+  readonly paymentMethod: PaymentMethod;
+}
+
+export interface RateResponse {
+  /** Fiat per coin, 2 decimals (spec section 9). */
+  readonly rate: number;
+}
+
+/** P2P card requisites an operator gives for a P2P buy (spec section 3). */
+export interface CardRequisites {
+  readonly bankName: string;
+  readonly cardNumber: string;
+  readonly cardHolder: string;
+  readonly phone?: string;
+  readonly comment?: string;
+}
+
+/** The deposit address of a sell (and, for an office buy, the customer's receiving wallet). */
+export interface WalletRequisites {
+  readonly walletAddress: string;
+}
+
+/** Bank transfer requisites; beneficiary fields fall back to recipient name and account. */
+export interface BankRequisites {
+  readonly recipientName: string;
+  readonly accountNumber: string;
+  readonly bankName: string;
+  readonly bik: string;
+  readonly correspondentAccount: string;
+  readonly inn: string;
+  readonly bankAddress?: string;
+  readonly beneficiaryName: string;
+  readonly beneficiaryAccount: string;
+}
+
+export type Requisites = CardRequisites | WalletRequisites | BankRequisites;
+
+/** `GET /api/orders/{id}/requisites`: the bank requisites, or that none are configured yet. */
+export type BankRequisitesResponse =
+  | { readonly requisitesNotConfigured: false; readonly requisites: BankRequisites }
+  | { readonly requisitesNotConfigured: true; readonly requisites: null };
+
+export interface ReceiptInfo {
+  readonly id: string;
+  readonly fileName: string;
+  readonly uploadedAt: string;
+}
+
+/** An office and its city, in both languages (spec section 3, "Office reservation"). */
+export interface OfficeInfo {
+  readonly id: string;
+  readonly addressRu: string;
+  readonly addressEn: string;
+  readonly workingHoursRu: string;
+  readonly workingHoursEn: string;
+  readonly phone: string;
+  readonly mapLink: string;
+}
+
+export interface OfficeReservation {
+  readonly orderId: string;
+  readonly reservationCode: string;
+  readonly reservedUntil: string;
+  readonly office: OfficeInfo;
+  readonly city: { readonly nameRu: string; readonly nameEn: string };
+}
+
+/** `GET /api/orders/{id}/status`: every order field of spec section 3, and the server's time. */
+export interface OrderDetails extends OrderSummary {
+  readonly expiresAt: string | null;
+  readonly requisitesReadyAt: string | null;
+  readonly reservedUntil: string | null;
+  readonly cityId: string | null;
+  readonly rejectReason: string | null;
+  readonly txHash: string | null;
+  readonly outgoingTxHash: string | null;
+  readonly officeInstructions: string | null;
+  /** The customer's receiving wallet of a buy. */
+  readonly walletAddress: string | null;
+  readonly receipts: readonly ReceiptInfo[];
+  readonly requisites: Requisites | null;
+  readonly reservation: OfficeReservation | null;
+  /** A t.me link that opens the app on this order, when the bot's username is configured. */
+  readonly deepLink: string | null;
+  /** The server's clock, so countdowns stay right on a phone whose clock is off. */
+  readonly serverTime: string;
+}
+
+/** `POST /api/orders/create` answer. */
+export interface CreateOrderResponse {
+  readonly success: true;
+  readonly orderId: string;
+}
+
+/** `GET /api/orders/history?status&limit&offset`. */
+export const HISTORY_FILTERS = ['all', 'active', 'completed'] as const;
+export type HistoryFilter = (typeof HISTORY_FILTERS)[number];
+
+export interface HistoryResponse {
+  readonly orders: readonly OrderSummary[];
+  readonly hasMore: boolean;
+}
+
+/** `GET /api/cities/{currencyCode}`. */
+export interface City {
+  readonly id: string;
+  readonly nameRu: string;
+  readonly nameEn: string;
+  readonly countryCode: string;
+}
+
+export interface CitiesResponse {
+  readonly data: readonly City[];
+}
+
+/** The answer of the customer's order actions (cancel, payment-confirm, receipt, tx-hash, office-confirm). */
+export interface OrderActionResponse {
+  readonly success: true;
+  readonly status: OrderStatus;
+}
+
+/** `POST /api/orders/{id}/receipt` (spec section 3, "Receipt upload payload"). */
+export interface ReceiptUpload {
+  readonly fileName: string;
+  /** A base64 data URL. */
+  readonly fileData: string;
+  readonly fileSize: number;
 }

@@ -33,6 +33,19 @@ export function officeLimits(currency: string): AmountBounds {
     : OFFICE_DEFAULT_LIMITS;
 }
 
+/**
+ * The fiat-total bounds of a method (spec sections 5 and 9): P2P buy and sell 3 000 – 500 000 RUB,
+ * bank buy 500 000 – 1 000 000 RUB, office per currency.
+ */
+export function fiatBounds(
+  method: 'P2P' | 'BANK_ACCOUNT' | 'OFFICE',
+  currency: string,
+): AmountBounds {
+  if (method === 'P2P') return { min: P2P_RUB_MIN, max: P2P_RUB_MAX };
+  if (method === 'BANK_ACCOUNT') return { min: BANK_RUB_MIN, max: BANK_RUB_MAX };
+  return officeLimits(currency);
+}
+
 /** The amount the first rate lookup uses, before the customer typed anything. */
 export const INITIAL_RATE_LOOKUP_AMOUNT = 1000;
 /** Rate refetch debounce after typing. */

@@ -139,6 +139,24 @@ export const TRANSITIONS: readonly Transition[] = [
   { action: 'expire', actor: 'system', from: EXPIRABLE_STATUSES, to: 'CANCELLED' },
 ];
 
+/**
+ * A customer action repeated on an order already past it (a double tap on 'I have paid')
+ * succeeds without a second change (design.md): the statuses that count as "already done".
+ */
+export const ALREADY_DONE: Partial<Record<OrderAction, readonly OrderStatus[]>> = {
+  cancel: ['CANCELLED'],
+  confirmPayment: [
+    'PAYMENT_PENDING',
+    'PAYMENT_STARTED',
+    'RECEIPT_UPLOADED',
+    'PAYMENT_CONFIRMED',
+    'COMPLETED',
+  ],
+  uploadReceipt: ['RECEIPT_UPLOADED', 'PAYMENT_CONFIRMED', 'COMPLETED'],
+  submitTxHash: ['TX_PENDING', 'TX_CONFIRMED', 'COMPLETED'],
+  confirmOfficeReceipt: ['COMPLETED'],
+};
+
 /** The transition an actor may make with an action, or undefined when the table has none. */
 export function findTransition(action: OrderAction, actor: Actor): Transition | undefined {
   return TRANSITIONS.find((t) => t.action === action && t.actor === actor);

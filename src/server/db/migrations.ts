@@ -88,6 +88,74 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropTable('users').execute();
       },
     },
+    '0002_rates_receipts_offices': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('rates')
+          .addColumn('fiat', 'text', (c) => c.notNull())
+          .addColumn('crypto', 'text', (c) => c.notNull())
+          .addColumn('base_rate_units', big, (c) => c.notNull())
+          .addColumn('updated_at', big, (c) => c.notNull())
+          .addColumn('updated_by', big)
+          .addPrimaryKeyConstraint('rates_pk', ['fiat', 'crypto'])
+          .execute();
+        await db.schema
+          .createTable('rate_spreads')
+          .addColumn('payment_method', 'text', (c) => c.notNull())
+          .addColumn('operation', 'text', (c) => c.notNull())
+          .addColumn('spread_bp', 'integer', (c) => c.notNull())
+          .addColumn('updated_at', big, (c) => c.notNull())
+          .addColumn('updated_by', big)
+          .addPrimaryKeyConstraint('rate_spreads_pk', ['payment_method', 'operation'])
+          .execute();
+
+        await db.schema
+          .createTable('receipts')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('order_id', 'text', (c) => c.notNull().references('orders.id'))
+          .addColumn('file_name', 'text', (c) => c.notNull())
+          .addColumn('mime_type', 'text', (c) => c.notNull())
+          .addColumn('size_bytes', 'integer', (c) => c.notNull())
+          .addColumn('sha256', 'text', (c) => c.notNull())
+          .addColumn('storage_key', 'text', (c) => c.notNull())
+          .addColumn('uploaded_at', big, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('receipts_order').on('receipts').column('order_id').execute();
+        await db.schema.createIndex('receipts_sha256').on('receipts').column('sha256').execute();
+
+        await db.schema
+          .createTable('cities')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('name_ru', 'text', (c) => c.notNull())
+          .addColumn('name_en', 'text', (c) => c.notNull())
+          .addColumn('country_code', 'text', (c) => c.notNull())
+          .addColumn('currencies', 'text', (c) => c.notNull())
+          .addColumn('position', 'integer', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('offices')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('city_id', 'text', (c) => c.notNull().references('cities.id'))
+          .addColumn('address_ru', 'text', (c) => c.notNull())
+          .addColumn('address_en', 'text', (c) => c.notNull())
+          .addColumn('working_hours_ru', 'text', (c) => c.notNull())
+          .addColumn('working_hours_en', 'text', (c) => c.notNull())
+          .addColumn('phone', 'text', (c) => c.notNull())
+          .addColumn('map_link', 'text', (c) => c.notNull())
+          .addColumn('position', 'integer', (c) => c.notNull())
+          .execute();
+
+        await db.schema.alterTable('orders').addColumn('office_id', 'text').execute();
+        await db.schema.alterTable('orders').addColumn('deadline_alerted_at', big).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('orders').dropColumn('deadline_alerted_at').execute();
+        await db.schema.alterTable('orders').dropColumn('office_id').execute();
+        for (const table of ['offices', 'cities', 'receipts', 'rate_spreads', 'rates']) {
+          await db.schema.dropTable(table).execute();
+        }
+      },
+    },
   };
 }
 

@@ -48,6 +48,10 @@ export interface OrdersTable {
   reserved_until: number | null;
   /** Set when an order needs a person: past its deadline after the customer paid, a reused receipt. */
   needs_attention: ColumnType<number, number | undefined, number>;
+  /** The office of an office buy, once an operator gives instructions. */
+  office_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the sweeper flagged a paid order past its deadline for operators. */
+  deadline_alerted_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface OrderEventsTable {
@@ -61,10 +65,66 @@ export interface OrderEventsTable {
   created_at: number;
 }
 
+/** The base rate of a coin in a fiat currency, in millionths (e.g. 95 400 000 = 95.40 RUB). */
+export interface RatesTable {
+  fiat: string;
+  crypto: CryptoCurrency;
+  base_rate_units: number;
+  updated_at: number;
+  updated_by: number | null;
+}
+
+/** The margin of a method and direction over the base rate, in basis points (150 = 1.5 %). */
+export interface RateSpreadsTable {
+  payment_method: PaymentMethod;
+  operation: OrderType;
+  spread_bp: number;
+  updated_at: number;
+  updated_by: number | null;
+}
+
+export interface ReceiptsTable {
+  id: string;
+  order_id: string;
+  file_name: string;
+  mime_type: string;
+  size_bytes: number;
+  sha256: string;
+  storage_key: string;
+  uploaded_at: number;
+}
+
+export interface CitiesTable {
+  id: string;
+  name_ru: string;
+  name_en: string;
+  country_code: string;
+  /** JSON array of the cash currencies its offices take. */
+  currencies: string;
+  position: number;
+}
+
+export interface OfficesTable {
+  id: string;
+  city_id: string;
+  address_ru: string;
+  address_en: string;
+  working_hours_ru: string;
+  working_hours_en: string;
+  phone: string;
+  map_link: string;
+  position: number;
+}
+
 export interface Database {
   users: UsersTable;
   orders: OrdersTable;
   order_events: OrderEventsTable;
+  rates: RatesTable;
+  rate_spreads: RateSpreadsTable;
+  receipts: ReceiptsTable;
+  cities: CitiesTable;
+  offices: OfficesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
