@@ -8,6 +8,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import type { Kysely } from 'kysely';
+import secureJson from 'secure-json-parse';
 import type { ApiErrorBody } from '../shared/api';
 import { type Authenticator, createAuthenticator } from './auth/authenticator';
 import { DEMO_BOT_TOKEN } from './auth/telegram-auth';
@@ -15,6 +16,8 @@ import type { AppConfig } from './config';
 import type { Database } from './db/schema';
 import { AppError } from './errors';
 import { errorMessage, negotiateLanguage } from './i18n';
+import { createSweeper } from './jobs/sweeper';
+import { operatorRoutes } from './routes/operator';
 import { orderRoutes } from './routes/orders';
 import { isClientRoute, registerStatic, sendIndex } from './routes/static';
 import { systemRoutes } from './routes/system';
@@ -24,6 +27,8 @@ export interface AppDeps {
   /** The clock, in epoch milliseconds; tests move it instead of sleeping. */
   readonly now?: () => number;
   readonly logger?: FastifyServerOptions['logger'];
+  /** Run the background jobs (the expiry sweeper) while the server is up; main.ts does. */
+  readonly jobs?: boolean;
 }
 
 /** What every route may use. */
@@ -74,8 +79,37 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     return reply.status(appError.statusCode).send(body);
   });
 
+  // An empty body sent as JSON (the spec's office-confirm) is an empty object, not an error.
+  // secure-json-parse is what Fastify's own parser uses: it refuses prototype poisoning.
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    (_request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') {
+        done(null, {});
+        return;
+      }
+      try {
+        done(null, secureJson.parse(text, { protoAction: 'error', constructorAction: 'error' }));
+      } catch {
+        done(new AppError('INVALID_JSON'), undefined);
+      }
+    },
+  );
+
   systemRoutes(app, ctx);
   orderRoutes(app, ctx);
+  operatorRoutes(app, ctx);
+
+  if (deps.jobs === true) {
+    const sweeper = createSweeper({ db: deps.db, now, log: app.log });
+    app.addHook('onReady', () => {
+      sweeper.start();
+      return Promise.resolve();
+    });
+    app.addHook('onClose', () => sweeper.stop());
+  }
   const servesApp = await registerStatic(app, config.staticDir);
 
   app.setNotFoundHandler((request, reply) => {

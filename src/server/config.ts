@@ -4,6 +4,9 @@
  * a bad value stops the server with one clear line per problem.
  */
 import path from 'node:path';
+import type { BankRequisites } from '../shared/api';
+import { checkWalletAddress } from '../shared/addresses';
+import { DEFAULT_MAX_ACTIVE_ORDERS } from '../shared/limits';
 
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly path: string }
@@ -21,6 +24,12 @@ export interface AppConfig {
   readonly supportUrl: string;
   /** How old init data may be, in seconds. */
   readonly initDataMaxAgeSeconds: number;
+  /** How many orders in a non-final status one customer may hold at once. */
+  readonly maxActiveOrders: number;
+  /** Where customers send the crypto they sell: one address for Tron, one for the EVM networks. */
+  readonly depositAddresses: { readonly trc20: string; readonly evm: string };
+  /** The default bank account: bank buys start with these requisites when it is configured. */
+  readonly bankAccount: BankRequisites | undefined;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** The built mini-app to serve at `/`; undefined serves the API alone. */
   readonly staticDir: string | undefined;
@@ -37,6 +46,24 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/**
+ * Demo deposit addresses: the Tron and Ethereum "burn" addresses, valid but owned by nobody, so a
+ * demo can never receive real funds. With a real BOT_TOKEN, real addresses must be configured.
+ */
+export const DEMO_DEPOSIT_ADDRESSES = {
+  trc20: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb',
+  evm: '0x000000000000000000000000000000000000dEaD',
+} as const;
+
+const BANK_VARIABLES = {
+  recipientName: 'BANK_RECIPIENT_NAME',
+  accountNumber: 'BANK_ACCOUNT_NUMBER',
+  bankName: 'BANK_NAME',
+  bik: 'BANK_BIK',
+  correspondentAccount: 'BANK_CORRESPONDENT_ACCOUNT',
+  inn: 'BANK_INN',
+} as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const BOT_TOKEN_PATTERN = /^\d{5,}:[A-Za-z0-9_-]{30,}$/;
@@ -106,6 +133,54 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     problems.push(`SUPPORT_URL must be a https://t.me/… link, got "${supportUrl}"`);
   }
 
+  const depositAddress = (name: string, network: 'TRC20' | 'ERC20', demo: string): string => {
+    const address = value(name);
+    if (address === undefined) {
+      if (botToken !== undefined) {
+        problems.push(`${name} must be set when BOT_TOKEN is set: customers send real funds to it`);
+      }
+      return demo;
+    }
+    if (checkWalletAddress(network, address) !== null) {
+      problems.push(`${name} is not a valid ${network === 'TRC20' ? 'Tron' : 'EVM'} address`);
+    }
+    return address;
+  };
+  const depositAddresses = {
+    trc20: depositAddress('DEPOSIT_ADDRESS_TRC20', 'TRC20', DEMO_DEPOSIT_ADDRESSES.trc20),
+    evm: depositAddress('DEPOSIT_ADDRESS_EVM', 'ERC20', DEMO_DEPOSIT_ADDRESSES.evm),
+  };
+
+  // The default bank account is all or nothing: a half-configured account would send customers
+  // to pay with a field missing.
+  const bankValues = Object.fromEntries(
+    Object.entries(BANK_VARIABLES).map(([field, name]) => [field, value(name)]),
+  ) as Record<keyof typeof BANK_VARIABLES, string | undefined>;
+  const setBank = Object.values(bankValues).filter((v) => v !== undefined).length;
+  let bankAccount: BankRequisites | undefined;
+  if (setBank > 0 && setBank < Object.keys(BANK_VARIABLES).length) {
+    const missing = Object.entries(BANK_VARIABLES)
+      .filter(([field]) => bankValues[field as keyof typeof BANK_VARIABLES] === undefined)
+      .map(([, name]) => name);
+    problems.push(`the default bank account is incomplete: set ${missing.join(', ')} as well`);
+  } else if (setBank > 0) {
+    const bank = bankValues as Record<keyof typeof BANK_VARIABLES, string>;
+    if (!/^\d{20}$/.test(bank.accountNumber))
+      problems.push('BANK_ACCOUNT_NUMBER must be 20 digits');
+    if (!/^\d{9}$/.test(bank.bik)) problems.push('BANK_BIK must be 9 digits');
+    if (!/^\d{20}$/.test(bank.correspondentAccount)) {
+      problems.push('BANK_CORRESPONDENT_ACCOUNT must be 20 digits');
+    }
+    if (!/^(\d{10}|\d{12})$/.test(bank.inn)) problems.push('BANK_INN must be 10 or 12 digits');
+    const bankAddress = value('BANK_ADDRESS');
+    bankAccount = {
+      ...bank,
+      ...(bankAddress === undefined ? {} : { bankAddress }),
+      beneficiaryName: value('BANK_BENEFICIARY_NAME') ?? bank.recipientName,
+      beneficiaryAccount: value('BANK_BENEFICIARY_ACCOUNT') ?? bank.accountNumber,
+    };
+  }
+
   const logLevel = value('LOG_LEVEL') ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
@@ -121,6 +196,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     operatorIds,
     supportUrl,
     initDataMaxAgeSeconds: integer('INIT_DATA_MAX_AGE', 86_400, 60, 30 * 86_400),
+    maxActiveOrders: integer('MAX_ACTIVE_ORDERS', DEFAULT_MAX_ACTIVE_ORDERS, 1, 100),
+    depositAddresses,
+    bankAccount,
     logLevel: (LOG_LEVELS as readonly string[]).includes(logLevel)
       ? (logLevel as AppConfig['logLevel'])
       : 'info',

@@ -4,7 +4,7 @@
  */
 import { buildApp } from './app';
 import { ConfigError, isDemoMode, loadConfig } from './config';
-import { migrateToLatest, openDatabase } from './db/database';
+import { openDatabase, prepareDatabase } from './db/database';
 
 async function main(): Promise<void> {
   let config;
@@ -19,8 +19,8 @@ async function main(): Promise<void> {
   }
 
   const database = openDatabase(config.database);
-  await migrateToLatest(database);
-  const app = await buildApp(config, { db: database.db });
+  await prepareDatabase(database, Date.now());
+  const app = await buildApp(config, { db: database.db, jobs: true });
   app.addHook('onClose', async () => {
     await database.db.destroy();
   });

@@ -101,10 +101,12 @@ export const TRANSITIONS: readonly Transition[] = [
     from: ['REQUISITES_READY'],
     to: 'PAYMENT_PENDING',
   },
+  // A receipt is proof of payment even when the 'I have paid' call failed (spec section 4: the
+  // P2P screen goes on to the receipt anyway), so it is taken from REQUISITES_READY too.
   {
     action: 'uploadReceipt',
     actor: 'customer',
-    from: ['PAYMENT_PENDING', 'PAYMENT_STARTED'],
+    from: ['REQUISITES_READY', 'PAYMENT_PENDING', 'PAYMENT_STARTED'],
     to: 'RECEIPT_UPLOADED',
   },
   { action: 'submitTxHash', actor: 'customer', from: ['WAITING_CRYPTO'], to: 'TX_PENDING' },

@@ -21,7 +21,7 @@ export async function startServer(overrides: Partial<AppConfig> = {}): Promise<R
   if (!fs.existsSync(path.join(DIST, 'index.html'))) {
     throw new Error('dist/ has no build: run `npm run build` first (npm run test:e2e does)');
   }
-  const t = await createTestApp({ staticDir: DIST, ...overrides }, { realClock: true });
+  const t = await createTestApp({ staticDir: DIST, ...overrides }, { realClock: true, jobs: true });
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
   return { ...t, url: address };
 }

@@ -23,7 +23,7 @@ export class TestClock {
 
 export async function createTestApp(
   overrides: Partial<AppConfig> = {},
-  options: { realClock?: boolean } = {},
+  options: { realClock?: boolean; jobs?: boolean } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const config: AppConfig = {
@@ -37,6 +37,7 @@ export async function createTestApp(
   const app = await buildApp(config, {
     db: database.db,
     logger: false,
+    jobs: options.jobs ?? false,
     ...(options.realClock === true ? {} : { now: clock.now }),
   });
   return {

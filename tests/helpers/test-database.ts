@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { DatabaseConfig } from '../../src/server/config';
-import { migrateToLatest, openDatabase, type OpenDatabase } from '../../src/server/db/database';
+import { openDatabase, prepareDatabase, type OpenDatabase } from '../../src/server/db/database';
 
 export interface TestDatabase extends OpenDatabase {
   readonly config: DatabaseConfig;
@@ -32,7 +32,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.end();
     const config: DatabaseConfig = { kind: 'postgres', url, schema };
     const open = openDatabase(config);
-    await migrateToLatest(open);
+    await prepareDatabase(open, Date.now());
     return {
       ...open,
       config,
@@ -48,7 +48,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'exchange-test-'));
   const config: DatabaseConfig = { kind: 'sqlite', path: path.join(dir, 'test.db') };
   const open = openDatabase(config);
-  await migrateToLatest(open);
+  await prepareDatabase(open, Date.now());
   return {
     ...open,
     config,

@@ -8,6 +8,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config';
+import { seedReferenceData } from '../reference/seed';
 import { migrationProvider, type Dialect } from './migrations';
 import type { Database } from './schema';
 
@@ -58,6 +59,12 @@ export async function migrateToLatest(open: OpenDatabase): Promise<void> {
     const cause = error instanceof Error ? error : new Error(JSON.stringify(error));
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${cause.message}`, { cause });
   }
+}
+
+/** Migrations, then the reference data (rates, cities, offices): what start-up and tests run. */
+export async function prepareDatabase(open: OpenDatabase, now: number): Promise<void> {
+  await migrateToLatest(open);
+  await seedReferenceData(open.db, now);
 }
 
 /** A cheap round trip, for the health check. */

@@ -2,9 +2,19 @@
  * Turns stored orders into the shapes the API answers with (spec section 3), converting integer
  * minor units back to the numbers the app shows.
  */
-import type { OrderSummary } from '../../shared/api';
+import type { Kysely } from 'kysely';
+import type {
+  OfficeReservation,
+  OrderDetails,
+  OrderSummary,
+  ReceiptInfo,
+  Requisites,
+} from '../../shared/api';
+import { ORDER_START_PARAM_PREFIX } from '../../shared/api';
 import { fromMinor, fromUnits } from '../../shared/money';
-import type { OrderRow } from '../db/schema';
+import type { Database, OrderRow } from '../db/schema';
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 export function toOrderSummary(row: OrderRow): OrderSummary {
   return {
@@ -20,5 +30,92 @@ export function toOrderSummary(row: OrderRow): OrderSummary {
     paymentMethod: row.payment_method,
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** The stored reservation: what the operator's office instructions created. */
+export interface StoredReservation {
+  readonly reservationCode: string;
+}
+
+async function loadReservation(
+  db: Kysely<Database>,
+  row: OrderRow,
+): Promise<OfficeReservation | null> {
+  if (row.reservation === null || row.office_id === null || row.reserved_until === null) {
+    return null;
+  }
+  const stored = JSON.parse(row.reservation) as StoredReservation;
+  const office = await db
+    .selectFrom('offices')
+    .innerJoin('cities', 'cities.id', 'offices.city_id')
+    .select([
+      'offices.id',
+      'offices.address_ru',
+      'offices.address_en',
+      'offices.working_hours_ru',
+      'offices.working_hours_en',
+      'offices.phone',
+      'offices.map_link',
+      'cities.name_ru',
+      'cities.name_en',
+    ])
+    .where('offices.id', '=', row.office_id)
+    .executeTakeFirst();
+  if (office === undefined) return null;
+  return {
+    orderId: row.id,
+    reservationCode: stored.reservationCode,
+    reservedUntil: new Date(row.reserved_until).toISOString(),
+    office: {
+      id: office.id,
+      addressRu: office.address_ru,
+      addressEn: office.address_en,
+      workingHoursRu: office.working_hours_ru,
+      workingHoursEn: office.working_hours_en,
+      phone: office.phone,
+      mapLink: office.map_link,
+    },
+    city: { nameRu: office.name_ru, nameEn: office.name_en },
+  };
+}
+
+/** Every field of the status answer, with receipts, reservation, deep link and server time. */
+export async function toOrderDetails(
+  db: Kysely<Database>,
+  row: OrderRow,
+  options: { readonly now: number; readonly botUsername: string | undefined },
+): Promise<OrderDetails> {
+  const receipts = await db
+    .selectFrom('receipts')
+    .select(['id', 'file_name', 'uploaded_at'])
+    .where('order_id', '=', row.id)
+    .orderBy('uploaded_at')
+    .orderBy('id')
+    .execute();
+  const receiptInfo: ReceiptInfo[] = receipts.map((r) => ({
+    id: r.id,
+    fileName: r.file_name,
+    uploadedAt: new Date(r.uploaded_at).toISOString(),
+  }));
+  return {
+    ...toOrderSummary(row),
+    expiresAt: iso(row.expires_at),
+    requisitesReadyAt: iso(row.requisites_ready_at),
+    reservedUntil: iso(row.reserved_until),
+    cityId: row.city_id,
+    rejectReason: row.reject_reason,
+    txHash: row.tx_hash,
+    outgoingTxHash: row.outgoing_tx_hash,
+    officeInstructions: row.office_instructions,
+    walletAddress: row.type === 'BUY' ? row.wallet_address : null,
+    receipts: receiptInfo,
+    requisites: row.requisites === null ? null : (JSON.parse(row.requisites) as Requisites),
+    reservation: await loadReservation(db, row),
+    deepLink:
+      options.botUsername === undefined
+        ? null
+        : `https://t.me/${options.botUsername}?startapp=${ORDER_START_PARAM_PREFIX}${row.id}`,
+    serverTime: new Date(options.now).toISOString(),
   };
 }

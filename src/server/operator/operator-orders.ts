@@ -1,0 +1,366 @@
+/**
+ * The operators' side: the staff actions of spec section 1 ("supplying requisites and office
+ * instructions, confirming payments, rejecting orders") and the rates. Each status change goes
+ * through the same `applyTransition` as the customer's and leaves an event with the operator's id.
+ */
+import { randomInt } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type * as v from 'valibot';
+import type { BankRequisites, CardRequisites } from '../../shared/api';
+import { checkTxHash } from '../../shared/addresses';
+import {
+  BANK_PAYMENT_WINDOW_MS,
+  OFFICE_RATE_FIXED_MS,
+  P2P_PAYMENT_WINDOW_MS,
+} from '../../shared/limits';
+import { UNITS_PER_COIN } from '../../shared/money';
+import { ACTIVE_STATUSES } from '../../shared/order-status';
+import type {
+  BankRequisitesSchema,
+  CardRequisitesSchema,
+  OperatorListQuerySchema,
+} from '../../shared/schemas/operator';
+import type { Database, OrderRow } from '../db/schema';
+import { AppError } from '../errors';
+import { toOrderSummary } from '../orders/order-view';
+import type { StoredReservation } from '../orders/order-view';
+import { applyTransition, type TransitionResult } from '../orders/transition';
+
+export interface OperatorDeps {
+  readonly db: Kysely<Database>;
+  readonly now: () => number;
+}
+
+async function findOrder(db: Kysely<Database>, orderId: string): Promise<OrderRow> {
+  const row = await db
+    .selectFrom('orders')
+    .selectAll()
+    .where('id', '=', orderId)
+    .executeTakeFirst();
+  if (row === undefined) throw new AppError('ORDER_NOT_FOUND');
+  return row;
+}
+
+export async function listOrders(
+  db: Kysely<Database>,
+  query: v.InferOutput<typeof OperatorListQuerySchema>,
+) {
+  let select = db.selectFrom('orders').selectAll();
+  if (query.status === 'active') select = select.where('status', 'in', ACTIVE_STATUSES);
+  else if (query.status === 'attention') select = select.where('needs_attention', '=', 1);
+  else if (query.status !== undefined) select = select.where('status', '=', query.status);
+  if (query.type !== undefined) select = select.where('type', '=', query.type);
+  if (query.method !== undefined) select = select.where('payment_method', '=', query.method);
+  const rows = await select
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(query.limit + 1)
+    .offset(query.offset)
+    .execute();
+  return {
+    orders: rows.slice(0, query.limit).map((row) => ({
+      ...toOrderSummary(row),
+      userId: row.user_id,
+      needsAttention: row.needs_attention === 1,
+    })),
+    hasMore: rows.length > query.limit,
+  };
+}
+
+/** Everything an operator needs to act on one order: the customer, the card, events, receipts. */
+export async function orderForOperator(db: Kysely<Database>, orderId: string) {
+  const row = await findOrder(db, orderId);
+  const [customer, events, receipts] = await Promise.all([
+    db.selectFrom('users').selectAll().where('telegram_id', '=', row.user_id).executeTakeFirst(),
+    db
+      .selectFrom('order_events')
+      .selectAll()
+      .where('order_id', '=', orderId)
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('receipts')
+      .selectAll()
+      .where('order_id', '=', orderId)
+      .orderBy('uploaded_at')
+      .execute(),
+  ]);
+  return {
+    order: row,
+    customer,
+    events: events.map((e) => ({
+      from: e.from_status,
+      to: e.to_status,
+      actor: e.actor,
+      actorId: e.actor_id,
+      reason: e.reason,
+      at: new Date(e.created_at).toISOString(),
+    })),
+    receipts: receipts.map((r) => ({
+      id: r.id,
+      fileName: r.file_name,
+      mimeType: r.mime_type,
+      sizeBytes: r.size_bytes,
+      sha256: r.sha256,
+      uploadedAt: new Date(r.uploaded_at).toISOString(),
+    })),
+  };
+}
+
+export async function receiptFile(db: Kysely<Database>, orderId: string, receiptId: string) {
+  const receipt = await db
+    .selectFrom('receipts')
+    .selectAll()
+    .where('id', '=', receiptId)
+    .where('order_id', '=', orderId)
+    .executeTakeFirst();
+  if (receipt === undefined) throw new AppError('NOT_FOUND');
+  return receipt;
+}
+
+/** P2P card requisites for a P2P buy, or bank requisites for a bank buy; starts the payment timer. */
+export async function giveRequisites(
+  deps: OperatorDeps,
+  operatorId: number,
+  orderId: string,
+  body: v.InferOutput<typeof CardRequisitesSchema> | v.InferOutput<typeof BankRequisitesSchema>,
+): Promise<TransitionResult> {
+  const order = await findOrder(deps.db, orderId);
+  let requisites: CardRequisites | BankRequisites;
+  let window: number;
+  if (order.payment_method === 'P2P' && order.type === 'BUY' && 'cardNumber' in body) {
+    requisites = {
+      bankName: body.bankName,
+      cardNumber: body.cardNumber,
+      cardHolder: body.cardHolder.toUpperCase(),
+      ...(body.phone ? { phone: body.phone } : {}),
+      ...(body.comment ? { comment: body.comment } : {}),
+    };
+    window = P2P_PAYMENT_WINDOW_MS;
+  } else if (order.payment_method === 'BANK_ACCOUNT' && 'accountNumber' in body) {
+    requisites = {
+      recipientName: body.recipientName,
+      accountNumber: body.accountNumber,
+      bankName: body.bankName,
+      bik: body.bik,
+      correspondentAccount: body.correspondentAccount,
+      inn: body.inn,
+      ...(body.bankAddress ? { bankAddress: body.bankAddress } : {}),
+      beneficiaryName: body.beneficiaryName ?? body.recipientName,
+      beneficiaryAccount: body.beneficiaryAccount ?? body.accountNumber,
+    };
+    window = BANK_PAYMENT_WINDOW_MS;
+  } else {
+    throw new AppError('VALIDATION_FAILED');
+  }
+  const now = deps.now();
+  return applyTransition(
+    deps.db,
+    {
+      orderId,
+      action: 'giveRequisites',
+      actor: 'operator',
+      actorId: operatorId,
+      patch: {
+        requisites: JSON.stringify(requisites),
+        requisites_ready_at: now,
+        expires_at: now + window,
+      },
+    },
+    now,
+  );
+}
+
+/** Reservation codes avoid characters that read alike (0/O, 1/I/L). */
+const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+
+export function reservationCode(): string {
+  return Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+}
+
+/** Office instructions: the office, a reservation code and the rate fixed for 3 hours. */
+export async function giveOfficeInstructions(
+  deps: OperatorDeps,
+  operatorId: number,
+  orderId: string,
+  body: { readonly instructions: string; readonly officeId?: string | undefined },
+): Promise<TransitionResult> {
+  const order = await findOrder(deps.db, orderId);
+  if (order.payment_method !== 'OFFICE' || order.city_id === null) {
+    throw new AppError('INVALID_STATUS', { status: order.status });
+  }
+  let officeQuery = deps.db
+    .selectFrom('offices')
+    .select('id')
+    .where('city_id', '=', order.city_id)
+    .orderBy('position');
+  if (body.officeId !== undefined) officeQuery = officeQuery.where('id', '=', body.officeId);
+  const office = await officeQuery.executeTakeFirst();
+  if (office === undefined) throw new AppError('UNKNOWN_CITY');
+  const now = deps.now();
+  const reservation: StoredReservation = { reservationCode: reservationCode() };
+  return applyTransition(
+    deps.db,
+    {
+      orderId,
+      action: 'giveOfficeInstructions',
+      actor: 'operator',
+      actorId: operatorId,
+      patch: {
+        office_instructions: body.instructions,
+        office_id: office.id,
+        reservation: JSON.stringify(reservation),
+        reserved_until: now + OFFICE_RATE_FIXED_MS,
+        requisites_ready_at: now,
+        requisites:
+          order.wallet_address === null
+            ? null
+            : JSON.stringify({ walletAddress: order.wallet_address }),
+      },
+    },
+    now,
+  );
+}
+
+export function confirmPaymentByOperator(deps: OperatorDeps, operatorId: number, orderId: string) {
+  return applyTransition(
+    deps.db,
+    { orderId, action: 'operatorConfirmPayment', actor: 'operator', actorId: operatorId },
+    deps.now(),
+  );
+}
+
+export function confirmIncomingTx(deps: OperatorDeps, operatorId: number, orderId: string) {
+  return applyTransition(
+    deps.db,
+    { orderId, action: 'confirmIncomingTx', actor: 'operator', actorId: operatorId },
+    deps.now(),
+  );
+}
+
+/** Completes an order; a P2P or bank buy needs the hash of the transfer that sent the crypto. */
+export async function completeOrder(
+  deps: OperatorDeps,
+  operatorId: number,
+  orderId: string,
+  body: { readonly outgoingTxHash?: string | undefined },
+): Promise<TransitionResult> {
+  const order = await findOrder(deps.db, orderId);
+  const hash = body.outgoingTxHash;
+  const needsHash = order.type === 'BUY' && order.payment_method !== 'OFFICE';
+  if (needsHash && hash === undefined)
+    throw new AppError('VALIDATION_FAILED', { fields: ['outgoingTxHash'] });
+  if (hash !== undefined && checkTxHash(order.network, hash) !== null) {
+    throw new AppError('INVALID_TX_HASH');
+  }
+  return applyTransition(
+    deps.db,
+    {
+      orderId,
+      action: 'complete',
+      actor: 'operator',
+      actorId: operatorId,
+      patch: hash === undefined ? {} : { outgoing_tx_hash: hash },
+    },
+    deps.now(),
+  );
+}
+
+export function rejectOrder(
+  deps: OperatorDeps,
+  operatorId: number,
+  orderId: string,
+  reason: string,
+) {
+  return applyTransition(
+    deps.db,
+    {
+      orderId,
+      action: 'reject',
+      actor: 'operator',
+      actorId: operatorId,
+      reason,
+      patch: { reject_reason: reason },
+    },
+    deps.now(),
+  );
+}
+
+export async function readRates(db: Kysely<Database>) {
+  const [rates, spreads] = await Promise.all([
+    db.selectFrom('rates').selectAll().orderBy('fiat').orderBy('crypto').execute(),
+    db
+      .selectFrom('rate_spreads')
+      .selectAll()
+      .orderBy('payment_method')
+      .orderBy('operation')
+      .execute(),
+  ]);
+  return {
+    rates: rates.map((r) => ({
+      fiat: r.fiat,
+      crypto: r.crypto,
+      baseRate: r.base_rate_units / UNITS_PER_COIN,
+      updatedAt: new Date(r.updated_at).toISOString(),
+      updatedBy: r.updated_by,
+    })),
+    spreads: spreads.map((s) => ({
+      paymentMethod: s.payment_method,
+      operation: s.operation,
+      spreadBp: s.spread_bp,
+      updatedAt: new Date(s.updated_at).toISOString(),
+      updatedBy: s.updated_by,
+    })),
+  };
+}
+
+export async function setBaseRate(
+  deps: OperatorDeps,
+  operatorId: number,
+  body: { fiat: string; crypto: 'USDT' | 'USDC'; baseRate: number },
+): Promise<void> {
+  const units = Math.round(body.baseRate * UNITS_PER_COIN);
+  const now = deps.now();
+  await deps.db
+    .insertInto('rates')
+    .values({
+      fiat: body.fiat,
+      crypto: body.crypto,
+      base_rate_units: units,
+      updated_at: now,
+      updated_by: operatorId,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['fiat', 'crypto'])
+        .doUpdateSet({ base_rate_units: units, updated_at: now, updated_by: operatorId }),
+    )
+    .execute();
+}
+
+export async function setSpread(
+  deps: OperatorDeps,
+  operatorId: number,
+  body: {
+    paymentMethod: 'P2P' | 'BANK_ACCOUNT' | 'OFFICE';
+    operation: 'BUY' | 'SELL';
+    spreadBp: number;
+  },
+): Promise<void> {
+  const now = deps.now();
+  await deps.db
+    .insertInto('rate_spreads')
+    .values({
+      payment_method: body.paymentMethod,
+      operation: body.operation,
+      spread_bp: body.spreadBp,
+      updated_at: now,
+      updated_by: operatorId,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['payment_method', 'operation'])
+        .doUpdateSet({ spread_bp: body.spreadBp, updated_at: now, updated_by: operatorId }),
+    )
+    .execute();
+}

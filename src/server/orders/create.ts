@@ -1,0 +1,185 @@
+/**
+ * `POST /api/orders/create`: the server re-checks everything the app checked (design.md, "The
+ * server is the authority") against its own data, then stores the order and its first event in
+ * one transaction.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { checkWalletAddress } from '../../shared/addresses';
+import { DEFAULT_SELL_AMOUNT, fiatBounds } from '../../shared/limits';
+import { MINOR_PER_FIAT, toUnits } from '../../shared/money';
+import { isEvmNetwork, networksFor, type NetworkId } from '../../shared/networks';
+import { ACTIVE_STATUSES, type OrderStatus } from '../../shared/order-status';
+import { BANK_PAYMENT_WINDOW_MS, P2P_PAYMENT_WINDOW_MS } from '../../shared/limits';
+import type { CreateOrderPayload } from '../../shared/schemas/create-order';
+import type { AppConfig } from '../config';
+import type { Database, NewOrderRow } from '../db/schema';
+import { AppError } from '../errors';
+import { methodTakesCurrency, quote } from '../rates/rates';
+
+/**
+ * The fiat total of `amountUnits` coins at `rateUnits`, in minor units, rounded to whole fiat
+ * (spec section 9: the RUB amount is a whole number; cash totals are whole too). BigInt: 10 000
+ * coins × 95 RUB in millionths × millionths overflows a double's exact range.
+ */
+export function fiatTotalMinor(amountUnits: number, rateUnits: number): number {
+  const product = BigInt(amountUnits) * BigInt(rateUnits); // fiat × 10^12
+  const scale = 10n ** 12n;
+  const whole = (product + scale / 2n) / scale;
+  return Number(whole) * MINOR_PER_FIAT;
+}
+
+/** The customer's total may differ from the server's by rounding, never by more than 1 unit. */
+const TOTAL_TOLERANCE_MINOR = MINOR_PER_FIAT;
+
+export function depositAddressFor(config: AppConfig, network: NetworkId): string {
+  return isEvmNetwork(network) ? config.depositAddresses.evm : config.depositAddresses.trc20;
+}
+
+export async function createOrder(
+  db: Kysely<Database>,
+  config: AppConfig,
+  customerId: number,
+  payload: CreateOrderPayload,
+  now: number,
+): Promise<string> {
+  const method = payload.paymentMethod;
+  if (!methodTakesCurrency(method, payload.currency)) throw new AppError('VALIDATION_FAILED');
+  if (!networksFor(method, payload.cryptoCurrency).includes(payload.network)) {
+    throw new AppError('UNSUPPORTED_NETWORK');
+  }
+  if (
+    payload.type === 'BUY' &&
+    checkWalletAddress(payload.network, payload.walletAddress) !== null
+  ) {
+    throw new AppError('INVALID_WALLET_ADDRESS');
+  }
+
+  let cityId: string | null = null;
+  if (payload.paymentMethod === 'OFFICE') {
+    const city = await db
+      .selectFrom('cities')
+      .select(['id', 'currencies'])
+      .where('id', '=', payload.cityId)
+      .executeTakeFirst();
+    const takes =
+      city !== undefined && (JSON.parse(city.currencies) as string[]).includes(payload.currency);
+    if (!takes) throw new AppError('UNKNOWN_CITY');
+    cityId = payload.cityId;
+  }
+
+  const rateUnits = await quote(db, {
+    fiat: payload.currency,
+    crypto: payload.cryptoCurrency,
+    method,
+    operation: payload.type,
+  });
+  if (toUnits(payload.rate) !== rateUnits) {
+    throw new AppError('RATE_CHANGED', { rate: rateUnits / 1_000_000 });
+  }
+
+  const amount = payload.amount ?? (payload.type === 'SELL' ? DEFAULT_SELL_AMOUNT : undefined);
+  const amountUnits = amount === undefined ? undefined : toUnits(amount);
+  if (amountUnits === undefined || amountUnits <= 0) throw new AppError('VALIDATION_FAILED');
+
+  const totalMinor = fiatTotalMinor(amountUnits, rateUnits);
+  const claimedMinor = Math.round(payload.totalRub * MINOR_PER_FIAT);
+  if (Math.abs(claimedMinor - totalMinor) > TOTAL_TOLERANCE_MINOR) {
+    throw new AppError('TOTAL_MISMATCH');
+  }
+  const bounds = fiatBounds(method, payload.currency);
+  const limitDetails = { min: bounds.min, max: bounds.max, currency: payload.currency };
+  if (totalMinor < bounds.min * MINOR_PER_FIAT) throw new AppError('AMOUNT_TOO_LOW', limitDetails);
+  if (totalMinor > bounds.max * MINOR_PER_FIAT) throw new AppError('AMOUNT_TOO_HIGH', limitDetails);
+
+  const id = randomUUID();
+  let status: OrderStatus;
+  let requisites: string | null = null;
+  let requisitesReadyAt: number | null = null;
+  let expiresAt: number | null = null;
+  if (payload.type === 'SELL') {
+    status = 'WAITING_CRYPTO';
+    requisites = JSON.stringify({ walletAddress: depositAddressFor(config, payload.network) });
+    requisitesReadyAt = now;
+    expiresAt = now + P2P_PAYMENT_WINDOW_MS;
+  } else if (payload.paymentMethod === 'OFFICE') {
+    status = 'OFFICE_PENDING';
+  } else if (payload.paymentMethod === 'BANK_ACCOUNT' && config.bankAccount !== undefined) {
+    status = 'REQUISITES_READY';
+    requisites = JSON.stringify(config.bankAccount);
+    requisitesReadyAt = now;
+    expiresAt = now + BANK_PAYMENT_WINDOW_MS;
+  } else {
+    status = 'WAITING_REQUISITES';
+  }
+
+  const row: NewOrderRow = {
+    id,
+    user_id: customerId,
+    type: payload.type,
+    status,
+    payment_method: method,
+    crypto_currency: payload.cryptoCurrency,
+    network: payload.network,
+    currency: payload.currency,
+    amount_units: amountUnits,
+    total_minor: totalMinor,
+    rate_units: rateUnits,
+    wallet_address: payload.type === 'BUY' ? payload.walletAddress : null,
+    requisites,
+    payout_card:
+      payload.type === 'SELL'
+        ? JSON.stringify({
+            cardNumber: payload.cardNumber.replace(/\s/g, ''),
+            cardHolder: payload.cardHolder.toUpperCase(),
+            bankName: payload.bankName,
+            phone: payload.phone,
+            comment: payload.comment,
+          })
+        : null,
+    city_id: cityId,
+    office_instructions: null,
+    reservation: null,
+    reject_reason: null,
+    tx_hash: null,
+    outgoing_tx_hash: null,
+    created_at: now,
+    updated_at: now,
+    requisites_ready_at: requisitesReadyAt,
+    expires_at: expiresAt,
+    reserved_until: null,
+  };
+
+  await db.transaction().execute(async (trx) => {
+    // Serialise a customer's creates (PostgreSQL row lock; SQLite runs one transaction at a
+    // time), so two quick taps cannot both slip under the active-order limit.
+    await trx
+      .updateTable('users')
+      .set({ last_seen_at: now })
+      .where('telegram_id', '=', customerId)
+      .execute();
+    const { count } = await trx
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('user_id', '=', customerId)
+      .where('status', 'in', ACTIVE_STATUSES)
+      .executeTakeFirstOrThrow();
+    if (Number(count) >= config.maxActiveOrders) {
+      throw new AppError('TOO_MANY_ACTIVE_ORDERS', { max: config.maxActiveOrders });
+    }
+    await trx.insertInto('orders').values(row).execute();
+    await trx
+      .insertInto('order_events')
+      .values({
+        order_id: id,
+        from_status: null,
+        to_status: status,
+        actor: 'customer',
+        actor_id: customerId,
+        reason: null,
+        created_at: now,
+      })
+      .execute();
+  });
+  return id;
+}

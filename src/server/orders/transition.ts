@@ -1,0 +1,91 @@
+/**
+ * The one way an order's status changes (design.md, "Order lifecycle"; RoboSats'
+ * `transition_status`). The table in src/shared says what is allowed; this function reads the
+ * order, checks the table, and moves it with a conditional UPDATE … WHERE status = <what it read>,
+ * writing the order_events row in the same transaction. If another request moved the order in
+ * between, the update touches no row and the caller gets 409 with the status it lost to.
+ */
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import {
+  ALREADY_DONE,
+  findTransition,
+  type Actor,
+  type OrderAction,
+} from '../../shared/order-status';
+import type { Database, OrderRow, OrdersTable } from '../db/schema';
+import { AppError } from '../errors';
+
+export interface TransitionRequest {
+  readonly orderId: string;
+  readonly action: OrderAction;
+  readonly actor: Actor;
+  /** The Telegram id of the customer or operator; null for the system. */
+  readonly actorId: number | null;
+  /** Only this customer's order: another customer's order answers 404 like a missing one. */
+  readonly ownerId?: number;
+  readonly reason?: string | null;
+  /** Fields set together with the status (requisites, deadlines, hashes…). */
+  readonly patch?: Omit<Updateable<OrdersTable>, 'id' | 'status' | 'updated_at'>;
+  /** Runs inside the transaction once the order has moved (extra rows that must commit with it). */
+  readonly alongside?: (trx: Transaction<Database>, order: OrderRow) => Promise<void>;
+}
+
+export interface TransitionResult {
+  readonly order: OrderRow;
+  /** False when a repeated customer action found the order already past it. */
+  readonly changed: boolean;
+}
+
+export async function applyTransition(
+  db: Kysely<Database>,
+  request: TransitionRequest,
+  now: number,
+): Promise<TransitionResult> {
+  const rule = findTransition(request.action, request.actor);
+  if (rule === undefined) throw new AppError('FORBIDDEN');
+
+  return db.transaction().execute(async (trx) => {
+    let query = trx.selectFrom('orders').selectAll().where('id', '=', request.orderId);
+    if (request.ownerId !== undefined) query = query.where('user_id', '=', request.ownerId);
+    const current = await query.executeTakeFirst();
+    if (current === undefined) throw new AppError('ORDER_NOT_FOUND');
+
+    if (!rule.from.includes(current.status)) {
+      if (request.actor === 'customer' && ALREADY_DONE[request.action]?.includes(current.status)) {
+        return { order: current, changed: false };
+      }
+      throw new AppError('INVALID_STATUS', { status: current.status });
+    }
+
+    const moved = await trx
+      .updateTable('orders')
+      .set({ ...request.patch, status: rule.to, updated_at: now })
+      .where('id', '=', current.id)
+      .where('status', '=', current.status)
+      .returningAll()
+      .executeTakeFirst();
+    if (moved === undefined) {
+      const latest = await trx
+        .selectFrom('orders')
+        .select('status')
+        .where('id', '=', current.id)
+        .executeTakeFirstOrThrow();
+      throw new AppError('INVALID_STATUS', { status: latest.status });
+    }
+
+    await trx
+      .insertInto('order_events')
+      .values({
+        order_id: current.id,
+        from_status: current.status,
+        to_status: rule.to,
+        actor: request.actor,
+        actor_id: request.actorId,
+        reason: request.reason ?? null,
+        created_at: now,
+      })
+      .execute();
+    await request.alongside?.(trx, moved);
+    return { order: moved, changed: true };
+  });
+}

@@ -1,0 +1,78 @@
+/** Bodies of the operators' calls under /api/operator/. */
+import * as v from 'valibot';
+import { isValidCardNumber } from '../cards';
+import { CRYPTO_CURRENCIES } from '../networks';
+import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_METHODS } from '../order-status';
+
+const text = (max: number) => v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(max));
+const optionalText = (max: number) => v.optional(v.pipe(v.string(), v.trim(), v.maxLength(max)));
+const digits = (pattern: RegExp) => v.pipe(v.string(), v.trim(), v.regex(pattern));
+
+/** P2P card requisites for a P2P buy. */
+export const CardRequisitesSchema = v.object({
+  bankName: text(64),
+  cardNumber: v.pipe(
+    v.string(),
+    v.transform((s) => s.replace(/\s/g, '')),
+    v.check(isValidCardNumber),
+  ),
+  cardHolder: text(64),
+  phone: optionalText(32),
+  comment: optionalText(500),
+});
+
+/** Bank requisites for a bank-transfer buy (Russian bank details). */
+export const BankRequisitesSchema = v.object({
+  recipientName: text(200),
+  accountNumber: digits(/^\d{20}$/),
+  bankName: text(200),
+  bik: digits(/^\d{9}$/),
+  correspondentAccount: digits(/^\d{20}$/),
+  inn: digits(/^(\d{10}|\d{12})$/),
+  bankAddress: optionalText(300),
+  beneficiaryName: optionalText(200),
+  beneficiaryAccount: v.optional(digits(/^\d{20}$/)),
+});
+
+export const OfficeInstructionsSchema = v.object({
+  instructions: text(2000),
+  /** One of the offices of the order's city; its first office when absent. */
+  officeId: optionalText(64),
+});
+
+export const CompleteSchema = v.object({
+  /** The transaction that sent the customer's crypto (required for a P2P or bank buy). */
+  outgoingTxHash: optionalText(100),
+});
+
+export const RejectSchema = v.object({
+  reason: text(500),
+});
+
+export const SetRateSchema = v.object({
+  fiat: v.pipe(v.string(), v.regex(/^[A-Z]{3}$/)),
+  crypto: v.picklist(CRYPTO_CURRENCIES),
+  /** Fiat per coin, up to 6 decimals. */
+  baseRate: v.pipe(v.number(), v.finite(), v.minValue(0.000001), v.maxValue(1_000_000)),
+});
+
+export const SetSpreadSchema = v.object({
+  paymentMethod: v.picklist(PAYMENT_METHODS),
+  operation: v.picklist(ORDER_TYPES),
+  /** Basis points: 150 = 1.5 %. */
+  spreadBp: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2_000)),
+});
+
+export const OperatorListQuerySchema = v.looseObject({
+  status: v.optional(v.picklist([...ORDER_STATUSES, 'active', 'attention'])),
+  type: v.optional(v.picklist(ORDER_TYPES)),
+  method: v.optional(v.picklist(PAYMENT_METHODS)),
+  limit: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,3}$/), v.transform(Number), v.minValue(1), v.maxValue(100)),
+    '50',
+  ),
+  offset: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,7}$/), v.transform(Number), v.minValue(0)),
+    '0',
+  ),
+});

@@ -1,0 +1,16 @@
+/** Bodies of the customer's order actions (spec section 7). */
+import * as v from 'valibot';
+import { NETWORK_IDS } from '../networks';
+
+/** `POST /api/orders/{id}/receipt`: fileName, fileData (base64 data URL), fileSize. */
+export const ReceiptUploadSchema = v.looseObject({
+  fileName: v.pipe(v.string(), v.trim(), v.maxLength(255)),
+  fileData: v.string(),
+  fileSize: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
+});
+
+/** `POST /api/orders/{id}/tx-hash`: the hash of the customer's transfer, and its network. */
+export const TxHashSchema = v.looseObject({
+  txHash: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(100)),
+  network: v.optional(v.picklist(NETWORK_IDS)),
+});
