@@ -385,11 +385,12 @@ type RootTranslation = {
 		 */
 		rateChangedTitle: string
 		/**
-		 * Н​о​в​ы​й​ ​к​у​р​с​:​ ​{​r​a​t​e​}​.​ ​С​у​м​м​а​ ​к​ ​о​п​л​а​т​е​:​ ​{​t​o​t​a​l​}​.​ ​П​р​о​д​о​л​ж​и​т​ь​?
+		 * Н​о​в​ы​й​ ​к​у​р​с​:​ ​{​r​a​t​e​}​.​ ​В​ы​ ​з​а​п​л​а​т​и​т​е​ ​{​t​o​t​a​l​}​ ​и​ ​п​о​л​у​ч​и​т​е​ ​{​a​m​o​u​n​t​}​.​ ​П​р​о​д​о​л​ж​и​т​ь​?
+		 * @param {string} amount
 		 * @param {string} rate
 		 * @param {string} total
 		 */
-		rateChangedBody: RequiredParams<'rate' | 'total'>
+		rateChangedBody: RequiredParams<'amount' | 'rate' | 'total'>
 	}
 	sellForm: {
 		/**
@@ -980,6 +981,10 @@ type RootTranslation = {
 		 */
 		orderRejected: string
 		/**
+		 * З​а​к​а​з​ ​о​т​м​е​н​ё​н
+		 */
+		orderCancelled: string
+		/**
 		 * О​ш​и​б​к​а​ ​з​а​г​р​у​з​к​и​ ​ч​е​к​а​.​ ​П​о​ж​а​л​у​й​с​т​а​,​ ​п​о​п​р​о​б​у​й​т​е​ ​с​н​о​в​а​.
 		 */
 		uploadError: string
@@ -1507,9 +1512,9 @@ export type TranslationFunctions = {
 		 */
 		rateChangedTitle: () => LocalizedString
 		/**
-		 * Новый курс: {rate}. Сумма к оплате: {total}. Продолжить?
+		 * Новый курс: {rate}. Вы заплатите {total} и получите {amount}. Продолжить?
 		 */
-		rateChangedBody: (arg: { rate: string, total: string }) => LocalizedString
+		rateChangedBody: (arg: { amount: string, rate: string, total: string }) => LocalizedString
 	}
 	sellForm: {
 		/**
@@ -2088,6 +2093,10 @@ export type TranslationFunctions = {
 		 * Заказ отклонён администратором
 		 */
 		orderRejected: () => LocalizedString
+		/**
+		 * Заказ отменён
+		 */
+		orderCancelled: () => LocalizedString
 		/**
 		 * Ошибка загрузки чека. Пожалуйста, попробуйте снова.
 		 */

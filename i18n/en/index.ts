@@ -110,7 +110,7 @@ const en: Translation = {
     youPay: 'You pay',
     youGet: 'You get',
     rateChangedTitle: 'The rate has changed',
-    rateChangedBody: 'New rate: {rate}. Amount to pay: {total}. Continue?',
+    rateChangedBody: 'New rate: {rate}. You pay {total} and get {amount}. Continue?',
   },
   sellForm: {
     title: 'Sell crypto',
@@ -281,6 +281,7 @@ const en: Translation = {
     maxAmount: 'Maximum amount {amount} {currency}',
     orderNotFound: 'Order not found',
     orderRejected: 'Order rejected by administrator',
+    orderCancelled: 'Order cancelled',
     uploadError: 'Error uploading receipt. Please try again.',
     requisitesNotConfigured: 'Requisites not configured. Please contact support.',
     paymentTimeExpired: 'Payment time expired. Order cancelled.',

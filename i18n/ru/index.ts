@@ -113,7 +113,7 @@ const ru: BaseTranslation = {
     youPay: 'Вы платите',
     youGet: 'Вы получите',
     rateChangedTitle: 'Курс изменился',
-    rateChangedBody: 'Новый курс: {rate:string}. Сумма к оплате: {total:string}. Продолжить?',
+    rateChangedBody: 'Новый курс: {rate:string}. Вы заплатите {total:string} и получите {amount:string}. Продолжить?',
   },
   sellForm: {
     title: 'Продажа криптовалюты',
@@ -285,6 +285,7 @@ const ru: BaseTranslation = {
     maxAmount: 'Максимальная сумма {amount:string} {currency:string}',
     orderNotFound: 'Заказ не найден',
     orderRejected: 'Заказ отклонён администратором',
+    orderCancelled: 'Заказ отменён',
     uploadError: 'Ошибка загрузки чека. Пожалуйста, попробуйте снова.',
     requisitesNotConfigured: 'Реквизиты не настроены. Пожалуйста, обратитесь в поддержку.',
     paymentTimeExpired: 'Время оплаты истекло. Заказ отменён.',

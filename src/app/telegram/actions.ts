@@ -37,3 +37,22 @@ export async function showAlert(message: string, inTelegram: boolean): Promise<v
   }
   window.alert(message);
 }
+
+/** A yes/no question through Telegram's popup, `window.confirm` in a browser. */
+export async function askConfirm(
+  message: string,
+  labels: { readonly ok: string; readonly cancel: string },
+  inTelegram: boolean,
+): Promise<boolean> {
+  if (inTelegram && popup.show.isAvailable()) {
+    const pressed = await popup.show({
+      message,
+      buttons: [
+        { id: 'ok', type: 'default', text: labels.ok },
+        { id: 'cancel', type: 'default', text: labels.cancel },
+      ],
+    });
+    return pressed === 'ok';
+  }
+  return window.confirm(message);
+}

@@ -1,0 +1,78 @@
+/** The order calls of spec section 7, typed from src/shared/api.ts. */
+import {
+  API_PATHS,
+  type BankRequisitesResponse,
+  type CitiesResponse,
+  type CreateOrderResponse,
+  type HistoryFilter,
+  type HistoryResponse,
+  type OrderActionResponse,
+  type OrderDetails,
+  type RateQuery,
+  type RateResponse,
+  type ReceiptUpload,
+} from '../../shared/api';
+import type { CreateOrderInput } from '../../shared/schemas/create-order';
+import { apiRequest } from './client';
+
+export function fetchRate(query: RateQuery, signal?: AbortSignal): Promise<RateResponse> {
+  const params = new URLSearchParams({
+    amount: String(query.amount),
+    currency: query.currency,
+    operation: query.operation,
+    cryptoCurrency: query.cryptoCurrency,
+    paymentMethod: query.paymentMethod,
+  });
+  return apiRequest<RateResponse>(
+    `${API_PATHS.rate}?${params.toString()}`,
+    signal ? { signal } : {},
+  );
+}
+
+export function createOrder(payload: CreateOrderInput): Promise<CreateOrderResponse> {
+  return apiRequest<CreateOrderResponse>(API_PATHS.createOrder, { method: 'POST', body: payload });
+}
+
+export function fetchOrder(id: string, signal?: AbortSignal): Promise<OrderDetails> {
+  return apiRequest<OrderDetails>(API_PATHS.orderStatus(id), signal ? { signal } : {});
+}
+
+export function fetchBankRequisites(
+  id: string,
+  signal?: AbortSignal,
+): Promise<BankRequisitesResponse> {
+  return apiRequest<BankRequisitesResponse>(
+    API_PATHS.orderRequisites(id),
+    signal ? { signal } : {},
+  );
+}
+
+export function fetchCities(currency: string, signal?: AbortSignal): Promise<CitiesResponse> {
+  return apiRequest<CitiesResponse>(API_PATHS.cities(currency), signal ? { signal } : {});
+}
+
+export function fetchHistory(
+  query: { readonly filter: HistoryFilter; readonly limit: number; readonly offset: number },
+  signal?: AbortSignal,
+): Promise<HistoryResponse> {
+  const params = new URLSearchParams({
+    status: query.filter,
+    limit: String(query.limit),
+    offset: String(query.offset),
+  });
+  return apiRequest<HistoryResponse>(
+    `${API_PATHS.history}?${params.toString()}`,
+    signal ? { signal } : {},
+  );
+}
+
+const post = (path: string, body: unknown = {}) =>
+  apiRequest<OrderActionResponse>(path, { method: 'POST', body });
+
+export const cancelOrder = (id: string) => post(API_PATHS.cancel(id));
+export const confirmPayment = (id: string) => post(API_PATHS.paymentConfirm(id));
+export const uploadReceipt = (id: string, upload: ReceiptUpload) =>
+  post(API_PATHS.receipt(id), upload);
+export const submitTxHash = (id: string, txHash: string, network: string) =>
+  post(API_PATHS.txHash(id), { txHash, network });
+export const confirmOfficeReceipt = (id: string) => post(API_PATHS.officeConfirm(id));

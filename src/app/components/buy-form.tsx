@@ -1,0 +1,369 @@
+/**
+ * The buy form shared by P2P (/p2p/buy), bank transfer (/bank-account) and office cash
+ * (/office-exchange): spec sections 2 and 5. The fiat and crypto amounts recompute each other
+ * with the live rate; the coin switch resets the network to its default; the wallet placeholder
+ * follows the network; the schema of src/shared checks every rule before the order is sent, and
+ * a RATE_CHANGED answer is shown to the customer to confirm, never applied silently.
+ */
+import { valibotResolver } from '@hookform/resolvers/valibot';
+import { Button, Input, List, Section, Text } from '@telegram-apps/telegram-ui';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { useLocation } from 'wouter';
+import { walletAddressExample } from '../../shared/addresses';
+import {
+  cryptoForFiat,
+  fiatForCrypto,
+  parseAmount,
+  sanitizeAmountInput,
+} from '../../shared/amounts';
+import type { ErrorCode } from '../../shared/errors';
+import { CRYPTO_DECIMALS, RATE_DECIMALS, type AmountBounds } from '../../shared/limits';
+import {
+  DEFAULT_CRYPTO,
+  DEFAULT_NETWORK,
+  networksFor,
+  type CryptoCurrency,
+} from '../../shared/networks';
+import { orderScreenPath, type PaymentMethod } from '../../shared/order-status';
+import { buyFormSchema, type BuyFormValues, type FormErrorKey } from '../../shared/schemas/forms';
+import { ApiError } from '../api/client';
+import { createOrder } from '../api/orders';
+import { useEnvironment } from '../environment-context';
+import { formatFiat, formatNumber } from '../format';
+import { useLiveRate } from '../hooks/use-live-rate';
+import { useI18nContext, useLanguage } from '../i18n/language';
+import { askConfirm, hapticError, showAlert } from '../telegram/actions';
+import { CoinSwitch } from './coin-switch';
+import { NetworkSelect } from './network-select';
+
+/** Business refusals whose own message says more than "an error occurred". */
+const EXPLAINED: readonly ErrorCode[] = [
+  'TOO_MANY_ACTIVE_ORDERS',
+  'AMOUNT_TOO_LOW',
+  'AMOUNT_TOO_HIGH',
+  'INVALID_WALLET_ADDRESS',
+  'UNSUPPORTED_NETWORK',
+  'UNKNOWN_CITY',
+  'TOTAL_MISMATCH',
+];
+
+export interface BuyFormProps {
+  readonly method: PaymentMethod;
+  readonly currency: string;
+  /** How bounds are named in messages: 'RUB', '₽' or the currency code (spec section 5). */
+  readonly currencyLabel: string;
+  readonly bounds: AmountBounds;
+  readonly debounceMs: number;
+  readonly refetchFrom?: number;
+  /** Bank: the RUB amount takes digits only. */
+  readonly wholeFiat: boolean;
+  /** Bank and office show a failed creation inline; P2P alerts (spec section 8). */
+  readonly errorsInline: boolean;
+  readonly fiatLabel: string;
+  readonly requireCity?: boolean;
+  /** Extra fields (the office's city), rendered between the amounts and the network. */
+  readonly extra?: (form: {
+    readonly cityId: string;
+    readonly setCityId: (id: string) => void;
+    readonly error: ReactNode;
+  }) => ReactNode;
+  /** A box above the button (the office's passport / rate / wallet warning). */
+  readonly notice?: ReactNode;
+  /** The order screen a new order opens. */
+  readonly next: 'waiting' | 'bank-requisites' | 'office-waiting';
+  readonly testId: string;
+}
+
+export function BuyForm(props: BuyFormProps) {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
+  const { inTelegram } = useEnvironment();
+  const [, navigate] = useLocation();
+  const [submitting, setSubmitting] = useState(false);
+  const [inlineError, setInlineError] = useState<string | null>(null);
+
+  const form = useForm<BuyFormValues>({
+    resolver: valibotResolver(
+      buyFormSchema(props.bounds, { requireCity: props.requireCity ?? false }),
+    ),
+    defaultValues: {
+      fiatAmount: '',
+      cryptoAmount: '',
+      cryptoCurrency: DEFAULT_CRYPTO,
+      network: DEFAULT_NETWORK[DEFAULT_CRYPTO],
+      walletAddress: '',
+      cityId: '',
+    },
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const values = useWatch({ control: form.control }) as BuyFormValues;
+  const fiat = parseAmount(values.fiatAmount);
+  const { rate, setRate } = useLiveRate({
+    currency: props.currency,
+    operation: 'BUY',
+    cryptoCurrency: values.cryptoCurrency,
+    paymentMethod: props.method,
+    amount: fiat,
+    debounceMs: props.debounceMs,
+    ...(props.refetchFrom === undefined ? {} : { refetchFrom: props.refetchFrom }),
+  });
+
+  // The fiat amount leads: a new rate recomputes the crypto side.
+  useEffect(() => {
+    const current = parseAmount(form.getValues('fiatAmount'));
+    form.setValue(
+      'cryptoAmount',
+      current === undefined || rate === undefined ? '' : cryptoForFiat(current, rate),
+    );
+  }, [rate, form]);
+
+  const networks = networksFor(props.method, values.cryptoCurrency);
+  const message = (key: string | undefined): string | null => {
+    switch (key as FormErrorKey | undefined) {
+      case 'fillAllFields':
+        return LL.errors.fillAllFields();
+      case 'minAmount':
+        return LL.errors.minAmount({
+          amount: formatNumber(props.bounds.min, language),
+          currency: props.currencyLabel,
+        });
+      case 'maxAmount':
+        return LL.errors.maxAmount({
+          amount: formatNumber(props.bounds.max, language),
+          currency: props.currencyLabel,
+        });
+      case 'invalidWalletAddress':
+        return LL.errors.invalidWalletAddress({ network: values.network });
+      default:
+        return null;
+    }
+  };
+  const errors = form.formState.errors;
+  const fiatError = message(errors.fiatAmount?.message);
+  const walletError = message(errors.walletAddress?.message);
+  const cityError = message(errors.cityId?.message);
+
+  const onFiatChange = (raw: string) => {
+    const next = sanitizeAmountInput(raw, { decimals: !props.wholeFiat, maxDecimals: 2 });
+    const amount = parseAmount(next);
+    // Bank: an amount above the maximum is not taken (spec section 5).
+    if (props.wholeFiat && amount !== undefined && amount > props.bounds.max) return;
+    form.setValue('fiatAmount', next, { shouldValidate: form.formState.isSubmitted });
+    form.setValue(
+      'cryptoAmount',
+      amount === undefined || rate === undefined ? '' : cryptoForFiat(amount, rate),
+    );
+  };
+  const onCryptoChange = (raw: string) => {
+    const next = sanitizeAmountInput(raw, { decimals: true, maxDecimals: CRYPTO_DECIMALS });
+    const amount = parseAmount(next);
+    const fiatValue = amount === undefined || rate === undefined ? '' : fiatForCrypto(amount, rate);
+    const fiatNumber = parseAmount(fiatValue);
+    if (props.wholeFiat && fiatNumber !== undefined && fiatNumber > props.bounds.max) return;
+    form.setValue('cryptoAmount', next);
+    form.setValue('fiatAmount', fiatValue, { shouldValidate: form.formState.isSubmitted });
+  };
+  const onCoinChange = (coin: CryptoCurrency) => {
+    form.setValue('cryptoCurrency', coin);
+    form.setValue('network', DEFAULT_NETWORK[coin]);
+    form.setValue('cryptoAmount', '');
+  };
+
+  const send = async (data: BuyFormValues, agreedRate: number): Promise<void> => {
+    const total = parseAmount(data.fiatAmount) ?? 0;
+    const amount = parseAmount(cryptoForFiat(total, agreedRate)) ?? 0;
+    try {
+      const { orderId } = await createOrder({
+        type: 'BUY',
+        amount,
+        currency: props.currency,
+        cryptoCurrency: data.cryptoCurrency,
+        network: data.network,
+        rate: agreedRate,
+        totalRub: total,
+        walletAddress: data.walletAddress.trim(),
+        paymentMethod: props.method,
+        ...(props.method === 'OFFICE' ? { cityId: data.cityId } : {}),
+      } as Parameters<typeof createOrder>[0]);
+      navigate(orderScreenPath(orderId, props.next));
+    } catch (error) {
+      if (
+        error instanceof ApiError &&
+        error.code === 'RATE_CHANGED' &&
+        typeof error.body.rate === 'number'
+      ) {
+        const newRate = error.body.rate;
+        setRate(newRate);
+        const newAmount = cryptoForFiat(total, newRate);
+        const ok = await askConfirm(
+          LL.buyForm.rateChangedBody({
+            rate: formatNumber(newRate, language, RATE_DECIMALS),
+            total: formatFiat(total, props.currency, language),
+            amount: `${newAmount} ${data.cryptoCurrency}`,
+          }),
+          { ok: LL.common.continue(), cancel: LL.common.cancel() },
+          inTelegram,
+        );
+        if (ok) await send(data, newRate);
+        return;
+      }
+      hapticError();
+      const reason =
+        error instanceof ApiError &&
+        error.code !== 'NETWORK' &&
+        error.code !== 'TIMEOUT' &&
+        EXPLAINED.includes(error.code)
+          ? LL.apiErrors[error.code]()
+          : null;
+      const text =
+        reason === null
+          ? LL.errors.errorCreatingOrder()
+          : `${LL.errors.errorCreatingOrder()}\n${reason}`;
+      if (props.errorsInline) setInlineError(text);
+      else await showAlert(text, inTelegram);
+    }
+  };
+
+  const onSubmit = form.handleSubmit(
+    async (data) => {
+      if (rate === undefined) return;
+      setSubmitting(true);
+      setInlineError(null);
+      try {
+        await send(data, rate);
+      } finally {
+        setSubmitting(false);
+      }
+    },
+    async (invalid) => {
+      hapticError();
+      const first = message(
+        invalid.fiatAmount?.message ?? invalid.cityId?.message ?? invalid.walletAddress?.message,
+      );
+      if (first !== null && !props.errorsInline) await showAlert(first, inTelegram);
+    },
+  );
+
+  const missing =
+    values.fiatAmount.trim() === '' ||
+    values.walletAddress.trim() === '' ||
+    (props.requireCity === true && values.cityId === '');
+  const disabled = submitting || rate === undefined || missing;
+  const rateLabel = props.currency === 'RUB' ? '₽' : props.currency;
+
+  return (
+    <form
+      className="buy-form"
+      data-testid={props.testId}
+      noValidate
+      onSubmit={(event) => void onSubmit(event)}
+    >
+      <List>
+        <Section header={LL.buyForm.coin()}>
+          <div className="buy-form__coin">
+            <CoinSwitch value={values.cryptoCurrency} onChange={onCoinChange} />
+            <Text className="buy-form__rate" data-testid="rate">
+              {rate === undefined
+                ? LL.common.loadingRate()
+                : LL.common.rateValue({
+                    crypto: values.cryptoCurrency,
+                    rate: formatNumber(rate, language, RATE_DECIMALS),
+                    currency: rateLabel,
+                  })}
+            </Text>
+          </div>
+        </Section>
+        <Section>
+          <Input
+            header={props.fiatLabel}
+            name="fiatAmount"
+            inputMode={props.wholeFiat ? 'numeric' : 'decimal'}
+            autoComplete="off"
+            placeholder={formatNumber(props.bounds.min, language)}
+            value={values.fiatAmount}
+            status={fiatError === null ? 'default' : 'error'}
+            onChange={(event) => onFiatChange(event.target.value)}
+            after={<span className="input-unit">{rateLabel}</span>}
+          />
+          {fiatError !== null && <FieldError text={fiatError} testId="fiat-error" />}
+          <Input
+            header={LL.buyForm.amountCrypto({ crypto: values.cryptoCurrency })}
+            name="cryptoAmount"
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder="0"
+            value={values.cryptoAmount}
+            disabled={rate === undefined}
+            onChange={(event) => onCryptoChange(event.target.value)}
+            after={<span className="input-unit">{values.cryptoCurrency}</span>}
+          />
+        </Section>
+        {props.extra !== undefined && (
+          <Section>
+            {props.extra({
+              cityId: values.cityId,
+              setCityId: (id) =>
+                form.setValue('cityId', id, { shouldValidate: form.formState.isSubmitted }),
+              error:
+                cityError === null ? null : <FieldError text={cityError} testId="city-error" />,
+            })}
+          </Section>
+        )}
+        <Section>
+          <NetworkSelect
+            label={LL.buyForm.network()}
+            networks={networks}
+            value={values.network}
+            onChange={(network) =>
+              form.setValue('network', network, { shouldValidate: form.formState.isSubmitted })
+            }
+          />
+          <Input
+            header={LL.buyForm.walletAddress()}
+            name="walletAddress"
+            autoComplete="off"
+            autoCapitalize="off"
+            spellCheck={false}
+            placeholder={walletAddressExample(values.network)}
+            value={values.walletAddress}
+            status={walletError === null ? 'default' : 'error'}
+            onChange={(event) =>
+              form.setValue('walletAddress', event.target.value, {
+                shouldValidate: form.formState.isSubmitted,
+              })
+            }
+          />
+          {walletError !== null && <FieldError text={walletError} testId="wallet-error" />}
+        </Section>
+      </List>
+      {props.notice}
+      {inlineError !== null && (
+        <p className="form-error" role="alert" data-testid="create-error">
+          {inlineError}
+        </p>
+      )}
+      <div className="screen__actions">
+        <Button
+          type="submit"
+          size="l"
+          stretched
+          disabled={disabled}
+          loading={submitting}
+          data-testid="continue"
+        >
+          {LL.common.continue()}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export function FieldError({ text, testId }: { readonly text: string; readonly testId: string }) {
+  return (
+    <p className="field-error" role="alert" data-testid={testId}>
+      {text}
+    </p>
+  );
+}

@@ -1,0 +1,130 @@
+/**
+ * `/office-details`: the office reservation (spec section 2), from navigation state; without it
+ * the screen returns to /. The code with copy, the countdown (warning under 10 minutes), the
+ * address, hours, phone and map link, the passport note and 'I received money'.
+ */
+import { Button, Cell, List, Section, Text } from '@telegram-apps/telegram-ui';
+import { useState } from 'react';
+import { Redirect, useLocation } from 'wouter';
+import { useHistoryState } from 'wouter/use-browser-location';
+import type { OfficeReservation } from '../../../shared/api';
+import { OFFICE_RESERVATION_WARNING_MS } from '../../../shared/limits';
+import { orderScreenPath } from '../../../shared/order-status';
+import { ApiError } from '../../api/client';
+import { confirmOfficeReceipt } from '../../api/orders';
+import { CopyRow } from '../../components/copy-row';
+import { Screen } from '../../components/screen';
+import { useEnvironment } from '../../environment-context';
+import { formatDuration, useCountdown } from '../../hooks/use-countdown';
+import { useI18nContext, useLanguage } from '../../i18n/language';
+import { hapticError, hapticSuccess, showAlert } from '../../telegram/actions';
+
+interface OfficeDetailsState {
+  readonly reservation: OfficeReservation;
+  readonly orderId: string;
+}
+
+export function OfficeDetails() {
+  const state = useHistoryState<OfficeDetailsState | null>();
+  if (state?.reservation === undefined) return <Redirect to="/" replace />;
+  return <Reservation reservation={state.reservation} orderId={state.orderId} />;
+}
+
+function Reservation({ reservation, orderId }: OfficeDetailsState) {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
+  const { inTelegram } = useEnvironment();
+  const [, navigate] = useLocation();
+  const [confirming, setConfirming] = useState(false);
+  const countdown = useCountdown(reservation.reservedUntil, 0);
+  const warning =
+    countdown.remainingMs !== undefined && countdown.remainingMs < OFFICE_RESERVATION_WARNING_MS;
+  const { office, city } = reservation;
+
+  const received = async () => {
+    setConfirming(true);
+    try {
+      await confirmOfficeReceipt(orderId);
+      hapticSuccess();
+      navigate(orderScreenPath(orderId, 'complete'));
+    } catch (error) {
+      hapticError();
+      // Spec section 8: the server's error text, or a generic error.
+      const text =
+        error instanceof ApiError && error.body.error !== undefined
+          ? error.body.error
+          : LL.errors.generic();
+      await showAlert(text, inTelegram);
+      setConfirming(false);
+    }
+  };
+
+  return (
+    <Screen
+      testId="office-details"
+      header={{ title: LL.officeDetails.title(), back: orderScreenPath(orderId, 'office-waiting') }}
+    >
+      <div
+        className={warning ? 'countdown countdown--warning' : 'countdown'}
+        data-testid="countdown"
+      >
+        <Text weight="2">
+          {LL.officeDetails.reservedFor({ time: formatDuration(countdown.remainingMs ?? 0, true) })}
+        </Text>
+        {warning && (
+          <Text className="countdown__warning">{LL.officeDetails.reservationWarning()}</Text>
+        )}
+      </div>
+      <List>
+        <Section>
+          <CopyRow
+            label={LL.officeDetails.reservationCode()}
+            value={reservation.reservationCode}
+            testId="reservation-code"
+          />
+        </Section>
+        <Section>
+          <Cell subhead={LL.officeDetails.city()}>
+            {language === 'ru' ? city.nameRu : city.nameEn}
+          </Cell>
+          <Cell subhead={LL.officeDetails.officeAddress()} multiline data-testid="office-address">
+            {language === 'ru' ? office.addressRu : office.addressEn}
+          </Cell>
+          <Cell subhead={LL.officeDetails.workingHours()} multiline>
+            {language === 'ru' ? office.workingHoursRu : office.workingHoursEn}
+          </Cell>
+          <Cell
+            subhead={LL.officeDetails.phone()}
+            Component="a"
+            href={`tel:${office.phone.replace(/[^\d+]/g, '')}`}
+          >
+            {office.phone}
+          </Cell>
+          <Cell
+            Component="a"
+            href={office.mapLink}
+            target="_blank"
+            rel="noopener noreferrer"
+            data-testid="map-link"
+          >
+            {LL.officeDetails.openMap()}
+          </Cell>
+        </Section>
+      </List>
+      <div className="warning-box" role="note">
+        {LL.officeDetails.passportRequired()}
+      </div>
+      <div className="screen__actions">
+        <Button
+          size="l"
+          stretched
+          loading={confirming}
+          onClick={() => void received()}
+          data-testid="i-received-money"
+        >
+          {LL.officeDetails.iReceivedMoney()}
+        </Button>
+      </div>
+    </Screen>
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * `/office-exchange`: buy with cash at an office in the chosen currency (spec sections 2 and 5):
+ * the cities of that currency in the customer's language (the country under the city for USD and
+ * EUR), the passport / rate-fixed / wallet warning, and the per-currency bounds of section 9.
+ */
+import { Cell, Radio, Text } from '@telegram-apps/telegram-ui';
+import { useEffect, useState } from 'react';
+import type { City } from '../../../shared/api';
+import { isCountryCode, countryName } from '../../../shared/countries';
+import { methodRoute } from '../../../shared/currencies';
+import { BANK_RATE_DEBOUNCE_MS, fiatBounds } from '../../../shared/limits';
+import { fetchCities } from '../../api/orders';
+import { BuyForm } from '../../components/buy-form';
+import { RequireCurrency } from '../../components/require-currency';
+import { Screen } from '../../components/screen';
+import { useI18nContext, useLanguage } from '../../i18n/language';
+import type { SelectedCurrency } from '../../storage';
+
+export function OfficeExchange() {
+  return <RequireCurrency>{(currency) => <OfficeForm currency={currency} />}</RequireCurrency>;
+}
+
+function OfficeForm({ currency }: { readonly currency: SelectedCurrency }) {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
+  const [cities, setCities] = useState<readonly City[] | undefined>(undefined);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchCities(currency.code, controller.signal).then(
+      ({ data }) => setCities(data),
+      (error: unknown) => {
+        if (!controller.signal.aborted) console.warn('cities failed', error);
+      },
+    );
+    return () => controller.abort();
+  }, [currency.code]);
+
+  // Spec section 2: the country is shown under the city for USD and EUR.
+  const withCountry = currency.code === 'USD' || currency.code === 'EUR';
+
+  return (
+    <Screen
+      testId="office-exchange"
+      header={{ title: LL.officeForm.title(), back: methodRoute(currency.code) }}
+    >
+      <BuyForm
+        testId="office-form"
+        method="OFFICE"
+        currency={currency.code}
+        currencyLabel={currency.code}
+        bounds={fiatBounds('OFFICE', currency.code)}
+        debounceMs={BANK_RATE_DEBOUNCE_MS}
+        wholeFiat={false}
+        errorsInline
+        requireCity
+        fiatLabel={LL.officeForm.amountFiat({ currency: currency.code })}
+        next="office-waiting"
+        extra={({ cityId, setCityId, error }) => (
+          <div role="radiogroup" aria-label={LL.officeForm.city()} data-testid="city-list">
+            <Text className="buy-form__label">{LL.officeForm.city()}</Text>
+            {cities === undefined && <Cell>{LL.common.loading()}</Cell>}
+            {(cities ?? []).map((city) => (
+              <Cell
+                key={city.id}
+                Component="label"
+                data-city={city.id}
+                before={
+                  <Radio
+                    name="cityId"
+                    value={city.id}
+                    checked={cityId === city.id}
+                    onChange={() => setCityId(city.id)}
+                  />
+                }
+                subtitle={
+                  withCountry && isCountryCode(city.countryCode)
+                    ? countryName(city.countryCode, language)
+                    : undefined
+                }
+              >
+                {language === 'ru' ? city.nameRu : city.nameEn}
+              </Cell>
+            ))}
+            {error}
+          </div>
+        )}
+        notice={
+          <div className="warning-box" role="note" data-testid="office-warning">
+            <strong>{LL.officeForm.warningTitle()}</strong>
+            <ul>
+              <li>{LL.officeForm.passportRequired()}</li>
+              <li>{LL.officeForm.rateFixed()}</li>
+              <li>{LL.officeForm.walletWarning()}</li>
+            </ul>
+          </div>
+        }
+      />
+    </Screen>
+  );
+}

@@ -1,0 +1,137 @@
+/**
+ * `/order/{orderId}/complete`: progress and result (spec section 4). Polled every 3 s; the four
+ * in-progress statuses have their labels; COMPLETED shows success with the electronic receipt
+ * (`outgoingTxHash`, copyable); a rejected order alerts and goes to /. A success haptic fires the
+ * first time COMPLETED or PAYMENT_CONFIRMED is seen.
+ */
+import { Button, List, Placeholder, Section, Spinner } from '@telegram-apps/telegram-ui';
+import { useCallback, useRef } from 'react';
+import { useLocation } from 'wouter';
+import type { OrderDetails } from '../../../shared/api';
+import { POLL_INTERVALS_MS } from '../../../shared/limits';
+import { orderScreenPath, type OrderStatus } from '../../../shared/order-status';
+import { CopyRow } from '../../components/copy-row';
+import { Loading, OrderNotFound } from '../../components/order-not-found';
+import { Screen } from '../../components/screen';
+import { useEnvironment } from '../../environment-context';
+import { useOrder } from '../../hooks/use-order';
+import { useI18nContext } from '../../i18n/language';
+import { hapticSuccess, showAlert } from '../../telegram/actions';
+import { OrderAmounts } from './order-summary-section';
+
+/** The in-progress set of spec section 4, in order. */
+export const PROGRESS: readonly OrderStatus[] = [
+  'RECEIPT_UPLOADED',
+  'PAYMENT_CONFIRMED',
+  'TX_PENDING',
+  'TX_CONFIRMED',
+];
+
+export function Complete({ orderId }: { readonly orderId: string }) {
+  const { LL } = useI18nContext();
+  const { inTelegram } = useEnvironment();
+  const [, navigate] = useLocation();
+  const celebrated = useRef(false);
+  const leaving = useRef(false);
+
+  const onOrder = useCallback(
+    (order: OrderDetails) => {
+      if (
+        (order.status === 'COMPLETED' || order.status === 'PAYMENT_CONFIRMED') &&
+        !celebrated.current
+      ) {
+        celebrated.current = true;
+        hapticSuccess();
+      }
+      if (order.status === 'REJECTED' && !leaving.current) {
+        leaving.current = true;
+        void showAlert(LL.errors.orderRejected(), inTelegram).then(() =>
+          navigate('/', { replace: true }),
+        );
+      }
+    },
+    [LL, inTelegram, navigate],
+  );
+  const { order, notFound } = useOrder(orderId, POLL_INTERVALS_MS.complete, {
+    onOrder,
+  });
+
+  const labels: Record<string, string> = {
+    RECEIPT_UPLOADED: LL.complete.checkingReceipt(),
+    PAYMENT_CONFIRMED: LL.complete.sendingCrypto(),
+    TX_PENDING: LL.complete.checkingTransaction(),
+    TX_CONFIRMED: LL.complete.sendingFunds(),
+  };
+
+  let body;
+  if (notFound) body = <OrderNotFound />;
+  else if (order === undefined) body = <Loading />;
+  else if (order.status === 'COMPLETED') {
+    body = (
+      <>
+        <Placeholder header={LL.complete.success()}>
+          <span className="placeholder-icon placeholder-icon--success" aria-hidden="true">
+            ✓
+          </span>
+        </Placeholder>
+        <List>
+          <OrderAmounts order={order} />
+          {order.outgoingTxHash !== null && (
+            <Section header={LL.complete.electronicReceipt()}>
+              <CopyRow label="Tx hash" value={order.outgoingTxHash} testId="outgoing-tx" />
+            </Section>
+          )}
+        </List>
+      </>
+    );
+  } else {
+    const step = PROGRESS.indexOf(order.status);
+    body = (
+      <>
+        <Placeholder
+          header={
+            step === -1 ? LL.complete.waiting() : (labels[order.status] ?? LL.complete.waiting())
+          }
+          description={LL.complete.processingTime()}
+        >
+          <Spinner size="l" />
+        </Placeholder>
+        <ol className="progress-steps" aria-label={LL.complete.title()}>
+          {(order.type === 'SELL' ? PROGRESS.slice(2) : PROGRESS.slice(0, 2)).map((status) => {
+            const index = PROGRESS.indexOf(status);
+            const state = index < step ? 'done' : index === step ? 'current' : 'next';
+            return (
+              <li key={status} className={`progress-steps__item progress-steps__item--${state}`}>
+                {labels[status]}
+              </li>
+            );
+          })}
+        </ol>
+        <List>
+          <OrderAmounts order={order} />
+        </List>
+      </>
+    );
+  }
+
+  return (
+    <Screen testId="complete" header={{ title: LL.complete.title(), back: '/my-orders' }}>
+      <div data-status={order?.status}>{body}</div>
+      <div className="screen__actions">
+        <Button size="l" stretched mode="bezeled" onClick={() => navigate('/my-orders')}>
+          {LL.common.myOrders()}
+        </Button>
+        {order !== undefined && (
+          <Button
+            size="l"
+            stretched
+            mode="plain"
+            onClick={() => navigate(orderScreenPath(orderId, 'details'))}
+          >
+            {LL.details.title()}
+          </Button>
+        )}
+      </div>
+    </Screen>
+  );
+}

@@ -1,0 +1,30 @@
+/** `/p2p/buy`: buy USDT or USDC for roubles by card transfer (spec sections 2 and 5). */
+import { P2P_RATE_DEBOUNCE_MS, fiatBounds } from '../../../shared/limits';
+import { BuyForm } from '../../components/buy-form';
+import { RequireCurrency } from '../../components/require-currency';
+import { Screen } from '../../components/screen';
+import { useI18nContext } from '../../i18n/language';
+
+export function P2pBuy() {
+  const { LL } = useI18nContext();
+  return (
+    <RequireCurrency>
+      {() => (
+        <Screen testId="p2p-buy" header={{ title: LL.buyForm.title(), back: '/p2p' }}>
+          <BuyForm
+            testId="p2p-buy-form"
+            method="P2P"
+            currency="RUB"
+            currencyLabel="RUB"
+            bounds={fiatBounds('P2P', 'RUB')}
+            debounceMs={P2P_RATE_DEBOUNCE_MS}
+            wholeFiat={false}
+            errorsInline={false}
+            fiatLabel={LL.buyForm.amountRub()}
+            next="waiting"
+          />
+        </Screen>
+      )}
+    </RequireCurrency>
+  );
+}
