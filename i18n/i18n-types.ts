@@ -516,6 +516,10 @@ type RootTranslation = {
 		 */
 		comment: string
 		/**
+		 * С​у​м​м​а​ ​п​е​р​е​в​о​д​а
+		 */
+		amount: string
+		/**
 		 * О​с​т​а​л​о​с​ь​ ​в​р​е​м​е​н​и​:​ ​{​t​i​m​e​}
 		 * @param {string} time
 		 */
@@ -1637,6 +1641,10 @@ export type TranslationFunctions = {
 		 * Комментарий
 		 */
 		comment: () => LocalizedString
+		/**
+		 * Сумма перевода
+		 */
+		amount: () => LocalizedString
 		/**
 		 * Осталось времени: {time}
 		 */

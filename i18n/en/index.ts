@@ -149,6 +149,7 @@ const en: Translation = {
     cardHolder: 'Recipient',
     phone: 'Phone',
     comment: 'Comment',
+    amount: 'Amount to transfer',
     timeLeft: 'Time left: {time}',
     timeWarning: 'Less than 5 minutes left',
     expiryNote: 'The order is cancelled when the time runs out',

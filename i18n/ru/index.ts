@@ -152,6 +152,7 @@ const ru: BaseTranslation = {
     cardHolder: 'Получатель',
     phone: 'Телефон',
     comment: 'Комментарий',
+    amount: 'Сумма перевода',
     timeLeft: 'Осталось времени: {time:string}',
     timeWarning: 'Осталось меньше 5 минут',
     expiryNote: 'По истечении времени заказ будет отменён',

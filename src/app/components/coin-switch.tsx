@@ -19,6 +19,7 @@ export function CoinSwitch({
           key={coin}
           selected={coin === value}
           data-coin={coin}
+          type="button"
           aria-pressed={coin === value}
           onClick={() => {
             if (coin === value) return;

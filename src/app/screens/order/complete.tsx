@@ -78,7 +78,11 @@ export function Complete({ orderId }: { readonly orderId: string }) {
           <OrderAmounts order={order} />
           {order.outgoingTxHash !== null && (
             <Section header={LL.complete.electronicReceipt()}>
-              <CopyRow label="Tx hash" value={order.outgoingTxHash} testId="outgoing-tx" />
+              <CopyRow
+                label={LL.sendCrypto.txHash()}
+                value={order.outgoingTxHash}
+                testId="outgoing-tx"
+              />
             </Section>
           )}
         </List>

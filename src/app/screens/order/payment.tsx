@@ -22,7 +22,8 @@ import { Screen } from '../../components/screen';
 import { useEnvironment } from '../../environment-context';
 import { formatDuration, useCountdown } from '../../hooks/use-countdown';
 import { useOrder } from '../../hooks/use-order';
-import { useI18nContext } from '../../i18n/language';
+import { formatFiat } from '../../format';
+import { useI18nContext, useLanguage } from '../../i18n/language';
 import { hapticTap, showAlert } from '../../telegram/actions';
 import { OrderAmounts } from './order-summary-section';
 
@@ -35,6 +36,7 @@ export function paymentDeadline(order: OrderDetails, windowMs: number): string |
 
 export function Payment({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
+  const { language } = useLanguage();
   const { inTelegram } = useEnvironment();
   const [, navigate] = useLocation();
   const passed = useHistoryState<{ order?: OrderDetails } | null>()?.order;
@@ -142,8 +144,8 @@ export function Payment({ orderId }: { readonly orderId: string }) {
                 />
               )}
               <CopyRow
-                label={LL.buyForm.youPay()}
-                value={`${String(order.totalRub)} ₽`}
+                label={LL.payment.amount()}
+                value={formatFiat(order.totalRub, order.currency, language)}
                 copyValue={String(order.totalRub)}
                 testId="req-amount"
               />

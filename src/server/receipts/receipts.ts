@@ -1,0 +1,110 @@
+/**
+ * Payment receipts (design.md, "Receipts"): the base64 data URL is decoded, its real size
+ * measured (10 MB at most), its type read from the bytes (JPEG, PNG, WebP, HEIC, PDF) whatever
+ * its name or data-URL header claim, and the file stored under RECEIPTS_DIR named by its sha256.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { RECEIPT_MAX_BYTES } from '../../shared/limits';
+import { AppError } from '../errors';
+
+export interface ReceiptType {
+  readonly mime: string;
+  readonly extension: string;
+}
+
+const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0): boolean =>
+  signature.every((b, i) => bytes[offset + i] === b);
+const ascii = (bytes: Uint8Array, from: number, to: number): string =>
+  String.fromCharCode(...bytes.subarray(from, to));
+
+/** The file's real type from its first bytes, or undefined for anything but an image or PDF. */
+export function detectReceiptType(bytes: Uint8Array): ReceiptType | undefined {
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return { mime: 'image/jpeg', extension: 'jpg' };
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) {
+    return { mime: 'image/png', extension: 'png' };
+  }
+  if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP') {
+    return { mime: 'image/webp', extension: 'webp' };
+  }
+  if (ascii(bytes, 4, 8) === 'ftyp') {
+    const brand = ascii(bytes, 8, 12);
+    if (['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'mif1', 'msf1'].includes(brand)) {
+      return { mime: 'image/heic', extension: 'heic' };
+    }
+  }
+  if (ascii(bytes, 0, 5) === '%PDF-') return { mime: 'application/pdf', extension: 'pdf' };
+  return undefined;
+}
+
+/** Decodes `data:<anything>;base64,<data>` (or bare base64) strictly; NO_FILE when empty. */
+export function decodeDataUrl(fileData: string): Uint8Array {
+  const comma = fileData.indexOf(',');
+  const header = comma === -1 ? '' : fileData.slice(0, comma);
+  if (comma !== -1 && !/^data:[\w.+/-]*(;[\w=.+-]+)*;base64$/i.test(header)) {
+    throw new AppError('VALIDATION_FAILED');
+  }
+  const base64 = (comma === -1 ? fileData : fileData.slice(comma + 1)).replace(/\s/g, '');
+  if (base64 === '') throw new AppError('NO_FILE');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length % 4 === 1) {
+    throw new AppError('VALIDATION_FAILED');
+  }
+  // Reject before decoding what would be larger than the limit.
+  if (Math.floor((base64.length * 3) / 4) > RECEIPT_MAX_BYTES + 2) {
+    throw new AppError('FILE_TOO_LARGE');
+  }
+  return new Uint8Array(Buffer.from(base64, 'base64'));
+}
+
+export interface StoredReceiptFile {
+  readonly type: ReceiptType;
+  readonly size: number;
+  readonly sha256: string;
+  readonly storageKey: string;
+}
+
+export interface CheckedReceiptFile extends StoredReceiptFile {
+  readonly bytes: Uint8Array;
+}
+
+/** Decodes and checks a receipt file (size, type) without storing anything. */
+export function checkReceiptFile(fileData: string): CheckedReceiptFile {
+  const bytes = decodeDataUrl(fileData);
+  if (bytes.length === 0) throw new AppError('NO_FILE');
+  if (bytes.length > RECEIPT_MAX_BYTES) throw new AppError('FILE_TOO_LARGE');
+  const type = detectReceiptType(bytes);
+  if (type === undefined) throw new AppError('FILE_TYPE');
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return { bytes, type, size: bytes.length, sha256, storageKey: `${sha256}.${type.extension}` };
+}
+
+/** Stores a checked receipt file under `dir`; the same bytes are stored once. */
+export async function writeReceiptFile(
+  dir: string,
+  file: CheckedReceiptFile,
+): Promise<StoredReceiptFile> {
+  await fs.mkdir(dir, { recursive: true });
+  const target = path.join(dir, file.storageKey);
+  // Write to a temporary name and rename, so a reader never sees half a file.
+  const temporary = `${target}.${process.pid}.${Date.now()}.part`;
+  await fs.writeFile(temporary, file.bytes);
+  await fs.rename(temporary, target);
+  return { type: file.type, size: file.size, sha256: file.sha256, storageKey: file.storageKey };
+}
+
+/** Checks and stores a receipt file; the same bytes are stored once. */
+export async function storeReceiptFile(dir: string, fileData: string): Promise<StoredReceiptFile> {
+  return writeReceiptFile(dir, checkReceiptFile(fileData));
+}
+
+/** A file name safe to keep and to show: no path, no control characters, at most 120 chars. */
+export function cleanFileName(name: string, extension: string): string {
+  const base = path
+    .basename(name.replace(/\\/g, '/'))
+    // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+    .replace(/[\u0000-\u001f\u007f"<>|:*?]/g, '')
+    .trim()
+    .slice(0, 120);
+  return base === '' ? `receipt.${extension}` : base;
+}
