@@ -5,6 +5,8 @@
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -48,6 +50,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     bodyLimit: BODY_LIMIT_BYTES,
     // Behind a reverse proxy on a private network the client's address is in X-Forwarded-For.
     trustProxy: 'loopback, linklocal, uniquelocal',
+    // The router's own refusals (a malformed %-escape, a path segment over 100 characters) would
+    // otherwise answer with Fastify's codes; they go through the same handler as every error.
+    frameworkErrors: sendError,
   });
   const now = deps.now ?? Date.now;
   const ctx: AppContext = {
@@ -63,21 +68,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     }),
   };
 
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    const language = negotiateLanguage(request.headers['accept-language']);
-    const appError = toAppError(error);
-    if (appError.code === 'INTERNAL') {
-      request.log.error({ err: error }, 'request failed');
-    } else {
-      request.log.info({ code: appError.code, detail: error.message }, 'request refused');
-    }
-    const body: ApiErrorBody = {
-      ...appError.details,
-      error: errorMessage(appError.code, language),
-      code: appError.code,
-    };
-    return reply.status(appError.statusCode).send(body);
-  });
+  app.setErrorHandler(sendError);
 
   // An empty body sent as JSON (the spec's office-confirm) is an empty object, not an error.
   // secure-json-parse is what Fastify's own parser uses: it refuses prototype poisoning.
@@ -122,6 +113,23 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   return app;
 }
 
+/** Every error answer: `{ error, code }` in the caller's language (design.md, "Errors"). */
+function sendError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+  const language = negotiateLanguage(request.headers['accept-language']);
+  const appError = toAppError(error);
+  if (appError.code === 'INTERNAL') {
+    request.log.error({ err: error }, 'request failed');
+  } else {
+    request.log.info({ code: appError.code, detail: error.message }, 'request refused');
+  }
+  const body: ApiErrorBody = {
+    ...appError.details,
+    error: errorMessage(appError.code, language),
+    code: appError.code,
+  };
+  void reply.status(appError.statusCode).send(body);
+}
+
 /** Maps Fastify's own errors (bad JSON, too large, wrong content type) to our codes. */
 function toAppError(error: FastifyError | AppError): AppError {
   if (error instanceof AppError) return error;
@@ -135,6 +143,11 @@ function toAppError(error: FastifyError | AppError): AppError {
       return new AppError('UNSUPPORTED_MEDIA_TYPE');
     case 'FST_ERR_VALIDATION':
       return new AppError('VALIDATION_FAILED');
+    case 'FST_ERR_BAD_URL':
+      return new AppError('BAD_REQUEST');
+    // Nothing the API names (an order id, a currency code) is that long.
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('NOT_FOUND');
   }
   if (error instanceof SyntaxError) return new AppError('INVALID_JSON');
   const status = error.statusCode ?? 500;

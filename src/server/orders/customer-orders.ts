@@ -7,10 +7,15 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { BankRequisitesResponse, HistoryFilter, OrderDetails } from '../../shared/api';
 import { checkTxHash } from '../../shared/addresses';
-import { ACTIVE_STATUSES, FINAL_STATUSES } from '../../shared/order-status';
+import {
+  ACTIVE_STATUSES,
+  ALREADY_DONE,
+  canTransition,
+  FINAL_STATUSES,
+} from '../../shared/order-status';
 import type { Database, OrderRow } from '../db/schema';
 import { AppError } from '../errors';
-import { cleanFileName, storeReceiptFile } from '../receipts/receipts';
+import { checkReceiptFile, cleanFileName, writeReceiptFile } from '../receipts/receipts';
 import { applyTransition, type TransitionResult } from './transition';
 import { toOrderDetails, toOrderSummary } from './order-view';
 import type { HistoryResponse, OrderSummary } from '../../shared/api';
@@ -164,7 +169,17 @@ export async function uploadReceipt(
   if (order.payment_method === 'OFFICE' || order.type === 'SELL') {
     throw new AppError('INVALID_STATUS', { status: order.status });
   }
-  const file = await storeReceiptFile(deps.receiptsDir, upload.fileData);
+  const checked = checkReceiptFile(upload.fileData);
+  // Only an order that takes the receipt gets a file on disk: a refused one would be kept
+  // forever with no row pointing at it.
+  if (
+    order.status !== 'RECEIPT_UPLOADED' &&
+    !canTransition('uploadReceipt', 'customer', order.status)
+  ) {
+    if (ALREADY_DONE.uploadReceipt?.includes(order.status)) return { order, changed: false };
+    throw new AppError('INVALID_STATUS', { status: order.status });
+  }
+  const file = await writeReceiptFile(deps.receiptsDir, checked);
   const now = deps.now();
   const receiptRow = {
     id: randomUUID(),
@@ -198,7 +213,7 @@ export async function uploadReceipt(
     await flagReuse(deps.db);
     return { order, changed: false };
   }
-  return applyTransition(
+  const result = await applyTransition(
     deps.db,
     {
       orderId,
@@ -213,6 +228,13 @@ export async function uploadReceipt(
     },
     now,
   );
+  // Two pages sent at once: the other one moved the order, this one is kept as the next page
+  // (answering 200 and dropping it would lose the customer's receipt).
+  if (!result.changed && result.order.status === 'RECEIPT_UPLOADED') {
+    await deps.db.insertInto('receipts').values(receiptRow).execute();
+    await flagReuse(deps.db);
+  }
+  return result;
 }
 
 /** The customer's transfer of a sell: the hash is checked for the order's network. */
@@ -232,10 +254,11 @@ export async function submitTxHash(
   if (order.tx_hash !== null && order.tx_hash.toLowerCase() !== txHash.toLowerCase()) {
     throw new AppError('INVALID_STATUS', { status: order.status });
   }
+  // Hex carries no case: the same transfer written in capitals is still the same transfer.
   const reused = await deps.db
     .selectFrom('orders')
     .select('id')
-    .where('tx_hash', '=', txHash)
+    .where((eb) => eb(eb.fn<string>('lower', ['tx_hash']), '=', txHash.toLowerCase()))
     .where('id', '!=', orderId)
     .executeTakeFirst();
   if (reused !== undefined) throw new AppError('INVALID_TX_HASH');

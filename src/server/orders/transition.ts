@@ -3,11 +3,13 @@
  * `transition_status`). The table in src/shared says what is allowed; this function reads the
  * order, checks the table, and moves it with a conditional UPDATE … WHERE status = <what it read>,
  * writing the order_events row in the same transaction. If another request moved the order in
- * between, the update touches no row and the caller gets 409 with the status it lost to.
+ * between, the update touches no row and the action is judged again against the new status: 409
+ * with the status it lost to, or 'already done' for a customer's repeated action.
  */
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import {
   ALREADY_DONE,
+  ORDER_STATUSES,
   findTransition,
   type Actor,
   type OrderAction,
@@ -45,47 +47,51 @@ export async function applyTransition(
   if (rule === undefined) throw new AppError('FORBIDDEN');
 
   return db.transaction().execute(async (trx) => {
-    let query = trx.selectFrom('orders').selectAll().where('id', '=', request.orderId);
-    if (request.ownerId !== undefined) query = query.where('user_id', '=', request.ownerId);
-    const current = await query.executeTakeFirst();
-    if (current === undefined) throw new AppError('ORDER_NOT_FOUND');
+    // Statuses only move forward (the table has no cycle): each pass that loses the conditional
+    // update found the order moved on by someone else, so there are fewer passes than statuses.
+    for (let pass = 0; pass < ORDER_STATUSES.length; pass++) {
+      let query = trx.selectFrom('orders').selectAll().where('id', '=', request.orderId);
+      if (request.ownerId !== undefined) query = query.where('user_id', '=', request.ownerId);
+      const current = await query.executeTakeFirst();
+      if (current === undefined) throw new AppError('ORDER_NOT_FOUND');
 
-    if (!rule.from.includes(current.status)) {
-      if (request.actor === 'customer' && ALREADY_DONE[request.action]?.includes(current.status)) {
-        return { order: current, changed: false };
+      if (!rule.from.includes(current.status)) {
+        if (
+          request.actor === 'customer' &&
+          ALREADY_DONE[request.action]?.includes(current.status)
+        ) {
+          return { order: current, changed: false };
+        }
+        throw new AppError('INVALID_STATUS', { status: current.status });
       }
-      throw new AppError('INVALID_STATUS', { status: current.status });
-    }
 
-    const moved = await trx
-      .updateTable('orders')
-      .set({ ...request.patch, status: rule.to, updated_at: now })
-      .where('id', '=', current.id)
-      .where('status', '=', current.status)
-      .returningAll()
-      .executeTakeFirst();
-    if (moved === undefined) {
-      const latest = await trx
-        .selectFrom('orders')
-        .select('status')
+      const moved = await trx
+        .updateTable('orders')
+        .set({ ...request.patch, status: rule.to, updated_at: now })
         .where('id', '=', current.id)
-        .executeTakeFirstOrThrow();
-      throw new AppError('INVALID_STATUS', { status: latest.status });
-    }
+        .where('status', '=', current.status)
+        .returningAll()
+        .executeTakeFirst();
+      // Another request moved the order between the read and the update (PostgreSQL runs them
+      // side by side): judge the action again against the status it has now, so a double tap
+      // still answers 'already done' and a receipt racing 'I have paid' is still taken.
+      if (moved === undefined) continue;
 
-    await trx
-      .insertInto('order_events')
-      .values({
-        order_id: current.id,
-        from_status: current.status,
-        to_status: rule.to,
-        actor: request.actor,
-        actor_id: request.actorId,
-        reason: request.reason ?? null,
-        created_at: now,
-      })
-      .execute();
-    await request.alongside?.(trx, moved);
-    return { order: moved, changed: true };
+      await trx
+        .insertInto('order_events')
+        .values({
+          order_id: current.id,
+          from_status: current.status,
+          to_status: rule.to,
+          actor: request.actor,
+          actor_id: request.actorId,
+          reason: request.reason ?? null,
+          created_at: now,
+        })
+        .execute();
+      await request.alongside?.(trx, moved);
+      return { order: moved, changed: true };
+    }
+    throw new Error(`order ${request.orderId} kept changing under ${request.action}`);
   });
 }

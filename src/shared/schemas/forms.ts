@@ -6,12 +6,20 @@
  */
 import * as v from 'valibot';
 import { parseAmount } from '../amounts';
-import { checkWalletAddress } from '../addresses';
+import { checkTxHash, checkWalletAddress } from '../addresses';
+import { isValidCardNumber } from '../cards';
 import { CRYPTO_CURRENCIES, NETWORK_IDS } from '../networks';
 import type { AmountBounds } from '../limits';
 
 /** The keys of `errors` a form can show. */
-export type FormErrorKey = 'fillAllFields' | 'minAmount' | 'maxAmount' | 'invalidWalletAddress';
+export type FormErrorKey =
+  | 'fillAllFields'
+  | 'minAmount'
+  | 'maxAmount'
+  | 'invalidWalletAddress'
+  | 'invalidCardNumber'
+  | 'invalidPhone'
+  | 'invalidTxHash';
 
 const filled = (s: string) => s.trim() !== '';
 
@@ -73,3 +81,86 @@ export function buyFormSchema(bounds: AmountBounds, options: { readonly requireC
 }
 
 export type BuyFormValues = v.InferInput<ReturnType<typeof buyFormSchema>>;
+
+/**
+ * The P2P sell form (spec section 5): crypto amount, card number, holder and bank name are
+ * required; the rouble total must lie within 3 000 – 500 000; phone and comment are optional.
+ * The card must be a complete number with a valid checksum, so a typo cannot send the money to
+ * a stranger.
+ */
+export function sellFormSchema(bounds: AmountBounds) {
+  return v.pipe(
+    v.object({
+      cryptoAmount: v.string(),
+      fiatAmount: v.string(),
+      cryptoCurrency: v.picklist(CRYPTO_CURRENCIES),
+      network: v.picklist(NETWORK_IDS),
+      cardNumber: v.string(),
+      cardHolder: v.string(),
+      bankName: v.string(),
+      phone: v.string(),
+      comment: v.string(),
+    }),
+    v.forward(
+      v.check((form) => filled(form.cryptoAmount), 'fillAllFields' satisfies FormErrorKey),
+      ['cryptoAmount'],
+    ),
+    v.forward(
+      v.check((form) => filled(form.cardNumber), 'fillAllFields' satisfies FormErrorKey),
+      ['cardNumber'],
+    ),
+    v.forward(
+      v.check((form) => filled(form.cardHolder), 'fillAllFields' satisfies FormErrorKey),
+      ['cardHolder'],
+    ),
+    v.forward(
+      v.check((form) => filled(form.bankName), 'fillAllFields' satisfies FormErrorKey),
+      ['bankName'],
+    ),
+    v.forward(
+      v.check((form) => {
+        const total = parseAmount(form.fiatAmount);
+        return total === undefined || total >= bounds.min;
+      }, 'minAmount' satisfies FormErrorKey),
+      ['fiatAmount'],
+    ),
+    v.forward(
+      v.check((form) => {
+        const total = parseAmount(form.fiatAmount);
+        return total === undefined || total <= bounds.max;
+      }, 'maxAmount' satisfies FormErrorKey),
+      ['fiatAmount'],
+    ),
+    v.forward(
+      v.check(
+        (form) => !filled(form.cardNumber) || isValidCardNumber(form.cardNumber),
+        'invalidCardNumber' satisfies FormErrorKey,
+      ),
+      ['cardNumber'],
+    ),
+    v.forward(
+      v.check(
+        (form) => /^(\+?[\d ()-]{7,20})?$/.test(form.phone.trim()),
+        'invalidPhone' satisfies FormErrorKey,
+      ),
+      ['phone'],
+    ),
+  );
+}
+
+export type SellFormValues = v.InferInput<ReturnType<typeof sellFormSchema>>;
+
+/** The transaction hash of a sell (spec section 5): required after trimming, valid for the network. */
+export function txHashSchema(network: (typeof NETWORK_IDS)[number]) {
+  return v.object({
+    txHash: v.pipe(
+      v.string(),
+      v.trim(),
+      v.nonEmpty('fillAllFields' satisfies FormErrorKey),
+      v.check(
+        (hash) => checkTxHash(network, hash) === null,
+        'invalidTxHash' satisfies FormErrorKey,
+      ),
+    ),
+  });
+}
