@@ -1026,6 +1026,14 @@ type RootTranslation = {
 		 */
 		invalidWalletAddress: RequiredParams<'network'>
 		/**
+		 * П​р​о​в​е​р​ь​т​е​ ​н​о​м​е​р​ ​к​а​р​т​ы​:​ ​1​6​ ​ц​и​ф​р​ ​б​е​з​ ​о​ш​и​б​о​к
+		 */
+		invalidCardNumber: string
+		/**
+		 * П​р​о​в​е​р​ь​т​е​ ​н​о​м​е​р​ ​т​е​л​е​ф​о​н​а
+		 */
+		invalidPhone: string
+		/**
 		 * Н​е​в​е​р​н​ы​й​ ​х​е​ш​ ​т​р​а​н​з​а​к​ц​и​и​ ​д​л​я​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}
 		 * @param {string} network
 		 */
@@ -2141,6 +2149,14 @@ export type TranslationFunctions = {
 		 * Неверный адрес кошелька для сети {network}
 		 */
 		invalidWalletAddress: (arg: { network: string }) => LocalizedString
+		/**
+		 * Проверьте номер карты: 16 цифр без ошибок
+		 */
+		invalidCardNumber: () => LocalizedString
+		/**
+		 * Проверьте номер телефона
+		 */
+		invalidPhone: () => LocalizedString
 		/**
 		 * Неверный хеш транзакции для сети {network}
 		 */

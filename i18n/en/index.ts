@@ -292,6 +292,8 @@ const en: Translation = {
     noFileSelected: 'Please select a file',
     officeConfirmError: 'Confirmation failed',
     invalidWalletAddress: 'Invalid wallet address for {network}',
+    invalidCardNumber: 'Check the card number: 16 digits, no typos',
+    invalidPhone: 'Check the phone number',
     invalidTxHash: 'Invalid transaction hash for {network}',
     generic: 'Something went wrong. Please try again.',
   },

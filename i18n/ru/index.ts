@@ -296,6 +296,8 @@ const ru: BaseTranslation = {
     noFileSelected: 'Пожалуйста, выберите файл',
     officeConfirmError: 'Ошибка при подтверждении',
     invalidWalletAddress: 'Неверный адрес кошелька для сети {network:string}',
+    invalidCardNumber: 'Проверьте номер карты: 16 цифр без ошибок',
+    invalidPhone: 'Проверьте номер телефона',
     invalidTxHash: 'Неверный хеш транзакции для сети {network:string}',
     generic: 'Произошла ошибка. Пожалуйста, попробуйте снова.',
   },

@@ -15,6 +15,9 @@ import { UploadReceipt } from './screens/order/upload-receipt';
 import { Waiting } from './screens/order/waiting';
 import { P2pBuy } from './screens/p2p/buy';
 import { P2pDirection } from './screens/p2p/direction';
+import { P2pSell } from './screens/p2p/sell';
+import { SellWaiting } from './screens/order/sell-waiting';
+import { SendCrypto } from './screens/order/send-crypto';
 import { CardPayment } from './screens/entry/card-payment';
 import { Currencies } from './screens/entry/currencies';
 import { Landing } from './screens/entry/landing';
@@ -37,6 +40,7 @@ export function AppRoutes() {
       <Route path="/card-payment" component={CardPayment} />
       <Route path="/p2p" component={P2pDirection} />
       <Route path="/p2p/buy" component={P2pBuy} />
+      <Route path="/p2p/sell" component={P2pSell} />
       <Route path="/bank-account" component={BankAccount} />
       <Route path="/office-exchange" component={OfficeExchange} />
       <Route path="/office-details" component={OfficeDetails} />
@@ -58,6 +62,12 @@ export function AppRoutes() {
       </Route>
       <Route path="/order/:orderId/details">
         {(p) => <Details key={p.orderId} orderId={p.orderId} />}
+      </Route>
+      <Route path="/order/:orderId/send-crypto">
+        {(p) => <SendCrypto key={p.orderId} orderId={p.orderId} />}
+      </Route>
+      <Route path="/order/:orderId/sell-waiting">
+        {(p) => <SellWaiting key={p.orderId} orderId={p.orderId} />}
       </Route>
       <Route path="/order/:orderId/office-waiting">
         {(p) => <OfficeWaiting key={p.orderId} orderId={p.orderId} />}

@@ -211,20 +211,17 @@ describe('the currency guard and the placeholders', () => {
 });
 
 describe('returning customers (the landing, second reading)', () => {
-  it('a start parameter order_<id> opens /my-orders?orderId=<id>, once', async () => {
+  it("a start parameter order_<id> opens /my-orders?orderId=<id>, which opens that order's screen, once", async () => {
     const s = await startServer();
     try {
       const id = await insertOrder(s.database.db, DEMO_USER, { status: 'REQUISITES_READY' });
       await withPhone({ storedLanguage: 'ru' }, async (page) => {
         await page.goto(`${s.url}/?startapp=order_${id}`);
-        await onScreen(page, 'my-orders');
-        const url = new URL(page.url());
-        expect(url.pathname).toBe('/my-orders');
-        expect(url.searchParams.get('orderId')).toBe(id);
-        await page.locator(`.order-card--highlighted[data-order-id="${id}"]`).waitFor();
-        await page.getByText('Реквизиты готовы').waitFor();
-        await screenshot(page, 'my-orders-deep-link-ru-light');
+        // The history-card table: a P2P order in REQUISITES_READY opens the payment screen.
+        await onScreen(page, 'payment');
+        expect(pathOf(page)).toBe(`/order/${id}/payment`);
         expect(await session(page, 'deepLinkOrderId')).toBeNull();
+        await screenshot(page, 'deep-link-payment-ru-light');
       });
     } finally {
       await s.close();
@@ -245,7 +242,8 @@ describe('returning customers (the landing, second reading)', () => {
         await onScreen(page, 'my-orders');
         expect(pathOf(page)).toBe('/my-orders');
         await page.getByText('Waiting for details').waitFor();
-        expect(await page.locator('[data-order-id]').count()).toBe(1);
+        // The 'all' tab: the active order and the completed one.
+        expect(await page.locator('[data-order-id]').count()).toBe(2);
         await screenshot(page, 'my-orders-en-dark');
         await page.getByRole('button', { name: 'Back' }).click();
         await onScreen(page, 'landing');

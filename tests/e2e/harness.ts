@@ -83,6 +83,8 @@ export async function onScreen(page: Page, name: string): Promise<void> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   // Let fonts and the kit's transitions settle so the picture is what a customer sees.
+  // From the top, so the sticky header is drawn where a customer sees it.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(150);
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }

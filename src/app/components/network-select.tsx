@@ -25,7 +25,9 @@ export function NetworkSelect({
     >
       {networks.map((id) => (
         <option key={id} value={id}>
-          {`${NETWORKS[id].name} (${NETWORKS[id].fullName})`}
+          {NETWORKS[id].name === NETWORKS[id].fullName
+            ? NETWORKS[id].name
+            : `${NETWORKS[id].name} (${NETWORKS[id].fullName})`}
         </option>
       ))}
     </Select>

@@ -12,11 +12,9 @@ import { useI18nContext, useLanguage } from '../i18n/language';
 
 export function OrderCard({
   order,
-  highlighted = false,
   onOpen,
 }: {
   readonly order: OrderSummary;
-  readonly highlighted?: boolean;
   readonly onOpen?: () => void;
 }) {
   const { LL } = useI18nContext();
@@ -26,7 +24,7 @@ export function OrderCard({
     <Cell
       data-order-id={order.id}
       data-status={order.status}
-      className={highlighted ? 'order-card order-card--highlighted' : 'order-card'}
+      className="order-card"
       before={
         <span
           className={`order-card__arrow order-card__arrow--${buy ? 'buy' : 'sell'}`}
@@ -36,15 +34,19 @@ export function OrderCard({
         </span>
       }
       subtitle={`${NETWORKS[order.network].name} · ${LL.paymentMethods[order.paymentMethod]()}`}
+      description={
+        <span className={`status-badge status-badge--${order.status.toLowerCase()}`}>
+          {LL.statusLabels[STATUS_LABEL_KEYS[order.status]]()}
+        </span>
+      }
       after={
         <span className="order-card__after">
-          <span className={`status-badge status-badge--${order.status.toLowerCase()}`}>
-            {LL.statusLabels[STATUS_LABEL_KEYS[order.status]]()}
+          <span className="order-card__total">
+            {formatFiat(order.totalRub, order.currency, language)}
           </span>
           <span className="order-card__time">{formatTime(order.createdAt, language)}</span>
         </span>
       }
-      description={formatFiat(order.totalRub, order.currency, language)}
       onClick={onOpen}
     >
       {`${formatNumber(order.amount, language, CRYPTO_DECIMALS)} ${order.cryptoCurrency}`}

@@ -94,6 +94,7 @@ function Reservation({ reservation, orderId }: OfficeDetailsState) {
             {language === 'ru' ? office.workingHoursRu : office.workingHoursEn}
           </Cell>
           <Cell
+            className="cell-link"
             subhead={LL.officeDetails.phone()}
             Component="a"
             href={`tel:${office.phone.replace(/[^\d+]/g, '')}`}
@@ -101,6 +102,7 @@ function Reservation({ reservation, orderId }: OfficeDetailsState) {
             {office.phone}
           </Cell>
           <Cell
+            className="cell-link"
             Component="a"
             href={office.mapLink}
             target="_blank"

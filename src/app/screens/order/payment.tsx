@@ -41,6 +41,7 @@ export function Payment({ orderId }: { readonly orderId: string }) {
   const [, navigate] = useLocation();
   const passed = useHistoryState<{ order?: OrderDetails } | null>()?.order;
   const leaving = useRef(false);
+  const loaded = useRef(false);
   const [paying, setPaying] = useState(false);
 
   const leave = useCallback(
@@ -53,7 +54,12 @@ export function Payment({ orderId }: { readonly orderId: string }) {
   );
   const onOrder = useCallback(
     (order: OrderDetails) => {
-      if (order.status === 'REJECTED') leave(LL.errors.orderRejected());
+      // Spec section 8: an order already cancelled or rejected when the screen loads alerts
+      // orderRejected; one cancelled while the customer watches says it was cancelled.
+      const onLoad = !loaded.current;
+      loaded.current = true;
+      if (order.status === 'REJECTED' || (onLoad && order.status === 'CANCELLED'))
+        leave(LL.errors.orderRejected());
       else if (order.status === 'CANCELLED') leave(LL.errors.orderCancelled());
       else if (order.status === 'COMPLETED')
         navigate(orderScreenPath(orderId, 'complete'), { replace: true });
