@@ -737,6 +737,10 @@ type RootTranslation = {
 		 */
 		hint: string
 		/**
+		 * И​н​с​т​р​у​к​ц​и​и
+		 */
+		instructions: string
+		/**
 		 * К​у​р​с​ ​з​а​ф​и​к​с​и​р​о​в​а​н​:​ ​{​t​i​m​e​}
 		 * @param {string} time
 		 */
@@ -1867,6 +1871,10 @@ export type TranslationFunctions = {
 		 * Обычно инструкции готовы в течение 10 минут
 		 */
 		hint: () => LocalizedString
+		/**
+		 * Инструкции
+		 */
+		instructions: () => LocalizedString
 		/**
 		 * Курс зафиксирован: {time}
 		 */

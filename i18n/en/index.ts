@@ -214,6 +214,7 @@ const en: Translation = {
   officeWaiting: {
     title: 'Waiting for instructions',
     hint: 'Instructions are usually ready within 10 minutes',
+    instructions: 'Instructions',
     rateFixedFor: 'Rate fixed for {time}',
     bringAmount: 'Bring in cash',
     getAmount: 'You get',

@@ -113,7 +113,8 @@ const ru: BaseTranslation = {
     youPay: 'Вы платите',
     youGet: 'Вы получите',
     rateChangedTitle: 'Курс изменился',
-    rateChangedBody: 'Новый курс: {rate:string}. Вы заплатите {total:string} и получите {amount:string}. Продолжить?',
+    rateChangedBody:
+      'Новый курс: {rate:string}. Вы заплатите {total:string} и получите {amount:string}. Продолжить?',
   },
   sellForm: {
     title: 'Продажа криптовалюты',
@@ -218,6 +219,7 @@ const ru: BaseTranslation = {
   officeWaiting: {
     title: 'Ожидание инструкций',
     hint: 'Обычно инструкции готовы в течение 10 минут',
+    instructions: 'Инструкции',
     rateFixedFor: 'Курс зафиксирован: {time:string}',
     bringAmount: 'Принесите наличными',
     getAmount: 'Вы получите',

@@ -117,7 +117,7 @@ export function OfficeWaiting({ orderId }: { readonly orderId: string }) {
             )}
           </Section>
           <Section>
-            <Cell subhead={LL.officeWaiting.title()} multiline data-testid="instructions">
+            <Cell subhead={LL.officeWaiting.instructions()} multiline data-testid="instructions">
               {order.officeInstructions}
             </Cell>
             {office !== undefined && (

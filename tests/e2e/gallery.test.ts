@@ -1,0 +1,285 @@
+/**
+ * Every screen of the order journeys in both themes and both languages, for people to look at:
+ * orders in each state are written straight into the database and each screen is opened and
+ * photographed into test-artifacts/screenshots/gallery-*.png. Each screen must still show its
+ * own content (its `data-screen` and a text of it), so a broken screen fails here too.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { DEMO_DEPOSIT_ADDRESSES } from '../../src/server/config';
+import { DEMO_USER } from '../helpers/identity';
+import { insertOrder } from '../helpers/orders';
+import {
+  launchBrowser,
+  onScreen,
+  openPhone,
+  screenshot,
+  startServer,
+  type RunningServer,
+} from './harness';
+
+let browser: Browser;
+let server: RunningServer;
+const ids: Record<string, string> = {};
+
+const CARD = JSON.stringify({
+  bankName: 'Т-Банк',
+  cardNumber: '2200700123456781',
+  cardHolder: 'IVAN PETROV',
+  phone: '+7 900 123-45-67',
+  comment: 'Перевод без комментария',
+});
+const BANK = JSON.stringify({
+  recipientName: 'ООО «Криптообмен»',
+  accountNumber: '40702810938000123456',
+  bankName: 'ПАО Сбербанк',
+  bik: '044525225',
+  correspondentAccount: '30101810400000000225',
+  inn: '7707083893',
+  bankAddress: 'Москва, ул. Вавилова, 19',
+  beneficiaryName: 'ООО «Криптообмен»',
+  beneficiaryAccount: '40702810938000123456',
+});
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startServer();
+  const db = server.database.db;
+  const now = Date.now();
+  const wallet = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+  ids['waiting'] = await insertOrder(db, DEMO_USER, { status: 'WAITING_REQUISITES' });
+  ids['payment'] = await insertOrder(db, DEMO_USER, {
+    status: 'REQUISITES_READY',
+    requisites: CARD,
+    requisites_ready_at: now,
+    expires_at: now + 30 * 60_000,
+  });
+  ids['bank'] = await insertOrder(db, DEMO_USER, {
+    status: 'REQUISITES_READY',
+    payment_method: 'BANK_ACCOUNT',
+    amount_units: 6_093_900_000,
+    total_minor: 60_000_000,
+    rate_units: 98_460_000,
+    network: 'BASE',
+    crypto_currency: 'USDC',
+    wallet_address: wallet,
+    requisites: BANK,
+    requisites_ready_at: now,
+    expires_at: now + 2 * 3_600_000,
+  });
+  ids['upload'] = await insertOrder(db, DEMO_USER, { status: 'PAYMENT_PENDING', requisites: CARD });
+  ids['progress'] = await insertOrder(db, DEMO_USER, {
+    status: 'PAYMENT_CONFIRMED',
+    requisites: CARD,
+  });
+  ids['done'] = await insertOrder(db, DEMO_USER, {
+    status: 'COMPLETED',
+    outgoing_tx_hash: 'f'.repeat(64),
+  });
+  ids['rejected'] = await insertOrder(db, DEMO_USER, {
+    status: 'REJECTED',
+    reject_reason: 'Платёж пришёл с карты третьего лица',
+  });
+  ids['officePending'] = await insertOrder(db, DEMO_USER, {
+    status: 'OFFICE_PENDING',
+    payment_method: 'OFFICE',
+    currency: 'USD',
+    city_id: 'moscow',
+    amount_units: 5_940_000_000,
+    total_minor: 600_000,
+    rate_units: 1_010_000,
+    network: 'BASE',
+    crypto_currency: 'USDC',
+    wallet_address: wallet,
+  });
+  ids['officeReady'] = await insertOrder(db, DEMO_USER, {
+    status: 'OFFICE_READY',
+    payment_method: 'OFFICE',
+    currency: 'USD',
+    city_id: 'moscow',
+    office_id: 'moscow-city-tower',
+    amount_units: 5_940_000_000,
+    total_minor: 600_000,
+    rate_units: 1_010_000,
+    network: 'BASE',
+    crypto_currency: 'USDC',
+    wallet_address: wallet,
+    office_instructions: 'Приходите с паспортом, назовите код бронирования на ресепшн 43 этажа.',
+    reservation: JSON.stringify({ reservationCode: 'K7M2QX' }),
+    reserved_until: now + 3 * 3_600_000,
+    requisites_ready_at: now,
+  });
+  ids['sendCrypto'] = await insertOrder(db, DEMO_USER, {
+    status: 'WAITING_CRYPTO',
+    type: 'SELL',
+    requisites: JSON.stringify({ walletAddress: DEMO_DEPOSIT_ADDRESSES.trc20 }),
+    requisites_ready_at: now,
+    expires_at: now + 30 * 60_000,
+  });
+  ids['sellWaiting'] = await insertOrder(db, DEMO_USER, {
+    status: 'TX_PENDING',
+    type: 'SELL',
+    tx_hash: 'e'.repeat(64),
+  });
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+interface Shot {
+  readonly name: string;
+  readonly open: (page: Page) => Promise<void>;
+  readonly screen: string;
+  /** A text the screen must show, per language. */
+  readonly text: { readonly ru: RegExp; readonly en: RegExp };
+}
+
+const order = (key: string, screen: string) => async (page: Page) => {
+  await page.goto(`${server.url}/order/${ids[key] ?? ''}/${screen}`);
+};
+const route = (path: string) => async (page: Page) => {
+  await page.goto(`${server.url}/currencies`);
+  await page.locator('[data-currency="RUB"]').click();
+  await onScreen(page, 'rub-method');
+  await page.goto(`${server.url}${path}`);
+};
+
+const SHOTS: readonly Shot[] = [
+  {
+    name: 'p2p',
+    open: route('/p2p'),
+    screen: 'p2p',
+    text: { ru: /Купить криптовалюту/, en: /Buy crypto/ },
+  },
+  {
+    name: 'p2p-buy',
+    open: route('/p2p/buy'),
+    screen: 'p2p-buy',
+    text: { ru: /Сумма в рублях/, en: /Amount in roubles/ },
+  },
+  {
+    name: 'p2p-sell',
+    open: route('/p2p/sell'),
+    screen: 'p2p-sell',
+    text: { ru: /Номер карты/, en: /Card number/ },
+  },
+  {
+    name: 'bank-account',
+    open: route('/bank-account'),
+    screen: 'bank-account',
+    text: { ru: /500 000 ₽/, en: /500,000 ₽/ },
+  },
+  {
+    name: 'office-exchange',
+    open: route('/office-exchange'),
+    screen: 'office-exchange',
+    text: { ru: /паспорт/, en: /passport/ },
+  },
+  {
+    name: 'waiting',
+    open: order('waiting', 'waiting'),
+    screen: 'waiting',
+    text: { ru: /Прошло/, en: /Elapsed/ },
+  },
+  {
+    name: 'payment',
+    open: order('payment', 'payment'),
+    screen: 'payment',
+    text: { ru: /Я оплатил/, en: /I have paid/ },
+  },
+  {
+    name: 'bank-requisites',
+    open: order('bank', 'bank-requisites'),
+    screen: 'bank-requisites',
+    text: { ru: /БИК/, en: /BIC/ },
+  },
+  {
+    name: 'upload-receipt',
+    open: order('upload', 'upload-receipt'),
+    screen: 'upload-receipt',
+    text: { ru: /Выбрать файл/, en: /Choose a file/ },
+  },
+  {
+    name: 'complete-progress',
+    open: order('progress', 'complete'),
+    screen: 'complete',
+    text: { ru: /Отправляем криптовалюту/, en: /Sending crypto/ },
+  },
+  {
+    name: 'complete-success',
+    open: order('done', 'complete'),
+    screen: 'complete',
+    text: { ru: /Заказ выполнен/, en: /Order completed/ },
+  },
+  {
+    name: 'details-rejected',
+    open: order('rejected', 'details'),
+    screen: 'details',
+    text: { ru: /третьего лица/, en: /третьего лица/ },
+  },
+  {
+    name: 'office-waiting-pending',
+    open: order('officePending', 'office-waiting'),
+    screen: 'office-waiting',
+    text: { ru: /Ожидание инструкций/, en: /Waiting for instructions/ },
+  },
+  {
+    name: 'office-waiting-ready',
+    open: order('officeReady', 'office-waiting'),
+    screen: 'office-waiting',
+    text: { ru: /Принесите наличными/, en: /Bring in cash/ },
+  },
+  {
+    name: 'office-details',
+    open: async (page) => {
+      await order('officeReady', 'office-waiting')(page);
+      await page.getByTestId('open-reservation').click();
+    },
+    screen: 'office-details',
+    text: { ru: /K7M2QX/, en: /K7M2QX/ },
+  },
+  {
+    name: 'send-crypto',
+    open: order('sendCrypto', 'send-crypto'),
+    screen: 'send-crypto',
+    text: { ru: /Хеш транзакции/, en: /Transaction hash/ },
+  },
+  {
+    name: 'sell-waiting',
+    open: order('sellWaiting', 'sell-waiting'),
+    screen: 'sell-waiting',
+    text: { ru: /Проверяем транзакцию/, en: /Checking the transaction/ },
+  },
+  {
+    name: 'my-orders',
+    open: async (page) => page.goto(`${server.url}/my-orders`).then(() => undefined),
+    screen: 'my-orders',
+    text: { ru: /Сегодня/, en: /Today/ },
+  },
+];
+
+describe('screen gallery', () => {
+  it.each([
+    ['ru', 'light'],
+    ['ru', 'dark'],
+    ['en', 'light'],
+    ['en', 'dark'],
+  ] as const)(
+    'every order screen in %s, %s theme',
+    async (language, theme) => {
+      const { context, page } = await openPhone(browser, { storedLanguage: language, theme });
+      try {
+        for (const shot of SHOTS) {
+          await shot.open(page);
+          await onScreen(page, shot.screen);
+          await page.getByText(shot.text[language]).first().waitFor({ timeout: 10_000 });
+          await screenshot(page, `gallery-${shot.name}-${language}-${theme}`);
+        }
+      } finally {
+        await context.close();
+      }
+    },
+    180_000,
+  );
+});
