@@ -1,0 +1,969 @@
+/**
+ * The order screens of spec section 4 (polling, redirects, client-triggered transitions), with
+ * the API and the clock faked: every poll interval, every redirect, the countdowns and their
+ * warnings, and what each failure shows (spec sections 8 and 9). Each test names its rule.
+ */
+import { fireEvent, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type {
+  BankRequisites,
+  CardRequisites,
+  OfficeReservation,
+  OrderDetails,
+} from '../../src/shared/api';
+import type { OrderStatus } from '../../src/shared/order-status';
+import {
+  advance,
+  deferred,
+  fakeApi,
+  renderApp,
+  settle,
+  stubDialogs,
+  type FakeApi,
+  type FakeReply,
+} from '../helpers/render-app';
+
+const NOW = Date.parse('2025-03-01T12:00:00.000Z');
+const MINUTE = 60_000;
+const ID = 'ord-1';
+const STATUS = `/api/orders/${ID}/status`;
+const WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+
+const CARD: CardRequisites = {
+  bankName: 'Sberbank',
+  cardNumber: '2202200000000001',
+  cardHolder: 'IVAN PETROV',
+  phone: '+79990000000',
+  comment: 'Order 1',
+};
+const BANK: BankRequisites = {
+  recipientName: 'OOO Exchange',
+  accountNumber: '40702810000000000001',
+  bankName: 'Sberbank',
+  bik: '044525225',
+  correspondentAccount: '30101810400000000225',
+  inn: '7700000000',
+  beneficiaryName: 'OOO Exchange',
+  beneficiaryAccount: '40702810000000000001',
+};
+const RESERVATION: OfficeReservation = {
+  orderId: ID,
+  reservationCode: 'R-4821',
+  reservedUntil: new Date(NOW + 3 * 60 * MINUTE).toISOString(),
+  office: {
+    id: 'dubai-1',
+    addressRu: 'Дубай, Шейх Зайед роуд, 1',
+    addressEn: 'Dubai, Sheikh Zayed Road 1',
+    workingHoursRu: '10:00–20:00',
+    workingHoursEn: '10 am – 8 pm',
+    phone: '+971 4 000 0000',
+    mapLink: 'https://maps.example/dubai-1',
+  },
+  city: { nameRu: 'Дубай', nameEn: 'Dubai' },
+};
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function makeOrder(fields: Partial<OrderDetails> = {}): OrderDetails {
+  return {
+    id: ID,
+    type: 'BUY',
+    status: 'WAITING_REQUISITES',
+    amount: 51.4774,
+    cryptoCurrency: 'USDC',
+    network: 'BASE',
+    currency: 'RUB',
+    totalRub: 5000,
+    rate: 97.13,
+    paymentMethod: 'P2P',
+    createdAt: iso(NOW),
+    updatedAt: iso(NOW),
+    expiresAt: null,
+    requisitesReadyAt: null,
+    reservedUntil: null,
+    cityId: null,
+    rejectReason: null,
+    txHash: null,
+    outgoingTxHash: null,
+    officeInstructions: null,
+    walletAddress: WALLET,
+    receipts: [],
+    requisites: null,
+    reservation: null,
+    deepLink: null,
+    serverTime: iso(Date.now()),
+    ...fields,
+  };
+}
+
+interface ServedOrder {
+  readonly api: FakeApi;
+  /** Changes what the next status polls answer (the server moved the order on). */
+  readonly update: (fields: Partial<OrderDetails>) => void;
+  /** While true, status polls get no answer at all (fetch rejects). */
+  readonly setDown: (down: boolean) => void;
+  readonly polls: () => number;
+}
+
+/**
+ * Serves the order at GET /api/orders/{id}/status; `serverTime` is the server's clock at the
+ * moment of the answer, `clockAheadMs` ahead of the phone's.
+ */
+function serveOrder(fields: Partial<OrderDetails>, clockAheadMs = 0): ServedOrder {
+  let current = fields;
+  let down = false;
+  const api = fakeApi([
+    {
+      method: 'GET',
+      path: STATUS,
+      reply: (): FakeReply =>
+        down
+          ? 'network-error'
+          : { json: makeOrder({ serverTime: iso(Date.now() + clockAheadMs), ...current }) },
+    },
+  ]);
+  return {
+    api,
+    update: (next) => {
+      current = { ...current, ...next };
+    },
+    setDown: (value) => {
+      down = value;
+    },
+    polls: () => api.callsTo('GET', STATUS).length,
+  };
+}
+
+const path = (screenName: string) => `/order/${ID}/${screenName}`;
+const onScreen = (name: string) => document.querySelector(`[data-screen="${name}"]`) !== null;
+const placeholderHeader = () => document.querySelector('dt')?.textContent;
+
+let dialogs: ReturnType<typeof stubDialogs>;
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(NOW);
+  dialogs = stubDialogs();
+  // Failed polls and calls are logged (spec section 8); keep the test output readable.
+  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('waiting for requisites (spec section 4)', () => {
+  it('polls first after 0.5 s, then every 2 s', async () => {
+    const served = serveOrder({ status: 'WAITING_REQUISITES' });
+    renderApp(path('waiting'), { language: 'en' });
+    await settle();
+    expect(served.polls()).toBe(0);
+    await advance(499);
+    expect(served.polls()).toBe(0);
+    await advance(1);
+    expect(served.polls()).toBe(1);
+    await advance(1999);
+    expect(served.polls()).toBe(1);
+    await advance(1);
+    expect(served.polls()).toBe(2);
+    await advance(2000);
+    expect(served.polls()).toBe(3);
+  });
+
+  it('REQUISITES_READY with requisites opens payment (with the order as navigation state) and clears waiting_start', async () => {
+    const served = serveOrder({ status: 'WAITING_REQUISITES' });
+    const app = renderApp(path('waiting'), { language: 'en' });
+    await advance(500);
+    expect(localStorage.getItem(`waiting_start_${ID}`)).toBe(String(NOW));
+    served.update({ status: 'REQUISITES_READY', requisites: CARD, requisitesReadyAt: iso(NOW) });
+    await advance(2000);
+    expect(app.currentPath()).toBe(path('payment'));
+    expect(app.location.state).toMatchObject({ order: { id: ID, requisites: CARD } });
+    expect(localStorage.getItem(`waiting_start_${ID}`)).toBeNull();
+  });
+
+  it('REQUISITES_READY of a BANK_ACCOUNT order opens bank-requisites and clears waiting_start', async () => {
+    serveOrder({ status: 'REQUISITES_READY', paymentMethod: 'BANK_ACCOUNT', requisites: BANK });
+    const app = renderApp(path('waiting'), { language: 'en' });
+    await advance(500);
+    expect(app.currentPath()).toBe(path('bank-requisites'));
+    expect(localStorage.getItem(`waiting_start_${ID}`)).toBeNull();
+  });
+
+  it('REQUISITES_READY without requisites keeps waiting', async () => {
+    serveOrder({ status: 'REQUISITES_READY', requisites: null });
+    const app = renderApp(path('waiting'), { language: 'en' });
+    await advance(4500);
+    expect(app.currentPath()).toBe(path('waiting'));
+    expect(localStorage.getItem(`waiting_start_${ID}`)).not.toBeNull();
+  });
+
+  it.each<OrderStatus>(['REJECTED', 'CANCELLED'])(
+    '%s goes to my orders and clears waiting_start',
+    async (status) => {
+      serveOrder({ status });
+      const app = renderApp(path('waiting'), { language: 'en' });
+      await advance(500);
+      expect(app.currentPath()).toBe('/my-orders');
+      expect(localStorage.getItem(`waiting_start_${ID}`)).toBeNull();
+    },
+  );
+
+  it.each<OrderStatus>(['WAITING_REQUISITES', 'PAYMENT_PENDING', 'OFFICE_PENDING'])(
+    '%s keeps waiting',
+    async (status) => {
+      const served = serveOrder({ status });
+      const app = renderApp(path('waiting'), { language: 'en' });
+      await advance(4500);
+      expect(served.polls()).toBe(3);
+      expect(app.currentPath()).toBe(path('waiting'));
+      expect(onScreen('waiting')).toBe(true);
+    },
+  );
+
+  it('the elapsed counter counts m:ss from waiting_start and continues after a remount', async () => {
+    serveOrder({ status: 'WAITING_REQUISITES' });
+    const app = renderApp(path('waiting'), { language: 'en' });
+    expect(screen.getByTestId('elapsed').textContent).toBe('Elapsed: 0:00');
+    await advance(61_000);
+    expect(screen.getByTestId('elapsed').textContent).toBe('Elapsed: 1:01');
+    app.unmount();
+    await advance(10_000);
+    renderApp(path('waiting'), { language: 'en' });
+    expect(screen.getByTestId('elapsed').textContent).toBe('Elapsed: 1:11');
+  });
+
+  it('a start stored by an earlier visit is where the counter starts', () => {
+    localStorage.setItem(`waiting_start_${ID}`, String(NOW - 12 * MINUTE - 5000));
+    serveOrder({ status: 'WAITING_REQUISITES' });
+    renderApp(path('waiting'), { language: 'en' });
+    expect(screen.getByTestId('elapsed').textContent).toBe('Elapsed: 12:05');
+  });
+});
+
+describe('payment, P2P (spec sections 4, 8 and 9)', () => {
+  const ready = (fields: Partial<OrderDetails> = {}): Partial<OrderDetails> => ({
+    status: 'REQUISITES_READY',
+    requisites: CARD,
+    requisitesReadyAt: iso(NOW),
+    ...fields,
+  });
+
+  it('polls at once, then every 5 s', async () => {
+    const served = serveOrder(ready());
+    renderApp(path('payment'), { language: 'en' });
+    await settle();
+    expect(served.polls()).toBe(1);
+    await advance(4999);
+    expect(served.polls()).toBe(1);
+    await advance(1);
+    expect(served.polls()).toBe(2);
+  });
+
+  it('shows the card details: bank, card number in groups of 4, holder, phone, comment', async () => {
+    serveOrder(ready());
+    renderApp(path('payment'), { language: 'en' });
+    await settle();
+    expect(screen.getByTestId('req-bank').textContent).toContain('Sberbank');
+    expect(screen.getByTestId('req-card').textContent).toContain('2202 2000 0000 0001');
+    expect(screen.getByTestId('req-card').dataset['copyValue']).toBe('2202200000000001');
+    expect(screen.getByTestId('req-holder').textContent).toContain('IVAN PETROV');
+    expect(screen.getByTestId('req-phone').textContent).toContain('+79990000000');
+    expect(screen.getByTestId('req-comment').textContent).toContain('Order 1');
+  });
+
+  it('shows requisites passed in navigation state before the order is fetched', async () => {
+    const api = fakeApi([]);
+    const held = deferred<FakeReply>();
+    api.on('GET', STATUS, () => held.promise);
+    renderApp(path('payment'), {
+      language: 'en',
+      historyState: { order: makeOrder(ready()) },
+    });
+    await settle();
+    expect(screen.getByTestId('req-card').textContent).toContain('2202 2000 0000 0001');
+    expect(screen.getByTestId('countdown').textContent).toContain('Time left: 30:00');
+  });
+
+  it.each<[OrderStatus, string]>([
+    ['REJECTED', 'Order rejected by administrator'],
+    ['CANCELLED', 'Order cancelled'],
+  ])('%s seen while polling alerts and goes to /', async (status, message) => {
+    const served = serveOrder(ready());
+    const app = renderApp(path('payment'), { language: 'en' });
+    await settle();
+    expect(dialogs.alert).not.toHaveBeenCalled();
+    served.update({ status });
+    await advance(5000);
+    expect(dialogs.alert).toHaveBeenCalledTimes(1);
+    expect(dialogs.alert).toHaveBeenCalledWith(message);
+    expect(app.currentPath()).toBe('/');
+  });
+
+  it.each<OrderStatus>(['REJECTED', 'CANCELLED'])(
+    "a %s order on load alerts 'Order rejected by administrator' and goes to /",
+    async (status) => {
+      serveOrder(ready({ status }));
+      const app = renderApp(path('payment'), { language: 'en' });
+      await settle();
+      expect(dialogs.alert).toHaveBeenCalledTimes(1);
+      expect(dialogs.alert).toHaveBeenCalledWith('Order rejected by administrator');
+      expect(app.currentPath()).toBe('/');
+    },
+  );
+
+  it('counts down 30 minutes from requisitesReadyAt when expiresAt is absent', async () => {
+    serveOrder(ready({ requisitesReadyAt: iso(NOW - 10 * MINUTE) }));
+    renderApp(path('payment'), { language: 'en' });
+    await settle();
+    expect(screen.getByTestId('countdown').textContent).toContain('Time left: 20:00');
+    await advance(1000);
+    expect(screen.getByTestId('countdown').textContent).toContain('Time left: 19:59');
+  });
+
+  it('counts down to expiresAt when the server gives one', async () => {
+    serveOrder(ready({ expiresAt: iso(NOW + 7 * MINUTE) }));
+    renderApp(path('payment'), { language: 'en' });
+    await settle();
+    expect(screen.getByTestId('countdown').textContent).toContain('Time left: 7:00');
+  });
+
+  it("counts down on the server's clock: a server 10 minutes ahead of the phone leaves 10 minutes less", async () => {
+    serveOrder(ready({ expiresAt: iso(NOW + 30 * MINUTE) }), 10 * MINUTE);
+    renderApp(path('payment'), { language: 'en' });
+    await settle();
+    expect(screen.getByTestId('countdown').textContent).toContain('Time left: 20:00');
+  });
+
+  it('warns once less than 5 minutes are left', async () => {
+    serveOrder(ready({ expiresAt: iso(NOW + 5 * MINUTE + 1000) }));
+    renderApp(path('payment'), { language: 'en' });
+    await settle();
+    const countdown = () => screen.getByTestId('countdown');
+    expect(countdown().textContent).not.toContain('Less than 5 minutes left');
+    expect(countdown().className).not.toContain('countdown--warning');
+    await advance(2000);
+    expect(countdown().textContent).toContain('Less than 5 minutes left');
+    expect(countdown().className).toContain('countdown--warning');
+  });
+
+  it("when the time runs out: posts cancel, alerts 'Payment time expired. Order cancelled.', goes to /", async () => {
+    const served = serveOrder(ready({ expiresAt: iso(NOW + 10_000) }));
+    served.api.on('POST', `/api/orders/${ID}/cancel`, {
+      json: { success: true, status: 'CANCELLED' },
+    });
+    const app = renderApp(path('payment'), { language: 'en' });
+    await settle();
+    expect(served.api.callsTo('POST', `/api/orders/${ID}/cancel`)).toHaveLength(0);
+    await advance(10_000);
+    expect(served.api.callsTo('POST', `/api/orders/${ID}/cancel`)).toHaveLength(1);
+    expect(dialogs.alert).toHaveBeenCalledWith('Payment time expired. Order cancelled.');
+    expect(app.currentPath()).toBe('/');
+  });
+
+  it('when the time runs out and cancel fails, it still alerts and goes to /', async () => {
+    const served = serveOrder(ready({ expiresAt: iso(NOW + 1000) }));
+    served.api.on('POST', `/api/orders/${ID}/cancel`, 'network-error');
+    const app = renderApp(path('payment'), { language: 'en' });
+    await advance(1000);
+    expect(dialogs.alert).toHaveBeenCalledWith('Payment time expired. Order cancelled.');
+    expect(app.currentPath()).toBe('/');
+  });
+
+  it("'I have paid' posts payment-confirm and opens upload-receipt", async () => {
+    const served = serveOrder(ready());
+    served.api.on('POST', `/api/orders/${ID}/payment-confirm`, {
+      json: { success: true, status: 'PAYMENT_PENDING' },
+    });
+    const app = renderApp(path('payment'), { language: 'en' });
+    await settle();
+    fireEvent.click(screen.getByTestId('i-have-paid'));
+    await settle();
+    expect(served.api.callsTo('POST', `/api/orders/${ID}/payment-confirm`)).toHaveLength(1);
+    expect(app.currentPath()).toBe(path('upload-receipt'));
+  });
+
+  it("'I have paid' opens upload-receipt even when payment-confirm fails", async () => {
+    const served = serveOrder(ready());
+    served.api.on('POST', `/api/orders/${ID}/payment-confirm`, {
+      status: 500,
+      json: { error: 'x', code: 'INTERNAL' },
+    });
+    const app = renderApp(path('payment'), { language: 'en' });
+    await settle();
+    fireEvent.click(screen.getByTestId('i-have-paid'));
+    await settle();
+    expect(served.api.callsTo('POST', `/api/orders/${ID}/payment-confirm`)).toHaveLength(1);
+    expect(app.currentPath()).toBe(path('upload-receipt'));
+    expect(dialogs.alert).not.toHaveBeenCalled();
+  });
+});
+
+describe('bank requisites (spec sections 4, 8 and 9)', () => {
+  const REQUISITES = `/api/orders/${ID}/requisites`;
+
+  function serveBank(
+    fields: Partial<OrderDetails> = {},
+    requisites: FakeReply = {
+      json: { requisitesNotConfigured: false, requisites: BANK },
+    },
+  ): ServedOrder {
+    const served = serveOrder({
+      status: 'REQUISITES_READY',
+      paymentMethod: 'BANK_ACCOUNT',
+      totalRub: 600000,
+      requisitesReadyAt: iso(NOW),
+      ...fields,
+    });
+    served.api.on('GET', REQUISITES, requisites);
+    return served;
+  }
+
+  it('polls the status and the requisites at once, then every 3 s', async () => {
+    const served = serveBank();
+    renderApp(path('bank-requisites'), { language: 'en' });
+    await settle();
+    expect(served.polls()).toBe(1);
+    expect(served.api.callsTo('GET', REQUISITES)).toHaveLength(1);
+    await advance(2999);
+    expect(served.polls()).toBe(1);
+    await advance(1);
+    expect(served.polls()).toBe(2);
+    expect(served.api.callsTo('GET', REQUISITES)).toHaveLength(2);
+  });
+
+  it.each<OrderStatus>(['CANCELLED', 'REJECTED'])('%s goes to my orders', async (status) => {
+    const served = serveBank();
+    const app = renderApp(path('bank-requisites'), { language: 'en' });
+    await settle();
+    served.update({ status });
+    await advance(3000);
+    expect(app.currentPath()).toBe('/my-orders');
+  });
+
+  it("shows 'Requisites not configured. Please contact support.' when none are configured", async () => {
+    serveBank({}, { json: { requisitesNotConfigured: true, requisites: null } });
+    renderApp(path('bank-requisites'), { language: 'en' });
+    await settle();
+    expect(placeholderHeader()).toBe('Requisites not configured. Please contact support.');
+    expect(screen.queryByTestId('i-have-paid')).toBeNull();
+  });
+
+  it('shows every bank requisite, beneficiary included', async () => {
+    serveBank();
+    renderApp(path('bank-requisites'), { language: 'en' });
+    await settle();
+    const text = document.querySelector('main')?.textContent ?? '';
+    for (const value of [BANK.accountNumber, BANK.bik, BANK.correspondentAccount, BANK.inn]) {
+      expect(text).toContain(value);
+    }
+  });
+
+  it('counts down 2 hours from requisitesReadyAt as h:mm:ss', async () => {
+    serveBank();
+    renderApp(path('bank-requisites'), { language: 'en' });
+    await settle();
+    expect(screen.getByTestId('countdown').textContent).toContain('Time left: 2:00:00');
+    await advance(1000);
+    expect(screen.getByTestId('countdown').textContent).toContain('Time left: 1:59:59');
+  });
+
+  it('warns once less than 10 minutes are left, still as h:mm:ss', async () => {
+    serveBank({ requisitesReadyAt: iso(NOW - 110 * MINUTE - 1000) });
+    renderApp(path('bank-requisites'), { language: 'en' });
+    await settle();
+    const countdown = () => screen.getByTestId('countdown');
+    expect(countdown().textContent).toContain('Time left: 0:09:59');
+    expect(countdown().textContent).toContain('Less than 10 minutes left');
+    expect(countdown().className).toContain('countdown--warning');
+  });
+
+  it('does not warn with more than 10 minutes left', async () => {
+    serveBank({ requisitesReadyAt: iso(NOW - 109 * MINUTE) });
+    renderApp(path('bank-requisites'), { language: 'en' });
+    await settle();
+    expect(screen.getByTestId('countdown').textContent).not.toContain('Less than 10 minutes');
+  });
+
+  it("'I have paid' posts payment-confirm and opens upload-receipt", async () => {
+    const served = serveBank();
+    served.api.on('POST', `/api/orders/${ID}/payment-confirm`, {
+      json: { success: true, status: 'PAYMENT_PENDING' },
+    });
+    const app = renderApp(path('bank-requisites'), { language: 'en' });
+    await settle();
+    fireEvent.click(screen.getByTestId('i-have-paid'));
+    await settle();
+    expect(app.currentPath()).toBe(path('upload-receipt'));
+  });
+
+  it("a failed 'I have paid' shows an error, re-enables the button and stays", async () => {
+    const served = serveBank();
+    const held = deferred<FakeReply>();
+    served.api.on('POST', `/api/orders/${ID}/payment-confirm`, () => held.promise);
+    const app = renderApp(path('bank-requisites'), { language: 'en' });
+    await settle();
+    const button = () => screen.getByTestId<HTMLButtonElement>('i-have-paid');
+    fireEvent.click(button());
+    await settle();
+    expect(button().disabled).toBe(true);
+    held.resolve({ status: 500, json: { error: 'x', code: 'INTERNAL' } });
+    await settle();
+    expect(screen.getByTestId('pay-error').textContent).toBe(
+      'Something went wrong. Please try again.',
+    );
+    expect(button().disabled).toBe(false);
+    expect(app.currentPath()).toBe(path('bank-requisites'));
+  });
+});
+
+describe('upload receipt (spec sections 4, 5 and 8)', () => {
+  const RECEIPT = `/api/orders/${ID}/receipt`;
+  const MB10 = 10 * 1024 * 1024;
+
+  beforeEach(() => {
+    // jsdom has no object URLs; the image preview needs one.
+    Object.defineProperty(URL, 'createObjectURL', {
+      configurable: true,
+      value: vi.fn(() => 'blob:preview'),
+    });
+    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: vi.fn() });
+  });
+
+  function file(name: string, mime: string, size?: number): File {
+    const made = new File(['receipt-bytes'], name, { type: mime });
+    if (size !== undefined) Object.defineProperty(made, 'size', { value: size });
+    return made;
+  }
+
+  async function choose(picked: File): Promise<void> {
+    fireEvent.change(screen.getByTestId('receipt-input'), { target: { files: [picked] } });
+    await settle();
+  }
+
+  it('polls at once, then every 5 s', async () => {
+    const served = serveOrder({ status: 'PAYMENT_PENDING' });
+    renderApp(path('upload-receipt'), { language: 'en' });
+    await settle();
+    expect(served.polls()).toBe(1);
+    await advance(4999);
+    expect(served.polls()).toBe(1);
+    await advance(1);
+    expect(served.polls()).toBe(2);
+  });
+
+  it("REJECTED alerts 'Order rejected by administrator' and goes to /", async () => {
+    const served = serveOrder({ status: 'PAYMENT_PENDING' });
+    const app = renderApp(path('upload-receipt'), { language: 'en' });
+    await settle();
+    served.update({ status: 'REJECTED' });
+    await advance(5000);
+    expect(dialogs.alert).toHaveBeenCalledWith('Order rejected by administrator');
+    expect(app.currentPath()).toBe('/');
+  });
+
+  it('COMPLETED opens complete', async () => {
+    const served = serveOrder({ status: 'PAYMENT_PENDING' });
+    const app = renderApp(path('upload-receipt'), { language: 'en' });
+    await settle();
+    served.update({ status: 'COMPLETED' });
+    await advance(5000);
+    expect(app.currentPath()).toBe(path('complete'));
+  });
+
+  it("refuses a file that is neither an image nor a PDF: 'Please upload an image or PDF file'", async () => {
+    serveOrder({ status: 'PAYMENT_PENDING' });
+    renderApp(path('upload-receipt'), { language: 'en' });
+    await settle();
+    await choose(file('receipt.txt', 'text/plain'));
+    expect(dialogs.alert).toHaveBeenCalledWith('Please upload an image or PDF file');
+    expect(screen.queryByTestId('receipt-preview')).toBeNull();
+  });
+
+  it("refuses a file above 10 MB: 'File is too large. Maximum size: 10MB'; exactly 10 MB is taken", async () => {
+    serveOrder({ status: 'PAYMENT_PENDING' });
+    renderApp(path('upload-receipt'), { language: 'en' });
+    await settle();
+    await choose(file('big.png', 'image/png', MB10 + 1));
+    expect(dialogs.alert).toHaveBeenCalledWith('File is too large. Maximum size: 10MB');
+    expect(screen.queryByTestId('receipt-preview')).toBeNull();
+    await choose(file('fits.png', 'image/png', MB10));
+    expect(dialogs.alert).toHaveBeenCalledTimes(1);
+    expect(screen.getByTestId('receipt-preview')).toBeTruthy();
+  });
+
+  it("sending with no file alerts 'Please select a file' and sends nothing", async () => {
+    const served = serveOrder({ status: 'PAYMENT_PENDING' });
+    renderApp(path('upload-receipt'), { language: 'en' });
+    await settle();
+    fireEvent.click(screen.getByTestId('send-receipt'));
+    await settle();
+    expect(dialogs.alert).toHaveBeenCalledWith('Please select a file');
+    expect(served.api.callsTo('POST', RECEIPT)).toHaveLength(0);
+  });
+
+  it('an image gets a preview, a PDF a placeholder, and the file can be removed', async () => {
+    serveOrder({ status: 'PAYMENT_PENDING' });
+    renderApp(path('upload-receipt'), { language: 'en' });
+    await settle();
+    await choose(file('photo.jpg', 'image/jpeg'));
+    expect(screen.getByRole('img', { name: 'photo.jpg' }).getAttribute('src')).toBe('blob:preview');
+    fireEvent.click(screen.getByTestId('remove-receipt'));
+    await settle();
+    expect(screen.queryByTestId('receipt-preview')).toBeNull();
+    await choose(file('statement.pdf', 'application/pdf'));
+    expect(screen.getByTestId('pdf-placeholder')).toBeTruthy();
+  });
+
+  it('sends fileName, a base64 data URL and fileSize, then opens complete', async () => {
+    const served = serveOrder({ status: 'PAYMENT_PENDING' });
+    served.api.on('POST', RECEIPT, { json: { success: true, status: 'RECEIPT_UPLOADED' } });
+    const app = renderApp(path('upload-receipt'), { language: 'en' });
+    await settle();
+    await choose(file('statement.pdf', 'application/pdf'));
+    fireEvent.click(screen.getByTestId('send-receipt'));
+    await advance(50);
+    const sent = served.api.callsTo('POST', RECEIPT).map((c) => c.body);
+    expect(sent).toEqual([
+      {
+        fileName: 'statement.pdf',
+        fileData: `data:application/pdf;base64,${btoa('receipt-bytes')}`,
+        fileSize: 'receipt-bytes'.length,
+      },
+    ]);
+    expect(app.currentPath()).toBe(path('complete'));
+  });
+
+  it("a failed upload alerts 'Error uploading receipt. Please try again.' and stays", async () => {
+    const served = serveOrder({ status: 'PAYMENT_PENDING' });
+    served.api.on('POST', RECEIPT, { status: 413, json: { error: 'x', code: 'FILE_TOO_LARGE' } });
+    const app = renderApp(path('upload-receipt'), { language: 'en' });
+    await settle();
+    await choose(file('photo.jpg', 'image/jpeg'));
+    fireEvent.click(screen.getByTestId('send-receipt'));
+    await advance(50);
+    expect(dialogs.alert).toHaveBeenCalledWith('Error uploading receipt. Please try again.');
+    expect(app.currentPath()).toBe(path('upload-receipt'));
+  });
+});
+
+describe('complete (spec section 4)', () => {
+  it('polls at once, then every 3 s', async () => {
+    const served = serveOrder({ status: 'RECEIPT_UPLOADED' });
+    renderApp(path('complete'), { language: 'en' });
+    await settle();
+    expect(served.polls()).toBe(1);
+    await advance(2999);
+    expect(served.polls()).toBe(1);
+    await advance(1);
+    expect(served.polls()).toBe(2);
+  });
+
+  it.each<[OrderStatus, string]>([
+    ['RECEIPT_UPLOADED', 'Checking your receipt'],
+    ['PAYMENT_CONFIRMED', 'Sending crypto'],
+    ['TX_PENDING', 'Checking the transaction'],
+    ['TX_CONFIRMED', 'Sending funds'],
+  ])('%s is labelled %s', async (status, label) => {
+    serveOrder({ status });
+    renderApp(path('complete'), { language: 'en' });
+    await settle();
+    expect(placeholderHeader()).toBe(label);
+  });
+
+  it('a status outside the in-progress set is labelled waiting', async () => {
+    serveOrder({ status: 'PAYMENT_PENDING' });
+    renderApp(path('complete'), { language: 'en' });
+    await settle();
+    const header = placeholderHeader();
+    expect([
+      'Checking your receipt',
+      'Sending crypto',
+      'Checking the transaction',
+      'Sending funds',
+    ]).not.toContain(header);
+    expect(header).toBeTruthy();
+  });
+
+  it('the label follows the status as it moves on', async () => {
+    const served = serveOrder({ status: 'RECEIPT_UPLOADED' });
+    renderApp(path('complete'), { language: 'en' });
+    await settle();
+    expect(placeholderHeader()).toBe('Checking your receipt');
+    served.update({ status: 'PAYMENT_CONFIRMED' });
+    await advance(3000);
+    expect(placeholderHeader()).toBe('Sending crypto');
+  });
+
+  it('COMPLETED shows success with the electronic receipt (outgoingTxHash, copyable)', async () => {
+    const hash = `0x${'ab'.repeat(32)}`;
+    serveOrder({ status: 'COMPLETED', outgoingTxHash: hash });
+    renderApp(path('complete'), { language: 'en' });
+    await settle();
+    expect(placeholderHeader()).toBe('Order completed');
+    expect(screen.getByText('Electronic receipt')).toBeTruthy();
+    expect(screen.getByTestId('outgoing-tx').dataset['copyValue']).toBe(hash);
+  });
+
+  it("REJECTED alerts 'Order rejected by administrator' and goes to /", async () => {
+    const served = serveOrder({ status: 'RECEIPT_UPLOADED' });
+    const app = renderApp(path('complete'), { language: 'en' });
+    await settle();
+    served.update({ status: 'REJECTED' });
+    await advance(3000);
+    expect(dialogs.alert).toHaveBeenCalledTimes(1);
+    expect(dialogs.alert).toHaveBeenCalledWith('Order rejected by administrator');
+    expect(app.currentPath()).toBe('/');
+  });
+});
+
+describe('office waiting (spec sections 2 and 4)', () => {
+  const CONFIRM = `/api/orders/${ID}/office-confirm`;
+  const officeOrder = (fields: Partial<OrderDetails> = {}): Partial<OrderDetails> => ({
+    status: 'OFFICE_PENDING',
+    paymentMethod: 'OFFICE',
+    currency: 'AED',
+    totalRub: 25000,
+    cityId: 'dubai',
+    ...fields,
+  });
+  const readyOrder = (fields: Partial<OrderDetails> = {}) =>
+    officeOrder({
+      status: 'OFFICE_READY',
+      officeInstructions: 'Come to desk 3 and show code R-4821',
+      reservedUntil: iso(NOW + 3 * 60 * MINUTE),
+      reservation: RESERVATION,
+      ...fields,
+    });
+
+  it('polls at once, then every 2 s, showing the elapsed time while pending', async () => {
+    const served = serveOrder(officeOrder());
+    renderApp(path('office-waiting'), { language: 'en' });
+    await settle();
+    expect(served.polls()).toBe(1);
+    await advance(1999);
+    expect(served.polls()).toBe(1);
+    await advance(1);
+    expect(served.polls()).toBe(2);
+    expect(screen.getByTestId('elapsed').textContent).toBe('Elapsed: 0:02');
+    expect(screen.queryByTestId('instructions')).toBeNull();
+  });
+
+  it.each<OrderStatus>(['CANCELLED', 'REJECTED'])('%s goes to my orders', async (status) => {
+    const served = serveOrder(officeOrder());
+    const app = renderApp(path('office-waiting'), { language: 'en' });
+    await settle();
+    served.update({ status });
+    await advance(2000);
+    expect(app.currentPath()).toBe('/my-orders');
+  });
+
+  it('COMPLETED opens complete', async () => {
+    const served = serveOrder(officeOrder());
+    const app = renderApp(path('office-waiting'), { language: 'en' });
+    await settle();
+    served.update({ status: 'COMPLETED' });
+    await advance(2000);
+    expect(app.currentPath()).toBe(path('complete'));
+  });
+
+  it('OFFICE_READY without instructions keeps waiting', async () => {
+    serveOrder(officeOrder({ status: 'OFFICE_READY', officeInstructions: null }));
+    renderApp(path('office-waiting'), { language: 'en' });
+    await settle();
+    expect(screen.queryByTestId('instructions')).toBeNull();
+    expect(screen.getByTestId('elapsed')).toBeTruthy();
+  });
+
+  it('OFFICE_READY with instructions shows them with the rate-fixed countdown, cash to bring, crypto to get, wallet and office', async () => {
+    const served = serveOrder(officeOrder());
+    renderApp(path('office-waiting'), { language: 'en' });
+    await settle();
+    served.update(readyOrder());
+    await advance(2000);
+    // The answer came 2 s after the reservation was made.
+    expect(screen.getByTestId('countdown').textContent).toContain('Rate fixed for 2:59:58');
+    expect(screen.getByTestId('instructions').textContent).toContain(
+      'Come to desk 3 and show code R-4821',
+    );
+    expect(screen.getByTestId('bring-amount').textContent).toContain('25,000 AED');
+    expect(screen.getByTestId('get-amount').textContent).toContain('51.4774 USDC');
+    expect(screen.getByTestId('office-address').textContent).toContain(
+      'Dubai, Sheikh Zayed Road 1',
+    );
+    expect(document.querySelector(`[data-copy-value="${WALLET}"]`)).not.toBeNull();
+    await advance(1000);
+    expect(screen.getByTestId('countdown').textContent).toContain('Rate fixed for 2:59:57');
+  });
+
+  it('without reservedUntil the rate-fixed countdown shows 3:00:00', async () => {
+    serveOrder(readyOrder({ reservedUntil: null }));
+    renderApp(path('office-waiting'), { language: 'en' });
+    await settle();
+    expect(screen.getByTestId('countdown').textContent).toContain('Rate fixed for 3:00:00');
+  });
+
+  it('warns once less than 10 minutes of the reservation are left', async () => {
+    serveOrder(readyOrder({ reservedUntil: iso(NOW + 9 * MINUTE) }));
+    renderApp(path('office-waiting'), { language: 'en' });
+    await settle();
+    expect(screen.getByTestId('countdown').className).toContain('countdown--warning');
+  });
+
+  it("'I received' posts office-confirm and opens complete", async () => {
+    const served = serveOrder(readyOrder());
+    served.api.on('POST', CONFIRM, { json: { success: true, status: 'COMPLETED' } });
+    const app = renderApp(path('office-waiting'), { language: 'en' });
+    await settle();
+    fireEvent.click(screen.getByTestId('i-received'));
+    await settle();
+    expect(served.api.callsTo('POST', CONFIRM)).toHaveLength(1);
+    expect(app.currentPath()).toBe(path('complete'));
+  });
+
+  it("a failed 'I received' alerts 'Confirmation failed' and stays", async () => {
+    const served = serveOrder(readyOrder());
+    served.api.on('POST', CONFIRM, { status: 409, json: { error: 'x', code: 'INVALID_STATUS' } });
+    const app = renderApp(path('office-waiting'), { language: 'en' });
+    await settle();
+    fireEvent.click(screen.getByTestId('i-received'));
+    await settle();
+    expect(dialogs.alert).toHaveBeenCalledWith('Confirmation failed');
+    expect(app.currentPath()).toBe(path('office-waiting'));
+  });
+
+  it("in Russian a failed 'I received' alerts 'Ошибка при подтверждении'", async () => {
+    const served = serveOrder(readyOrder());
+    served.api.on('POST', CONFIRM, 'network-error');
+    renderApp(path('office-waiting'), { language: 'ru' });
+    await settle();
+    fireEvent.click(screen.getByTestId('i-received'));
+    await settle();
+    expect(dialogs.alert).toHaveBeenCalledWith('Ошибка при подтверждении');
+  });
+});
+
+describe('office details (spec section 2)', () => {
+  it('without navigation state returns to /', async () => {
+    fakeApi([]);
+    const app = renderApp('/office-details', { language: 'en' });
+    await settle();
+    expect(app.currentPath()).toBe('/');
+  });
+
+  it('with the reservation in navigation state shows the code, the office and the countdown', async () => {
+    fakeApi([]);
+    renderApp('/office-details', {
+      language: 'en',
+      historyState: { reservation: RESERVATION, orderId: ID },
+    });
+    await settle();
+    expect(screen.getByTestId('reservation-code').dataset['copyValue']).toBe('R-4821');
+    expect(screen.getByTestId('office-address').textContent).toContain(
+      'Dubai, Sheikh Zayed Road 1',
+    );
+    expect(screen.getByTestId('map-link').getAttribute('href')).toBe(RESERVATION.office.mapLink);
+    expect(screen.getByTestId('countdown').textContent).toContain('3:00:00');
+  });
+});
+
+describe('order details (spec sections 2 and 8)', () => {
+  it('a rejected order shows its rejection reason', async () => {
+    serveOrder({ status: 'REJECTED', rejectReason: 'Payment from a third party' });
+    renderApp(path('details'), { language: 'en' });
+    await settle();
+    expect(screen.getByTestId('detail-status').dataset['status']).toBe('REJECTED');
+    expect(screen.getByTestId('reject-reason').textContent).toContain('Payment from a third party');
+  });
+
+  it('an order that is not rejected shows no reason', async () => {
+    serveOrder({ status: 'COMPLETED', rejectReason: null });
+    renderApp(path('details'), { language: 'en' });
+    await settle();
+    expect(screen.queryByTestId('reject-reason')).toBeNull();
+  });
+
+  it.each([
+    ['en', 'Order not found'],
+    ['ru', 'Заказ не найден'],
+  ] as const)("a missing order (404) shows '%s' text", async (language, text) => {
+    fakeApi([
+      {
+        method: 'GET',
+        path: STATUS,
+        reply: { status: 404, json: { error: 'x', code: 'ORDER_NOT_FOUND' } },
+      },
+    ]);
+    renderApp(path('details'), { language });
+    await settle();
+    expect(placeholderHeader()).toBe(text);
+    expect(dialogs.alert).not.toHaveBeenCalled();
+  });
+
+  it('a failed fetch alerts an error', async () => {
+    fakeApi([{ method: 'GET', path: STATUS, reply: 'network-error' }]);
+    renderApp(path('details'), { language: 'en' });
+    await settle();
+    expect(dialogs.alert).toHaveBeenCalledWith('Something went wrong. Please try again.');
+  });
+});
+
+describe('a failed poll (spec section 8: logged only, retried on the next poll)', () => {
+  it.each<[string, number, Partial<OrderDetails>, Partial<OrderDetails>, string]>([
+    [
+      'waiting',
+      2000,
+      { status: 'WAITING_REQUISITES' },
+      { status: 'REQUISITES_READY', requisites: CARD },
+      path('payment'),
+    ],
+    [
+      'payment',
+      5000,
+      { status: 'REQUISITES_READY', requisites: CARD },
+      { status: 'REJECTED' },
+      '/',
+    ],
+    [
+      'upload-receipt',
+      5000,
+      { status: 'PAYMENT_PENDING' },
+      { status: 'COMPLETED' },
+      path('complete'),
+    ],
+    ['complete', 3000, { status: 'RECEIPT_UPLOADED' }, { status: 'REJECTED' }, '/'],
+    [
+      'office-waiting',
+      2000,
+      { status: 'OFFICE_PENDING', paymentMethod: 'OFFICE' },
+      { status: 'COMPLETED' },
+      path('complete'),
+    ],
+  ])(
+    '%s stays as it was when a poll fails, and the next tick (%i ms) polls again',
+    async (name, interval, before, after, target) => {
+      const served = serveOrder(before);
+      const app = renderApp(path(name), { language: 'en' });
+      await advance(500);
+      const headerBefore = placeholderHeader();
+      const polled = served.polls();
+      served.setDown(true);
+      await advance(interval);
+      expect(served.polls()).toBe(polled + 1);
+      expect(app.currentPath()).toBe(path(name));
+      expect(onScreen(name)).toBe(true);
+      expect(placeholderHeader()).toBe(headerBefore);
+      expect(screen.queryByText('Order not found')).toBeNull();
+      expect(dialogs.alert).not.toHaveBeenCalled();
+      expect(console.warn).toHaveBeenCalled();
+      served.setDown(false);
+      served.update(after);
+      await advance(interval);
+      expect(app.currentPath()).toBe(target);
+      // (the screen it opened may have polled too)
+      expect(served.polls()).toBeGreaterThanOrEqual(polled + 2);
+    },
+  );
+});
