@@ -8,7 +8,7 @@ import { OPERATOR, OperatorClient } from '../helpers/operator';
 import {
   launchBrowser,
   onScreen,
-  openPhone,
+  withPhone,
   screenshot,
   startServer,
   type PhoneOptions,
@@ -32,19 +32,12 @@ afterAll(async () => {
 const EVM_WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF');
 
-async function withPhone(options: PhoneOptions, body: (page: Page) => Promise<void>) {
-  const { context, page } = await openPhone(browser, options);
-  const seen: string[] = [];
-  page.on('dialog', (dialog) => {
-    seen.push(dialog.message());
-    void dialog.accept();
-  });
-  try {
+/** A phone on which no alert may appear: every step of these journeys succeeds. */
+async function withPhoneNoAlerts(options: PhoneOptions, body: (page: Page) => Promise<void>) {
+  await withPhone(browser, options, async (page, dialogs) => {
     await body(page);
-    expect(seen).toEqual([]);
-  } finally {
-    await context.close();
-  }
+    expect(dialogs).toEqual([]);
+  });
 }
 
 const orderIdOf = (page: Page) => /\/order\/([0-9a-f-]{36})\//.exec(page.url())?.[1] ?? '';
@@ -59,7 +52,7 @@ async function openMethod(page: Page, currency: string, method: string) {
 
 describe('bank-transfer buy', () => {
   it('takes digits only, says the minimum inline, and goes to COMPLETED with an operator', async () => {
-    await withPhone({ storedLanguage: 'ru' }, async (page) => {
+    await withPhoneNoAlerts({ storedLanguage: 'ru' }, async (page) => {
       await openMethod(page, 'RUB', 'bankAccount');
       await onScreen(page, 'bank-account');
       await expect
@@ -113,7 +106,7 @@ describe('bank-transfer buy', () => {
   });
 
   it('shows the bank details in English in the dark theme', async () => {
-    await withPhone({ storedLanguage: 'en', theme: 'dark' }, async (page) => {
+    await withPhoneNoAlerts({ storedLanguage: 'en', theme: 'dark' }, async (page) => {
       await openMethod(page, 'RUB', 'bankAccount');
       await onScreen(page, 'bank-account');
       await expect.poll(() => page.getByTestId('rate').textContent()).toMatch(/1 USDC =/);
@@ -136,7 +129,7 @@ describe('office cash buy', () => {
   ] as const)(
     'in %s goes to COMPLETED through /office-details',
     async (currency, amount, city, language, theme) => {
-      await withPhone({ storedLanguage: language, theme }, async (page) => {
+      await withPhoneNoAlerts({ storedLanguage: language, theme }, async (page) => {
         await openMethod(page, currency, 'office');
         await onScreen(page, 'office-exchange');
         await page.getByTestId('office-warning').waitFor();
@@ -195,7 +188,7 @@ describe('office cash buy', () => {
       ['ru', 'Минимальная сумма 20 000 AED'],
       ['en', 'Minimum amount 20,000 AED'],
     ] as const) {
-      await withPhone({ storedLanguage: language }, async (page) => {
+      await withPhoneNoAlerts({ storedLanguage: language }, async (page) => {
         await openMethod(page, 'AED', 'office');
         await onScreen(page, 'office-exchange');
         await page.locator('[data-city="dubai"]').click();
@@ -210,7 +203,7 @@ describe('office cash buy', () => {
   });
 
   it('/office-details without navigation state returns to /', async () => {
-    await withPhone({}, async (page) => {
+    await withPhoneNoAlerts({}, async (page) => {
       await page.goto(`${server.url}/office-details`);
       await onScreen(page, 'landing');
     });

@@ -9,10 +9,9 @@ import { OPERATOR, OperatorClient } from '../helpers/operator';
 import {
   launchBrowser,
   onScreen,
-  openPhone,
+  withPhone,
   screenshot,
   startServer,
-  type PhoneOptions,
   type RunningServer,
 } from './harness';
 
@@ -36,25 +35,6 @@ const PNG = Buffer.from(
   'base64',
 );
 
-async function withPhone(options: PhoneOptions, body: (page: Page) => Promise<void>) {
-  const { context, page } = await openPhone(browser, options);
-  try {
-    await body(page);
-  } finally {
-    await context.close();
-  }
-}
-
-/** Collects the texts of alerts (window.alert in a browser, Telegram's popup inside Telegram). */
-function alerts(page: Page): string[] {
-  const seen: string[] = [];
-  page.on('dialog', (dialog) => {
-    seen.push(dialog.message());
-    void dialog.accept();
-  });
-  return seen;
-}
-
 const orderIdOf = (page: Page) => /\/order\/([0-9a-f-]{36})\//.exec(page.url())?.[1] ?? '';
 
 /** From the currency list to a filled P2P buy form. */
@@ -75,8 +55,7 @@ async function fillP2pBuy(page: Page, rub: string, wallet = TRON_WALLET) {
 
 describe('P2P buy', () => {
   it('goes from /rub-method to COMPLETED with an operator (ru, light)', async () => {
-    await withPhone({ storedLanguage: 'ru' }, async (page) => {
-      const seen = alerts(page);
+    await withPhone(browser, { storedLanguage: 'ru' }, async (page, seen) => {
       await fillP2pBuy(page, '10000');
       await expect
         .poll(() => page.locator('input[name="cryptoAmount"]').inputValue())
@@ -137,7 +116,7 @@ describe('P2P buy', () => {
   });
 
   it('shows the payment screen in English in the dark theme', async () => {
-    await withPhone({ storedLanguage: 'en', theme: 'dark' }, async (page) => {
+    await withPhone(browser, { storedLanguage: 'en', theme: 'dark' }, async (page) => {
       await fillP2pBuy(page, '25000');
       await screenshot(page, 'p2p-buy-form-en-dark');
       await page.getByTestId('continue').click();
@@ -156,8 +135,7 @@ describe('P2P buy', () => {
     ['en', '2999', 'Minimum amount 3,000 RUB'],
     ['en', '500001', 'Maximum amount 500,000 RUB'],
   ] as const)('refuses (%s) %s RUB with "%s"', async (language, amount, expected) => {
-    await withPhone({ storedLanguage: language }, async (page) => {
-      const seen = alerts(page);
+    await withPhone(browser, { storedLanguage: language }, async (page, seen) => {
       await fillP2pBuy(page, amount);
       await page.getByTestId('continue').click();
       const normalize = (s: string | null) => (s ?? '').replace(/\s/g, ' ');
@@ -171,8 +149,7 @@ describe('P2P buy', () => {
   });
 
   it('catches a wallet with a bad checksum before sending', async () => {
-    await withPhone({ storedLanguage: 'en' }, async (page) => {
-      alerts(page);
+    await withPhone(browser, { storedLanguage: 'en' }, async (page) => {
       await fillP2pBuy(page, '10000', 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeM');
       await page.getByTestId('continue').click();
       await page
@@ -184,8 +161,7 @@ describe('P2P buy', () => {
   });
 
   it('cancels the order when the payment time runs out and says so', async () => {
-    await withPhone({ storedLanguage: 'en' }, async (page) => {
-      const seen = alerts(page);
+    await withPhone(browser, { storedLanguage: 'en' }, async (page, seen) => {
       await fillP2pBuy(page, '10000');
       await page.getByTestId('continue').click();
       await onScreen(page, 'waiting');
@@ -214,8 +190,7 @@ describe('P2P buy', () => {
   });
 
   it('a rejected order alerts on the payment screen and shows its reason in the details', async () => {
-    await withPhone({ storedLanguage: 'ru' }, async (page) => {
-      const seen = alerts(page);
+    await withPhone(browser, { storedLanguage: 'ru' }, async (page, seen) => {
       await fillP2pBuy(page, '15000');
       await page.getByTestId('continue').click();
       await onScreen(page, 'waiting');
@@ -238,8 +213,7 @@ describe('P2P buy', () => {
   });
 
   it('refuses a receipt that is not an image or PDF, or is over 10 MB', async () => {
-    await withPhone({ storedLanguage: 'en' }, async (page) => {
-      const seen = alerts(page);
+    await withPhone(browser, { storedLanguage: 'en' }, async (page, seen) => {
       await fillP2pBuy(page, '12000');
       await page.getByTestId('continue').click();
       await onScreen(page, 'waiting');

@@ -11,10 +11,9 @@ import { insertOrder } from '../helpers/orders';
 import {
   launchBrowser,
   onScreen,
-  openPhone,
+  withPhone,
   screenshot,
   startServer,
-  type PhoneOptions,
   type RunningServer,
 } from './harness';
 
@@ -30,18 +29,6 @@ afterAll(async () => {
   await server.close();
 });
 
-async function withPhone(
-  options: PhoneOptions,
-  body: (page: Page) => Promise<void>,
-): Promise<void> {
-  const { context, page } = await openPhone(browser, options);
-  try {
-    await body(page);
-  } finally {
-    await context.close();
-  }
-}
-
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 const stored = (page: Page, key: string) => page.evaluate((k) => localStorage.getItem(k), key);
 const session = (page: Page, key: string) => page.evaluate((k) => sessionStorage.getItem(k), key);
@@ -50,7 +37,7 @@ describe('landing (/)', () => {
   it.each(['light', 'dark'] as const)(
     'greets a first-time customer in Russian, the default, with the service Online (%s theme)',
     async (theme) => {
-      await withPhone({ theme }, async (page) => {
+      await withPhone(browser, { theme }, async (page) => {
         await page.goto(`${server.url}/`);
         await onScreen(page, 'landing');
         await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('ru');
@@ -64,7 +51,7 @@ describe('landing (/)', () => {
   );
 
   it('stores the chosen language: after a reload the app opens at /currencies in English', async () => {
-    await withPhone({}, async (page) => {
+    await withPhone(browser, {}, async (page) => {
       await page.goto(`${server.url}/`);
       await onScreen(page, 'landing');
       await page.locator('[data-language="en"]').click();
@@ -80,7 +67,7 @@ describe('landing (/)', () => {
   });
 
   it('opens the support chat link', async () => {
-    await withPhone({}, async (page) => {
+    await withPhone(browser, {}, async (page) => {
       await page.goto(`${server.url}/`);
       await onScreen(page, 'landing');
       // No internet here: answer t.me locally and check where the link went.
@@ -100,7 +87,7 @@ describe('landing (/)', () => {
 
 describe('currencies (/currencies) and the language toggle', () => {
   it('re-translates the visible screen when RU/EN is toggled, and stores the choice', async () => {
-    await withPhone({ storedLanguage: 'en' }, async (page) => {
+    await withPhone(browser, { storedLanguage: 'en' }, async (page) => {
       await page.goto(`${server.url}/currencies`);
       await onScreen(page, 'currencies');
       await page.getByText('Russian Rouble').waitFor();
@@ -120,6 +107,7 @@ describe('currencies (/currencies) and the language toggle', () => {
     '%s reaches its method screen; coming-soon methods cannot be chosen',
     async (code) => {
       await withPhone(
+        browser,
         { storedLanguage: 'ru', theme: code === 'RUB' ? 'dark' : 'light' },
         async (page) => {
           await page.goto(`${server.url}/currencies`);
@@ -152,7 +140,7 @@ describe('currencies (/currencies) and the language toggle', () => {
   );
 
   it('logout clears the stored language and returns to the landing', async () => {
-    await withPhone({ storedLanguage: 'en' }, async (page) => {
+    await withPhone(browser, { storedLanguage: 'en' }, async (page) => {
       await page.goto(`${server.url}/currencies`);
       await onScreen(page, 'currencies');
       await page.getByText('Log out').click();
@@ -173,7 +161,7 @@ describe('the currency guard and the placeholders', () => {
   it.each(['/rub-method', '/kzt-method', '/card-payment'])(
     '%s without a chosen currency goes to /',
     async (route) => {
-      await withPhone({}, async (page) => {
+      await withPhone(browser, {}, async (page) => {
         await page.goto(`${server.url}${route}`);
         await onScreen(page, 'landing');
         expect(pathOf(page)).toBe('/');
@@ -182,7 +170,7 @@ describe('the currency guard and the placeholders', () => {
   );
 
   it('/payment-systems says the section is in development and lists disabled methods; back goes to /', async () => {
-    await withPhone({ storedLanguage: 'en' }, async (page) => {
+    await withPhone(browser, { storedLanguage: 'en' }, async (page) => {
       await page.goto(`${server.url}/payment-systems`);
       await onScreen(page, 'payment-systems');
       await page.getByText('This section is in development').waitFor();
@@ -196,7 +184,7 @@ describe('the currency guard and the placeholders', () => {
   });
 
   it('/card-payment says card payment is coming soon and leads back to the methods', async () => {
-    await withPhone({ storedLanguage: 'ru' }, async (page) => {
+    await withPhone(browser, { storedLanguage: 'ru' }, async (page) => {
       await page.goto(`${server.url}/currencies`);
       await page.locator('[data-currency="USD"]').click();
       await onScreen(page, 'usd-method');
@@ -215,7 +203,7 @@ describe('returning customers (the landing, second reading)', () => {
     const s = await startServer();
     try {
       const id = await insertOrder(s.database.db, DEMO_USER, { status: 'REQUISITES_READY' });
-      await withPhone({ storedLanguage: 'ru' }, async (page) => {
+      await withPhone(browser, { storedLanguage: 'ru' }, async (page) => {
         await page.goto(`${s.url}/?startapp=order_${id}`);
         // The history-card table: a P2P order in REQUISITES_READY opens the payment screen.
         await onScreen(page, 'payment');
@@ -231,13 +219,13 @@ describe('returning customers (the landing, second reading)', () => {
   it('with active orders the app opens /my-orders; without, /currencies', async () => {
     const s = await startServer();
     try {
-      await withPhone({ storedLanguage: 'en' }, async (page) => {
+      await withPhone(browser, { storedLanguage: 'en' }, async (page) => {
         await page.goto(`${s.url}/`);
         await onScreen(page, 'currencies');
       });
       await insertOrder(s.database.db, DEMO_USER, { status: 'WAITING_REQUISITES' });
       await insertOrder(s.database.db, DEMO_USER, { status: 'COMPLETED' });
-      await withPhone({ storedLanguage: 'en', theme: 'dark' }, async (page) => {
+      await withPhone(browser, { storedLanguage: 'en', theme: 'dark' }, async (page) => {
         await page.goto(`${s.url}/`);
         await onScreen(page, 'my-orders');
         expect(pathOf(page)).toBe('/my-orders');
@@ -260,7 +248,7 @@ describe('service status', () => {
     let stopping: Promise<void> | undefined;
     const stop = () => (stopping ??= s.close());
     try {
-      await withPhone({ storedLanguage: 'en' }, async (page) => {
+      await withPhone(browser, { storedLanguage: 'en' }, async (page) => {
         await page.goto(`${s.url}/currencies`);
         await onScreen(page, 'currencies');
         await page.getByRole('button', { name: 'Back' }).click();
@@ -281,7 +269,7 @@ describe('with a real bot token', () => {
   it('outside Telegram the app asks to be opened in Telegram', async () => {
     const s = await startServer({ botToken: '7000000001:AAHk3rZ9mQx2VbT8nP4sLw6yJcD1eFgH0iK' });
     try {
-      await withPhone({}, async (page) => {
+      await withPhone(browser, {}, async (page) => {
         await page.goto(`${s.url}/`);
         await onScreen(page, 'open-in-telegram');
         await page.getByText('Откройте приложение в Telegram').waitFor();

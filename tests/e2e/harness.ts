@@ -75,6 +75,28 @@ export async function openPhone(
   return { context, page };
 }
 
+/**
+ * Runs `body` on a fresh phone and closes it afterwards. Alerts and confirmations (window.alert
+ * and window.confirm outside Telegram) are accepted and their texts collected in `dialogs`.
+ */
+export async function withPhone(
+  browser: Browser,
+  options: PhoneOptions,
+  body: (page: Page, dialogs: string[]) => Promise<void>,
+): Promise<void> {
+  const { context, page } = await openPhone(browser, options);
+  const dialogs: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.accept();
+  });
+  try {
+    await body(page, dialogs);
+  } finally {
+    await context.close();
+  }
+}
+
 /** Waits for a screen by its `data-screen` name. */
 export async function onScreen(page: Page, name: string): Promise<void> {
   await page.locator(`[data-screen="${name}"]`).waitFor({ state: 'visible', timeout: 15_000 });

@@ -17,10 +17,9 @@ import { insertOrder } from '../helpers/orders';
 import {
   launchBrowser,
   onScreen,
-  openPhone,
+  withPhone,
   screenshot,
   startServer,
-  type PhoneOptions,
   type RunningServer,
 } from './harness';
 
@@ -37,23 +36,6 @@ afterAll(async () => {
   await browser.close();
   await server.close();
 });
-
-async function withPhone(
-  options: PhoneOptions,
-  body: (page: Page, alerts: string[]) => Promise<void>,
-) {
-  const { context, page } = await openPhone(browser, options);
-  const alerts: string[] = [];
-  page.on('dialog', (dialog) => {
-    alerts.push(dialog.message());
-    void dialog.accept();
-  });
-  try {
-    await body(page, alerts);
-  } finally {
-    await context.close();
-  }
-}
 
 const orderIdOf = (page: Page) => /\/order\/([0-9a-f-]{36})\//.exec(page.url())?.[1] ?? '';
 const pathOf = (page: Page) => new URL(page.url()).pathname;
@@ -76,7 +58,7 @@ async function fillSell(page: Page, crypto: string) {
 
 describe('P2P sell', () => {
   it('goes from /p2p to COMPLETED with an operator, refusing a hash of the wrong network', async () => {
-    await withPhone({ storedLanguage: 'ru' }, async (page, alerts) => {
+    await withPhone(browser, { storedLanguage: 'ru' }, async (page, alerts) => {
       await fillSell(page, '100');
       expect(await page.locator('input[name="cardNumber"]').inputValue()).toBe(
         '2200 7001 2345 6781',
@@ -123,7 +105,7 @@ describe('P2P sell', () => {
   });
 
   it('is cancelled from send-crypto after a confirmation (en, dark)', async () => {
-    await withPhone({ storedLanguage: 'en', theme: 'dark' }, async (page, alerts) => {
+    await withPhone(browser, { storedLanguage: 'en', theme: 'dark' }, async (page, alerts) => {
       await fillSell(page, '50');
       await screenshot(page, 'p2p-sell-form-en-dark');
       await page.getByTestId('continue').click();
@@ -146,7 +128,7 @@ describe('P2P sell', () => {
     ['ru', 'Минимальная сумма 3 000 RUB'],
     ['en', 'Minimum amount 3,000 RUB'],
   ] as const)('(%s) refuses a total under 3 000 RUB with "%s"', async (language, expected) => {
-    await withPhone({ storedLanguage: language }, async (page, alerts) => {
+    await withPhone(browser, { storedLanguage: language }, async (page, alerts) => {
       await fillSell(page, '20');
       await page.getByTestId('continue').click();
       await expect.poll(() => alerts.map((a) => a.replace(/\s/g, ' '))).toContain(expected);
@@ -199,7 +181,7 @@ describe('order history', () => {
         });
       }
 
-      await withPhone({ storedLanguage: 'ru' }, async (page) => {
+      await withPhone(browser, { storedLanguage: 'ru' }, async (page) => {
         await page.goto(`${s.url}/my-orders`);
         await onScreen(page, 'my-orders');
         await page.locator('[data-order-id]').first().waitFor();
@@ -238,7 +220,7 @@ describe('order history', () => {
   it('an empty history says so for each tab', async () => {
     const s = await startServer();
     try {
-      await withPhone({ storedLanguage: 'en' }, async (page) => {
+      await withPhone(browser, { storedLanguage: 'en' }, async (page) => {
         await page.goto(`${s.url}/my-orders`);
         await page.getByText('You have no orders yet').waitFor();
         await page.locator('[data-tab="active"]').click();
@@ -260,7 +242,7 @@ describe('order history', () => {
         { id: 555_000_555, first_name: 'Other' },
         { status: 'WAITING_REQUISITES' },
       );
-      await withPhone({ storedLanguage: 'en' }, async (page) => {
+      await withPhone(browser, { storedLanguage: 'en' }, async (page) => {
         await page.goto(`${s.url}/?startapp=order_${foreign}`);
         await onScreen(page, 'my-orders');
         await page.getByText('Order not found').waitFor();

@@ -17,7 +17,6 @@ import {
   parseAmount,
   sanitizeAmountInput,
 } from '../../shared/amounts';
-import type { ErrorCode } from '../../shared/errors';
 import { CRYPTO_DECIMALS, RATE_DECIMALS, type AmountBounds } from '../../shared/limits';
 import {
   DEFAULT_CRYPTO,
@@ -35,18 +34,8 @@ import { useLiveRate } from '../hooks/use-live-rate';
 import { useI18nContext, useLanguage } from '../i18n/language';
 import { askConfirm, hapticError, showAlert } from '../telegram/actions';
 import { CoinSwitch } from './coin-switch';
+import { createFailureText } from './create-failure';
 import { NetworkSelect } from './network-select';
-
-/** Business refusals whose own message says more than "an error occurred". */
-const EXPLAINED: readonly ErrorCode[] = [
-  'TOO_MANY_ACTIVE_ORDERS',
-  'AMOUNT_TOO_LOW',
-  'AMOUNT_TOO_HIGH',
-  'INVALID_WALLET_ADDRESS',
-  'UNSUPPORTED_NETWORK',
-  'UNKNOWN_CITY',
-  'TOTAL_MISMATCH',
-];
 
 export interface BuyFormProps {
   readonly method: PaymentMethod;
@@ -210,17 +199,7 @@ export function BuyForm(props: BuyFormProps) {
         return;
       }
       hapticError();
-      const reason =
-        error instanceof ApiError &&
-        error.code !== 'NETWORK' &&
-        error.code !== 'TIMEOUT' &&
-        EXPLAINED.includes(error.code)
-          ? LL.apiErrors[error.code]()
-          : null;
-      const text =
-        reason === null
-          ? LL.errors.errorCreatingOrder()
-          : `${LL.errors.errorCreatingOrder()}\n${reason}`;
+      const text = createFailureText(error, LL);
       if (props.errorsInline) setInlineError(text);
       else await showAlert(text, inTelegram);
     }

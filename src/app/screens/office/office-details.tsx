@@ -3,7 +3,7 @@
  * the screen returns to /. The code with copy, the countdown (warning under 10 minutes), the
  * address, hours, phone and map link, the passport note and 'I received money'.
  */
-import { Button, Cell, List, Section, Text } from '@telegram-apps/telegram-ui';
+import { Button, Cell, List, Section } from '@telegram-apps/telegram-ui';
 import { useState } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { useHistoryState } from 'wouter/use-browser-location';
@@ -13,6 +13,7 @@ import { orderScreenPath } from '../../../shared/order-status';
 import { ApiError } from '../../api/client';
 import { confirmOfficeReceipt } from '../../api/orders';
 import { CopyRow } from '../../components/copy-row';
+import { CountdownBanner } from '../../components/countdown-banner';
 import { Screen } from '../../components/screen';
 import { useEnvironment } from '../../environment-context';
 import { formatDuration, useCountdown } from '../../hooks/use-countdown';
@@ -64,17 +65,12 @@ function Reservation({ reservation, orderId }: OfficeDetailsState) {
       testId="office-details"
       header={{ title: LL.officeDetails.title(), back: orderScreenPath(orderId, 'office-waiting') }}
     >
-      <div
-        className={warning ? 'countdown countdown--warning' : 'countdown'}
-        data-testid="countdown"
-      >
-        <Text weight="2">
-          {LL.officeDetails.reservedFor({ time: formatDuration(countdown.remainingMs ?? 0, true) })}
-        </Text>
-        {warning && (
-          <Text className="countdown__warning">{LL.officeDetails.reservationWarning()}</Text>
-        )}
-      </div>
+      <CountdownBanner
+        text={LL.officeDetails.reservedFor({
+          time: formatDuration(countdown.remainingMs ?? 0, true),
+        })}
+        warning={warning ? LL.officeDetails.reservationWarning() : null}
+      />
       <List>
         <Section>
           <CopyRow

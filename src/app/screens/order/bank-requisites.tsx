@@ -4,7 +4,7 @@
  * Requisites and status are polled every 3 s; a cancelled or rejected order goes to my orders.
  * A failed 'I have paid' shows the error, re-enables the button and stays.
  */
-import { Button, Cell, List, Placeholder, Section, Text } from '@telegram-apps/telegram-ui';
+import { Button, Cell, List, Placeholder, Section } from '@telegram-apps/telegram-ui';
 import { useCallback, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { BankRequisites as Requisites, OrderDetails } from '../../../shared/api';
@@ -16,6 +16,7 @@ import {
 import { orderScreenPath } from '../../../shared/order-status';
 import { fetchBankRequisites, confirmPayment } from '../../api/orders';
 import { CopyRow, useCopyFeedback } from '../../components/copy-row';
+import { CountdownBanner } from '../../components/countdown-banner';
 import { Loading, OrderNotFound } from '../../components/order-not-found';
 import { Screen } from '../../components/screen';
 import { useEnvironment } from '../../environment-context';
@@ -128,18 +129,11 @@ export function BankRequisitesScreen({ orderId }: { readonly orderId: string }) 
       ) : (
         <>
           {countdown.remainingMs !== undefined && (
-            <div
-              className={warning ? 'countdown countdown--warning' : 'countdown'}
-              data-testid="countdown"
-            >
-              <Text weight="2">
-                {LL.payment.timeLeft({ time: formatDuration(countdown.remainingMs, true) })}
-              </Text>
-              {warning && (
-                <Text className="countdown__warning">{LL.bankRequisites.timeWarning()}</Text>
-              )}
-              <Text className="countdown__note">{LL.payment.expiryNote()}</Text>
-            </div>
+            <CountdownBanner
+              text={LL.payment.timeLeft({ time: formatDuration(countdown.remainingMs, true) })}
+              warning={warning ? LL.bankRequisites.timeWarning() : null}
+              note={LL.payment.expiryNote()}
+            />
           )}
           <List>
             <OrderAmounts order={order} />

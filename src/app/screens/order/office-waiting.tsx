@@ -26,6 +26,7 @@ import { NETWORKS } from '../../../shared/networks';
 import { orderScreenPath } from '../../../shared/order-status';
 import { confirmOfficeReceipt } from '../../api/orders';
 import { CopyRow } from '../../components/copy-row';
+import { CountdownBanner } from '../../components/countdown-banner';
 import { Loading, OrderNotFound } from '../../components/order-not-found';
 import { Screen } from '../../components/screen';
 import { useEnvironment } from '../../environment-context';
@@ -93,17 +94,10 @@ export function OfficeWaiting({ orderId }: { readonly orderId: string }) {
     const office = order.reservation?.office;
     body = (
       <>
-        <div
-          className={warning ? 'countdown countdown--warning' : 'countdown'}
-          data-testid="countdown"
-        >
-          <Text weight="2">
-            {LL.officeWaiting.rateFixedFor({ time: formatDuration(remaining, true) })}
-          </Text>
-          {warning && (
-            <Text className="countdown__warning">{LL.officeDetails.reservationWarning()}</Text>
-          )}
-        </div>
+        <CountdownBanner
+          text={LL.officeWaiting.rateFixedFor({ time: formatDuration(remaining, true) })}
+          warning={warning ? LL.officeDetails.reservationWarning() : null}
+        />
         <List>
           <Section>
             <Cell subhead={LL.officeWaiting.bringAmount()} data-testid="bring-amount">

@@ -3,7 +3,7 @@
  * 5-minute warning, and 'I have paid' (spec sections 2, 4, 8, 9). Polled every 5 s; a rejected or
  * cancelled order alerts and goes to /; when the time runs out the order is cancelled.
  */
-import { Button, List, Section, Text } from '@telegram-apps/telegram-ui';
+import { Button, List, Section } from '@telegram-apps/telegram-ui';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useHistoryState } from 'wouter/use-browser-location';
@@ -17,6 +17,7 @@ import {
 import { orderScreenPath } from '../../../shared/order-status';
 import { cancelOrder, confirmPayment } from '../../api/orders';
 import { CopyRow } from '../../components/copy-row';
+import { CountdownBanner } from '../../components/countdown-banner';
 import { Loading, OrderNotFound } from '../../components/order-not-found';
 import { Screen } from '../../components/screen';
 import { useEnvironment } from '../../environment-context';
@@ -113,16 +114,11 @@ export function Payment({ orderId }: { readonly orderId: string }) {
       ) : (
         <>
           {countdown.remainingMs !== undefined && (
-            <div
-              className={warning ? 'countdown countdown--warning' : 'countdown'}
-              data-testid="countdown"
-            >
-              <Text weight="2">
-                {LL.payment.timeLeft({ time: formatDuration(countdown.remainingMs, false) })}
-              </Text>
-              {warning && <Text className="countdown__warning">{LL.payment.timeWarning()}</Text>}
-              <Text className="countdown__note">{LL.payment.expiryNote()}</Text>
-            </div>
+            <CountdownBanner
+              text={LL.payment.timeLeft({ time: formatDuration(countdown.remainingMs, false) })}
+              warning={warning ? LL.payment.timeWarning() : null}
+              note={LL.payment.expiryNote()}
+            />
           )}
           <List>
             <OrderAmounts order={order} />

@@ -16,7 +16,6 @@ import {
   sanitizeAmountInput,
 } from '../../../shared/amounts';
 import { cardDigits, formatCardNumber, normalizeCardHolder } from '../../../shared/cards';
-import type { ErrorCode } from '../../../shared/errors';
 import {
   CRYPTO_DECIMALS,
   P2P_RATE_DEBOUNCE_MS,
@@ -39,6 +38,7 @@ import { ApiError } from '../../api/client';
 import { createOrder } from '../../api/orders';
 import { FieldError } from '../../components/buy-form';
 import { CoinSwitch } from '../../components/coin-switch';
+import { createFailureText } from '../../components/create-failure';
 import { NetworkSelect } from '../../components/network-select';
 import { RequireCurrency } from '../../components/require-currency';
 import { Screen } from '../../components/screen';
@@ -49,12 +49,6 @@ import { useI18nContext, useLanguage } from '../../i18n/language';
 import { askConfirm, hapticError, showAlert } from '../../telegram/actions';
 
 const BOUNDS = fiatBounds('P2P', 'RUB');
-const EXPLAINED: readonly ErrorCode[] = [
-  'TOO_MANY_ACTIVE_ORDERS',
-  'AMOUNT_TOO_LOW',
-  'AMOUNT_TOO_HIGH',
-  'VALIDATION_FAILED',
-];
 
 export function P2pSell() {
   return <RequireCurrency>{() => <SellForm />}</RequireCurrency>;
@@ -165,14 +159,7 @@ function SellForm() {
         return;
       }
       hapticError();
-      const reason =
-        error instanceof ApiError &&
-        error.code !== 'NETWORK' &&
-        error.code !== 'TIMEOUT' &&
-        EXPLAINED.includes(error.code)
-          ? `\n${LL.apiErrors[error.code]()}`
-          : '';
-      await showAlert(`${LL.errors.errorCreatingOrder()}${reason}`, inTelegram);
+      await showAlert(createFailureText(error, LL), inTelegram);
     }
   };
 
@@ -262,14 +249,19 @@ function SellForm() {
             <Input
               header={LL.sellForm.youReceive()}
               name="fiatAmount"
-              inputMode="numeric"
+              inputMode="decimal"
               autoComplete="off"
               placeholder={formatNumber(BOUNDS.min, language)}
               value={values.fiatAmount}
               disabled={rate === undefined}
               status={fiatError === null ? 'default' : 'error'}
               onChange={(event) => {
-                const next = sanitizeAmountInput(event.target.value, { decimals: false });
+                // Digits and one decimal point (spec section 5: only the bank amount is digits
+                // only): dropping a typed '3500,5' separator would sell ten times as much.
+                const next = sanitizeAmountInput(event.target.value, {
+                  decimals: true,
+                  maxDecimals: 2,
+                });
                 const total = parseAmount(next);
                 set('fiatAmount', next);
                 set(
