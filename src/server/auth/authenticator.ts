@@ -4,6 +4,11 @@ import type { Database } from '../db/schema';
 import { AppError } from '../errors';
 import { type Customer, extractInitData, recordCustomer, verifyInitData } from './telegram-auth';
 
+/** How often a returning customer's last visit is written at most. */
+const RECORD_INTERVAL_MS = 60_000;
+/** Bounds the memory of who was recorded recently. */
+const RECORDED_MAX = 10_000;
+
 export interface Authenticator {
   /** The verified customer of a request, recorded in `users`; throws AUTH_* otherwise. */
   customer(request: FastifyRequest): Promise<Customer>;
@@ -18,11 +23,26 @@ export function createAuthenticator(options: {
   operatorIds: readonly number[];
   now: () => number;
 }): Authenticator {
+  // A polling app calls every few seconds: the customer is written when first seen, when their
+  // names change, and at most once a minute otherwise, not on every call.
+  const recorded = new Map<number, { key: string; at: number }>();
   const customer = async (request: FastifyRequest): Promise<Customer> => {
     const raw = extractInitData(request);
     if (raw === undefined) throw new AppError('AUTH_MISSING');
     const verified = verifyInitData(raw, options.botToken, options.maxAgeSeconds);
-    await recordCustomer(options.db, verified, options.now());
+    const now = options.now();
+    const key = [
+      verified.firstName,
+      verified.lastName,
+      verified.username,
+      verified.languageCode,
+    ].join('\u0000');
+    const last = recorded.get(verified.telegramId);
+    if (last === undefined || last.key !== key || now - last.at >= RECORD_INTERVAL_MS) {
+      await recordCustomer(options.db, verified, now);
+      if (recorded.size >= RECORDED_MAX) recorded.clear();
+      recorded.set(verified.telegramId, { key, at: now });
+    }
     return verified;
   };
   return {
