@@ -1,0 +1,345 @@
+/**
+ * The sell after its order exists (spec sections 2, 4, 5, 7 and 8): /order/{id}/send-crypto shows
+ * what to send and where, takes the transaction hash (required after trimming, checked for the
+ * network before anything is sent), cancels on confirmation and follows the status; then
+ * /order/{id}/sell-waiting follows the chain check every 3 s. The API and the clock are faked;
+ * each test names the rule it holds.
+ */
+import { fireEvent, screen } from '@testing-library/react';
+import { encode } from 'uqr';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { OrderDetails } from '../../src/shared/api';
+import type { NetworkId } from '../../src/shared/networks';
+import type { OrderStatus } from '../../src/shared/order-status';
+import {
+  advance,
+  fakeApi,
+  renderApp,
+  settle,
+  stubDialogs,
+  type FakeApi,
+  type FakeReply,
+} from '../helpers/render-app';
+
+const NOW = Date.parse('2025-03-01T12:00:00.000Z');
+const ID = 'ord-7';
+const STATUS = `/api/orders/${ID}/status`;
+const TX_HASH = `/api/orders/${ID}/tx-hash`;
+const CANCEL = `/api/orders/${ID}/cancel`;
+const TRON_DEPOSIT = 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL';
+const EVM_DEPOSIT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+const HEX64 = 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90';
+const CREATE_FAILED_EN = 'An error occurred while creating the order. Please try again.';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function makeOrder(fields: Partial<OrderDetails> = {}): OrderDetails {
+  return {
+    id: ID,
+    type: 'SELL',
+    status: 'WAITING_CRYPTO',
+    amount: 100,
+    cryptoCurrency: 'USDT',
+    network: 'TRC20',
+    currency: 'RUB',
+    totalRub: 9713,
+    rate: 97.13,
+    paymentMethod: 'P2P',
+    createdAt: iso(NOW),
+    updatedAt: iso(NOW),
+    expiresAt: null,
+    requisitesReadyAt: null,
+    reservedUntil: null,
+    cityId: null,
+    rejectReason: null,
+    txHash: null,
+    outgoingTxHash: null,
+    officeInstructions: null,
+    walletAddress: null,
+    receipts: [],
+    requisites: { walletAddress: TRON_DEPOSIT },
+    reservation: null,
+    deepLink: null,
+    serverTime: iso(Date.now()),
+    ...fields,
+  };
+}
+
+interface ServedOrder {
+  readonly api: FakeApi;
+  /** Changes what the next status polls answer (the server moved the order on). */
+  readonly update: (fields: Partial<OrderDetails>) => void;
+  readonly polls: () => number;
+}
+
+function serveOrder(fields: Partial<OrderDetails> = {}): ServedOrder {
+  let current = fields;
+  const api = fakeApi([
+    {
+      method: 'GET',
+      path: STATUS,
+      reply: (): FakeReply => ({ json: makeOrder({ serverTime: iso(Date.now()), ...current }) }),
+    },
+    { method: 'POST', path: TX_HASH, reply: { json: { success: true, status: 'TX_PENDING' } } },
+    { method: 'POST', path: CANCEL, reply: { json: { success: true, status: 'CANCELLED' } } },
+  ]);
+  return {
+    api,
+    update: (next) => {
+      current = { ...current, ...next };
+    },
+    polls: () => api.callsTo('GET', STATUS).length,
+  };
+}
+
+const path = (name: string) => `/order/${ID}/${name}`;
+
+async function openSendCrypto(
+  fields: Partial<OrderDetails> = {},
+): Promise<ServedOrder & { app: ReturnType<typeof renderApp> }> {
+  const served = serveOrder(fields);
+  const app = renderApp(path('send-crypto'), { language: 'en' });
+  await settle();
+  return { ...served, app };
+}
+
+function txInput(): HTMLInputElement {
+  const element = document.querySelector<HTMLInputElement>('input[name="txHash"]');
+  if (element === null) throw new Error('no tx hash input');
+  return element;
+}
+
+const typeHash = (value: string) => fireEvent.change(txInput(), { target: { value } });
+const submitButton = () => screen.getByTestId<HTMLButtonElement>('submit-tx');
+
+async function submitHash(): Promise<void> {
+  fireEvent.click(submitButton());
+  await settle();
+}
+
+let dialogs: ReturnType<typeof stubDialogs>;
+let writeText: ReturnType<typeof vi.fn<(text: string) => Promise<void>>>;
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(NOW);
+  dialogs = stubDialogs();
+  writeText = vi.fn<(text: string) => Promise<void>>(() => Promise.resolve());
+  Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+  // Failed calls are logged (spec section 8); keep the test output readable.
+  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+});
+
+afterEach(() => {
+  Reflect.deleteProperty(navigator, 'clipboard');
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('send-crypto shows what to send and where (spec section 2)', () => {
+  it('shows the amount with its coin, the network and the roubles to receive', async () => {
+    await openSendCrypto();
+    expect(screen.getByTestId('send-amount').textContent).toContain('100 USDT');
+    expect(screen.getByTestId('send-amount').dataset['copyValue']).toBe('100');
+    expect(screen.getByText('TRC20 (Tron)')).toBeTruthy();
+    expect(screen.getByText('9,713 ₽')).toBeTruthy();
+  });
+
+  it('shows the deposit address of the requisites, and a tap copies it', async () => {
+    await openSendCrypto();
+    const row = screen.getByTestId('deposit-address');
+    expect(row.textContent).toContain(TRON_DEPOSIT);
+    expect(row.textContent).toContain('Copy');
+    fireEvent.click(row);
+    await settle();
+    expect(writeText).toHaveBeenCalledWith(TRON_DEPOSIT);
+    expect(row.textContent).toContain('Copied');
+  });
+
+  it('shows the deposit address as a QR code (an svg) encoding that address', async () => {
+    await openSendCrypto({ network: 'BEP20', requisites: { walletAddress: EVM_DEPOSIT } });
+    const qr = screen.getByTestId('qr-code');
+    expect(qr.tagName.toLowerCase()).toBe('svg');
+    const expected = encode(EVM_DEPOSIT, { ecc: 'M', border: 2 });
+    expect(qr.getAttribute('viewBox')).toBe(`0 0 ${expected.size} ${expected.size}`);
+    const dark = expected.data.flat().filter(Boolean).length;
+    const drawn = (qr.querySelector('path')?.getAttribute('d') ?? '').split('z').length - 1;
+    expect(drawn).toBe(dark);
+    expect(dark).toBeGreaterThan(0);
+  });
+
+  it('warns to send only this coin on this network', async () => {
+    await openSendCrypto();
+    expect(screen.getByTestId('network-warning').textContent).toBe(
+      'Send only USDT on TRC20 (Tron). Funds sent on another network will be lost.',
+    );
+  });
+
+  it("a missing order (404) shows 'Order not found'", async () => {
+    fakeApi([
+      {
+        method: 'GET',
+        path: STATUS,
+        reply: { status: 404, json: { error: 'x', code: 'ORDER_NOT_FOUND' } },
+      },
+    ]);
+    renderApp(path('send-crypto'), { language: 'en' });
+    await settle();
+    expect(screen.getByText('Order not found')).toBeTruthy();
+    expect(document.querySelector('input[name="txHash"]')).toBeNull();
+  });
+});
+
+describe('the transaction hash (spec sections 4, 5, 7 and 8)', () => {
+  it('is required after trimming: Submit is disabled while the field is empty or only spaces', async () => {
+    await openSendCrypto();
+    expect(submitButton().disabled).toBe(true);
+    typeHash('   ');
+    expect(submitButton().disabled).toBe(true);
+    typeHash(` ${HEX64} `);
+    expect(submitButton().disabled).toBe(false);
+    typeHash('\t');
+    expect(submitButton().disabled).toBe(true);
+  });
+
+  it.each<[NetworkId, string, string]>([
+    ['TRC20', 'a 0x hash', `0x${HEX64}`],
+    ['TRC20', '63 hex characters', HEX64.slice(1)],
+    ['TRC20', 'a non-hex character', `${HEX64.slice(1)}g`],
+    ['BEP20', 'a hash without 0x', HEX64],
+  ])(
+    "%s refuses %s with 'Invalid transaction hash for <network>' and posts nothing",
+    async (network, _what, hash) => {
+      const { api, app } = await openSendCrypto({
+        network,
+        requisites: { walletAddress: network === 'TRC20' ? TRON_DEPOSIT : EVM_DEPOSIT },
+      });
+      typeHash(hash);
+      await submitHash();
+      expect(screen.getByTestId('tx-error').textContent).toBe(
+        `Invalid transaction hash for ${network}`,
+      );
+      expect(api.callsTo('POST', TX_HASH)).toHaveLength(0);
+      expect(app.currentPath()).toBe(path('send-crypto'));
+    },
+  );
+
+  it('a valid TRC20 hash is posted trimmed with its network to /api/orders/<id>/tx-hash, then sell-waiting opens', async () => {
+    const { api, app } = await openSendCrypto();
+    typeHash(`  ${HEX64}\n`);
+    await submitHash();
+    expect(api.callsTo('POST', TX_HASH).map((c) => c.body)).toEqual([
+      { txHash: HEX64, network: 'TRC20' },
+    ]);
+    expect(app.currentPath()).toBe(path('sell-waiting'));
+    expect(dialogs.alert).not.toHaveBeenCalled();
+  });
+
+  it('a valid EVM hash (0x + 64 hex) is posted with its network', async () => {
+    const { api, app } = await openSendCrypto({
+      network: 'BEP20',
+      requisites: { walletAddress: EVM_DEPOSIT },
+    });
+    typeHash(`0x${HEX64}`);
+    await submitHash();
+    expect(api.callsTo('POST', TX_HASH).map((c) => c.body)).toEqual([
+      { txHash: `0x${HEX64}`, network: 'BEP20' },
+    ]);
+    expect(app.currentPath()).toBe(path('sell-waiting'));
+  });
+
+  it.each<[string, FakeReply]>([
+    ['a 500 answer', { status: 500, json: { error: 'boom', code: 'INTERNAL' } }],
+    ['no answer', 'network-error'],
+  ])(
+    "a failed post (%s) alerts 'An error occurred while creating the order. Please try again.' and stays",
+    async (_what, reply) => {
+      const { api, app } = await openSendCrypto();
+      api.on('POST', TX_HASH, reply);
+      typeHash(HEX64);
+      await submitHash();
+      expect(api.callsTo('POST', TX_HASH)).toHaveLength(1);
+      expect(dialogs.alert).toHaveBeenCalledWith(CREATE_FAILED_EN);
+      expect(app.currentPath()).toBe(path('send-crypto'));
+      expect(submitButton().disabled).toBe(false);
+    },
+  );
+});
+
+describe('cancel on send-crypto (spec sections 2 and 4)', () => {
+  it('asks for confirmation; declined, nothing is posted and the screen stays', async () => {
+    dialogs.confirm.mockReturnValue(false);
+    const { api, app } = await openSendCrypto();
+    fireEvent.click(screen.getByTestId('cancel-order'));
+    await settle();
+    expect(dialogs.confirm).toHaveBeenCalledWith('Cancel this order?');
+    expect(api.callsTo('POST', CANCEL)).toHaveLength(0);
+    expect(app.currentPath()).toBe(path('send-crypto'));
+  });
+
+  it('confirmed, posts cancel and goes to /my-orders', async () => {
+    dialogs.confirm.mockReturnValue(true);
+    const { api, app } = await openSendCrypto();
+    fireEvent.click(screen.getByTestId('cancel-order'));
+    await settle();
+    expect(dialogs.confirm).toHaveBeenCalledTimes(1);
+    expect(api.callsTo('POST', CANCEL)).toHaveLength(1);
+    expect(app.currentPath()).toBe('/my-orders');
+  });
+});
+
+describe('send-crypto follows the status (spec section 4)', () => {
+  it.each<[OrderStatus, string]>([
+    ['TX_PENDING', path('sell-waiting')],
+    ['TX_CONFIRMED', path('sell-waiting')],
+    ['COMPLETED', path('complete')],
+    ['CANCELLED', '/my-orders'],
+    ['REJECTED', '/my-orders'],
+  ])('%s seen while polling moves on to %s', async (status, target) => {
+    const { update, app } = await openSendCrypto();
+    await advance(3000);
+    expect(app.currentPath()).toBe(path('send-crypto'));
+    update({ status });
+    await advance(3000);
+    expect(app.currentPath()).toBe(target);
+  });
+});
+
+describe('sell-waiting (spec sections 4 and 7)', () => {
+  it('polls at once, then every 3 s', async () => {
+    const served = serveOrder({ status: 'TX_PENDING', txHash: HEX64 });
+    renderApp(path('sell-waiting'), { language: 'en' });
+    await settle();
+    expect(served.polls()).toBe(1);
+    await advance(2999);
+    expect(served.polls()).toBe(1);
+    await advance(1);
+    expect(served.polls()).toBe(2);
+    await advance(3000);
+    expect(served.polls()).toBe(3);
+  });
+
+  it('TX_PENDING keeps waiting and shows the submitted hash', async () => {
+    const served = serveOrder({ status: 'TX_PENDING', txHash: HEX64 });
+    const app = renderApp(path('sell-waiting'), { language: 'en' });
+    await advance(9000);
+    expect(served.polls()).toBe(4);
+    expect(app.currentPath()).toBe(path('sell-waiting'));
+    expect(screen.getByTestId('tx-hash').textContent).toContain(HEX64);
+  });
+
+  it.each<[OrderStatus, string]>([
+    ['COMPLETED', path('complete')],
+    ['REJECTED', '/my-orders'],
+    ['CANCELLED', '/my-orders'],
+  ])('%s goes to %s', async (status, target) => {
+    const served = serveOrder({ status: 'TX_PENDING', txHash: HEX64 });
+    const app = renderApp(path('sell-waiting'), { language: 'en' });
+    await settle();
+    expect(app.currentPath()).toBe(path('sell-waiting'));
+    served.update({ status });
+    await advance(3000);
+    expect(app.currentPath()).toBe(target);
+  });
+});
