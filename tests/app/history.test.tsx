@@ -550,4 +550,13 @@ describe('back (spec section 2)', () => {
     await settle();
     expect(app.currentPath()).toBe('/');
   });
+
+  it('goes back to /p2p when opened from the P2P screen (the origin route p2p)', async () => {
+    serveHistory({ all: [summary('o1')] });
+    sessionStorage.setItem('selectedCurrency', JSON.stringify({ code: 'RUB', symbol: '₽' }));
+    const app = await open('en', '/my-orders?from=p2p');
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    await settle();
+    expect(app.currentPath()).toBe('/p2p');
+  });
 });

@@ -39,8 +39,11 @@ interface Page {
 }
 
 export function MyOrders() {
-  const orderId = new URLSearchParams(useSearch()).get('orderId');
-  return orderId === null ? <History /> : <OpenOrder orderId={orderId} />;
+  const search = new URLSearchParams(useSearch());
+  const orderId = search.get('orderId');
+  // Spec section 2: /p2p's My orders button carries the origin route p2p, and back returns there.
+  const back = search.get('from') === 'p2p' ? '/p2p' : '/';
+  return orderId === null ? <History back={back} /> : <OpenOrder orderId={orderId} />;
 }
 
 /** The deep link: the order's own screen, chosen by the history-card table. */
@@ -75,7 +78,7 @@ function OpenOrder({ orderId }: { readonly orderId: string }) {
   );
 }
 
-function History() {
+function History({ back }: { readonly back: string }) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
   const [, navigate] = useLocation();
@@ -145,7 +148,7 @@ function History() {
   };
 
   return (
-    <Screen testId="my-orders" header={{ title: LL.myOrders.title(), back: '/', home: true }}>
+    <Screen testId="my-orders" header={{ title: LL.myOrders.title(), back, home: true }}>
       <div className="history-tabs">
         <SegmentedControl>
           {TABS.map((tab) => (
