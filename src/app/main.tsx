@@ -33,7 +33,6 @@ async function boot(): Promise<void> {
   }
   const target = await entryRoute(window.location.pathname);
   if (target !== null) window.history.replaceState(null, '', target);
-  document.documentElement.dataset['appearance'] = started.environment.appearance;
   render(<Root environment={started.environment} />);
 }
 

@@ -46,7 +46,18 @@ export const BODY_LIMIT_BYTES = 15 * 1024 * 1024;
 
 export async function buildApp(config: AppConfig, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? { level: config.logLevel },
+    logger: deps.logger ?? {
+      level: config.logLevel,
+      serializers: {
+        // Telegram init data is a credential: the spec's telegramInitData query field must not
+        // reach the logs with the URL.
+        req: (request: { method: string; url: string; ip?: string }) => ({
+          method: request.method,
+          url: redactUrl(request.url),
+          ip: request.ip,
+        }),
+      },
+    },
     bodyLimit: BODY_LIMIT_BYTES,
     // Behind a reverse proxy on a private network the client's address is in X-Forwarded-For.
     trustProxy: 'loopback, linklocal, uniquelocal',
@@ -155,4 +166,9 @@ function toAppError(error: FastifyError | AppError): AppError {
   if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE');
   if (status >= 400 && status < 500) return new AppError('BAD_REQUEST');
   return new AppError('INTERNAL');
+}
+
+/** The URL with the value of a `telegramInitData` query field replaced, for the logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&]telegramInitData=)[^&#]*/gi, '$1[redacted]');
 }
