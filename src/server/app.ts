@@ -17,6 +17,7 @@ import { DEMO_BOT_TOKEN } from './auth/telegram-auth';
 import type { AppConfig } from './config';
 import type { Database } from './db/schema';
 import { AppError } from './errors';
+import { createRateLimiter, type RateLimiter } from './rate-limit';
 import { errorMessage, negotiateLanguage } from './i18n';
 import { createSweeper } from './jobs/sweeper';
 import { operatorRoutes } from './routes/operator';
@@ -39,6 +40,7 @@ export interface AppContext {
   readonly db: Kysely<Database>;
   readonly now: () => number;
   readonly auth: Authenticator;
+  readonly limiter: RateLimiter;
 }
 
 /** JSON bodies above this are refused with 413 (a 10 MB receipt is about 13.4 MB as base64). */
@@ -77,6 +79,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
       operatorIds: config.operatorIds,
       now,
     }),
+    limiter: createRateLimiter(now, config.callLimits),
   };
 
   app.setErrorHandler(sendError);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { BankRequisites } from '../shared/api';
 import { checkWalletAddress } from '../shared/addresses';
 import { DEFAULT_MAX_ACTIVE_ORDERS } from '../shared/limits';
+import { CALL_LIMITS, type LimitedCall } from './rate-limit';
 
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly path: string }
@@ -24,6 +25,8 @@ export interface AppConfig {
   readonly supportUrl: string;
   /** How old init data may be, in seconds. */
   readonly initDataMaxAgeSeconds: number;
+  /** Calls per minute one customer may make, per kind of writing call. */
+  readonly callLimits: Readonly<Record<LimitedCall, number>>;
   /** How many orders in a non-final status one customer may hold at once. */
   readonly maxActiveOrders: number;
   /** Where customers send the crypto they sell: one address for Tron, one for the EVM networks. */
@@ -196,6 +199,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     operatorIds,
     supportUrl,
     initDataMaxAgeSeconds: integer('INIT_DATA_MAX_AGE', 86_400, 60, 30 * 86_400),
+    callLimits: CALL_LIMITS,
     maxActiveOrders: integer('MAX_ACTIVE_ORDERS', DEFAULT_MAX_ACTIVE_ORDERS, 1, 100),
     depositAddresses,
     bankAccount,

@@ -31,6 +31,9 @@ export async function createTestApp(
     database: database.config,
     staticDir: undefined,
     logLevel: 'silent',
+    // Suites drive hundreds of orders through one customer in seconds; the limits have their
+    // own tests (tests/server/rate-limit.test.ts), which pass CALL_LIMITS back in.
+    callLimits: { create: 1_000_000, receipt: 1_000_000, action: 1_000_000 },
     ...overrides,
   };
   const clock = new TestClock();
