@@ -4,16 +4,19 @@
  * holds; the numbers come from spec section 9, the texts from sections 5 and 8.
  */
 import { fireEvent, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   advance,
   deferred,
   fakeApi,
   renderApp,
   settle,
-  stubDialogs,
   type FakeApi,
   type FakeReply,
+  setUpScreenTests,
+  input,
+  networkSelect,
+  type,
 } from '../helpers/render-app';
 
 const RATE = 97.13;
@@ -36,20 +39,7 @@ const VALID_AMOUNT: Record<FormPath, string> = {
   '/office-exchange': '25000',
 };
 
-let dialogs: ReturnType<typeof stubDialogs>;
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  dialogs = stubDialogs();
-  // A failed rate lookup is logged (spec section 8); keep the test output readable.
-  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const setup = setUpScreenTests();
 
 function standardApi(rate: FakeReply = { json: { rate: RATE } }): FakeApi {
   return fakeApi([
@@ -74,19 +64,6 @@ async function open(
   return app;
 }
 
-function input(name: string): HTMLInputElement {
-  const element = document.querySelector<HTMLInputElement>(`input[name="${name}"]`);
-  if (element === null) throw new Error(`no input ${name}`);
-  return element;
-}
-
-function networkSelect(): HTMLSelectElement {
-  const element = document.querySelector<HTMLSelectElement>('select[name="network"]');
-  if (element === null) throw new Error('no network select');
-  return element;
-}
-
-const type = (name: string, value: string) => fireEvent.change(input(name), { target: { value } });
 const continueButton = () => screen.getByTestId<HTMLButtonElement>('continue');
 const coin = (code: 'USDT' | 'USDC') =>
   fireEvent.click(screen.getByRole('tab', { name: code, hidden: true }));
@@ -324,7 +301,7 @@ describe('minimum and maximum (spec sections 5 and 9)', () => {
     await open('/p2p/buy');
     await fillValid('/p2p/buy', '2999');
     await submit();
-    expect(dialogs.alert).toHaveBeenCalledWith('Minimum amount 3,000 RUB');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Minimum amount 3,000 RUB');
     expect(screen.getByTestId('fiat-error').textContent).toBe('Minimum amount 3,000 RUB');
     expect(api.callsTo('POST', '/api/orders/create')).toHaveLength(0);
   });
@@ -335,7 +312,9 @@ describe('minimum and maximum (spec sections 5 and 9)', () => {
     await fillValid('/p2p/buy', '2999');
     await submit();
     expect(plain(screen.getByTestId('fiat-error').textContent)).toBe('Минимальная сумма 3 000 RUB');
-    expect(plain(dialogs.alert.mock.calls[0]?.[0] as string)).toBe('Минимальная сумма 3 000 RUB');
+    expect(plain(setup.dialogs.alert.mock.calls[0]?.[0] as string)).toBe(
+      'Минимальная сумма 3 000 RUB',
+    );
   });
 
   it("P2P refuses 500 001 RUB with 'Maximum amount 500,000 RUB'", async () => {
@@ -343,7 +322,7 @@ describe('minimum and maximum (spec sections 5 and 9)', () => {
     await open('/p2p/buy');
     await fillValid('/p2p/buy', '500001');
     await submit();
-    expect(dialogs.alert).toHaveBeenCalledWith('Maximum amount 500,000 RUB');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Maximum amount 500,000 RUB');
     expect(api.callsTo('POST', '/api/orders/create')).toHaveLength(0);
   });
 
@@ -363,7 +342,7 @@ describe('minimum and maximum (spec sections 5 and 9)', () => {
     await fillValid('/bank-account', '499999');
     await submit();
     expect(plain(screen.getByTestId('fiat-error').textContent)).toBe('Минимальная сумма 500 000 ₽');
-    expect(dialogs.alert).not.toHaveBeenCalled();
+    expect(setup.dialogs.alert).not.toHaveBeenCalled();
     expect(api.callsTo('POST', '/api/orders/create')).toHaveLength(0);
   });
 
@@ -377,7 +356,7 @@ describe('minimum and maximum (spec sections 5 and 9)', () => {
     await settle();
     expect(screen.getByTestId('fiat-error').textContent).toBe('Maximum amount 400,000 AED');
     expect(api.callsTo('POST', '/api/orders/create')).toHaveLength(0);
-    expect(dialogs.alert).not.toHaveBeenCalled();
+    expect(setup.dialogs.alert).not.toHaveBeenCalled();
   });
 
   it('office USD uses its own bounds: 4 999 refused with the currency code', async () => {
@@ -408,7 +387,7 @@ describe('wallet address (caught before any create call)', () => {
     expect(screen.getByTestId('wallet-error').textContent).toBe(
       `Invalid wallet address for ${network}`,
     );
-    expect(dialogs.alert).toHaveBeenCalledWith(`Invalid wallet address for ${network}`);
+    expect(setup.dialogs.alert).toHaveBeenCalledWith(`Invalid wallet address for ${network}`);
     expect(api.callsTo('POST', '/api/orders/create')).toHaveLength(0);
   });
 
@@ -639,24 +618,24 @@ describe('creating the order (spec section 3 payloads, section 8 errors)', () =>
     }
 
     it('asks the customer with the new rate and sends nothing more when declined', async () => {
-      dialogs.confirm.mockReturnValue(false);
+      setup.dialogs.confirm.mockReturnValue(false);
       const api = rateChangedApi();
       const app = await open('/p2p/buy');
       await fillValid('/p2p/buy', '5000');
       await submit();
-      expect(dialogs.confirm).toHaveBeenCalledTimes(1);
-      expect(dialogs.confirm.mock.calls[0]?.[0]).toBe(
+      expect(setup.dialogs.confirm).toHaveBeenCalledTimes(1);
+      expect(setup.dialogs.confirm.mock.calls[0]?.[0]).toBe(
         'New rate: 99.5. You pay 5,000 ₽ and get 50.2513 USDC. Continue?',
       );
       await advance(5000);
       expect(api.callsTo('POST', '/api/orders/create')).toHaveLength(1);
       expect(app.currentPath()).toBe('/p2p/buy');
-      expect(dialogs.alert).not.toHaveBeenCalled();
+      expect(setup.dialogs.alert).not.toHaveBeenCalled();
       expect(continueButton().disabled).toBe(false);
     });
 
     it('sends again with the new rate when confirmed, then opens the order', async () => {
-      dialogs.confirm.mockReturnValue(true);
+      setup.dialogs.confirm.mockReturnValue(true);
       const api = rateChangedApi();
       const app = await open('/p2p/buy');
       await fillValid('/p2p/buy', '5000');
@@ -669,12 +648,12 @@ describe('creating the order (spec section 3 payloads, section 8 errors)', () =>
     });
 
     it('bank asks too and, confirmed, opens bank-requisites', async () => {
-      dialogs.confirm.mockReturnValue(true);
+      setup.dialogs.confirm.mockReturnValue(true);
       const api = rateChangedApi();
       const app = await open('/bank-account');
       await fillValid('/bank-account', '600000');
       await submit();
-      expect(dialogs.confirm).toHaveBeenCalledTimes(1);
+      expect(setup.dialogs.confirm).toHaveBeenCalledTimes(1);
       expect(api.callsTo('POST', '/api/orders/create')[1]?.body).toMatchObject({ rate: 99.5 });
       expect(app.currentPath()).toBe('/order/ord-2/bank-requisites');
     });
@@ -691,7 +670,7 @@ describe('creating the order (spec section 3 payloads, section 8 errors)', () =>
       const app = await open('/p2p/buy');
       await fillValid('/p2p/buy', '5000');
       await submit();
-      expect(dialogs.alert).toHaveBeenCalledWith(CREATE_FAILED_EN);
+      expect(setup.dialogs.alert).toHaveBeenCalledWith(CREATE_FAILED_EN);
       expect(screen.queryByTestId('create-error')).toBeNull();
       expect(app.currentPath()).toBe('/p2p/buy');
       expect(continueButton().disabled).toBe(false);
@@ -712,7 +691,7 @@ describe('creating the order (spec section 3 payloads, section 8 errors)', () =>
       const shown = screen.getByTestId('create-error');
       expect(shown.textContent).toBe(CREATE_FAILED_EN);
       expect(shown.className).toContain('form-error');
-      expect(dialogs.alert).not.toHaveBeenCalled();
+      expect(setup.dialogs.alert).not.toHaveBeenCalled();
       expect(app.currentPath()).toBe(path);
     },
   );

@@ -6,7 +6,7 @@
  * test names the rule it holds.
  */
 import { fireEvent, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HistoryFilter, OrderDetails, OrderSummary } from '../../src/shared/api';
 import {
   HISTORY_CARD_TABLE,
@@ -22,10 +22,10 @@ import {
   fakeApi,
   renderApp,
   settle,
-  stubDialogs,
   type ApiCall,
   type FakeApi,
   type FakeReply,
+  setUpScreenTests,
 } from '../helpers/render-app';
 
 const HISTORY = '/api/orders/history';
@@ -153,21 +153,7 @@ const STATUS_LABEL_EN: Record<OrderStatus, string> = {
   OFFICE_READY: 'Waiting at the office',
 };
 
-let dialogs: ReturnType<typeof stubDialogs>;
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  vi.setSystemTime(NOW);
-  dialogs = stubDialogs();
-  // Failed calls of the screens a card opens are logged (spec section 8).
-  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const setup = setUpScreenTests(NOW);
 
 describe('tabs (spec sections 2 and 7)', () => {
   it('all, active and completed each call GET /api/orders/history with status=<tab>, limit=20, offset=0', async () => {
@@ -538,7 +524,7 @@ describe('the deep link /my-orders?orderId=<id> (spec section 2)', () => {
     const app = await open(language, '/my-orders?orderId=nope');
     expect(placeholderHeader()).toBe(text);
     expect(app.location.history).toEqual(['/my-orders?orderId=nope']);
-    expect(dialogs.alert).not.toHaveBeenCalled();
+    expect(setup.dialogs.alert).not.toHaveBeenCalled();
   });
 });
 

@@ -4,7 +4,7 @@
  * warnings, and what each failure shows (spec sections 8 and 9). Each test names its rule.
  */
 import { fireEvent, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type {
   BankRequisites,
   CardRequisites,
@@ -18,9 +18,9 @@ import {
   fakeApi,
   renderApp,
   settle,
-  stubDialogs,
   type FakeApi,
   type FakeReply,
+  setUpScreenTests,
 } from '../helpers/render-app';
 
 const NOW = Date.parse('2025-03-01T12:00:00.000Z');
@@ -138,21 +138,7 @@ const path = (screenName: string) => `/order/${ID}/${screenName}`;
 const onScreen = (name: string) => document.querySelector(`[data-screen="${name}"]`) !== null;
 const placeholderHeader = () => document.querySelector('dt')?.textContent;
 
-let dialogs: ReturnType<typeof stubDialogs>;
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  vi.setSystemTime(NOW);
-  dialogs = stubDialogs();
-  // Failed polls and calls are logged (spec section 8); keep the test output readable.
-  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const setup = setUpScreenTests(NOW);
 
 describe('waiting for requisites (spec section 4)', () => {
   it('polls first after 0.5 s, then every 2 s', async () => {
@@ -294,11 +280,11 @@ describe('payment, P2P (spec sections 4, 8 and 9)', () => {
     const served = serveOrder(ready());
     const app = renderApp(path('payment'), { language: 'en' });
     await settle();
-    expect(dialogs.alert).not.toHaveBeenCalled();
+    expect(setup.dialogs.alert).not.toHaveBeenCalled();
     served.update({ status });
     await advance(5000);
-    expect(dialogs.alert).toHaveBeenCalledTimes(1);
-    expect(dialogs.alert).toHaveBeenCalledWith(message);
+    expect(setup.dialogs.alert).toHaveBeenCalledTimes(1);
+    expect(setup.dialogs.alert).toHaveBeenCalledWith(message);
     expect(app.currentPath()).toBe('/');
   });
 
@@ -308,8 +294,8 @@ describe('payment, P2P (spec sections 4, 8 and 9)', () => {
       serveOrder(ready({ status }));
       const app = renderApp(path('payment'), { language: 'en' });
       await settle();
-      expect(dialogs.alert).toHaveBeenCalledTimes(1);
-      expect(dialogs.alert).toHaveBeenCalledWith('Order rejected by administrator');
+      expect(setup.dialogs.alert).toHaveBeenCalledTimes(1);
+      expect(setup.dialogs.alert).toHaveBeenCalledWith('Order rejected by administrator');
       expect(app.currentPath()).toBe('/');
     },
   );
@@ -359,7 +345,7 @@ describe('payment, P2P (spec sections 4, 8 and 9)', () => {
     expect(served.api.callsTo('POST', `/api/orders/${ID}/cancel`)).toHaveLength(0);
     await advance(10_000);
     expect(served.api.callsTo('POST', `/api/orders/${ID}/cancel`)).toHaveLength(1);
-    expect(dialogs.alert).toHaveBeenCalledWith('Payment time expired. Order cancelled.');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Payment time expired. Order cancelled.');
     expect(app.currentPath()).toBe('/');
   });
 
@@ -368,7 +354,7 @@ describe('payment, P2P (spec sections 4, 8 and 9)', () => {
     served.api.on('POST', `/api/orders/${ID}/cancel`, 'network-error');
     const app = renderApp(path('payment'), { language: 'en' });
     await advance(1000);
-    expect(dialogs.alert).toHaveBeenCalledWith('Payment time expired. Order cancelled.');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Payment time expired. Order cancelled.');
     expect(app.currentPath()).toBe('/');
   });
 
@@ -397,7 +383,7 @@ describe('payment, P2P (spec sections 4, 8 and 9)', () => {
     await settle();
     expect(served.api.callsTo('POST', `/api/orders/${ID}/payment-confirm`)).toHaveLength(1);
     expect(app.currentPath()).toBe(path('upload-receipt'));
-    expect(dialogs.alert).not.toHaveBeenCalled();
+    expect(setup.dialogs.alert).not.toHaveBeenCalled();
   });
 });
 
@@ -560,7 +546,7 @@ describe('upload receipt (spec sections 4, 5 and 8)', () => {
     await settle();
     served.update({ status: 'REJECTED' });
     await advance(5000);
-    expect(dialogs.alert).toHaveBeenCalledWith('Order rejected by administrator');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Order rejected by administrator');
     expect(app.currentPath()).toBe('/');
   });
 
@@ -578,7 +564,7 @@ describe('upload receipt (spec sections 4, 5 and 8)', () => {
     renderApp(path('upload-receipt'), { language: 'en' });
     await settle();
     await choose(file('receipt.txt', 'text/plain'));
-    expect(dialogs.alert).toHaveBeenCalledWith('Please upload an image or PDF file');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Please upload an image or PDF file');
     expect(screen.queryByTestId('receipt-preview')).toBeNull();
   });
 
@@ -587,10 +573,10 @@ describe('upload receipt (spec sections 4, 5 and 8)', () => {
     renderApp(path('upload-receipt'), { language: 'en' });
     await settle();
     await choose(file('big.png', 'image/png', MB10 + 1));
-    expect(dialogs.alert).toHaveBeenCalledWith('File is too large. Maximum size: 10MB');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('File is too large. Maximum size: 10MB');
     expect(screen.queryByTestId('receipt-preview')).toBeNull();
     await choose(file('fits.png', 'image/png', MB10));
-    expect(dialogs.alert).toHaveBeenCalledTimes(1);
+    expect(setup.dialogs.alert).toHaveBeenCalledTimes(1);
     expect(screen.getByTestId('receipt-preview')).toBeTruthy();
   });
 
@@ -600,7 +586,7 @@ describe('upload receipt (spec sections 4, 5 and 8)', () => {
     await settle();
     fireEvent.click(screen.getByTestId('send-receipt'));
     await settle();
-    expect(dialogs.alert).toHaveBeenCalledWith('Please select a file');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Please select a file');
     expect(served.api.callsTo('POST', RECEIPT)).toHaveLength(0);
   });
 
@@ -644,7 +630,7 @@ describe('upload receipt (spec sections 4, 5 and 8)', () => {
     await choose(file('photo.jpg', 'image/jpeg'));
     fireEvent.click(screen.getByTestId('send-receipt'));
     await advance(50);
-    expect(dialogs.alert).toHaveBeenCalledWith('Error uploading receipt. Please try again.');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Error uploading receipt. Please try again.');
     expect(app.currentPath()).toBe(path('upload-receipt'));
   });
 });
@@ -713,8 +699,8 @@ describe('complete (spec section 4)', () => {
     await settle();
     served.update({ status: 'REJECTED' });
     await advance(3000);
-    expect(dialogs.alert).toHaveBeenCalledTimes(1);
-    expect(dialogs.alert).toHaveBeenCalledWith('Order rejected by administrator');
+    expect(setup.dialogs.alert).toHaveBeenCalledTimes(1);
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Order rejected by administrator');
     expect(app.currentPath()).toBe('/');
   });
 });
@@ -830,7 +816,7 @@ describe('office waiting (spec sections 2 and 4)', () => {
     await settle();
     fireEvent.click(screen.getByTestId('i-received'));
     await settle();
-    expect(dialogs.alert).toHaveBeenCalledWith('Confirmation failed');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Confirmation failed');
     expect(app.currentPath()).toBe(path('office-waiting'));
   });
 
@@ -841,7 +827,7 @@ describe('office waiting (spec sections 2 and 4)', () => {
     await settle();
     fireEvent.click(screen.getByTestId('i-received'));
     await settle();
-    expect(dialogs.alert).toHaveBeenCalledWith('Ошибка при подтверждении');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Ошибка при подтверждении');
   });
 });
 
@@ -899,14 +885,14 @@ describe('order details (spec sections 2 and 8)', () => {
     renderApp(path('details'), { language });
     await settle();
     expect(placeholderHeader()).toBe(text);
-    expect(dialogs.alert).not.toHaveBeenCalled();
+    expect(setup.dialogs.alert).not.toHaveBeenCalled();
   });
 
   it('a failed fetch alerts an error', async () => {
     fakeApi([{ method: 'GET', path: STATUS, reply: 'network-error' }]);
     renderApp(path('details'), { language: 'en' });
     await settle();
-    expect(dialogs.alert).toHaveBeenCalledWith('Something went wrong. Please try again.');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Something went wrong. Please try again.');
   });
 });
 
@@ -956,7 +942,7 @@ describe('a failed poll (spec section 8: logged only, retried on the next poll)'
       expect(onScreen(name)).toBe(true);
       expect(placeholderHeader()).toBe(headerBefore);
       expect(screen.queryByText('Order not found')).toBeNull();
-      expect(dialogs.alert).not.toHaveBeenCalled();
+      expect(setup.dialogs.alert).not.toHaveBeenCalled();
       expect(console.warn).toHaveBeenCalled();
       served.setDown(false);
       served.update(after);

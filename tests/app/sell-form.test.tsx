@@ -5,15 +5,18 @@
  * fields, the rouble bounds, the payload and what a failure shows.
  */
 import { fireEvent, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   advance,
   fakeApi,
   renderApp,
   settle,
-  stubDialogs,
   type FakeApi,
   type FakeReply,
+  setUpScreenTests,
+  input,
+  networkSelect,
+  type,
 } from '../helpers/render-app';
 
 const RATE = 97.13;
@@ -23,20 +26,7 @@ const CARD_BAD_LUHN = '2200700123456782';
 const CREATE_FAILED_EN = 'An error occurred while creating the order. Please try again.';
 const CREATE = '/api/orders/create';
 
-let dialogs: ReturnType<typeof stubDialogs>;
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  dialogs = stubDialogs();
-  // A failed rate lookup is logged (spec section 8); keep the test output readable.
-  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const setup = setUpScreenTests();
 
 function standardApi(rate: FakeReply = { json: { rate: RATE } }): FakeApi {
   return fakeApi([
@@ -52,19 +42,6 @@ async function open(language: 'ru' | 'en' = 'en'): Promise<ReturnType<typeof ren
   return app;
 }
 
-function input(name: string): HTMLInputElement {
-  const element = document.querySelector<HTMLInputElement>(`input[name="${name}"]`);
-  if (element === null) throw new Error(`no input ${name}`);
-  return element;
-}
-
-function networkSelect(): HTMLSelectElement {
-  const element = document.querySelector<HTMLSelectElement>('select[name="network"]');
-  if (element === null) throw new Error('no network select');
-  return element;
-}
-
-const type = (name: string, value: string) => fireEvent.change(input(name), { target: { value } });
 const continueButton = () => screen.getByTestId<HTMLButtonElement>('continue');
 const coin = (code: 'USDT' | 'USDC') =>
   fireEvent.click(screen.getByRole('tab', { name: code, hidden: true }));
@@ -265,7 +242,7 @@ describe('the rouble total lies within 3 000 – 500 000 (spec sections 5 and 9)
     fillValid('29.99');
     expect(input('fiatAmount').value).toBe('2999');
     await submit();
-    expect(dialogs.alert).toHaveBeenCalledWith('Minimum amount 3,000 RUB');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Minimum amount 3,000 RUB');
     expect(screen.getByTestId('fiat-error').textContent).toBe('Minimum amount 3,000 RUB');
     expect(creates(api)).toHaveLength(0);
   });
@@ -276,7 +253,7 @@ describe('the rouble total lies within 3 000 – 500 000 (spec sections 5 and 9)
     fillValid('5000.01');
     expect(input('fiatAmount').value).toBe('500001');
     await submit();
-    expect(dialogs.alert).toHaveBeenCalledWith('Maximum amount 500,000 RUB');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Maximum amount 500,000 RUB');
     expect(creates(api)).toHaveLength(0);
   });
 
@@ -285,7 +262,7 @@ describe('the rouble total lies within 3 000 – 500 000 (spec sections 5 and 9)
     await open('ru');
     fillValid('29.99');
     await submit();
-    expect(plain(dialogs.alert.mock.calls[0]?.[0])).toBe('Минимальная сумма 3 000 RUB');
+    expect(plain(setup.dialogs.alert.mock.calls[0]?.[0])).toBe('Минимальная сумма 3 000 RUB');
     expect(plain(screen.getByTestId('fiat-error').textContent)).toBe('Минимальная сумма 3 000 RUB');
     expect(creates(api)).toHaveLength(0);
   });
@@ -298,7 +275,7 @@ describe('the rouble total lies within 3 000 – 500 000 (spec sections 5 and 9)
     await open();
     fillValid(crypto);
     await submit();
-    expect(dialogs.alert).not.toHaveBeenCalled();
+    expect(setup.dialogs.alert).not.toHaveBeenCalled();
     expect(creates(api)[0]?.body).toMatchObject({ totalRub: total });
   });
 });
@@ -310,7 +287,7 @@ describe('card and phone checks (caught before any create call)', () => {
     fillValid();
     type('cardNumber', CARD_BAD_LUHN);
     await submit();
-    expect(dialogs.alert).toHaveBeenCalledWith('Check the card number: 16 digits, no typos');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Check the card number: 16 digits, no typos');
     expect(screen.getByTestId('card-error').textContent).toBe(
       'Check the card number: 16 digits, no typos',
     );
@@ -323,7 +300,7 @@ describe('card and phone checks (caught before any create call)', () => {
     fillValid();
     type('cardNumber', CARD.slice(0, 15));
     await submit();
-    expect(dialogs.alert).toHaveBeenCalledWith('Check the card number: 16 digits, no typos');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Check the card number: 16 digits, no typos');
     expect(creates(api)).toHaveLength(0);
   });
 
@@ -335,7 +312,7 @@ describe('card and phone checks (caught before any create call)', () => {
       fillValid();
       type('phone', phone);
       await submit();
-      expect(dialogs.alert).toHaveBeenCalledWith('Check the phone number');
+      expect(setup.dialogs.alert).toHaveBeenCalledWith('Check the phone number');
       expect(screen.getByTestId('phone-error').textContent).toBe('Check the phone number');
       expect(creates(api)).toHaveLength(0);
     },
@@ -408,7 +385,7 @@ describe('creating the order (spec section 3 payload, section 8 errors)', () => 
       fillValid();
       await submit();
       expect(creates(api)).toHaveLength(1);
-      expect(dialogs.alert).toHaveBeenCalledWith(CREATE_FAILED_EN);
+      expect(setup.dialogs.alert).toHaveBeenCalledWith(CREATE_FAILED_EN);
       expect(app.currentPath()).toBe('/p2p/sell');
       expect(continueButton().disabled).toBe(false);
     },

@@ -16,9 +16,9 @@ import {
   fakeApi,
   renderApp,
   settle,
-  stubDialogs,
   type FakeApi,
   type FakeReply,
+  setUpScreenTests,
 } from '../helpers/render-app';
 
 const NOW = Date.parse('2025-03-01T12:00:00.000Z');
@@ -117,24 +117,16 @@ async function submitHash(): Promise<void> {
   await settle();
 }
 
-let dialogs: ReturnType<typeof stubDialogs>;
+const setup = setUpScreenTests(NOW);
 let writeText: ReturnType<typeof vi.fn<(text: string) => Promise<void>>>;
 
 beforeEach(() => {
-  vi.useFakeTimers();
-  vi.setSystemTime(NOW);
-  dialogs = stubDialogs();
   writeText = vi.fn<(text: string) => Promise<void>>(() => Promise.resolve());
   Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-  // Failed calls are logged (spec section 8); keep the test output readable.
-  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 });
 
 afterEach(() => {
   Reflect.deleteProperty(navigator, 'clipboard');
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 describe('send-crypto shows what to send and where (spec section 2)', () => {
@@ -233,7 +225,7 @@ describe('the transaction hash (spec sections 4, 5, 7 and 8)', () => {
       { txHash: HEX64, network: 'TRC20' },
     ]);
     expect(app.currentPath()).toBe(path('sell-waiting'));
-    expect(dialogs.alert).not.toHaveBeenCalled();
+    expect(setup.dialogs.alert).not.toHaveBeenCalled();
   });
 
   it('a valid EVM hash (0x + 64 hex) is posted with its network', async () => {
@@ -260,7 +252,7 @@ describe('the transaction hash (spec sections 4, 5, 7 and 8)', () => {
       typeHash(HEX64);
       await submitHash();
       expect(api.callsTo('POST', TX_HASH)).toHaveLength(1);
-      expect(dialogs.alert).toHaveBeenCalledWith(CREATE_FAILED_EN);
+      expect(setup.dialogs.alert).toHaveBeenCalledWith(CREATE_FAILED_EN);
       expect(app.currentPath()).toBe(path('send-crypto'));
       expect(submitButton().disabled).toBe(false);
     },
@@ -269,21 +261,21 @@ describe('the transaction hash (spec sections 4, 5, 7 and 8)', () => {
 
 describe('cancel on send-crypto (spec sections 2 and 4)', () => {
   it('asks for confirmation; declined, nothing is posted and the screen stays', async () => {
-    dialogs.confirm.mockReturnValue(false);
+    setup.dialogs.confirm.mockReturnValue(false);
     const { api, app } = await openSendCrypto();
     fireEvent.click(screen.getByTestId('cancel-order'));
     await settle();
-    expect(dialogs.confirm).toHaveBeenCalledWith('Cancel this order?');
+    expect(setup.dialogs.confirm).toHaveBeenCalledWith('Cancel this order?');
     expect(api.callsTo('POST', CANCEL)).toHaveLength(0);
     expect(app.currentPath()).toBe(path('send-crypto'));
   });
 
   it('confirmed, posts cancel and goes to /my-orders', async () => {
-    dialogs.confirm.mockReturnValue(true);
+    setup.dialogs.confirm.mockReturnValue(true);
     const { api, app } = await openSendCrypto();
     fireEvent.click(screen.getByTestId('cancel-order'));
     await settle();
-    expect(dialogs.confirm).toHaveBeenCalledTimes(1);
+    expect(setup.dialogs.confirm).toHaveBeenCalledTimes(1);
     expect(api.callsTo('POST', CANCEL)).toHaveLength(1);
     expect(app.currentPath()).toBe('/my-orders');
   });

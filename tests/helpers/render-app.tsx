@@ -20,9 +20,9 @@
  * (`window.alert`, `window.confirm`, `window.open`), which `stubDialogs()` replaces.
  */
 import { AppRoot } from '@telegram-apps/telegram-ui';
-import { act, render, type RenderResult } from '@testing-library/react';
+import { act, fireEvent, render, type RenderResult } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { EnvironmentContext } from '../../src/app/environment-context';
@@ -232,3 +232,49 @@ export function deferred<T>() {
   });
   return { promise, resolve };
 }
+
+/**
+ * The set-up every screen test file shares: fake timers (at `now` when given), alert, confirm and
+ * open stubbed, console.warn silenced (the app logs failed calls, spec section 8), and all of it
+ * undone after each test. Read `setup.dialogs` inside a test for that test's dialogs.
+ */
+export function setUpScreenTests(now?: number | Date): {
+  readonly dialogs: ReturnType<typeof stubDialogs>;
+} {
+  const state: { dialogs: ReturnType<typeof stubDialogs> | undefined } = { dialogs: undefined };
+  beforeEach(() => {
+    vi.useFakeTimers();
+    if (now !== undefined) vi.setSystemTime(now);
+    state.dialogs = stubDialogs();
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+  return {
+    get dialogs() {
+      if (state.dialogs === undefined) throw new Error('setup.dialogs is only there inside a test');
+      return state.dialogs;
+    },
+  };
+}
+
+/** The input of a form field by its name. */
+export function input(name: string): HTMLInputElement {
+  const element = document.querySelector<HTMLInputElement>(`input[name="${name}"]`);
+  if (element === null) throw new Error(`no input ${name}`);
+  return element;
+}
+
+/** The network select of a buy or sell form. */
+export function networkSelect(): HTMLSelectElement {
+  const element = document.querySelector<HTMLSelectElement>('select[name="network"]');
+  if (element === null) throw new Error('no network select');
+  return element;
+}
+
+/** Types `value` into the field `name` as one change, as a paste does. */
+export const type = (name: string, value: string) =>
+  fireEvent.change(input(name), { target: { value } });
