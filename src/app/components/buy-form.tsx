@@ -25,7 +25,7 @@ import {
   type CryptoCurrency,
 } from '../../shared/networks';
 import { orderScreenPath, type PaymentMethod } from '../../shared/order-status';
-import { buyFormSchema, type BuyFormValues, type FormErrorKey } from '../../shared/schemas/forms';
+import { buyFormSchema, type BuyFormValues } from '../../shared/schemas/forms';
 import { ApiError } from '../api/client';
 import { createOrder } from '../api/orders';
 import { useEnvironment } from '../environment-context';
@@ -35,6 +35,7 @@ import { useI18nContext, useLanguage } from '../i18n/language';
 import { askConfirm, hapticError, showAlert } from '../telegram/actions';
 import { CoinSwitch } from './coin-switch';
 import { createFailureText } from './create-failure';
+import { formErrorText } from './form-error-text';
 import { NetworkSelect } from './network-select';
 
 export interface BuyFormProps {
@@ -109,26 +110,13 @@ export function BuyForm(props: BuyFormProps) {
   }, [rate, form]);
 
   const networks = networksFor(props.method, values.cryptoCurrency);
-  const message = (key: string | undefined): string | null => {
-    switch (key as FormErrorKey | undefined) {
-      case 'fillAllFields':
-        return LL.errors.fillAllFields();
-      case 'minAmount':
-        return LL.errors.minAmount({
-          amount: formatNumber(props.bounds.min, language),
-          currency: props.currencyLabel,
-        });
-      case 'maxAmount':
-        return LL.errors.maxAmount({
-          amount: formatNumber(props.bounds.max, language),
-          currency: props.currencyLabel,
-        });
-      case 'invalidWalletAddress':
-        return LL.errors.invalidWalletAddress({ network: values.network });
-      default:
-        return null;
-    }
-  };
+  const message = (key: string | undefined) =>
+    formErrorText(key, LL, {
+      language,
+      bounds: props.bounds,
+      currencyLabel: props.currencyLabel,
+      network: values.network,
+    });
   const errors = form.formState.errors;
   const fiatError = message(errors.fiatAmount?.message);
   const walletError = message(errors.walletAddress?.message);

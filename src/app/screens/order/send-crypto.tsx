@@ -14,9 +14,10 @@ import type { OrderDetails, WalletRequisites } from '../../../shared/api';
 import { CRYPTO_DECIMALS, POLL_INTERVALS_MS } from '../../../shared/limits';
 import { NETWORKS, type NetworkId } from '../../../shared/networks';
 import { orderScreenPath } from '../../../shared/order-status';
-import { txHashSchema, type FormErrorKey } from '../../../shared/schemas/forms';
+import { txHashSchema } from '../../../shared/schemas/forms';
 import { cancelOrder, submitTxHash } from '../../api/orders';
 import { FieldError } from '../../components/buy-form';
+import { formErrorText } from '../../components/form-error-text';
 import { CopyRow } from '../../components/copy-row';
 import { Loading, OrderNotFound } from '../../components/order-not-found';
 import { QrCode } from '../../components/qr-code';
@@ -144,6 +145,7 @@ function TxHashForm({
   readonly setBusy: (busy: boolean) => void;
 }) {
   const { LL } = useI18nContext();
+  const { language } = useLanguage();
   const { inTelegram } = useEnvironment();
   const [, navigate] = useLocation();
   const form = useForm<{ txHash: string }>({
@@ -153,13 +155,10 @@ function TxHashForm({
     reValidateMode: 'onChange',
   });
   const txHash = useWatch({ control: form.control, name: 'txHash' });
-  const errorKey = form.formState.errors.txHash?.message as FormErrorKey | undefined;
-  const error =
-    errorKey === 'fillAllFields'
-      ? LL.errors.fillAllFields()
-      : errorKey === 'invalidTxHash'
-        ? LL.errors.invalidTxHash({ network: NETWORKS[network].name })
-        : null;
+  const error = formErrorText(form.formState.errors.txHash?.message, LL, {
+    language,
+    network: NETWORKS[network].name,
+  });
 
   const onSubmit = form.handleSubmit(async ({ txHash: hash }) => {
     setBusy(true);

@@ -29,16 +29,13 @@ import {
   type CryptoCurrency,
 } from '../../../shared/networks';
 import { orderScreenPath } from '../../../shared/order-status';
-import {
-  sellFormSchema,
-  type FormErrorKey,
-  type SellFormValues,
-} from '../../../shared/schemas/forms';
+import { sellFormSchema, type SellFormValues } from '../../../shared/schemas/forms';
 import { ApiError } from '../../api/client';
 import { createOrder } from '../../api/orders';
 import { FieldError } from '../../components/buy-form';
 import { CoinSwitch } from '../../components/coin-switch';
 import { createFailureText } from '../../components/create-failure';
+import { formErrorText } from '../../components/form-error-text';
 import { NetworkSelect } from '../../components/network-select';
 import { RequireCurrency } from '../../components/require-currency';
 import { Screen } from '../../components/screen';
@@ -99,22 +96,8 @@ function SellForm() {
   const set = (name: keyof SellFormValues, value: string) =>
     form.setValue(name, value, { shouldValidate: validate });
 
-  const message = (key: string | undefined): string | null => {
-    switch (key as FormErrorKey | undefined) {
-      case 'fillAllFields':
-        return LL.errors.fillAllFields();
-      case 'minAmount':
-        return LL.errors.minAmount({ amount: formatNumber(BOUNDS.min, language), currency: 'RUB' });
-      case 'maxAmount':
-        return LL.errors.maxAmount({ amount: formatNumber(BOUNDS.max, language), currency: 'RUB' });
-      case 'invalidCardNumber':
-        return LL.errors.invalidCardNumber();
-      case 'invalidPhone':
-        return LL.errors.invalidPhone();
-      default:
-        return null;
-    }
-  };
+  const message = (key: string | undefined) =>
+    formErrorText(key, LL, { language, bounds: BOUNDS, currencyLabel: 'RUB' });
   const errors = form.formState.errors;
 
   const send = async (data: SellFormValues, agreedRate: number): Promise<void> => {

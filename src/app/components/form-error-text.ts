@@ -1,0 +1,46 @@
+/**
+ * The text of a form error key (src/shared/schemas/forms.ts), translated when it is shown so a
+ * language switch re-translates errors already on screen (conventions, "Forms").
+ */
+import type { TranslationFunctions } from '../../../i18n/i18n-types';
+import type { Language } from '../../shared/api';
+import type { AmountBounds } from '../../shared/limits';
+import type { FormErrorKey } from '../../shared/schemas/forms';
+import { formatNumber } from '../format';
+
+export interface FormErrorContext {
+  readonly language: Language;
+  /** The bounds the min/max messages name, and how their currency is written. */
+  readonly bounds?: AmountBounds;
+  readonly currencyLabel?: string;
+  /** The network the address and hash messages name. */
+  readonly network?: string;
+}
+
+export function formErrorText(
+  key: string | undefined,
+  LL: TranslationFunctions,
+  context: FormErrorContext,
+): string | null {
+  const bound = (value: number | undefined) => formatNumber(value ?? 0, context.language);
+  const currency = context.currencyLabel ?? '';
+  const network = context.network ?? '';
+  switch (key as FormErrorKey | undefined) {
+    case 'fillAllFields':
+      return LL.errors.fillAllFields();
+    case 'minAmount':
+      return LL.errors.minAmount({ amount: bound(context.bounds?.min), currency });
+    case 'maxAmount':
+      return LL.errors.maxAmount({ amount: bound(context.bounds?.max), currency });
+    case 'invalidWalletAddress':
+      return LL.errors.invalidWalletAddress({ network });
+    case 'invalidCardNumber':
+      return LL.errors.invalidCardNumber();
+    case 'invalidPhone':
+      return LL.errors.invalidPhone();
+    case 'invalidTxHash':
+      return LL.errors.invalidTxHash({ network });
+    case undefined:
+      return null;
+  }
+}
