@@ -7,11 +7,16 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
-  type FastifyServerOptions,
 } from 'fastify';
 import type { Kysely } from 'kysely';
 import secureJson from 'secure-json-parse';
 import type { ApiErrorBody } from '../shared/api';
+import { OperatorListQuerySchema } from '../shared/schemas/operator';
+import {
+  DemoSessionQuerySchema,
+  HistoryQuerySchema,
+  RateQuerySchema,
+} from '../shared/schemas/queries';
 import { type Authenticator, createAuthenticator } from './auth/authenticator';
 import { DEMO_BOT_TOKEN } from './auth/telegram-auth';
 import type { AppConfig } from './config';
@@ -29,7 +34,8 @@ export interface AppDeps {
   readonly db: Kysely<Database>;
   /** The clock, in epoch milliseconds; tests move it instead of sleeping. */
   readonly now?: () => number;
-  readonly logger?: FastifyServerOptions['logger'];
+  /** Where log lines go instead of stdout (tests read them). */
+  readonly logStream?: { write(line: string): void };
   /** Run the background jobs (the expiry sweeper) while the server is up; main.ts does. */
   readonly jobs?: boolean;
 }
@@ -48,17 +54,10 @@ export const BODY_LIMIT_BYTES = 15 * 1024 * 1024;
 
 export async function buildApp(config: AppConfig, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? {
+    logger: {
       level: config.logLevel,
-      serializers: {
-        // Telegram init data is a credential: the spec's telegramInitData query field must not
-        // reach the logs with the URL.
-        req: (request: { method: string; url: string; ip?: string }) => ({
-          method: request.method,
-          url: redactUrl(request.url),
-          ip: request.ip,
-        }),
-      },
+      serializers: { req: serializeRequest },
+      ...(deps.logStream === undefined ? {} : { stream: deps.logStream }),
     },
     bodyLimit: BODY_LIMIT_BYTES,
     // Behind a reverse proxy on a private network the client's address is in X-Forwarded-For.
@@ -134,7 +133,9 @@ function sendError(error: FastifyError | AppError, request: FastifyRequest, repl
   if (appError.code === 'INTERNAL') {
     request.log.error({ err: error }, 'request failed');
   } else {
-    request.log.info({ code: appError.code, detail: error.message }, 'request refused');
+    // The code of Fastify's own refusal, never its message: a message may quote the URL.
+    const cause = error instanceof AppError ? undefined : error.code;
+    request.log.info({ code: appError.code, cause }, 'request refused');
   }
   const body: ApiErrorBody = {
     ...appError.details,
@@ -171,7 +172,42 @@ function toAppError(error: FastifyError | AppError): AppError {
   return new AppError('INTERNAL');
 }
 
-/** The URL with the value of a `telegramInitData` query field replaced, for the logs. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&]telegramInitData=)[^&#]*/gi, '$1[redacted]');
+/**
+ * Query keys whose values are logged as sent: those of the API's own query schemas. Any other
+ * key's value is redacted, whatever its spelling: the spec's `telegramInitData` (a credential)
+ * above all, also when sent percent-encoded (`telegram%49nitData`).
+ */
+const LOGGED_QUERY_KEYS: ReadonlySet<string> = new Set([
+  ...Object.keys(RateQuerySchema.entries),
+  ...Object.keys(HistoryQuerySchema.entries),
+  ...Object.keys(OperatorListQuerySchema.entries),
+  ...Object.keys(DemoSessionQuerySchema.entries),
+]);
+const REDACTED = '[redacted]';
+
+/**
+ * A request as the logs show it: method, path, the query as the server parsed it with every value
+ * not in LOGGED_QUERY_KEYS redacted, and the client's address. Read from the parsed request, not
+ * by matching the raw text, so no spelling of a key slips past; when the URL could not be parsed
+ * (a malformed %-escape), its query is not logged at all.
+ */
+export function serializeRequest(request: FastifyRequest): Record<string, unknown> {
+  const url = request.url;
+  const mark = url.indexOf('?');
+  const path = mark === -1 ? url : url.slice(0, mark);
+  const query: unknown = mark === -1 ? undefined : request.query;
+  let shown = '';
+  if (typeof query === 'object' && query !== null) {
+    shown = Object.entries(query as Record<string, unknown>)
+      .map(([key, value]) => {
+        const safeKey = encodeURIComponent(key);
+        if (!LOGGED_QUERY_KEYS.has(key) || typeof value !== 'string')
+          return `${safeKey}=${REDACTED}`;
+        return `${safeKey}=${encodeURIComponent(value.slice(0, 64))}`;
+      })
+      .join('&');
+  } else if (mark !== -1) {
+    shown = REDACTED;
+  }
+  return { method: request.method, url: shown === '' ? path : `${path}?${shown}`, ip: request.ip };
 }

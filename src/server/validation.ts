@@ -1,5 +1,6 @@
 /** Request shapes checked with the valibot schemas of src/shared: a bad shape is 400, never 500. */
 import * as v from 'valibot';
+import { UUID_PATTERN } from '../shared/schemas/text';
 import { AppError } from './errors';
 
 export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
@@ -13,11 +14,26 @@ export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown):
   return result.output;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Order ids are UUIDs; anything else cannot be an order, so it is answered as a missing one. */
-export function orderIdParam(params: unknown): string {
-  const id = (params as { id?: unknown } | undefined)?.id;
-  if (typeof id !== 'string' || !UUID.test(id)) throw new AppError('ORDER_NOT_FOUND');
+/**
+ * A UUID path parameter (an order's or a receipt's id). Anything else cannot name one, so it is
+ * answered as missing before it reaches the database.
+ */
+function uuidParam(
+  params: unknown,
+  name: string,
+  missing: 'ORDER_NOT_FOUND' | 'NOT_FOUND',
+): string {
+  const id = (params as Record<string, unknown> | undefined)?.[name];
+  if (typeof id !== 'string' || !UUID_PATTERN.test(id)) throw new AppError(missing);
   return id.toLowerCase();
+}
+
+/** The `:id` of an order route. */
+export function orderIdParam(params: unknown): string {
+  return uuidParam(params, 'id', 'ORDER_NOT_FOUND');
+}
+
+/** The `:receiptId` of a receipt route. */
+export function receiptIdParam(params: unknown): string {
+  return uuidParam(params, 'receiptId', 'NOT_FOUND');
 }

@@ -39,7 +39,6 @@ export async function createTestApp(
   const clock = new TestClock();
   const app = await buildApp(config, {
     db: database.db,
-    logger: false,
     jobs: options.jobs ?? false,
     ...(options.realClock === true ? {} : { now: clock.now }),
   });

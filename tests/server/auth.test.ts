@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/shared/api';
-import { ALICE, authHeader, initDataFor } from '../helpers/identity';
+import { signData } from '@telegram-apps/init-data-node';
+import { ALICE, DEMO_BOT_TOKEN, authHeader, initDataFor } from '../helpers/identity';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 let t: TestApp;
@@ -10,6 +11,22 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
+
+/** Init data as clients before Bot API 8.0 sign it: every field but `signature`, then `hash`. */
+function signedWithoutSignature(user: object, token: string, authDate: number): string {
+  const fields = new URLSearchParams({
+    user: JSON.stringify(user),
+    chat_instance: '-1000000000000000001',
+    chat_type: 'sender',
+    auth_date: String(authDate),
+  });
+  const checkString = [...fields.entries()]
+    .map(([key, value]) => `${key}=${value}`)
+    .sort()
+    .join('\n');
+  fields.append('hash', signData(checkString, token));
+  return fields.toString();
+}
 
 const active = (headers: Record<string, string> = {}, query = '') =>
   t.app.inject({ method: 'GET', url: `${API_PATHS.activeOrders}${query}`, headers });
@@ -66,6 +83,37 @@ describe('Telegram identity (design.md, "Identity")', () => {
     const res = await active(authHeader(initDataFor(ALICE, { authDate: dayAndMinuteAgo })));
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ code: 'AUTH_EXPIRED' });
+  });
+
+  it('accepts init data from clients older than Bot API 8.0, which send no signature field', async () => {
+    const raw = signedWithoutSignature(ALICE, DEMO_BOT_TOKEN, Math.floor(Date.now() / 1000));
+    expect(new URLSearchParams(raw).has('signature')).toBe(false);
+    const res = await active(authHeader(raw));
+    expect(res.statusCode).toBe(200);
+    // The same data with one field changed is still refused: the hash covers every field.
+    const forged = raw.replace('first_name%22%3A%22', 'first_name%22%3A%22X');
+    expect((await active(authHeader(forged))).json()).toMatchObject({ code: 'AUTH_INVALID' });
+  });
+
+  it('refuses init data dated more than a minute ahead of the server with 401 AUTH_INVALID', async () => {
+    const ahead = (seconds: number) =>
+      active(authHeader(initDataFor(ALICE, { authDate: new Date(Date.now() + seconds * 1000) })));
+    expect((await ahead(30)).statusCode).toBe(200);
+    const res = await ahead(5 * 60);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'AUTH_INVALID' });
+  });
+
+  it('keeps a Telegram name with control characters, without them, instead of refusing its owner', async () => {
+    const named = { id: 200_000_099, first_name: 'Ni\u0000na\u0007', username: 'nina' };
+    const res = await active(authHeader(initDataFor(named)));
+    expect(res.statusCode).toBe(200);
+    const row = await t.database.db
+      .selectFrom('users')
+      .select('first_name')
+      .where('telegram_id', '=', named.id)
+      .executeTakeFirstOrThrow();
+    expect(row.first_name).toBe('Nina');
   });
 
   it('refuses an Authorization header of another scheme with 401 AUTH_INVALID', async () => {

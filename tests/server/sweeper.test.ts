@@ -344,7 +344,6 @@ describe('also after a restart', () => {
       expect((await orderRow(db, id)).status).toBe('REQUISITES_READY');
       const second = await buildApp(first.config, {
         db,
-        logger: false,
         now: first.clock.now,
         jobs: true,
       });

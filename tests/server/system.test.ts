@@ -87,16 +87,6 @@ describe('in demo mode (no BOT_TOKEN)', () => {
   });
 });
 
-describe('logs', () => {
-  it('never carry the init data of a telegramInitData query field', async () => {
-    const { redactUrl } = await import('../../src/server/app');
-    expect(redactUrl('/api/orders/active?telegramInitData=user%3D1%26hash%3Dabc&x=1')).toBe(
-      '/api/orders/active?telegramInitData=[redacted]&x=1',
-    );
-    expect(redactUrl('/api/health')).toBe('/api/health');
-  });
-});
-
 describe('with a real BOT_TOKEN', () => {
   it('turns demo mode off: no demo session, demo init data refused', async () => {
     const t = await createTestApp(

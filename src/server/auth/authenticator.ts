@@ -29,8 +29,8 @@ export function createAuthenticator(options: {
   const customer = async (request: FastifyRequest): Promise<Customer> => {
     const raw = extractInitData(request);
     if (raw === undefined) throw new AppError('AUTH_MISSING');
-    const verified = verifyInitData(raw, options.botToken, options.maxAgeSeconds);
     const now = options.now();
+    const verified = verifyInitData(raw, options.botToken, options.maxAgeSeconds, now);
     const key = [
       verified.firstName,
       verified.lastName,

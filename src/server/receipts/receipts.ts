@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { RECEIPT_MAX_BYTES } from '../../shared/limits';
+import { withoutControlCharacters } from '../../shared/schemas/text';
 import { AppError } from '../errors';
 
 export interface ReceiptType {
@@ -100,11 +101,11 @@ export async function storeReceiptFile(dir: string, fileData: string): Promise<S
 
 /** A file name safe to keep and to show: no path, no control characters, at most 120 chars. */
 export function cleanFileName(name: string, extension: string): string {
-  const base = path
+  // Cut first, clean after: a cut through a surrogate pair leaves half of it, which is removed.
+  const cut = path
     .basename(name.replace(/\\/g, '/'))
-    // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-    .replace(/[\u0000-\u001f\u007f"<>|:*?]/g, '')
-    .trim()
+    .replace(/["<>|:*?]/g, '')
     .slice(0, 120);
+  const base = withoutControlCharacters(cut).trim();
   return base === '' ? `receipt.${extension}` : base;
 }

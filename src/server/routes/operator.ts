@@ -35,7 +35,7 @@ import {
   type OperatorDeps,
 } from '../operator/operator-orders';
 import type { TransitionResult } from '../orders/transition';
-import { orderIdParam, parseWith } from '../validation';
+import { orderIdParam, parseWith, receiptIdParam } from '../validation';
 
 const answer = (result: TransitionResult): OrderActionResponse => ({
   success: true,
@@ -73,27 +73,24 @@ export function operatorRoutes(app: FastifyInstance, ctx: AppContext): void {
     };
   });
 
-  app.get<{ Params: { id: string; receiptId: string } }>(
-    '/api/operator/orders/:id/receipts/:receiptId',
-    async (request, reply) => {
-      await operator(request);
-      const receipt = await receiptFile(
-        ctx.db,
-        orderIdParam(request.params),
-        request.params.receiptId,
-      );
-      const file = path.join(ctx.config.receiptsDir, receipt.storage_key);
-      if (!fs.existsSync(file)) throw new AppError('NOT_FOUND');
-      return reply
-        .header('content-type', receipt.mime_type)
-        .header('cache-control', 'private, no-store')
-        .header(
-          'content-disposition',
-          `attachment; filename*=UTF-8''${encodeURIComponent(receipt.file_name)}`,
-        )
-        .send(fs.createReadStream(file));
-    },
-  );
+  app.get('/api/operator/orders/:id/receipts/:receiptId', async (request, reply) => {
+    await operator(request);
+    const receipt = await receiptFile(
+      ctx.db,
+      orderIdParam(request.params),
+      receiptIdParam(request.params),
+    );
+    const file = path.join(ctx.config.receiptsDir, receipt.storage_key);
+    if (!fs.existsSync(file)) throw new AppError('NOT_FOUND');
+    return reply
+      .header('content-type', receipt.mime_type)
+      .header('cache-control', 'private, no-store')
+      .header(
+        'content-disposition',
+        `attachment; filename*=UTF-8''${encodeURIComponent(receipt.file_name)}`,
+      )
+      .send(fs.createReadStream(file));
+  });
 
   app.post('/api/operator/orders/:id/requisites', async (request) => {
     const operatorId = await operator(request);

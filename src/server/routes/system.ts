@@ -12,6 +12,8 @@ import { isDemoMode } from '../config';
 import { pingDatabase } from '../db/database';
 import { AppError } from '../errors';
 import type { AppContext } from '../app';
+import { DemoSessionQuerySchema } from '../../shared/schemas/queries';
+import { parseWith } from '../validation';
 
 export function systemRoutes(app: FastifyInstance, ctx: AppContext): void {
   const noStore = { 'cache-control': 'no-store' };
@@ -27,21 +29,18 @@ export function systemRoutes(app: FastifyInstance, ctx: AppContext): void {
     return Promise.resolve({ demo: isDemoMode(ctx.config), supportUrl: ctx.config.supportUrl });
   });
 
-  app.get<{ Querystring: { startParam?: unknown } }>(
-    API_PATHS.demoSession,
-    async (request, reply): Promise<DemoSessionResponse> => {
-      if (!isDemoMode(ctx.config)) throw new AppError('DEMO_DISABLED');
-      const raw = request.query.startParam;
-      // Only a well-formed order deep link is passed on; anything else opens the app plainly.
-      const startParam =
-        typeof raw === 'string' && orderIdFromStartParam(raw) !== undefined ? raw : undefined;
-      void reply.headers(noStore);
-      return Promise.resolve({
-        initData: signInitData(DEMO_BOT_TOKEN, DEMO_USER, {
-          ...(startParam === undefined ? {} : { startParam }),
-          authDate: new Date(ctx.now()),
-        }),
-      });
-    },
-  );
+  app.get(API_PATHS.demoSession, async (request, reply): Promise<DemoSessionResponse> => {
+    if (!isDemoMode(ctx.config)) throw new AppError('DEMO_DISABLED');
+    const raw = parseWith(DemoSessionQuerySchema, request.query).startParam;
+    // Only a well-formed order deep link is passed on; anything else opens the app plainly.
+    const startParam =
+      typeof raw === 'string' && orderIdFromStartParam(raw) !== undefined ? raw : undefined;
+    void reply.headers(noStore);
+    return Promise.resolve({
+      initData: signInitData(DEMO_BOT_TOKEN, DEMO_USER, {
+        ...(startParam === undefined ? {} : { startParam }),
+        authDate: new Date(ctx.now()),
+      }),
+    });
+  });
 }

@@ -7,11 +7,9 @@
 import * as v from 'valibot';
 import { isValidCardNumber } from '../cards';
 import { CRYPTO_CURRENCIES, NETWORK_IDS } from '../networks';
+import { line, lineText, paragraphText, SlugSchema } from './text';
 
 const positiveAmount = v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1e12));
-const text = (max: number) => v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(max));
-const optionalText = (max: number) =>
-  v.optional(v.pipe(v.string(), v.trim(), v.maxLength(max)), '');
 
 const common = {
   amount: v.optional(positiveAmount),
@@ -27,15 +25,15 @@ export const BuyOrderSchema = v.looseObject({
   ...common,
   type: v.literal('BUY'),
   paymentMethod: v.picklist(['P2P', 'BANK_ACCOUNT']),
-  walletAddress: text(128),
+  walletAddress: line(128),
 });
 
 export const OfficeOrderSchema = v.looseObject({
   ...common,
   type: v.literal('BUY'),
   paymentMethod: v.literal('OFFICE'),
-  walletAddress: text(128),
-  cityId: text(64),
+  walletAddress: line(128),
+  cityId: SlugSchema,
 });
 
 export const SellOrderSchema = v.looseObject({
@@ -43,10 +41,10 @@ export const SellOrderSchema = v.looseObject({
   type: v.literal('SELL'),
   paymentMethod: v.literal('P2P'),
   cardNumber: v.pipe(v.string(), v.check(isValidCardNumber)),
-  cardHolder: v.pipe(text(64), v.regex(/^[A-Za-z][A-Za-z .'-]*$/)),
-  bankName: text(64),
-  phone: v.pipe(optionalText(32), v.regex(/^(\+?[\d ()-]{7,20})?$/)),
-  comment: optionalText(500),
+  cardHolder: v.pipe(line(64), v.regex(/^[A-Za-z][A-Za-z .'-]*$/)),
+  bankName: line(64),
+  phone: v.pipe(v.optional(lineText(32), ''), v.regex(/^(\+?[\d ()-]{7,20})?$/)),
+  comment: v.optional(paragraphText(500), ''),
 });
 
 /** Any order a customer can create. */

@@ -3,50 +3,49 @@ import * as v from 'valibot';
 import { isValidCardNumber } from '../cards';
 import { CRYPTO_CURRENCIES } from '../networks';
 import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_METHODS } from '../order-status';
+import { line, lineText, paragraph, paragraphText, SlugSchema } from './text';
 
-const text = (max: number) => v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(max));
-const optionalText = (max: number) => v.optional(v.pipe(v.string(), v.trim(), v.maxLength(max)));
 const digits = (pattern: RegExp) => v.pipe(v.string(), v.trim(), v.regex(pattern));
 
 /** P2P card requisites for a P2P buy. */
 export const CardRequisitesSchema = v.object({
-  bankName: text(64),
+  bankName: line(64),
   cardNumber: v.pipe(
     v.string(),
     v.transform((s) => s.replace(/\s/g, '')),
     v.check(isValidCardNumber),
   ),
-  cardHolder: text(64),
-  phone: optionalText(32),
-  comment: optionalText(500),
+  cardHolder: line(64),
+  phone: v.optional(lineText(32)),
+  comment: v.optional(paragraphText(500)),
 });
 
 /** Bank requisites for a bank-transfer buy (Russian bank details). */
 export const BankRequisitesSchema = v.object({
-  recipientName: text(200),
+  recipientName: line(200),
   accountNumber: digits(/^\d{20}$/),
-  bankName: text(200),
+  bankName: line(200),
   bik: digits(/^\d{9}$/),
   correspondentAccount: digits(/^\d{20}$/),
   inn: digits(/^(\d{10}|\d{12})$/),
-  bankAddress: optionalText(300),
-  beneficiaryName: optionalText(200),
+  bankAddress: v.optional(lineText(300)),
+  beneficiaryName: v.optional(lineText(200)),
   beneficiaryAccount: v.optional(digits(/^\d{20}$/)),
 });
 
 export const OfficeInstructionsSchema = v.object({
-  instructions: text(2000),
+  instructions: paragraph(2000),
   /** One of the offices of the order's city; its first office when absent. */
-  officeId: optionalText(64),
+  officeId: v.optional(SlugSchema),
 });
 
 export const CompleteSchema = v.object({
   /** The transaction that sent the customer's crypto (required for a P2P or bank buy). */
-  outgoingTxHash: optionalText(100),
+  outgoingTxHash: v.optional(lineText(100)),
 });
 
 export const RejectSchema = v.object({
-  reason: text(500),
+  reason: paragraph(500),
 });
 
 export const SetRateSchema = v.object({

@@ -38,3 +38,11 @@ export const HistoryQuerySchema = v.looseObject({
   limit: v.optional(wholeNumber(1, HISTORY_PAGE_MAX), String(HISTORY_PAGE_SIZE)),
   offset: v.optional(wholeNumber(0, 1_000_000), '0'),
 });
+
+/**
+ * `GET /api/demo/session`: the start parameter the app was opened with, if any. Anything is
+ * taken; only a well-formed order deep link is passed on.
+ */
+export const DemoSessionQuerySchema = v.looseObject({
+  startParam: v.optional(v.unknown()),
+});

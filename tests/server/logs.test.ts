@@ -1,0 +1,169 @@
+/**
+ * No credential reaches a log line: neither a customer's init data (it signs in as them for a
+ * day), however it is sent and however the URL is spelled, nor the bot token. The server logs at
+ * `trace` here, so every line it can write is read; what a request looks like in the log (its
+ * path and the values of the API's own query keys) stays readable.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { loadConfig } from '../../src/server/config';
+import { API_PATHS } from '../../src/shared/api';
+import { ALICE, initDataFor } from '../helpers/identity';
+import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
+
+const BOT_TOKEN = '7000000001:AAHk3rZ9mQx2VbT8nP4sLw6yJcD1eFgH0iK';
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database.destroy();
+});
+
+/** A server logging everything into `lines`. */
+async function loggingApp(botToken: string | undefined) {
+  const lines: string[] = [];
+  const app = await buildApp(
+    {
+      ...loadConfig({}),
+      database: database.config,
+      staticDir: undefined,
+      logLevel: 'trace',
+      botToken,
+    },
+    { db: database.db, logStream: { write: (line: string) => void lines.push(line) } },
+  );
+  return { app, lines };
+}
+
+/** Every spelling of a credential that could end up in a line: raw, URL-encoded, its hash. */
+function spellings(secret: string): string[] {
+  const hash = new URLSearchParams(secret).get('hash');
+  return [secret, encodeURIComponent(secret), ...(hash === null ? [] : [hash])];
+}
+
+/** Percent-encodes every character, as an odd client might. */
+const encodeEveryChar = (s: string) =>
+  [...new TextEncoder().encode(s)]
+    .map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`)
+    .join('');
+
+describe('logs never carry init data or the bot token', () => {
+  const initData = initDataFor(ALICE, { token: BOT_TOKEN });
+  const enc = encodeURIComponent(initData);
+  const requests: {
+    readonly what: string;
+    readonly method: 'GET' | 'POST';
+    readonly url: string;
+    readonly body?: string;
+    readonly headers?: Record<string, string>;
+  }[] = [
+    {
+      what: 'the spec query field',
+      method: 'GET',
+      url: `${API_PATHS.activeOrders}?telegramInitData=${enc}`,
+    },
+    {
+      what: 'the query key percent-encoded (telegram%49nitData)',
+      method: 'GET',
+      url: `${API_PATHS.activeOrders}?telegram%49nitData=${enc}`,
+    },
+    {
+      what: 'key and value percent-encoded character by character',
+      method: 'GET',
+      url: `${API_PATHS.history}?${encodeEveryChar('telegramInitData')}=${encodeEveryChar(initData)}&status=active`,
+    },
+    {
+      what: 'the key twice',
+      method: 'GET',
+      url: `${API_PATHS.activeOrders}?telegramInitData=x&telegramInitData=${enc}`,
+    },
+    {
+      what: 'another spelling of the key',
+      method: 'GET',
+      url: `${API_PATHS.activeOrders}?TelegramInitData=${enc}`,
+    },
+    {
+      what: 'a malformed %-escape in the path',
+      method: 'GET',
+      url: `/api/orders/%zz/status?telegramInitData=${enc}`,
+    },
+    {
+      what: 'a malformed %-escape in the query',
+      method: 'GET',
+      url: `${API_PATHS.activeOrders}?telegramInitData=${enc}&x=%zz`,
+    },
+    {
+      what: 'a path segment over the router limit',
+      method: 'GET',
+      url: `/api/orders/${'a'.repeat(200)}/status?telegramInitData=${enc}`,
+    },
+    { what: 'an unknown route', method: 'GET', url: `/api/nowhere?telegramInitData=${enc}` },
+    {
+      what: 'the Authorization header',
+      method: 'GET',
+      url: API_PATHS.activeOrders,
+      headers: { authorization: `tma ${initData}` },
+    },
+    {
+      what: 'the body field',
+      method: 'POST',
+      url: API_PATHS.cancel('00000000-0000-4000-8000-000000000000'),
+      body: JSON.stringify({ telegramInitData: initData }),
+    },
+    {
+      what: 'the body field in malformed JSON',
+      method: 'POST',
+      url: API_PATHS.createOrder,
+      body: `{"telegramInitData":"${initData}",`,
+    },
+    {
+      what: 'init data signed with another token',
+      method: 'GET',
+      url: `${API_PATHS.activeOrders}?telegramInitData=${encodeURIComponent(initDataFor(ALICE))}`,
+    },
+  ];
+
+  it.each([
+    ['with a real BOT_TOKEN', BOT_TOKEN],
+    ['in demo mode', undefined],
+  ])('%s: no line holds the init data, its hash or the token', async (_label, token) => {
+    const { app, lines } = await loggingApp(token);
+    const secrets = [...spellings(initData), ...spellings(initDataFor(ALICE)), BOT_TOKEN];
+    try {
+      for (const request of requests) {
+        lines.length = 0;
+        await app.inject({
+          method: request.method,
+          url: request.url,
+          headers: { 'content-type': 'application/json', ...request.headers },
+          ...(request.body === undefined ? {} : { payload: request.body }),
+        });
+        expect(lines.length, request.what).toBeGreaterThan(0);
+        for (const line of lines) {
+          for (const secret of secrets) {
+            expect(line.includes(secret), `${request.what}: ${line}`).toBe(false);
+          }
+        }
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('still shows the path and the values of the API query keys', async () => {
+    const { app, lines } = await loggingApp(BOT_TOKEN);
+    try {
+      await app.inject({
+        method: 'GET',
+        url: `${API_PATHS.history}?status=active&limit=20&telegramInitData=${enc}`,
+      });
+      const incoming = lines.map((l) => JSON.parse(l) as { msg?: string; req?: { url?: string } });
+      const url = incoming.find((l) => l.msg === 'incoming request')?.req?.url;
+      expect(url).toBe(`${API_PATHS.history}?status=active&limit=20&telegramInitData=[redacted]`);
+    } finally {
+      await app.close();
+    }
+  });
+});
