@@ -318,6 +318,8 @@ const en: Translation = {
     UNSUPPORTED_NETWORK: 'This network is not available for the chosen coin and method',
     INVALID_WALLET_ADDRESS: 'Invalid wallet address',
     INVALID_TX_HASH: 'Invalid transaction hash',
+    TX_HASH_ALREADY_SUBMITTED:
+      'Another transaction hash was already sent for this order. Contact support if it is wrong.',
     UNKNOWN_CITY: 'There is no office for this currency in that city',
     TOO_MANY_ACTIVE_ORDERS: 'Too many active orders. Complete or cancel one first.',
     INVALID_STATUS: 'This action is not available for the order in its current status',

@@ -24,6 +24,7 @@ import type { Database } from './db/schema';
 import { AppError } from './errors';
 import { createRateLimiter, type RateLimiter } from './rate-limit';
 import { errorMessage, negotiateLanguage } from './i18n';
+import { createHousekeeping } from './jobs/housekeeping';
 import { createSweeper } from './jobs/sweeper';
 import { operatorRoutes } from './routes/operator';
 import { orderRoutes } from './routes/orders';
@@ -36,7 +37,7 @@ export interface AppDeps {
   readonly now?: () => number;
   /** Where log lines go instead of stdout (tests read them). */
   readonly logStream?: { write(line: string): void };
-  /** Run the background jobs (the expiry sweeper) while the server is up; main.ts does. */
+  /** Run the background jobs (expiry sweeper, housekeeping) while the server is up; main.ts does. */
   readonly jobs?: boolean;
 }
 
@@ -78,7 +79,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
       operatorIds: config.operatorIds,
       now,
     }),
-    limiter: createRateLimiter(now, config.callLimits),
+    limiter: createRateLimiter(deps.db, now, config.callLimits),
   };
 
   app.setErrorHandler(sendError);
@@ -107,12 +108,21 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   operatorRoutes(app, ctx);
 
   if (deps.jobs === true) {
-    const sweeper = createSweeper({ db: deps.db, now, log: app.log });
+    const jobs = [
+      createSweeper({
+        database: { db: deps.db, dialect: config.database.kind },
+        now,
+        log: app.log,
+      }),
+      createHousekeeping({ db: deps.db, receiptsDir: config.receiptsDir, now, log: app.log }),
+    ];
     app.addHook('onReady', () => {
-      sweeper.start();
+      for (const job of jobs) job.start();
       return Promise.resolve();
     });
-    app.addHook('onClose', () => sweeper.stop());
+    app.addHook('onClose', async () => {
+      await Promise.all(jobs.map((job) => job.stop()));
+    });
   }
   const servesApp = await registerStatic(app, config.staticDir);
 

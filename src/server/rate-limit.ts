@@ -1,8 +1,11 @@
 /**
  * Per-customer limits on the calls that write (design.md leaves abuse to us): a fixed window per
- * customer and kind of call, kept in memory. Several instances each keep their own window, so the
- * effective limit grows with them; that is still far above what a person in the app does.
+ * customer and kind of call, counted in the database, so that several server instances behind a
+ * load balancer share one count instead of each allowing the limit. Each counted call is one
+ * upsert that starts a new window when the old one is over and returns the count.
  */
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './db/schema';
 import { AppError } from './errors';
 
 export type LimitedCall = 'create' | 'receipt' | 'action';
@@ -14,36 +17,48 @@ export const CALL_LIMITS: Readonly<Record<LimitedCall, number>> = {
   action: 60,
 };
 
-const WINDOW_MS = 60_000;
-/** Bounds the memory of the windows; old ones are dropped first. */
-const MAX_KEYS = 50_000;
+export const CALL_WINDOW_MS = 60_000;
 
 export interface RateLimiter {
   /** Counts a call; RATE_LIMITED (429) when the customer is over the limit of the minute. */
-  hit(customerId: number, call: LimitedCall): void;
+  hit(customerId: number, call: LimitedCall): Promise<void>;
 }
 
-export function createRateLimiter(now: () => number, limits = CALL_LIMITS): RateLimiter {
-  const windows = new Map<string, { start: number; count: number }>();
+export function createRateLimiter(
+  db: Kysely<Database>,
+  now: () => number,
+  limits: Readonly<Record<LimitedCall, number>> = CALL_LIMITS,
+): RateLimiter {
   return {
-    hit(customerId, call) {
+    async hit(customerId, call) {
       const at = now();
-      const key = `${customerId}:${call}`;
-      let window = windows.get(key);
-      if (window === undefined || at - window.start >= WINDOW_MS) {
-        if (windows.size >= MAX_KEYS) {
-          for (const [k, w] of windows) if (at - w.start >= WINDOW_MS) windows.delete(k);
-          if (windows.size >= MAX_KEYS) windows.clear();
-        }
-        window = { start: at, count: 0 };
-        windows.set(key, window);
-      }
-      window.count += 1;
-      if (window.count > limits[call]) {
+      const over = at - CALL_WINDOW_MS;
+      const counted = await db
+        .insertInto('call_counts')
+        .values({ customer_id: customerId, call, window_start: at, count: 1 })
+        .onConflict((oc) =>
+          oc.columns(['customer_id', 'call']).doUpdateSet({
+            // Both expressions read the row as it was: a window that is over starts again now.
+            count: sql<number>`case when call_counts.window_start <= ${over} then 1 else call_counts.count + 1 end`,
+            window_start: sql<number>`case when call_counts.window_start <= ${over} then ${at} else call_counts.window_start end`,
+          }),
+        )
+        .returning(['count', 'window_start'])
+        .executeTakeFirstOrThrow();
+      if (counted.count > limits[call]) {
         throw new AppError('RATE_LIMITED', {
-          retryAfter: Math.ceil((window.start + WINDOW_MS - at) / 1000),
+          retryAfter: Math.ceil((counted.window_start + CALL_WINDOW_MS - at) / 1000),
         });
       }
     },
   };
+}
+
+/** Forgets windows that are long over (run by the housekeeping job). */
+export async function pruneCallCounts(db: Kysely<Database>, now: number): Promise<number> {
+  const result = await db
+    .deleteFrom('call_counts')
+    .where('window_start', '<=', now - CALL_WINDOW_MS)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -144,6 +144,8 @@ export const TRANSITIONS: readonly Transition[] = [
 /**
  * A customer action repeated on an order already past it (a double tap on 'I have paid')
  * succeeds without a second change (design.md): the statuses that count as "already done".
+ * Where the action carries data (a transaction hash), it is only "already done" when the order
+ * holds the same data; the transition function asks the caller.
  */
 export const ALREADY_DONE: Partial<Record<OrderAction, readonly OrderStatus[]>> = {
   cancel: ['CANCELLED'],
@@ -154,10 +156,28 @@ export const ALREADY_DONE: Partial<Record<OrderAction, readonly OrderStatus[]>> 
     'PAYMENT_CONFIRMED',
     'COMPLETED',
   ],
-  uploadReceipt: ['RECEIPT_UPLOADED', 'PAYMENT_CONFIRMED', 'COMPLETED'],
   submitTxHash: ['TX_PENDING', 'TX_CONFIRMED', 'COMPLETED'],
   confirmOfficeReceipt: ['COMPLETED'],
 };
+
+/**
+ * Statuses in which an action is still taken without a status change. A further receipt on an
+ * order already RECEIPT_UPLOADED (a second page, a double tap racing the first) or already
+ * PAYMENT_CONFIRMED (a receipt racing the operator's confirmation) is kept on the order for
+ * operators to see: answering success for a receipt and dropping it would lose evidence.
+ */
+export const TAKEN_WITHOUT_CHANGE: Partial<Record<OrderAction, readonly OrderStatus[]>> = {
+  uploadReceipt: ['RECEIPT_UPLOADED', 'PAYMENT_CONFIRMED'],
+};
+
+/** Whether an order in `status` still takes `action` (with or without a status change). */
+export function takesAction(action: OrderAction, actor: Actor, status: OrderStatus): boolean {
+  return (
+    canTransition(action, actor, status) ||
+    (findTransition(action, actor) !== undefined &&
+      (TAKEN_WITHOUT_CHANGE[action]?.includes(status) ?? false))
+  );
+}
 
 /** The transition an actor may make with an action, or undefined when the table has none. */
 export function findTransition(action: OrderAction, actor: Actor): Transition | undefined {

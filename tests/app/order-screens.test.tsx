@@ -624,7 +624,7 @@ describe('upload receipt (spec sections 4, 5 and 8)', () => {
 
   it("a failed upload alerts 'Error uploading receipt. Please try again.' and stays", async () => {
     const served = serveOrder({ status: 'PAYMENT_PENDING' });
-    served.api.on('POST', RECEIPT, { status: 413, json: { error: 'x', code: 'FILE_TOO_LARGE' } });
+    served.api.on('POST', RECEIPT, { status: 500, json: { error: 'x', code: 'INTERNAL' } });
     const app = renderApp(path('upload-receipt'), { language: 'en' });
     await settle();
     await choose(file('photo.jpg', 'image/jpeg'));
@@ -632,6 +632,20 @@ describe('upload receipt (spec sections 4, 5 and 8)', () => {
     await advance(50);
     expect(setup.dialogs.alert).toHaveBeenCalledWith('Error uploading receipt. Please try again.');
     expect(app.currentPath()).toBe(path('upload-receipt'));
+  });
+
+  it('a refused upload says why on a second line, in the chosen language', async () => {
+    const served = serveOrder({ status: 'PAYMENT_PENDING' });
+    served.api.on('POST', RECEIPT, { status: 409, json: { error: 'x', code: 'INVALID_STATUS' } });
+    renderApp(path('upload-receipt'), { language: 'en' });
+    await settle();
+    await choose(file('photo.jpg', 'image/jpeg'));
+    fireEvent.click(screen.getByTestId('send-receipt'));
+    await advance(50);
+    expect(setup.dialogs.alert).toHaveBeenCalledWith(
+      'Error uploading receipt. Please try again.\n' +
+        'This action is not available for the order in its current status',
+    );
   });
 });
 

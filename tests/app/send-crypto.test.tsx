@@ -96,9 +96,10 @@ const path = (name: string) => `/order/${ID}/${name}`;
 
 async function openSendCrypto(
   fields: Partial<OrderDetails> = {},
+  language: 'en' | 'ru' = 'en',
 ): Promise<ServedOrder & { app: ReturnType<typeof renderApp> }> {
   const served = serveOrder(fields);
-  const app = renderApp(path('send-crypto'), { language: 'en' });
+  const app = renderApp(path('send-crypto'), { language });
   await settle();
   return { ...served, app };
 }
@@ -255,6 +256,27 @@ describe('the transaction hash (spec sections 4, 5, 7 and 8)', () => {
       expect(setup.dialogs.alert).toHaveBeenCalledWith(CREATE_FAILED_EN);
       expect(app.currentPath()).toBe(path('send-crypto'));
       expect(submitButton().disabled).toBe(false);
+    },
+  );
+});
+
+describe('a hash refused by the server says why', () => {
+  it.each(['en', 'ru'] as const)(
+    'a different hash than the one already sent (%s): the spec text, then the reason',
+    async (language) => {
+      const { api } = await openSendCrypto({}, language);
+      api.on('POST', TX_HASH, {
+        status: 409,
+        json: { error: 'x', code: 'TX_HASH_ALREADY_SUBMITTED', status: 'TX_PENDING' },
+      });
+      typeHash(HEX64);
+      await submitHash();
+      expect(setup.dialogs.alert).toHaveBeenCalledWith(
+        language === 'en'
+          ? `${CREATE_FAILED_EN}\nAnother transaction hash was already sent for this order. Contact support if it is wrong.`
+          : 'Произошла ошибка при создании заказа. Пожалуйста, попробуйте снова.\n' +
+              'Для этого заказа уже отправлен другой хеш транзакции. Если он неверный, напишите в поддержку.',
+      );
     },
   );
 });

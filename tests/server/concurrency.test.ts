@@ -227,8 +227,8 @@ describe('the sweeper races too', () => {
         ),
       );
       const [one, two] = await Promise.all([
-        sweepOnce(t.database.db, now),
-        sweepOnce(t.database.db, now),
+        sweepOnce(t.database, now),
+        sweepOnce(t.database, now),
       ]);
       for (const id of ids) {
         expect(
@@ -250,7 +250,7 @@ describe('the sweeper races too', () => {
         expires_at: t.clock.now(),
       });
       const [swept, paid] = await Promise.all([
-        sweepOnce(t.database.db, t.clock.now()),
+        sweepOnce(t.database, t.clock.now()),
         paymentConfirm(id),
       ]);
       const final = (await orderRow(t.database.db, id)).status;

@@ -106,14 +106,38 @@ describe('POST /api/orders/{id}/tx-hash', () => {
     expect((await eventsOf(t, id)).filter((e) => e.to_status === 'TX_PENDING')).toHaveLength(1);
   });
 
-  it('refuses a different hash once one was sent with 409 INVALID_STATUS', async () => {
+  it('refuses a different hash once one was sent with 409 TX_HASH_ALREADY_SUBMITTED, keeping the first', async () => {
     const seller = newCustomer('Seller');
     const id = await sellOrder(seller);
     const first = tronHash();
     await sendHash(seller, id, { txHash: first });
     const res = await sendHash(seller, id, { txHash: tronHash() });
-    expect(expectError(res, 'INVALID_STATUS').status).toBe('TX_PENDING');
+    expect(expectError(res, 'TX_HASH_ALREADY_SUBMITTED').status).toBe('TX_PENDING');
     expect((await statusOf(t, seller, id)).txHash).toBe(first);
+  });
+
+  it('answers two different hashes sent at the same moment with one 200 and one 409, keeping the one answered 200', async () => {
+    for (let round = 0; round < 6; round++) {
+      const seller = newCustomer('Seller');
+      const id = await sellOrder(seller);
+      const hashes = [tronHash(), tronHash()];
+      const answers = await Promise.all(hashes.map((txHash) => sendHash(seller, id, { txHash })));
+      const codes = answers.map((a) => a.statusCode).sort();
+      expect(codes, `round ${round}`).toEqual([200, 409]);
+      const kept = hashes[answers.findIndex((a) => a.statusCode === 200)];
+      expect((await statusOf(t, seller, id)).txHash).toBe(kept);
+    }
+  });
+
+  it('refuses one hash sent at the same moment for two orders on one of them (one transfer pays one order)', async () => {
+    const seller = newCustomer('Seller');
+    const ids = [await sellOrder(seller), await sellOrder(seller)];
+    const hash = tronHash();
+    const answers = await Promise.all(ids.map((id) => sendHash(seller, id, { txHash: hash })));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400]);
+    expect(answers.map((a) => a.json<{ code?: string }>().code).filter(Boolean)).toEqual([
+      'INVALID_TX_HASH',
+    ]);
   });
 
   it.each([

@@ -1,8 +1,8 @@
 /**
  * `POST /api/orders/{id}/receipt` (spec sections 3 and 5; design.md, "Receipts"): the server
  * decodes the data URL, measures the real size, reads the type from the bytes whatever the name
- * or header claim, stores the file under RECEIPTS_DIR by its sha256, and flags a file reused on
- * another order.
+ * or header claim, stores the file under RECEIPTS_DIR by its sha256 and receipt id, and flags a
+ * file reused on another order. Success is only ever answered for a receipt that is kept.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -147,15 +147,15 @@ describe('POST /api/orders/{id}/receipt: what is accepted', () => {
     expect((await receiptRows(id))[0]?.sha256).toBe(sha256(png));
   });
 
-  it('stores the file under RECEIPTS_DIR named by its sha256, byte for byte', async () => {
+  it('stores the file under RECEIPTS_DIR named by its sha256 and receipt id, byte for byte', async () => {
     const alice = newCustomer('Alice');
     const id = await paidOrder(alice);
     const png = FILES.png();
     expect((await uploadFile(alice, id, 'scan.png', 'image/png', png)).statusCode).toBe(200);
-    const stored = path.join(receiptsDir, `${sha256(png)}.png`);
-    expect(fs.existsSync(stored)).toBe(true);
+    const [row] = await receiptRows(id);
+    expect(row?.storage_key).toBe(`${sha256(png)}.${row?.id}.png`);
+    const stored = path.join(receiptsDir, row?.storage_key ?? '');
     expect(fs.readFileSync(stored).equals(png)).toBe(true);
-    expect((await receiptRows(id))[0]?.storage_key).toBe(`${sha256(png)}.png`);
   });
 
   it('takes a receipt straight from REQUISITES_READY (the P2P screen goes on even if "I have paid" failed)', async () => {
@@ -182,8 +182,10 @@ describe('POST /api/orders/{id}/receipt: what is accepted', () => {
     const png = FILES.png();
     const res = await uploadFile(alice, id, '../../etc/passwd.png', 'image/png', png);
     expect(res.statusCode).toBe(200);
-    expect((await receiptRows(id))[0]?.file_name).toBe('passwd.png');
-    expect(fs.existsSync(path.join(receiptsDir, `${sha256(png)}.png`))).toBe(true);
+    const [row] = await receiptRows(id);
+    expect(row?.file_name).toBe('passwd.png');
+    expect(fs.existsSync(path.join(receiptsDir, row?.storage_key ?? ''))).toBe(true);
+    expect(fs.existsSync(path.join(receiptsDir, '..', '..', 'etc', 'passwd.png'))).toBe(false);
   });
 
   it('lists receipts in the status answer with id, fileName and uploadedAt, in upload order', async () => {
@@ -221,6 +223,92 @@ describe('POST /api/orders/{id}/receipt: a second receipt and a reused one', () 
       'PAYMENT_PENDING',
       'RECEIPT_UPLOADED',
     ]);
+  });
+
+  it('keeps a receipt sent after the operator confirmed the payment, for operators to see', async () => {
+    const alice = newCustomer('Alice');
+    const id = await paidOrder(alice);
+    expect((await uploadFile(alice, id, '1.png', 'image/png', FILES.png())).statusCode).toBe(200);
+    const confirmed = await post(t, `/api/operator/orders/${id}/confirm-payment`, {}, BOB);
+    expect(confirmed.json()).toMatchObject({ status: 'PAYMENT_CONFIRMED' });
+    const late = await uploadFile(alice, id, 'late.pdf', 'application/pdf', FILES.pdf());
+    expect(late.json()).toEqual({ success: true, status: 'PAYMENT_CONFIRMED' });
+    const rows = await receiptRows(id);
+    expect(rows.map((r) => r.file_name)).toEqual(['1.png', 'late.pdf']);
+    const view = await t.app.inject({
+      method: 'GET',
+      url: `/api/operator/orders/${id}`,
+      headers: headersFor(BOB),
+    });
+    expect(
+      view.json<{ receipts: { fileName: string }[] }>().receipts.map((r) => r.fileName),
+    ).toEqual(['1.png', 'late.pdf']);
+    const download = await t.app.inject({
+      method: 'GET',
+      url: `/api/operator/orders/${id}/receipts/${rows[1]?.id}`,
+      headers: headersFor(BOB),
+    });
+    expect(download.statusCode).toBe(200);
+    expect(sha256(download.rawPayload)).toBe(rows[1]?.sha256);
+  });
+
+  it('keeps the same file sent twice to one order (a double tap) once, and answers both', async () => {
+    const alice = newCustomer('Alice');
+    const id = await paidOrder(alice);
+    const png = FILES.png();
+    const answers = await Promise.all([
+      uploadFile(alice, id, 'scan.png', 'image/png', png),
+      uploadFile(alice, id, 'scan.png', 'image/png', png),
+    ]);
+    expect(answers.map((a) => a.json<OrderActionResponse>())).toEqual([
+      { success: true, status: 'RECEIPT_UPLOADED' },
+      { success: true, status: 'RECEIPT_UPLOADED' },
+    ]);
+    const rows = await receiptRows(id);
+    expect(rows).toHaveLength(1);
+    // Only the kept receipt's file is on disk: the twin's own file was removed.
+    expect(filesOnDisk().filter((f) => f.startsWith(sha256(png)))).toEqual([rows[0]?.storage_key]);
+  });
+
+  it('stores the same file uploaded at the same moment to many orders, each with its own file', async () => {
+    const alice = newCustomer('Alice');
+    const ids = await Promise.all(Array.from({ length: 4 }, () => paidOrder(alice)));
+    const same = FILES.jpeg();
+    const answers = await Promise.all(
+      ids.flatMap((id) => [
+        uploadFile(alice, id, 'same.jpg', 'image/jpeg', same),
+        uploadFile(alice, id, 'same.jpg', 'image/jpeg', same),
+      ]),
+    );
+    for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
+    for (const id of ids) {
+      const rows = await receiptRows(id);
+      expect(rows).toHaveLength(1);
+      expect(fs.readFileSync(path.join(receiptsDir, rows[0]?.storage_key ?? '')).equals(same)).toBe(
+        true,
+      );
+      expect(await needsAttention(id)).toBe(1);
+    }
+    expect(filesOnDisk().filter((f) => f.endsWith('.part'))).toEqual([]);
+  });
+
+  it('keeps every receipt racing the operator confirming the payment, whichever wins', async () => {
+    for (let round = 0; round < 8; round++) {
+      const alice = newCustomer('Alice');
+      const id = await paidOrder(alice);
+      expect((await uploadFile(alice, id, '1.png', 'image/png', FILES.png())).statusCode).toBe(200);
+      const [late, confirmed] = await Promise.all([
+        uploadFile(alice, id, `2-${round}.pdf`, 'application/pdf', FILES.pdf()),
+        post(t, `/api/operator/orders/${id}/confirm-payment`, {}, BOB),
+      ]);
+      expect(confirmed.statusCode).toBe(200);
+      expect(late.statusCode, late.body).toBe(200);
+      // Both at the same moment of the test clock: compared as a set.
+      expect((await receiptRows(id)).map((r) => r.file_name).sort()).toEqual([
+        '1.png',
+        `2-${round}.pdf`,
+      ]);
+    }
   });
 
   it('flags both orders for operators when the same file is uploaded on two orders', async () => {
@@ -389,15 +477,18 @@ describe('POST /api/orders/{id}/receipt: what is refused', () => {
     expect(filesOnDisk()).toEqual(before);
   });
 
-  it('answers a receipt on a paid-out order (COMPLETED) as already done, storing nothing', async () => {
-    const alice = newCustomer('Alice');
-    const id = await insertOrder(t.database.db, alice, { status: 'COMPLETED' });
-    const before = filesOnDisk();
-    const res = await uploadFile(alice, id, 'late.png', 'image/png', FILES.png());
-    expect(res.json()).toEqual({ success: true, status: 'COMPLETED' });
-    expect(await receiptRows(id)).toEqual([]);
-    expect(filesOnDisk()).toEqual(before);
-  });
+  it.each(['COMPLETED', 'CANCELLED', 'REJECTED'] as const)(
+    'refuses a receipt on a %s order with 409 INVALID_STATUS, storing nothing (never 200 for a receipt not kept)',
+    async (status) => {
+      const alice = newCustomer('Alice');
+      const id = await insertOrder(t.database.db, alice, { status });
+      const before = filesOnDisk();
+      const res = await uploadFile(alice, id, 'late.png', 'image/png', FILES.png());
+      expect(expectError(res, 'INVALID_STATUS').status).toBe(status);
+      expect(await receiptRows(id)).toEqual([]);
+      expect(filesOnDisk()).toEqual(before);
+    },
+  );
 
   it('checks the file before the status: an executable on a COMPLETED order is still FILE_TYPE', async () => {
     const alice = newCustomer('Alice');

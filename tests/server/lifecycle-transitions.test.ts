@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OrderRow } from '../../src/server/db/schema';
+import type { NewOrderRow, OrderRow } from '../../src/server/db/schema';
 import type { ApiErrorBody } from '../../src/shared/api';
 import {
   BANK_PAYMENT_WINDOW_MS,
@@ -17,6 +17,7 @@ import {
   FINAL_STATUSES,
   ORDER_STATUSES,
   findTransition,
+  TAKEN_WITHOUT_CHANGE,
   TRANSITIONS,
   type OrderStatus,
 } from '../../src/shared/order-status';
@@ -66,6 +67,11 @@ interface ActionSpec {
   readonly body: (kind: OrderKind) => Record<string, unknown>;
   /** The reason its order_events row carries. */
   readonly reason: string | null;
+  /**
+   * For an action that carries data: what an order already past it holds when it was this very
+   * request that moved it (the same hash), so that sending it again is 'already done'.
+   */
+  readonly holds?: (sent: Record<string, unknown>) => Partial<NewOrderRow>;
   /** What an allowed change leaves on the order besides its status. */
   readonly effect?: (
     row: OrderRow,
@@ -111,6 +117,7 @@ const SPECS: Readonly<Record<HttpAction, ActionSpec>> = {
     kinds: () => ['sell'],
     body: () => ({ txHash: txHashFor('TRC20'), network: 'TRC20' }),
     reason: null,
+    holds: (sent) => ({ tx_hash: String(sent['txHash']) }),
     effect: (row, sent) => {
       expect(row.tx_hash).toBe(sent['txHash']);
     },
@@ -175,9 +182,14 @@ const HTTP_ROWS = TRANSITIONS.filter((row) => row.actor !== 'system').map((row) 
 }));
 
 /** An order of `kind` in `from`, written a minute before the call. */
-async function orderIn(kind: OrderKind, from: OrderStatus): Promise<OrderRow> {
+async function orderIn(
+  kind: OrderKind,
+  from: OrderStatus,
+  holding: Partial<NewOrderRow> = {},
+): Promise<OrderRow> {
   const id = await insertOrder(t.database.db, CUSTOMER, {
     ...rowOf(kind),
+    ...holding,
     status: from,
     created_at: t.clock.now(),
     updated_at: t.clock.now(),
@@ -271,7 +283,9 @@ describe('allowed: each row moves an order from every status it names', () => {
 
 const refused = HTTP_ROWS.flatMap((row) => {
   const done = row.actor === 'customer' ? (ALREADY_DONE[row.action] ?? []) : [];
-  return ORDER_STATUSES.filter((s) => !row.from.includes(s) && !done.includes(s)).map((from) => ({
+  const taken = TAKEN_WITHOUT_CHANGE[row.action] ?? [];
+  const skip = (s: OrderStatus) => row.from.includes(s) || done.includes(s) || taken.includes(s);
+  return ORDER_STATUSES.filter((s) => !skip(s)).map((from) => ({
     ...row,
     from,
     kind: SPECS[row.action].kinds(from)[0] ?? naturalKind(from),
@@ -316,12 +330,59 @@ describe('already done: a customer action repeated on an order past it succeeds 
   )(
     '%s answers 200 with its status and no change, no event',
     async (_title, { action, from, kind }) => {
-      const before = await orderIn(kind, from);
-      const res = await perform(t, action, before.id, CUSTOMER, SPECS[action].body(kind));
+      const body = SPECS[action].body(kind);
+      const before = await orderIn(kind, from, SPECS[action].holds?.(body));
+      const res = await perform(t, action, before.id, CUSTOMER, body);
 
       expectMoved(res, from);
       expect(await orderRow(t.database.db, before.id)).toEqual(before);
       expect(await eventsOf(t.database.db, before.id)).toEqual([]);
+    },
+  );
+
+  it.each(
+    alreadyDone
+      .filter((c) => SPECS[c.action].holds !== undefined)
+      .map((c) => [`customer ${c.action} on a ${c.kind} order already ${c.from}`, c] as const),
+  )(
+    '%s with other data than it holds answers 409 TX_HASH_ALREADY_SUBMITTED and keeps what it holds',
+    async (_title, { action, from, kind }) => {
+      const before = await orderIn(kind, from, SPECS[action].holds?.(SPECS[action].body(kind)));
+      const res = await perform(t, action, before.id, CUSTOMER, SPECS[action].body(kind));
+
+      expect(res.statusCode).toBe(409);
+      expect(res.json<ApiErrorBody>()).toMatchObject({
+        code: 'TX_HASH_ALREADY_SUBMITTED',
+        status: from,
+      });
+      expect(await orderRow(t.database.db, before.id)).toEqual(before);
+    },
+  );
+});
+
+const takenWithoutChange = HTTP_ROWS.filter((row) => row.actor === 'customer').flatMap((row) =>
+  (TAKEN_WITHOUT_CHANGE[row.action] ?? []).flatMap((from) =>
+    SPECS[row.action].kinds(from).map((kind) => ({ ...row, from, kind })),
+  ),
+);
+
+describe('taken without a change: a further receipt is kept, never answered and dropped', () => {
+  it.each(
+    takenWithoutChange.map(
+      (c) => [`customer ${c.action} on a ${c.kind} order already ${c.from}`, c] as const,
+    ),
+  )(
+    '%s answers 200 with its status, no event, and keeps the receipt',
+    async (_title, { action, from, kind }) => {
+      const before = await orderIn(kind, from);
+      const body = SPECS[action].body(kind);
+      const res = await perform(t, action, before.id, CUSTOMER, body);
+
+      expectMoved(res, from);
+      const after = await orderRow(t.database.db, before.id);
+      expect(after.status).toBe(from);
+      expect(await eventsOf(t.database.db, before.id)).toEqual([]);
+      await SPECS[action].effect?.(after, body, kind, t.clock.now());
     },
   );
 });

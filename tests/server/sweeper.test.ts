@@ -59,7 +59,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const sweep = () => sweepOnce(t.database.db, t.clock.now());
+const sweep = () => sweepOnce(t.database, t.clock.now());
 
 /** An order of `kind` waiting for its operator, written now. */
 const waiting = (kind: OrderKind, status: OrderStatus) =>

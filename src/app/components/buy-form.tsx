@@ -34,7 +34,7 @@ import { useLiveRate } from '../hooks/use-live-rate';
 import { useI18nContext, useLanguage } from '../i18n/language';
 import { askConfirm, hapticError, showAlert } from '../telegram/actions';
 import { CoinSwitch } from './coin-switch';
-import { createFailureText } from './create-failure';
+import { createFailureText } from './failure-text';
 import { formErrorText } from './form-error-text';
 import { NetworkSelect } from './network-select';
 

@@ -2,7 +2,7 @@
  * The schema, as migrations run at start-up on SQLite and PostgreSQL alike. Append new
  * migrations; never edit one that has shipped.
  */
-import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -154,6 +154,26 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         for (const table of ['offices', 'cities', 'receipts', 'rate_spreads', 'rates']) {
           await db.schema.dropTable(table).execute();
         }
+      },
+    },
+    '0003_unique_tx_hash_call_counts': {
+      async up(db: Kysely<unknown>) {
+        // One transfer pays for one sell: two orders can never hold the same hash, in any case
+        // (hex carries none), whichever server instance writes it.
+        await sql`create unique index orders_tx_hash_unique on orders (lower(tx_hash))`.execute(db);
+        // The per-customer call limits, shared by every server instance (src/server/rate-limit.ts).
+        await db.schema
+          .createTable('call_counts')
+          .addColumn('customer_id', big, (c) => c.notNull())
+          .addColumn('call', 'text', (c) => c.notNull())
+          .addColumn('window_start', big, (c) => c.notNull())
+          .addColumn('count', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('call_counts_pk', ['customer_id', 'call'])
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('call_counts').execute();
+        await db.schema.dropIndex('orders_tx_hash_unique').execute();
       },
     },
   };

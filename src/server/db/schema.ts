@@ -116,6 +116,14 @@ export interface OfficesTable {
   position: number;
 }
 
+/** Calls of one kind a customer made in the current one-minute window (src/server/rate-limit.ts). */
+export interface CallCountsTable {
+  customer_id: number;
+  call: string;
+  window_start: number;
+  count: number;
+}
+
 export interface Database {
   users: UsersTable;
   orders: OrdersTable;
@@ -125,6 +133,7 @@ export interface Database {
   receipts: ReceiptsTable;
   cities: CitiesTable;
   offices: OfficesTable;
+  call_counts: CallCountsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -5,15 +5,17 @@
  * cancelled with reason `expired`. An order whose customer already paid or sent crypto never
  * expires by itself: it is flagged for operators once.
  *
- * Safe with several server instances: each cancel is the same conditional update as any other
- * transition, so two sweepers racing on one order change it once.
+ * Safe with several server instances: on PostgreSQL each pass claims the due orders with
+ * `FOR UPDATE SKIP LOCKED`, so instances split the work; and each cancel is the same conditional
+ * update as any other transition, so a customer racing the sweeper changes the order once.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { OrderStatus } from '../../shared/order-status';
+import type { Dialect } from '../db/migrations';
 import type { Database } from '../db/schema';
-import { AppError } from '../errors';
-import { applyTransition } from '../orders/transition';
+import { applyTransitionIn } from '../orders/transition';
+import { periodicJob, type PeriodicJob } from './periodic';
 
 /** Often enough that an order is cancelled within 10 s of its deadline. */
 export const SWEEP_INTERVAL_MS = 2_000;
@@ -30,37 +32,51 @@ export interface SweepResult {
   readonly flagged: readonly string[];
 }
 
-export async function sweepOnce(db: Kysely<Database>, now: number): Promise<SweepResult> {
-  const due = await db
-    .selectFrom('orders')
-    .select('id')
-    .where((eb) =>
-      eb.or([
-        eb.and([
-          eb('status', 'in', ['REQUISITES_READY', 'WAITING_CRYPTO']),
-          eb('expires_at', '<=', now),
-        ]),
-        eb.and([eb('status', '=', 'OFFICE_READY'), eb('reserved_until', '<=', now)]),
-      ]),
-    )
-    .execute();
+/** How many due orders one pass claims at a time. */
+const SWEEP_BATCH = 100;
 
+/** The database a sweep runs on, and which one it is: only PostgreSQL has row locks to skip. */
+export interface SweptDatabase {
+  readonly db: Kysely<Database>;
+  readonly dialect: Dialect;
+}
+
+export async function sweepOnce(database: SweptDatabase, now: number): Promise<SweepResult> {
   const expired: string[] = [];
-  for (const { id } of due) {
-    try {
-      await applyTransition(
-        db,
-        { orderId: id, action: 'expire', actor: 'system', actorId: null, reason: 'expired' },
-        now,
-      );
-      expired.push(id);
-    } catch (error) {
-      // Moved on by someone else in the meantime (paid, cancelled): nothing to expire.
-      if (!(error instanceof AppError && error.code === 'INVALID_STATUS')) throw error;
-    }
+  for (;;) {
+    const batch = await database.db.transaction().execute(async (trx) => {
+      let due = trx
+        .selectFrom('orders')
+        .select('id')
+        .where((eb) =>
+          eb.or([
+            eb.and([
+              eb('status', 'in', ['REQUISITES_READY', 'WAITING_CRYPTO']),
+              eb('expires_at', '<=', now),
+            ]),
+            eb.and([eb('status', '=', 'OFFICE_READY'), eb('reserved_until', '<=', now)]),
+          ]),
+        )
+        .orderBy('id')
+        .limit(SWEEP_BATCH);
+      // Several instances split the due orders instead of racing for them: each claims the rows
+      // no other holds. SQLite has one writer at a time, so its claim is the transaction itself.
+      if (database.dialect === 'postgres') due = due.forUpdate().skipLocked();
+      const claimed = await due.execute();
+      for (const { id } of claimed) {
+        await applyTransitionIn(
+          trx,
+          { orderId: id, action: 'expire', actor: 'system', actorId: null, reason: 'expired' },
+          now,
+        );
+      }
+      return claimed.map((row) => row.id);
+    });
+    expired.push(...batch);
+    if (batch.length < SWEEP_BATCH) break;
   }
 
-  const flagged = await db
+  const flagged = await database.db
     .updateTable('orders')
     .set({ needs_attention: 1, deadline_alerted_at: now })
     .where('status', 'in', PAID)
@@ -72,46 +88,23 @@ export async function sweepOnce(db: Kysely<Database>, now: number): Promise<Swee
   return { expired, flagged: flagged.map((r) => r.id) };
 }
 
-export interface Sweeper {
-  start(): void;
-  stop(): Promise<void>;
-}
-
 export function createSweeper(options: {
-  readonly db: Kysely<Database>;
+  readonly database: SweptDatabase;
   readonly now: () => number;
   readonly log: FastifyBaseLogger;
-  readonly intervalMs?: number;
-}): Sweeper {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const tick = () => {
-    running = sweepOnce(options.db, options.now()).then(
-      (result) => {
-        if (result.expired.length > 0) {
-          options.log.info({ orders: result.expired }, 'orders expired');
-        }
-        if (result.flagged.length > 0) {
-          options.log.warn({ orders: result.flagged }, 'paid orders past their deadline');
-        }
-      },
-      (error: unknown) => {
-        options.log.error({ err: error }, 'expiry sweep failed');
-      },
-    );
-  };
-  return {
-    start() {
-      if (timer !== undefined) return;
-      tick();
-      timer = setInterval(() => {
-        void running.then(tick);
-      }, options.intervalMs ?? SWEEP_INTERVAL_MS);
+}): PeriodicJob {
+  return periodicJob({
+    name: 'expiry sweep',
+    intervalMs: SWEEP_INTERVAL_MS,
+    log: options.log,
+    run: async () => {
+      const result = await sweepOnce(options.database, options.now());
+      if (result.expired.length > 0) {
+        options.log.info({ orders: result.expired }, 'orders expired');
+      }
+      if (result.flagged.length > 0) {
+        options.log.warn({ orders: result.flagged }, 'paid orders past their deadline');
+      }
     },
-    async stop() {
-      clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  });
 }

@@ -7,15 +7,17 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { BankRequisitesResponse, HistoryFilter, OrderDetails } from '../../shared/api';
 import { checkTxHash } from '../../shared/addresses';
-import {
-  ACTIVE_STATUSES,
-  ALREADY_DONE,
-  canTransition,
-  FINAL_STATUSES,
-} from '../../shared/order-status';
+import { ACTIVE_STATUSES, FINAL_STATUSES, takesAction } from '../../shared/order-status';
 import type { Database, OrderRow } from '../db/schema';
 import { AppError } from '../errors';
-import { checkReceiptFile, cleanFileName, writeReceiptFile } from '../receipts/receipts';
+import { isUniqueViolation } from '../db/errors';
+import {
+  checkReceiptFile,
+  cleanFileName,
+  receiptStorageKey,
+  removeReceiptFile,
+  writeReceiptFile,
+} from '../receipts/receipts';
 import { applyTransition, type TransitionResult } from './transition';
 import { toOrderDetails, toOrderSummary } from './order-view';
 import type { HistoryResponse, OrderSummary } from '../../shared/api';
@@ -155,9 +157,11 @@ export function confirmOfficeReceipt(
 }
 
 /**
- * Stores a receipt and moves the order to RECEIPT_UPLOADED. A further receipt on an order that
- * already has one (a second page) is kept without a status change. The same file on another
- * order flags both for operators.
+ * Stores a receipt and moves the order to RECEIPT_UPLOADED; a further receipt (a second page, or
+ * one racing the operator's confirmation) is kept without a status change (TAKEN_WITHOUT_CHANGE).
+ * Success is only answered for a receipt that is kept: its file is on disk for good before its
+ * row commits with the order's check, and a refused upload's file is removed. The same file sent
+ * twice to one order (a double tap) is kept once; on another order it flags both for operators.
  */
 export async function uploadReceipt(
   deps: CustomerOrdersDeps,
@@ -170,74 +174,88 @@ export async function uploadReceipt(
     throw new AppError('INVALID_STATUS', { status: order.status });
   }
   const checked = checkReceiptFile(upload.fileData);
-  // Only an order that takes the receipt gets a file on disk: a refused one would be kept
-  // forever with no row pointing at it.
-  if (
-    order.status !== 'RECEIPT_UPLOADED' &&
-    !canTransition('uploadReceipt', 'customer', order.status)
-  ) {
-    if (ALREADY_DONE.uploadReceipt?.includes(order.status)) return { order, changed: false };
+  // Refuse early what the order cannot take, before a file is written for nothing; the
+  // transition below judges again against the status the order has when the row is written.
+  if (!takesAction('uploadReceipt', 'customer', order.status)) {
     throw new AppError('INVALID_STATUS', { status: order.status });
   }
-  const file = await writeReceiptFile(deps.receiptsDir, checked);
-  const now = deps.now();
-  const receiptRow = {
-    id: randomUUID(),
-    order_id: orderId,
-    file_name: cleanFileName(upload.fileName, file.type.extension),
-    mime_type: file.type.mime,
-    size_bytes: file.size,
-    sha256: file.sha256,
-    storage_key: file.storageKey,
-    uploaded_at: now,
-  };
+  const receiptId = randomUUID();
+  const storageKey = receiptStorageKey(checked, receiptId);
+  await writeReceiptFile(deps.receiptsDir, storageKey, checked);
 
-  const flagReuse = async (db: Kysely<Database>) => {
-    const elsewhere = await db
-      .selectFrom('receipts')
-      .select('order_id')
-      .where('sha256', '=', file.sha256)
-      .where('order_id', '!=', orderId)
-      .execute();
-    if (elsewhere.length > 0) {
-      await db
-        .updateTable('orders')
-        .set({ needs_attention: 1 })
-        .where('id', 'in', [orderId, ...elsewhere.map((r) => r.order_id)])
-        .execute();
-    }
-  };
-
-  if (order.status === 'RECEIPT_UPLOADED') {
-    await deps.db.insertInto('receipts').values(receiptRow).execute();
-    await flagReuse(deps.db);
-    return { order, changed: false };
-  }
-  const result = await applyTransition(
-    deps.db,
-    {
-      orderId,
-      action: 'uploadReceipt',
-      actor: 'customer',
-      actorId: customerId,
-      ownerId: customerId,
-      alongside: async (trx) => {
-        await trx.insertInto('receipts').values(receiptRow).execute();
-        await flagReuse(trx);
+  // Set inside the transaction's callback, read after it: an object, so the read is not narrowed.
+  const receipt = { kept: false };
+  let result: TransitionResult;
+  try {
+    const now = deps.now();
+    result = await applyTransition(
+      deps.db,
+      {
+        orderId,
+        action: 'uploadReceipt',
+        actor: 'customer',
+        actorId: customerId,
+        ownerId: customerId,
+        alongside: async (trx) => {
+          const twin = await trx
+            .selectFrom('receipts')
+            .select('id')
+            .where('order_id', '=', orderId)
+            .where('sha256', '=', checked.sha256)
+            .executeTakeFirst();
+          if (twin !== undefined) return;
+          await trx
+            .insertInto('receipts')
+            .values({
+              id: receiptId,
+              order_id: orderId,
+              file_name: cleanFileName(upload.fileName, checked.type.extension),
+              mime_type: checked.type.mime,
+              size_bytes: checked.size,
+              sha256: checked.sha256,
+              storage_key: storageKey,
+              uploaded_at: now,
+            })
+            .execute();
+          receipt.kept = true;
+          await flagReusedReceipt(trx, orderId, checked.sha256);
+        },
       },
-    },
-    now,
-  );
-  // Two pages sent at once: the other one moved the order, this one is kept as the next page
-  // (answering 200 and dropping it would lose the customer's receipt).
-  if (!result.changed && result.order.status === 'RECEIPT_UPLOADED') {
-    await deps.db.insertInto('receipts').values(receiptRow).execute();
-    await flagReuse(deps.db);
+      now,
+    );
+  } finally {
+    // Refused, or the same file already on the order: no row will ever name this file.
+    if (!receipt.kept) await removeReceiptFile(deps.receiptsDir, storageKey);
   }
   return result;
 }
 
-/** The customer's transfer of a sell: the hash is checked for the order's network. */
+/** The same file on another order flags both orders for operators (design.md, "Receipts"). */
+async function flagReusedReceipt(
+  db: Kysely<Database>,
+  orderId: string,
+  sha256: string,
+): Promise<void> {
+  const elsewhere = await db
+    .selectFrom('receipts')
+    .select('order_id')
+    .where('sha256', '=', sha256)
+    .where('order_id', '!=', orderId)
+    .execute();
+  if (elsewhere.length === 0) return;
+  await db
+    .updateTable('orders')
+    .set({ needs_attention: 1 })
+    .where('id', 'in', [orderId, ...elsewhere.map((r) => r.order_id)])
+    .execute();
+}
+
+/**
+ * The customer's transfer of a sell: the hash is checked for the order's network. Sent again,
+ * it is answered as done only if it is the hash the order holds (hex carries no case); a
+ * different one is refused with TX_HASH_ALREADY_SUBMITTED, and a hash already claimed by another
+ * order with INVALID_TX_HASH (a unique index decides, also between two server instances).
+ */
 export async function submitTxHash(
   deps: CustomerOrdersDeps,
   orderId: string,
@@ -251,27 +269,23 @@ export async function submitTxHash(
   }
   const txHash = body.txHash.trim();
   if (checkTxHash(order.network, txHash) !== null) throw new AppError('INVALID_TX_HASH');
-  if (order.tx_hash !== null && order.tx_hash.toLowerCase() !== txHash.toLowerCase()) {
-    throw new AppError('INVALID_STATUS', { status: order.status });
+  try {
+    return await applyTransition(
+      deps.db,
+      {
+        orderId,
+        action: 'submitTxHash',
+        actor: 'customer',
+        actorId: customerId,
+        ownerId: customerId,
+        patch: { tx_hash: txHash },
+        holdsSame: (current) => current.tx_hash?.toLowerCase() === txHash.toLowerCase(),
+        conflict: 'TX_HASH_ALREADY_SUBMITTED',
+      },
+      deps.now(),
+    );
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('INVALID_TX_HASH');
+    throw error;
   }
-  // Hex carries no case: the same transfer written in capitals is still the same transfer.
-  const reused = await deps.db
-    .selectFrom('orders')
-    .select('id')
-    .where((eb) => eb(eb.fn<string>('lower', ['tx_hash']), '=', txHash.toLowerCase()))
-    .where('id', '!=', orderId)
-    .executeTakeFirst();
-  if (reused !== undefined) throw new AppError('INVALID_TX_HASH');
-  return applyTransition(
-    deps.db,
-    {
-      orderId,
-      action: 'submitTxHash',
-      actor: 'customer',
-      actorId: customerId,
-      ownerId: customerId,
-      patch: { tx_hash: txHash },
-    },
-    deps.now(),
-  );
 }

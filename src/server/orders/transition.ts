@@ -7,9 +7,11 @@
  * with the status it lost to, or 'already done' for a customer's repeated action.
  */
 import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { ErrorCode } from '../../shared/errors';
 import {
   ALREADY_DONE,
   ORDER_STATUSES,
+  TAKEN_WITHOUT_CHANGE,
   findTransition,
   type Actor,
   type OrderAction,
@@ -28,55 +30,84 @@ export interface TransitionRequest {
   readonly reason?: string | null;
   /** Fields set together with the status (requisites, deadlines, hashes…). */
   readonly patch?: Omit<Updateable<OrdersTable>, 'id' | 'status' | 'updated_at'>;
-  /** Runs inside the transaction once the order has moved (extra rows that must commit with it). */
+  /**
+   * Runs inside the transaction once the order has moved, or was taken without a change
+   * (TAKEN_WITHOUT_CHANGE): extra rows that must commit with it.
+   */
   readonly alongside?: (trx: Transaction<Database>, order: OrderRow) => Promise<void>;
+  /**
+   * For an action that carries data (a transaction hash): whether an order already past the
+   * action holds what this request sent. Only then is it answered 'already done'; otherwise
+   * `conflict` is thrown, so a second, different hash is never answered as if it were kept.
+   */
+  readonly holdsSame?: (order: OrderRow) => boolean;
+  /** The code of that refusal (409); INVALID_STATUS when not given. */
+  readonly conflict?: ErrorCode;
 }
 
 export interface TransitionResult {
   readonly order: OrderRow;
-  /** False when a repeated customer action found the order already past it. */
+  /**
+   * False when the status did not change: a repeated customer action found the order already
+   * past it, or the order took the action without a change (TAKEN_WITHOUT_CHANGE).
+   */
   readonly changed: boolean;
 }
 
+/** Applies one action in a transaction of its own. */
 export async function applyTransition(
   db: Kysely<Database>,
   request: TransitionRequest,
   now: number,
 ): Promise<TransitionResult> {
+  return db.transaction().execute((trx) => applyTransitionIn(trx, request, now));
+}
+
+/**
+ * Applies one action inside a transaction the caller holds (the sweeper expires a batch of orders
+ * it has claimed in one).
+ */
+export async function applyTransitionIn(
+  trx: Transaction<Database>,
+  request: TransitionRequest,
+  now: number,
+): Promise<TransitionResult> {
   const rule = findTransition(request.action, request.actor);
   if (rule === undefined) throw new AppError('FORBIDDEN');
+  // Statuses only move forward (the table has no cycle): each pass that loses the conditional
+  // update found the order moved on by someone else, so there are fewer passes than statuses.
+  for (let pass = 0; pass < ORDER_STATUSES.length; pass++) {
+    let query = trx.selectFrom('orders').selectAll().where('id', '=', request.orderId);
+    if (request.ownerId !== undefined) query = query.where('user_id', '=', request.ownerId);
+    const current = await query.executeTakeFirst();
+    if (current === undefined) throw new AppError('ORDER_NOT_FOUND');
 
-  return db.transaction().execute(async (trx) => {
-    // Statuses only move forward (the table has no cycle): each pass that loses the conditional
-    // update found the order moved on by someone else, so there are fewer passes than statuses.
-    for (let pass = 0; pass < ORDER_STATUSES.length; pass++) {
-      let query = trx.selectFrom('orders').selectAll().where('id', '=', request.orderId);
-      if (request.ownerId !== undefined) query = query.where('user_id', '=', request.ownerId);
-      const current = await query.executeTakeFirst();
-      if (current === undefined) throw new AppError('ORDER_NOT_FOUND');
-
-      if (!rule.from.includes(current.status)) {
-        if (
-          request.actor === 'customer' &&
-          ALREADY_DONE[request.action]?.includes(current.status)
-        ) {
+    const stays = TAKEN_WITHOUT_CHANGE[request.action]?.includes(current.status) ?? false;
+    if (!rule.from.includes(current.status) && !stays) {
+      if (request.actor === 'customer' && ALREADY_DONE[request.action]?.includes(current.status)) {
+        if (request.holdsSame === undefined || request.holdsSame(current)) {
           return { order: current, changed: false };
         }
-        throw new AppError('INVALID_STATUS', { status: current.status });
+        throw new AppError(request.conflict ?? 'INVALID_STATUS', { status: current.status });
       }
+      throw new AppError('INVALID_STATUS', { status: current.status });
+    }
 
-      const moved = await trx
-        .updateTable('orders')
-        .set({ ...request.patch, status: rule.to, updated_at: now })
-        .where('id', '=', current.id)
-        .where('status', '=', current.status)
-        .returningAll()
-        .executeTakeFirst();
-      // Another request moved the order between the read and the update (PostgreSQL runs them
-      // side by side): judge the action again against the status it has now, so a double tap
-      // still answers 'already done' and a receipt racing 'I have paid' is still taken.
-      if (moved === undefined) continue;
+    // Conditional on the status read: on PostgreSQL this also locks the row, so an action
+    // taken without a change cannot interleave with another request moving the order.
+    const moved = await trx
+      .updateTable('orders')
+      .set({ ...request.patch, status: stays ? current.status : rule.to, updated_at: now })
+      .where('id', '=', current.id)
+      .where('status', '=', current.status)
+      .returningAll()
+      .executeTakeFirst();
+    // Another request moved the order between the read and the update (PostgreSQL runs them
+    // side by side): judge the action again against the status it has now, so a double tap
+    // still answers 'already done' and a receipt racing 'I have paid' is still taken.
+    if (moved === undefined) continue;
 
+    if (!stays) {
       await trx
         .insertInto('order_events')
         .values({
@@ -89,9 +120,9 @@ export async function applyTransition(
           created_at: now,
         })
         .execute();
-      await request.alongside?.(trx, moved);
-      return { order: moved, changed: true };
     }
-    throw new Error(`order ${request.orderId} kept changing under ${request.action}`);
-  });
+    await request.alongside?.(trx, moved);
+    return { order: moved, changed: !stays };
+  }
+  throw new Error(`order ${request.orderId} kept changing under ${request.action}`);
 }

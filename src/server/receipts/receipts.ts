@@ -1,9 +1,10 @@
 /**
  * Payment receipts (design.md, "Receipts"): the base64 data URL is decoded, its real size
  * measured (10 MB at most), its type read from the bytes (JPEG, PNG, WebP, HEIC, PDF) whatever
- * its name or data-URL header claim, and the file stored under RECEIPTS_DIR named by its sha256.
+ * its name or data-URL header claim, and the file stored under RECEIPTS_DIR named by its sha256
+ * and its receipt id.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { RECEIPT_MAX_BYTES } from '../../shared/limits';
@@ -58,14 +59,10 @@ export function decodeDataUrl(fileData: string): Uint8Array {
   return new Uint8Array(Buffer.from(base64, 'base64'));
 }
 
-export interface StoredReceiptFile {
+export interface CheckedReceiptFile {
   readonly type: ReceiptType;
   readonly size: number;
   readonly sha256: string;
-  readonly storageKey: string;
-}
-
-export interface CheckedReceiptFile extends StoredReceiptFile {
   readonly bytes: Uint8Array;
 }
 
@@ -77,26 +74,53 @@ export function checkReceiptFile(fileData: string): CheckedReceiptFile {
   const type = detectReceiptType(bytes);
   if (type === undefined) throw new AppError('FILE_TYPE');
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  return { bytes, type, size: bytes.length, sha256, storageKey: `${sha256}.${type.extension}` };
+  return { bytes, type, size: bytes.length, sha256 };
 }
 
-/** Stores a checked receipt file under `dir`; the same bytes are stored once. */
+/**
+ * Where a receipt's file is kept: named by its sha256 and by the receipt, so that every upload
+ * has a file of its own. Two uploads of the same bytes at the same moment never write or remove
+ * each other's file, and a file no receipt row names is an orphan the clean-up may remove.
+ */
+export function receiptStorageKey(file: CheckedReceiptFile, receiptId: string): string {
+  return `${file.sha256}.${receiptId}.${file.type.extension}`;
+}
+
+/** The suffix of a file being written; a crash can leave one behind for the clean-up. */
+export const PARTIAL_SUFFIX = '.part';
+
+/**
+ * Stores a checked receipt file under `dir` as `storageKey`, for good before it returns: written
+ * to a temporary name of its own, flushed to the disk, renamed into place (a reader never sees
+ * half a file), and the directory flushed so that the rename survives a power cut too.
+ */
 export async function writeReceiptFile(
   dir: string,
+  storageKey: string,
   file: CheckedReceiptFile,
-): Promise<StoredReceiptFile> {
+): Promise<void> {
   await fs.mkdir(dir, { recursive: true });
-  const target = path.join(dir, file.storageKey);
-  // Write to a temporary name and rename, so a reader never sees half a file.
-  const temporary = `${target}.${process.pid}.${Date.now()}.part`;
-  await fs.writeFile(temporary, file.bytes);
+  const target = path.join(dir, storageKey);
+  const temporary = `${target}.${randomUUID()}${PARTIAL_SUFFIX}`;
+  const handle = await fs.open(temporary, 'wx');
+  try {
+    await handle.writeFile(file.bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
   await fs.rename(temporary, target);
-  return { type: file.type, size: file.size, sha256: file.sha256, storageKey: file.storageKey };
+  const directory = await fs.open(dir, 'r');
+  try {
+    await directory.sync();
+  } finally {
+    await directory.close();
+  }
 }
 
-/** Checks and stores a receipt file; the same bytes are stored once. */
-export async function storeReceiptFile(dir: string, fileData: string): Promise<StoredReceiptFile> {
-  return writeReceiptFile(dir, checkReceiptFile(fileData));
+/** Removes a receipt file that no row will name (its upload was refused); gone already is fine. */
+export async function removeReceiptFile(dir: string, storageKey: string): Promise<void> {
+  await fs.rm(path.join(dir, storageKey), { force: true });
 }
 
 /** A file name safe to keep and to show: no path, no control characters, at most 120 chars. */

@@ -84,7 +84,7 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.post(API_PATHS.createOrder, async (request, reply): Promise<CreateOrderResponse> => {
     const customer = await ctx.auth.customer(request);
-    ctx.limiter.hit(customer.telegramId, 'create');
+    await ctx.limiter.hit(customer.telegramId, 'create');
     const payload = parseWith(CreateOrderSchema, request.body);
     const orderId = await createOrder(ctx.db, ctx.config, customer.telegramId, payload, ctx.now());
     request.log.info({ orderId, customer: customer.telegramId }, 'order created');
@@ -123,20 +123,20 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.post('/api/orders/:id/cancel', async (request): Promise<OrderActionResponse> => {
     const customer = await ctx.auth.customer(request);
-    ctx.limiter.hit(customer.telegramId, 'action');
+    await ctx.limiter.hit(customer.telegramId, 'action');
     return actionAnswer(await cancelOrder(deps, orderIdParam(request.params), customer.telegramId));
   });
 
   app.post('/api/orders/:id/payment-confirm', async (request): Promise<OrderActionResponse> => {
     const customer = await ctx.auth.customer(request);
-    ctx.limiter.hit(customer.telegramId, 'action');
+    await ctx.limiter.hit(customer.telegramId, 'action');
     const id = orderIdParam(request.params);
     return actionAnswer(await confirmPayment(deps, id, customer.telegramId));
   });
 
   app.post('/api/orders/:id/receipt', async (request): Promise<OrderActionResponse> => {
     const customer = await ctx.auth.customer(request);
-    ctx.limiter.hit(customer.telegramId, 'receipt');
+    await ctx.limiter.hit(customer.telegramId, 'receipt');
     const id = orderIdParam(request.params);
     const body = parseWith(ReceiptUploadSchema, request.body);
     return actionAnswer(await uploadReceipt(deps, id, customer.telegramId, body));
@@ -144,7 +144,7 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.post('/api/orders/:id/tx-hash', async (request): Promise<OrderActionResponse> => {
     const customer = await ctx.auth.customer(request);
-    ctx.limiter.hit(customer.telegramId, 'action');
+    await ctx.limiter.hit(customer.telegramId, 'action');
     const id = orderIdParam(request.params);
     const body = parseWith(TxHashSchema, request.body);
     return actionAnswer(await submitTxHash(deps, id, customer.telegramId, body));
@@ -152,7 +152,7 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.post('/api/orders/:id/office-confirm', async (request): Promise<OrderActionResponse> => {
     const customer = await ctx.auth.customer(request);
-    ctx.limiter.hit(customer.telegramId, 'action');
+    await ctx.limiter.hit(customer.telegramId, 'action');
     const id = orderIdParam(request.params);
     return actionAnswer(await confirmOfficeReceipt(deps, id, customer.telegramId));
   });

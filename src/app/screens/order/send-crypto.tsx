@@ -18,6 +18,7 @@ import { txHashSchema } from '../../../shared/schemas/forms';
 import { cancelOrder, submitTxHash } from '../../api/orders';
 import { FieldError } from '../../components/buy-form';
 import { formErrorText } from '../../components/form-error-text';
+import { failureText } from '../../components/failure-text';
 import { CopyRow } from '../../components/copy-row';
 import { Loading, OrderNotFound } from '../../components/order-not-found';
 import { QrCode } from '../../components/qr-code';
@@ -169,7 +170,7 @@ function TxHashForm({
     } catch (failure) {
       console.warn('tx-hash failed', failure);
       hapticError();
-      await showAlert(LL.errors.errorCreatingOrder(), inTelegram);
+      await showAlert(failureText(failure, LL, LL.errors.errorCreatingOrder()), inTelegram);
       setBusy(false);
     }
   });

@@ -10,6 +10,7 @@ import type { OrderDetails } from '../../../shared/api';
 import { POLL_INTERVALS_MS, RECEIPT_MAX_BYTES } from '../../../shared/limits';
 import { orderScreenPath } from '../../../shared/order-status';
 import { uploadReceipt } from '../../api/orders';
+import { failureText } from '../../components/failure-text';
 import { OrderNotFound } from '../../components/order-not-found';
 import { Screen } from '../../components/screen';
 import { useEnvironment } from '../../environment-context';
@@ -116,7 +117,7 @@ export function UploadReceipt({ orderId }: { readonly orderId: string }) {
     } catch (error) {
       console.warn('receipt upload failed', error);
       hapticError();
-      await showAlert(LL.errors.uploadError(), inTelegram);
+      await showAlert(failureText(error, LL, LL.errors.uploadError()), inTelegram);
     } finally {
       setSending(false);
     }

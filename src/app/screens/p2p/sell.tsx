@@ -34,7 +34,7 @@ import { ApiError } from '../../api/client';
 import { createOrder } from '../../api/orders';
 import { FieldError } from '../../components/buy-form';
 import { CoinSwitch } from '../../components/coin-switch';
-import { createFailureText } from '../../components/create-failure';
+import { createFailureText } from '../../components/failure-text';
 import { formErrorText } from '../../components/form-error-text';
 import { NetworkSelect } from '../../components/network-select';
 import { RequireCurrency } from '../../components/require-currency';

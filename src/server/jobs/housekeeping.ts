@@ -1,0 +1,83 @@
+/**
+ * Housekeeping (design.md, "Components": receipt clean-up): files in RECEIPTS_DIR that no receipt
+ * names (an upload that lost its race and could not remove its file, a crash between the file and
+ * its row, a temporary file a crash left half written) are removed once they are old enough that
+ * no upload can still be writing their row; and call-limit windows long over are forgotten.
+ * Safe with several instances: removing a file twice, or a row twice, is no harm.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { pruneCallCounts } from '../rate-limit';
+import { PARTIAL_SUFFIX } from '../receipts/receipts';
+import { periodicJob, type PeriodicJob } from './periodic';
+
+/** An upload writes its row within seconds of its file; an hour is far beyond any of them. */
+export const ORPHAN_RECEIPT_AGE_MS = 60 * 60_000;
+export const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
+
+/** Names looked up in the database at a time. */
+const LOOKUP_BATCH = 500;
+
+/**
+ * Removes the files of `dir` older than ORPHAN_RECEIPT_AGE_MS at `now` (wall-clock, like the
+ * files' times) that no receipt row names; returns their names.
+ */
+export async function removeOrphanReceipts(
+  db: Kysely<Database>,
+  dir: string,
+  now: number,
+): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const old: string[] = [];
+  for (const name of names) {
+    const stat = await fs.stat(path.join(dir, name)).catch(() => undefined);
+    if (stat?.isFile() === true && stat.mtimeMs <= now - ORPHAN_RECEIPT_AGE_MS) old.push(name);
+  }
+  const removed: string[] = [];
+  for (let i = 0; i < old.length; i += LOOKUP_BATCH) {
+    const batch = old.slice(i, i + LOOKUP_BATCH);
+    const stored = batch.filter((name) => !name.endsWith(PARTIAL_SUFFIX));
+    const named =
+      stored.length === 0
+        ? []
+        : await db
+            .selectFrom('receipts')
+            .select('storage_key')
+            .where('storage_key', 'in', stored)
+            .execute();
+    const kept = new Set(named.map((row) => row.storage_key));
+    for (const name of batch) {
+      if (kept.has(name)) continue;
+      await fs.rm(path.join(dir, name), { force: true });
+      removed.push(name);
+    }
+  }
+  return removed;
+}
+
+export function createHousekeeping(options: {
+  readonly db: Kysely<Database>;
+  readonly receiptsDir: string;
+  readonly now: () => number;
+  readonly log: FastifyBaseLogger;
+}): PeriodicJob {
+  return periodicJob({
+    name: 'housekeeping',
+    intervalMs: HOUSEKEEPING_INTERVAL_MS,
+    log: options.log,
+    run: async () => {
+      const removed = await removeOrphanReceipts(options.db, options.receiptsDir, Date.now());
+      if (removed.length > 0) options.log.warn({ files: removed }, 'orphan receipt files removed');
+      await pruneCallCounts(options.db, options.now());
+    },
+  });
+}
