@@ -1,0 +1,145 @@
+/**
+ * The real server as a child process, started the way `npm start` starts it (`node --import tsx
+ * src/server/main.ts`, configured by environment variables only), for tests that kill it: ready
+ * once GET /api/health answers 200, killed with SIGKILL at once, and never left behind: every
+ * child still running when the test process exits is killed with it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+/** How many lines of the server's output are kept to explain a failure. */
+const OUTPUT_LINES = 200;
+
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** A TCP port nothing listens on right now, on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => (port === 0 ? reject(new Error('no free port')) : resolve(port)));
+    });
+  });
+}
+
+export interface ServerProcessOptions {
+  /** The port to listen on, on 127.0.0.1; a restart passes the same one. */
+  readonly port: number;
+  /** The server's configuration (SQLITE_PATH or DATABASE_URL, RECEIPTS_DIR, OPERATOR_IDS…). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly readyTimeoutMs?: number;
+}
+
+export interface ServerExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+export class ServerProcess {
+  readonly url: string;
+  /** Settles when the process has ended, however it ended. */
+  readonly exited: Promise<ServerExit>;
+  private readonly output: string[] = [];
+  private ended = false;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    port: number,
+  ) {
+    this.url = `http://127.0.0.1:${port}`;
+    running.add(child);
+    const keep = (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line.trim() === '') continue;
+        this.output.push(line);
+        if (this.output.length > OUTPUT_LINES) this.output.shift();
+      }
+    };
+    // Read both pipes to the end: a child whose pipe is full stops writing, and then serving.
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.ended = true;
+        running.delete(child);
+        resolve({ code, signal });
+      });
+    });
+  }
+
+  /** Starts the server and waits until GET /api/health answers 200. */
+  static async start(options: ServerProcessOptions): Promise<ServerProcess> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      cwd: ROOT,
+      // Only what Node needs from the test's environment: a variable of ours (BOT_TOKEN,
+      // DATABASE_URL…) set in the shell must not change the server under test.
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        HOME: process.env['HOME'] ?? '',
+        TMPDIR: process.env['TMPDIR'] ?? '/tmp',
+        ...options.env,
+        HOST: '127.0.0.1',
+        PORT: String(options.port),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const server = new ServerProcess(child, options.port);
+    try {
+      await server.waitUntilReady(options.readyTimeoutMs ?? 30_000);
+    } catch (error) {
+      await server.kill();
+      throw error;
+    }
+    return server;
+  }
+
+  get alive(): boolean {
+    return !this.ended;
+  }
+
+  /** The last lines the server wrote (JSON log lines, or a start-up error). */
+  outputTail(lines = 30): string {
+    return this.output.slice(-lines).join('\n');
+  }
+
+  /** Sends SIGKILL now, without waiting: the moment of the kill is the caller's. */
+  killNow(): void {
+    if (!this.ended) this.child.kill('SIGKILL');
+  }
+
+  /** Kills the process with SIGKILL (if it still runs) and waits until it has ended. */
+  async kill(): Promise<ServerExit> {
+    this.killNow();
+    return this.exited;
+  }
+
+  private async waitUntilReady(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (this.ended) {
+        throw new Error(`the server exited before it was ready:\n${this.outputTail()}`);
+      }
+      try {
+        const res = await fetch(`${this.url}/api/health`, { signal: AbortSignal.timeout(2_000) });
+        if (res.status === 200) return;
+        await res.arrayBuffer();
+      } catch {
+        // Not listening yet.
+      }
+      if (Date.now() > deadline) {
+        throw new Error(
+          `the server did not answer GET /api/health within ${timeoutMs} ms:\n${this.outputTail()}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
