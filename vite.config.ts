@@ -1,15 +1,71 @@
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
+/** The most the first chunk (the entry and what it imports statically) may weigh: kB gzip. */
+const FIRST_CHUNK_BUDGET_KB = 110;
+
+/** Packages the landing never needs: forms, the deposit QR code, address checksums. */
+const NOT_IN_FIRST_CHUNK = ['react-hook-form', '@hookform', 'uqr', '@noble/hashes'];
+
+/** The flow a module of `src/app/screens/<flow>/` belongs to: one chunk per flow. */
+function screenFlow(id: string): string | null {
+  return /[\\/]src[\\/]app[\\/]screens[\\/]([a-z0-9-]+)[\\/]/.exec(id)?.[1] ?? null;
+}
+
+const gzipKb = (code: string) => gzipSync(code, { level: 9 }).length / 1000;
+
 /**
- * One file for the app's build (Vite) and the three test projects (Vitest):
- * unit (src/shared and component tests in jsdom), server (Fastify with app.inject on a fresh
- * database, run once per database by tests/helpers/run-server-tests.ts) and e2e (real Chromium
- * against the built app and the real server).
+ * Prints, on a line of its own, what a phone downloads before the landing shows: the entry chunk
+ * and every chunk it imports statically (gzip, kB of 1000 bytes as Vite counts), and the
+ * dictionary chunks, one of which start-up loads beside it. Fails the build above the budget.
  */
+function firstChunkSize(): Plugin {
+  return {
+    name: 'first-chunk-size',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = new Map(
+        Object.values(bundle).flatMap((item) =>
+          item.type === 'chunk' ? [[item.fileName, item] as const] : [],
+        ),
+      );
+      const entry = [...chunks.values()].find((chunk) => chunk.isEntry);
+      if (entry === undefined) return;
+      const first = new Set<string>();
+      const visit = (name: string) => {
+        if (first.has(name)) return;
+        first.add(name);
+        chunks.get(name)?.imports.forEach(visit);
+      };
+      visit(entry.fileName);
+      const misplaced = [...first]
+        .flatMap((name) => chunks.get(name)?.moduleIds ?? [])
+        .filter((id) => NOT_IN_FIRST_CHUNK.some((pkg) => id.includes(`/node_modules/${pkg}/`)));
+      if (misplaced.length > 0) this.error(`the first chunk holds ${misplaced.join(', ')}`);
+      const kb = [...first].reduce((sum, name) => sum + gzipKb(chunks.get(name)?.code ?? ''), 0);
+      const dictionaries = [...chunks.values()]
+        .flatMap((chunk) => {
+          const language = /[\\/]i18n[\\/](\w+)[\\/]index\.ts$/.exec(
+            chunk.facadeModuleId ?? '',
+          )?.[1];
+          return language === undefined ? [] : [`${language} ${gzipKb(chunk.code).toFixed(1)} kB`];
+        })
+        .join(', ');
+      const line =
+        `first chunk: ${kb.toFixed(1)} kB gzip (${[...first].join(' + ')}; budget ` +
+        `${FIRST_CHUNK_BUDGET_KB} kB); the customer's dictionary loads beside it (${dictionaries})`;
+      if (kb > FIRST_CHUNK_BUDGET_KB) this.error(line);
+      // On stdout, not through the logger: the line shows whatever the log level.
+      process.stdout.write(`\n${line}\n`);
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), firstChunkSize()],
   // The design card keeps the top level to package.json, src, i18n, public, tests…: the app's
   // index.html lives with the app.
   root: path.resolve(import.meta.dirname, 'src/app'),
@@ -18,7 +74,27 @@ export default defineConfig({
     outDir: path.resolve(import.meta.dirname, 'dist'),
     emptyOutDir: true,
     target: 'es2020',
-    sourcemap: true,
+    // No source maps: dist/ is served as it is, and nothing reads maps in production (no error
+    // reporting service). `npx vite build --sourcemap` makes them for a local look.
+    sourcemap: false,
+    rolldownOptions: {
+      output: {
+        // Everything the landing needs in one file; then one chunk per flow of screens, holding
+        // the screens only (what several flows share becomes chunks of its own).
+        codeSplitting: {
+          groups: [
+            { name: 'first', tags: ['$initial'], priority: 2 },
+            {
+              name: screenFlow,
+              debugName: 'flows',
+              test: (id) => screenFlow(id) !== null,
+              priority: 1,
+              includeDependenciesRecursively: false,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     proxy: { '/api': 'http://127.0.0.1:3000' },

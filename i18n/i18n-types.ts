@@ -16,10 +16,6 @@ export type Translations = RootTranslation
 type RootTranslation = {
 	common: {
 		/**
-		 * К​р​и​п​т​о​о​б​м​е​н
-		 */
-		appName: string
-		/**
 		 * Н​а​з​а​д
 		 */
 		back: string
@@ -31,10 +27,6 @@ type RootTranslation = {
 		 * М​о​и​ ​з​а​к​а​з​ы
 		 */
 		myOrders: string
-		/**
-		 * П​о​д​д​е​р​ж​к​а
-		 */
-		support: string
 		/**
 		 * Н​а​п​и​с​а​т​ь​ ​в​ ​п​о​д​д​е​р​ж​к​у
 		 */
@@ -52,26 +44,6 @@ type RootTranslation = {
 		 */
 		cancel: string
 		/**
-		 * П​о​д​т​в​е​р​д​и​т​ь
-		 */
-		confirm: string
-		/**
-		 * З​а​к​р​ы​т​ь
-		 */
-		close: string
-		/**
-		 * O​K
-		 */
-		ok: string
-		/**
-		 * Д​а
-		 */
-		yes: string
-		/**
-		 * Н​е​т
-		 */
-		no: string
-		/**
 		 * К​о​п​и​р​о​в​а​т​ь
 		 */
 		copy: string
@@ -83,6 +55,10 @@ type RootTranslation = {
 		 * С​к​о​п​и​р​о​в​а​т​ь​ ​в​с​ё
 		 */
 		copyAll: string
+		/**
+		 * П​о​в​т​о​р​и​т​ь
+		 */
+		retry: string
 		/**
 		 * З​а​г​р​у​з​к​а​.​.​.
 		 */
@@ -100,12 +76,11 @@ type RootTranslation = {
 		 */
 		rate: string
 		/**
-		 * 1​ ​{​c​r​y​p​t​o​}​ ​=​ ​{​r​a​t​e​}​ ​{​c​u​r​r​e​n​c​y​}
+		 * 1​ ​{​c​r​y​p​t​o​}​ ​=​ ​{​r​a​t​e​}
 		 * @param {string} crypto
-		 * @param {string} currency
 		 * @param {string} rate
 		 */
-		rateValue: RequiredParams<'crypto' | 'currency' | 'rate'>
+		rateValue: RequiredParams<'crypto' | 'rate'>
 		/**
 		 * З​а​к​а​з​ ​№​{​i​d​}
 		 * @param {string} id
@@ -307,10 +282,6 @@ type RootTranslation = {
 		 * П​р​о​в​е​р​ь​т​е​ ​с​о​е​д​и​н​е​н​и​е​ ​и​ ​п​о​п​р​о​б​у​й​т​е​ ​е​щ​ё​ ​р​а​з​.
 		 */
 		body: string
-		/**
-		 * П​о​в​т​о​р​и​т​ь
-		 */
-		retry: string
 	}
 	p2p: {
 		/**
@@ -340,7 +311,7 @@ type RootTranslation = {
 	}
 	buyForm: {
 		/**
-		 * П​о​к​у​п​к​а​ ​к​р​и​п​т​о​в​а​л​ю​т​ы
+		 * П​о​к​у​п​к​а
 		 */
 		title: string
 		/**
@@ -381,10 +352,6 @@ type RootTranslation = {
 		 */
 		youGet: string
 		/**
-		 * К​у​р​с​ ​и​з​м​е​н​и​л​с​я
-		 */
-		rateChangedTitle: string
-		/**
 		 * Н​о​в​ы​й​ ​к​у​р​с​:​ ​{​r​a​t​e​}​.​ ​В​ы​ ​з​а​п​л​а​т​и​т​е​ ​{​t​o​t​a​l​}​ ​и​ ​п​о​л​у​ч​и​т​е​ ​{​a​m​o​u​n​t​}​.​ ​П​р​о​д​о​л​ж​и​т​ь​?
 		 * @param {string} amount
 		 * @param {string} rate
@@ -394,7 +361,7 @@ type RootTranslation = {
 	}
 	sellForm: {
 		/**
-		 * П​р​о​д​а​ж​а​ ​к​р​и​п​т​о​в​а​л​ю​т​ы
+		 * П​р​о​д​а​ж​а
 		 */
 		title: string
 		/**
@@ -428,7 +395,7 @@ type RootTranslation = {
 	}
 	bankForm: {
 		/**
-		 * Б​а​н​к​о​в​с​к​и​й​ ​п​е​р​е​в​о​д
+		 * Ч​е​р​е​з​ ​б​а​н​к
 		 */
 		title: string
 		/**
@@ -451,9 +418,9 @@ type RootTranslation = {
 		 */
 		city: string
 		/**
-		 * В​ы​б​е​р​и​т​е​ ​г​о​р​о​д
+		 * Н​е​ ​у​д​а​л​о​с​ь​ ​з​а​г​р​у​з​и​т​ь​ ​г​о​р​о​д​а​.​ ​П​р​о​в​е​р​ь​т​е​ ​с​о​е​д​и​н​е​н​и​е​ ​и​ ​п​о​п​р​о​б​у​й​т​е​ ​е​щ​ё​ ​р​а​з​.
 		 */
-		chooseCity: string
+		citiesFailed: string
 		/**
 		 * В​а​ж​н​о
 		 */
@@ -473,7 +440,7 @@ type RootTranslation = {
 	}
 	waiting: {
 		/**
-		 * О​ж​и​д​а​н​и​е​ ​р​е​к​в​и​з​и​т​о​в
+		 * О​ж​и​д​а​н​и​е
 		 */
 		title: string
 		/**
@@ -539,7 +506,7 @@ type RootTranslation = {
 	}
 	bankRequisites: {
 		/**
-		 * Р​е​к​в​и​з​и​т​ы​ ​д​л​я​ ​п​е​р​е​в​о​д​а
+		 * Р​е​к​в​и​з​и​т​ы
 		 */
 		title: string
 		/**
@@ -588,6 +555,10 @@ type RootTranslation = {
 		 * З​а​г​р​у​з​и​т​е​ ​ч​е​к
 		 */
 		title: string
+		/**
+		 * З​а​г​р​у​з​и​т​е​ ​ч​е​к
+		 */
+		headerTitle: string
 		/**
 		 * И​з​о​б​р​а​ж​е​н​и​е​ ​и​л​и​ ​P​D​F​,​ ​н​е​ ​б​о​л​ь​ш​е​ ​1​0​ ​М​Б
 		 */
@@ -687,7 +658,7 @@ type RootTranslation = {
 	}
 	sendCrypto: {
 		/**
-		 * О​т​п​р​а​в​ь​т​е​ ​к​р​и​п​т​о​в​а​л​ю​т​у
+		 * О​т​п​р​а​в​к​а
 		 */
 		title: string
 		/**
@@ -723,6 +694,10 @@ type RootTranslation = {
 		 */
 		title: string
 		/**
+		 * П​р​о​в​е​р​к​а​ ​с​е​т​и
+		 */
+		headerTitle: string
+		/**
 		 * М​ы​ ​п​р​о​в​е​р​я​е​м​ ​п​о​с​т​у​п​л​е​н​и​е​ ​с​р​е​д​с​т​в​ ​в​ ​с​е​т​и
 		 */
 		body: string
@@ -732,6 +707,10 @@ type RootTranslation = {
 		 * О​ж​и​д​а​н​и​е​ ​и​н​с​т​р​у​к​ц​и​й
 		 */
 		title: string
+		/**
+		 * И​н​с​т​р​у​к​ц​и​и
+		 */
+		headerTitle: string
 		/**
 		 * О​б​ы​ч​н​о​ ​и​н​с​т​р​у​к​ц​и​и​ ​г​о​т​о​в​ы​ ​в​ ​т​е​ч​е​н​и​е​ ​1​0​ ​м​и​н​у​т
 		 */
@@ -818,10 +797,6 @@ type RootTranslation = {
 		 * М​о​и​ ​з​а​к​а​з​ы
 		 */
 		title: string
-		/**
-		 * А​к​т​и​в​н​ы​е​ ​з​а​к​а​з​ы
-		 */
-		activeTitle: string
 		/**
 		 * В​с​е
 		 */
@@ -1030,9 +1005,26 @@ type RootTranslation = {
 		 */
 		invalidWalletAddress: RequiredParams<'network'>
 		/**
+		 * П​р​о​в​е​р​ь​т​е​:​ ​{​f​i​e​l​d​s​}
+		 * @param {string} fields
+		 */
+		checkFields: RequiredParams<'fields'>
+		/**
 		 * П​р​о​в​е​р​ь​т​е​ ​н​о​м​е​р​ ​к​а​р​т​ы​:​ ​1​6​ ​ц​и​ф​р​ ​б​е​з​ ​о​ш​и​б​о​к
 		 */
 		invalidCardNumber: string
+		/**
+		 * В​в​е​д​и​т​е​ ​и​м​я​ ​к​а​к​ ​н​а​ ​к​а​р​т​е​,​ ​л​а​т​и​н​с​к​и​м​и​ ​б​у​к​в​а​м​и​:​ ​I​V​A​N​ ​P​E​T​R​O​V
+		 */
+		cardHolderLatin: string
+		/**
+		 * С​л​и​ш​к​о​м​ ​д​л​и​н​н​ы​й​ ​т​е​к​с​т​:​ ​с​о​к​р​а​т​и​т​е​ ​е​г​о
+		 */
+		tooLong: string
+		/**
+		 * В​ ​п​о​л​е​ ​е​с​т​ь​ ​н​е​д​о​п​у​с​т​и​м​ы​е​ ​с​и​м​в​о​л​ы​:​ ​в​в​е​д​и​т​е​ ​е​г​о​ ​з​а​н​о​в​о
+		 */
+		notPrintable: string
 		/**
 		 * П​р​о​в​е​р​ь​т​е​ ​н​о​м​е​р​ ​т​е​л​е​ф​о​н​а
 		 */
@@ -1046,6 +1038,72 @@ type RootTranslation = {
 		 * П​р​о​и​з​о​ш​л​а​ ​о​ш​и​б​к​а​.​ ​П​о​ж​а​л​у​й​с​т​а​,​ ​п​о​п​р​о​б​у​й​т​е​ ​с​н​о​в​а​.
 		 */
 		generic: string
+	}
+	fieldNames: {
+		/**
+		 * с​у​м​м​а​ ​в​ ​к​р​и​п​т​о​в​а​л​ю​т​е
+		 */
+		amount: string
+		/**
+		 * с​у​м​м​а
+		 */
+		totalRub: string
+		/**
+		 * к​у​р​с
+		 */
+		rate: string
+		/**
+		 * в​а​л​ю​т​а
+		 */
+		currency: string
+		/**
+		 * м​о​н​е​т​а
+		 */
+		cryptoCurrency: string
+		/**
+		 * с​е​т​ь
+		 */
+		network: string
+		/**
+		 * а​д​р​е​с​ ​к​о​ш​е​л​ь​к​а
+		 */
+		walletAddress: string
+		/**
+		 * г​о​р​о​д
+		 */
+		cityId: string
+		/**
+		 * н​о​м​е​р​ ​к​а​р​т​ы
+		 */
+		cardNumber: string
+		/**
+		 * д​е​р​ж​а​т​е​л​ь​ ​к​а​р​т​ы
+		 */
+		cardHolder: string
+		/**
+		 * б​а​н​к
+		 */
+		bankName: string
+		/**
+		 * т​е​л​е​ф​о​н
+		 */
+		phone: string
+		/**
+		 * к​о​м​м​е​н​т​а​р​и​й
+		 */
+		comment: string
+		/**
+		 * х​е​ш​ ​т​р​а​н​з​а​к​ц​и​и
+		 */
+		txHash: string
+		/**
+		 * и​м​я​ ​ф​а​й​л​а
+		 */
+		fileName: string
+		/**
+		 * ф​а​й​л
+		 */
+		fileData: string
 	}
 	apiErrors: {
 		/**
@@ -1170,10 +1228,6 @@ type RootTranslation = {
 export type TranslationFunctions = {
 	common: {
 		/**
-		 * Криптообмен
-		 */
-		appName: () => LocalizedString
-		/**
 		 * Назад
 		 */
 		back: () => LocalizedString
@@ -1185,10 +1239,6 @@ export type TranslationFunctions = {
 		 * Мои заказы
 		 */
 		myOrders: () => LocalizedString
-		/**
-		 * Поддержка
-		 */
-		support: () => LocalizedString
 		/**
 		 * Написать в поддержку
 		 */
@@ -1206,26 +1256,6 @@ export type TranslationFunctions = {
 		 */
 		cancel: () => LocalizedString
 		/**
-		 * Подтвердить
-		 */
-		confirm: () => LocalizedString
-		/**
-		 * Закрыть
-		 */
-		close: () => LocalizedString
-		/**
-		 * OK
-		 */
-		ok: () => LocalizedString
-		/**
-		 * Да
-		 */
-		yes: () => LocalizedString
-		/**
-		 * Нет
-		 */
-		no: () => LocalizedString
-		/**
 		 * Копировать
 		 */
 		copy: () => LocalizedString
@@ -1237,6 +1267,10 @@ export type TranslationFunctions = {
 		 * Скопировать всё
 		 */
 		copyAll: () => LocalizedString
+		/**
+		 * Повторить
+		 */
+		retry: () => LocalizedString
 		/**
 		 * Загрузка...
 		 */
@@ -1254,9 +1288,9 @@ export type TranslationFunctions = {
 		 */
 		rate: () => LocalizedString
 		/**
-		 * 1 {crypto} = {rate} {currency}
+		 * 1 {crypto} = {rate}
 		 */
-		rateValue: (arg: { crypto: string, currency: string, rate: string }) => LocalizedString
+		rateValue: (arg: { crypto: string, rate: string }) => LocalizedString
 		/**
 		 * Заказ №{id}
 		 */
@@ -1455,10 +1489,6 @@ export type TranslationFunctions = {
 		 * Проверьте соединение и попробуйте ещё раз.
 		 */
 		body: () => LocalizedString
-		/**
-		 * Повторить
-		 */
-		retry: () => LocalizedString
 	}
 	p2p: {
 		/**
@@ -1488,7 +1518,7 @@ export type TranslationFunctions = {
 	}
 	buyForm: {
 		/**
-		 * Покупка криптовалюты
+		 * Покупка
 		 */
 		title: () => LocalizedString
 		/**
@@ -1528,17 +1558,13 @@ export type TranslationFunctions = {
 		 */
 		youGet: () => LocalizedString
 		/**
-		 * Курс изменился
-		 */
-		rateChangedTitle: () => LocalizedString
-		/**
 		 * Новый курс: {rate}. Вы заплатите {total} и получите {amount}. Продолжить?
 		 */
 		rateChangedBody: (arg: { amount: string, rate: string, total: string }) => LocalizedString
 	}
 	sellForm: {
 		/**
-		 * Продажа криптовалюты
+		 * Продажа
 		 */
 		title: () => LocalizedString
 		/**
@@ -1572,7 +1598,7 @@ export type TranslationFunctions = {
 	}
 	bankForm: {
 		/**
-		 * Банковский перевод
+		 * Через банк
 		 */
 		title: () => LocalizedString
 		/**
@@ -1594,9 +1620,9 @@ export type TranslationFunctions = {
 		 */
 		city: () => LocalizedString
 		/**
-		 * Выберите город
+		 * Не удалось загрузить города. Проверьте соединение и попробуйте ещё раз.
 		 */
-		chooseCity: () => LocalizedString
+		citiesFailed: () => LocalizedString
 		/**
 		 * Важно
 		 */
@@ -1616,7 +1642,7 @@ export type TranslationFunctions = {
 	}
 	waiting: {
 		/**
-		 * Ожидание реквизитов
+		 * Ожидание
 		 */
 		title: () => LocalizedString
 		/**
@@ -1680,7 +1706,7 @@ export type TranslationFunctions = {
 	}
 	bankRequisites: {
 		/**
-		 * Реквизиты для перевода
+		 * Реквизиты
 		 */
 		title: () => LocalizedString
 		/**
@@ -1729,6 +1755,10 @@ export type TranslationFunctions = {
 		 * Загрузите чек
 		 */
 		title: () => LocalizedString
+		/**
+		 * Загрузите чек
+		 */
+		headerTitle: () => LocalizedString
 		/**
 		 * Изображение или PDF, не больше 10 МБ
 		 */
@@ -1828,7 +1858,7 @@ export type TranslationFunctions = {
 	}
 	sendCrypto: {
 		/**
-		 * Отправьте криптовалюту
+		 * Отправка
 		 */
 		title: () => LocalizedString
 		/**
@@ -1862,6 +1892,10 @@ export type TranslationFunctions = {
 		 */
 		title: () => LocalizedString
 		/**
+		 * Проверка сети
+		 */
+		headerTitle: () => LocalizedString
+		/**
 		 * Мы проверяем поступление средств в сети
 		 */
 		body: () => LocalizedString
@@ -1871,6 +1905,10 @@ export type TranslationFunctions = {
 		 * Ожидание инструкций
 		 */
 		title: () => LocalizedString
+		/**
+		 * Инструкции
+		 */
+		headerTitle: () => LocalizedString
 		/**
 		 * Обычно инструкции готовы в течение 10 минут
 		 */
@@ -1955,10 +1993,6 @@ export type TranslationFunctions = {
 		 * Мои заказы
 		 */
 		title: () => LocalizedString
-		/**
-		 * Активные заказы
-		 */
-		activeTitle: () => LocalizedString
 		/**
 		 * Все
 		 */
@@ -2162,9 +2196,25 @@ export type TranslationFunctions = {
 		 */
 		invalidWalletAddress: (arg: { network: string }) => LocalizedString
 		/**
+		 * Проверьте: {fields}
+		 */
+		checkFields: (arg: { fields: string }) => LocalizedString
+		/**
 		 * Проверьте номер карты: 16 цифр без ошибок
 		 */
 		invalidCardNumber: () => LocalizedString
+		/**
+		 * Введите имя как на карте, латинскими буквами: IVAN PETROV
+		 */
+		cardHolderLatin: () => LocalizedString
+		/**
+		 * Слишком длинный текст: сократите его
+		 */
+		tooLong: () => LocalizedString
+		/**
+		 * В поле есть недопустимые символы: введите его заново
+		 */
+		notPrintable: () => LocalizedString
 		/**
 		 * Проверьте номер телефона
 		 */
@@ -2177,6 +2227,72 @@ export type TranslationFunctions = {
 		 * Произошла ошибка. Пожалуйста, попробуйте снова.
 		 */
 		generic: () => LocalizedString
+	}
+	fieldNames: {
+		/**
+		 * сумма в криптовалюте
+		 */
+		amount: () => LocalizedString
+		/**
+		 * сумма
+		 */
+		totalRub: () => LocalizedString
+		/**
+		 * курс
+		 */
+		rate: () => LocalizedString
+		/**
+		 * валюта
+		 */
+		currency: () => LocalizedString
+		/**
+		 * монета
+		 */
+		cryptoCurrency: () => LocalizedString
+		/**
+		 * сеть
+		 */
+		network: () => LocalizedString
+		/**
+		 * адрес кошелька
+		 */
+		walletAddress: () => LocalizedString
+		/**
+		 * город
+		 */
+		cityId: () => LocalizedString
+		/**
+		 * номер карты
+		 */
+		cardNumber: () => LocalizedString
+		/**
+		 * держатель карты
+		 */
+		cardHolder: () => LocalizedString
+		/**
+		 * банк
+		 */
+		bankName: () => LocalizedString
+		/**
+		 * телефон
+		 */
+		phone: () => LocalizedString
+		/**
+		 * комментарий
+		 */
+		comment: () => LocalizedString
+		/**
+		 * хеш транзакции
+		 */
+		txHash: () => LocalizedString
+		/**
+		 * имя файла
+		 */
+		fileName: () => LocalizedString
+		/**
+		 * файл
+		 */
+		fileData: () => LocalizedString
 	}
 	apiErrors: {
 		/**

@@ -1,5 +1,6 @@
 /** Numbers, money, dates and names through `Intl`, in the customer's language. */
 import type { Language } from '../shared/api';
+import { CRYPTO_DECIMALS, RATE_DECIMALS, RUB_DECIMALS } from '../shared/limits';
 
 const LOCALES: Record<Language, string> = { ru: 'ru-RU', en: 'en-GB' };
 
@@ -23,10 +24,49 @@ export function formatNumber(value: number, language: Language, maxDecimals = 0)
   }).format(value);
 }
 
-/** A fiat total: the rouble sign for RUB (spec section 3), the currency code otherwise. */
+/** Money of `currency` in the customer's language, its sign where it has one (₽, $, €, ₸). */
+function formatMoney(
+  value: number,
+  currency: string,
+  language: Language,
+  decimals: { readonly min: number; readonly max: number },
+): string {
+  return new Intl.NumberFormat(LOCALES[language], {
+    style: 'currency',
+    currency,
+    currencyDisplay: 'narrowSymbol',
+    minimumFractionDigits: decimals.min,
+    maximumFractionDigits: decimals.max,
+  }).format(value);
+}
+
+/**
+ * A fiat amount: 500 000 ₽ (ru), ₽500,000 (en); roubles whole (spec section 9), other
+ * currencies with both digits of their cents when they have some (AED 1,250.50).
+ */
 export function formatFiat(value: number, currency: string, language: Language): string {
-  const amount = formatNumber(value, language, currency === 'RUB' ? 0 : 2);
-  return currency === 'RUB' ? `${amount} ₽` : `${amount} ${currency}`;
+  const cents = currency !== 'RUB' && !Number.isInteger(value) ? 2 : RUB_DECIMALS;
+  return formatMoney(value, currency, language, { min: cents, max: cents });
+}
+
+/** The sign a currency is written with in the customer's language (₽, $, €, ₸; AED has none). */
+export function currencySign(currency: string, language: Language): string {
+  const parts = new Intl.NumberFormat(LOCALES[language], {
+    style: 'currency',
+    currency,
+    currencyDisplay: 'narrowSymbol',
+  }).formatToParts(0);
+  return parts.find((part) => part.type === 'currency')?.value ?? currency;
+}
+
+/** A rate, always with its 2 decimals and its currency (spec section 9): 95,40 ₽, ₽95.40. */
+export function formatRate(rate: number, currency: string, language: Language): string {
+  return formatMoney(rate, currency, language, { min: RATE_DECIMALS, max: RATE_DECIMALS });
+}
+
+/** A crypto amount with up to 4 decimals and its coin (spec section 9): 31.4465 USDT. */
+export function formatCrypto(amount: number, coin: string, language: Language): string {
+  return `${formatNumber(amount, language, CRYPTO_DECIMALS)} ${coin}`;
 }
 
 export function formatTime(iso: string, language: Language): string {

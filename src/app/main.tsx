@@ -7,7 +7,7 @@ import './styles.css';
 import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { entryRoute } from './entry-route';
-import { LanguageProvider } from './i18n/language';
+import { LanguageProvider, loadLanguage, startLanguage } from './i18n/language';
 import { Root } from './root';
 import { OpenInTelegram } from './screens/entry/open-in-telegram';
 import { StartupError } from './screens/entry/startup-error';
@@ -26,7 +26,7 @@ function render(node: ReactNode): void {
 }
 
 async function boot(): Promise<void> {
-  const started = await startTelegram();
+  const [started] = await Promise.all([startTelegram(), loadLanguage(startLanguage())]);
   if (started.kind === 'open-in-telegram') {
     render(<OpenInTelegram />);
     return;
@@ -36,7 +36,9 @@ async function boot(): Promise<void> {
   render(<Root environment={started.environment} />);
 }
 
-boot().catch((error: unknown) => {
+boot().catch(async (error: unknown) => {
   console.error('Start-up failed', error);
+  // The dictionary may be what failed to load: try once more, the error screen needs words.
+  await loadLanguage(startLanguage()).catch(() => undefined);
   render(<StartupError />);
 });

@@ -1,78 +1,117 @@
 /**
- * The routes of spec section 2 that have a screen. Each later screen registers its route here
- * when it is built; anything else shows the not-found screen.
+ * The routes of spec section 2; anything else shows the not-found screen. The landing is in the
+ * first chunk; every other screen loads on demand, one chunk per flow (vite.config.ts groups a
+ * flow's folder into one chunk), behind the app's loading spinner. The order screens' routes are
+ * generated from ORDER_SCREENS, so a screen of the table cannot lack its route.
  */
+import { Suspense, createElement, lazy, type ComponentType, type ReactNode } from 'react';
 import { Route, Switch } from 'wouter';
-import { BankAccount } from './screens/bank/bank-account';
-import { OfficeDetails } from './screens/office/office-details';
-import { OfficeExchange } from './screens/office/office-exchange';
-import { BankRequisitesScreen } from './screens/order/bank-requisites';
-import { Complete } from './screens/order/complete';
-import { Details } from './screens/order/details';
-import { OfficeWaiting } from './screens/order/office-waiting';
-import { Payment } from './screens/order/payment';
-import { UploadReceipt } from './screens/order/upload-receipt';
-import { Waiting } from './screens/order/waiting';
-import { P2pBuy } from './screens/p2p/buy';
-import { P2pDirection } from './screens/p2p/direction';
-import { P2pSell } from './screens/p2p/sell';
-import { SellWaiting } from './screens/order/sell-waiting';
-import { SendCrypto } from './screens/order/send-crypto';
-import { CardPayment } from './screens/entry/card-payment';
-import { Currencies } from './screens/entry/currencies';
+import { LISTED_CURRENCIES, methodRoute } from '../shared/currencies';
+import { ORDER_SCREENS, orderScreenRoute, type OrderScreen } from '../shared/order-screens';
+import { ScreenLoading } from './components/loading';
 import { Landing } from './screens/entry/landing';
-import { MethodScreen } from './screens/entry/method-screen';
-import { NotFound } from './screens/entry/not-found';
-import { PaymentSystems } from './screens/entry/payment-systems';
-import { MyOrders } from './screens/history/my-orders';
+
+/** A screen loaded on demand. Once its chunk is in, it renders at once, with no fallback. */
+interface OnDemand<P> {
+  (props: P): ReactNode;
+  /** Loads the screen's chunk now (tests, or ahead of need). */
+  readonly preload: () => Promise<void>;
+}
+
+const everyScreen: OnDemand<never>['preload'][] = [];
+
+function onDemand<P extends object>(load: () => Promise<ComponentType<P>>): OnDemand<P> {
+  let loaded: ComponentType<P> | undefined;
+  const preload = async () => {
+    loaded ??= await load();
+  };
+  const Lazy = lazy(async () => ({ default: (loaded ??= await load()) }));
+  const Screen = (props: P) =>
+    loaded === undefined ? <Lazy {...props} /> : createElement(loaded, props);
+  everyScreen.push(preload);
+  return Object.assign(Screen, { preload });
+}
+
+/** Loads every screen: component tests render without waiting for chunks. */
+export async function preloadEveryScreen(): Promise<void> {
+  await Promise.all(everyScreen.map((preload) => preload()));
+}
+
+// Entry
+const Currencies = onDemand(() => import('./screens/entry/currencies').then((m) => m.Currencies));
+const MethodScreen = onDemand(() =>
+  import('./screens/entry/method-screen').then((m) => m.MethodScreen),
+);
+const PaymentSystems = onDemand(() =>
+  import('./screens/entry/payment-systems').then((m) => m.PaymentSystems),
+);
+const CardPayment = onDemand(() =>
+  import('./screens/entry/card-payment').then((m) => m.CardPayment),
+);
+const NotFound = onDemand(() => import('./screens/entry/not-found').then((m) => m.NotFound));
+// P2P, bank and office
+const P2pDirection = onDemand(() => import('./screens/p2p/direction').then((m) => m.P2pDirection));
+const P2pBuy = onDemand(() => import('./screens/p2p/buy').then((m) => m.P2pBuy));
+const P2pSell = onDemand(() => import('./screens/p2p/sell').then((m) => m.P2pSell));
+const BankAccount = onDemand(() =>
+  import('./screens/bank/bank-account').then((m) => m.BankAccount),
+);
+const OfficeExchange = onDemand(() =>
+  import('./screens/office/office-exchange').then((m) => m.OfficeExchange),
+);
+const OfficeDetails = onDemand(() =>
+  import('./screens/office/office-details').then((m) => m.OfficeDetails),
+);
+// History and the order screens
+const MyOrders = onDemand(() => import('./screens/history/my-orders').then((m) => m.MyOrders));
+const ORDER_SCREEN_COMPONENTS: Record<OrderScreen, OnDemand<{ readonly orderId: string }>> = {
+  waiting: onDemand(() => import('./screens/order/waiting').then((m) => m.Waiting)),
+  payment: onDemand(() => import('./screens/order/payment').then((m) => m.Payment)),
+  'bank-requisites': onDemand(() =>
+    import('./screens/order/bank-requisites').then((m) => m.BankRequisitesScreen),
+  ),
+  'upload-receipt': onDemand(() =>
+    import('./screens/order/upload-receipt').then((m) => m.UploadReceipt),
+  ),
+  complete: onDemand(() => import('./screens/order/complete').then((m) => m.Complete)),
+  details: onDemand(() => import('./screens/order/details').then((m) => m.Details)),
+  'send-crypto': onDemand(() => import('./screens/order/send-crypto').then((m) => m.SendCrypto)),
+  'sell-waiting': onDemand(() => import('./screens/order/sell-waiting').then((m) => m.SellWaiting)),
+  'office-waiting': onDemand(() =>
+    import('./screens/order/office-waiting').then((m) => m.OfficeWaiting),
+  ),
+};
 
 export function AppRoutes() {
   return (
-    <Switch>
-      <Route path="/" component={Landing} />
-      <Route path="/currencies" component={Currencies} />
-      <Route path="/rub-method">{() => <MethodScreen currency="RUB" />}</Route>
-      <Route path="/usd-method">{() => <MethodScreen currency="USD" />}</Route>
-      <Route path="/eur-method">{() => <MethodScreen currency="EUR" />}</Route>
-      <Route path="/aed-method">{() => <MethodScreen currency="AED" />}</Route>
-      <Route path="/kzt-method">{() => <MethodScreen currency="KZT" />}</Route>
-      <Route path="/payment-systems" component={PaymentSystems} />
-      <Route path="/card-payment" component={CardPayment} />
-      <Route path="/p2p" component={P2pDirection} />
-      <Route path="/p2p/buy" component={P2pBuy} />
-      <Route path="/p2p/sell" component={P2pSell} />
-      <Route path="/bank-account" component={BankAccount} />
-      <Route path="/office-exchange" component={OfficeExchange} />
-      <Route path="/office-details" component={OfficeDetails} />
-      <Route path="/my-orders" component={MyOrders} />
-      <Route path="/order/:orderId/waiting">
-        {(p) => <Waiting key={p.orderId} orderId={p.orderId} />}
-      </Route>
-      <Route path="/order/:orderId/payment">
-        {(p) => <Payment key={p.orderId} orderId={p.orderId} />}
-      </Route>
-      <Route path="/order/:orderId/bank-requisites">
-        {(p) => <BankRequisitesScreen key={p.orderId} orderId={p.orderId} />}
-      </Route>
-      <Route path="/order/:orderId/upload-receipt">
-        {(p) => <UploadReceipt key={p.orderId} orderId={p.orderId} />}
-      </Route>
-      <Route path="/order/:orderId/complete">
-        {(p) => <Complete key={p.orderId} orderId={p.orderId} />}
-      </Route>
-      <Route path="/order/:orderId/details">
-        {(p) => <Details key={p.orderId} orderId={p.orderId} />}
-      </Route>
-      <Route path="/order/:orderId/send-crypto">
-        {(p) => <SendCrypto key={p.orderId} orderId={p.orderId} />}
-      </Route>
-      <Route path="/order/:orderId/sell-waiting">
-        {(p) => <SellWaiting key={p.orderId} orderId={p.orderId} />}
-      </Route>
-      <Route path="/order/:orderId/office-waiting">
-        {(p) => <OfficeWaiting key={p.orderId} orderId={p.orderId} />}
-      </Route>
-      <Route component={NotFound} />
-    </Switch>
+    <Suspense fallback={<ScreenLoading />}>
+      <Switch>
+        <Route path="/" component={Landing} />
+        <Route path="/currencies" component={Currencies} />
+        {LISTED_CURRENCIES.map((currency) => (
+          <Route key={currency} path={methodRoute(currency)}>
+            {() => <MethodScreen currency={currency} />}
+          </Route>
+        ))}
+        <Route path="/payment-systems" component={PaymentSystems} />
+        <Route path="/card-payment" component={CardPayment} />
+        <Route path="/p2p" component={P2pDirection} />
+        <Route path="/p2p/buy" component={P2pBuy} />
+        <Route path="/p2p/sell" component={P2pSell} />
+        <Route path="/bank-account" component={BankAccount} />
+        <Route path="/office-exchange" component={OfficeExchange} />
+        <Route path="/office-details" component={OfficeDetails} />
+        <Route path="/my-orders" component={MyOrders} />
+        {ORDER_SCREENS.map((screen) => {
+          const Screen = ORDER_SCREEN_COMPONENTS[screen];
+          return (
+            <Route key={screen} path={orderScreenRoute(screen)}>
+              {(params) => <Screen key={params.orderId} orderId={params.orderId} />}
+            </Route>
+          );
+        })}
+        <Route component={NotFound} />
+      </Switch>
+    </Suspense>
   );
 }

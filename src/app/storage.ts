@@ -1,14 +1,15 @@
 /**
  * The client state of spec section 3: `selectedLanguage` (local storage, ru or en),
- * `selectedCurrency` (session storage, JSON with code and symbol) and the deep-link order id
- * (session storage). Storage can be unavailable or hold junk; every read is defensive.
+ * `selectedCurrency` (session storage, JSON with code and symbol), the deep-link order id
+ * (session storage) and `waiting_start_{orderId}` (local storage). Storage can be unavailable or
+ * hold junk; every read is defensive.
  */
 import { isLanguage, orderIdFromStartParam, type Language } from '../shared/api';
 import { CURRENCIES, isListedCurrency, type ListedCurrency } from '../shared/currencies';
 
-export const LANGUAGE_KEY = 'selectedLanguage';
-export const CURRENCY_KEY = 'selectedCurrency';
-export const DEEP_LINK_KEY = 'deepLinkOrderId';
+const LANGUAGE_KEY = 'selectedLanguage';
+const CURRENCY_KEY = 'selectedCurrency';
+const DEEP_LINK_KEY = 'deepLinkOrderId';
 
 export interface SelectedCurrency {
   readonly code: ListedCurrency;
@@ -75,4 +76,22 @@ export function takeDeepLinkOrderId(): string | null {
   const id = read(sessionStorage, DEEP_LINK_KEY);
   write(sessionStorage, DEEP_LINK_KEY, null);
   return id;
+}
+
+const waitingStartKey = (orderId: string) => `waiting_start_${orderId}`;
+
+/**
+ * When this customer started waiting for requisites of this order (`waiting_start_{orderId}`,
+ * local storage), stored on first sight so the elapsed counter survives a reload.
+ */
+export function waitingStart(orderId: string, now: number = Date.now()): number {
+  const stored = Number(read(localStorage, waitingStartKey(orderId)));
+  if (Number.isFinite(stored) && stored > 0) return stored;
+  write(localStorage, waitingStartKey(orderId), String(now));
+  return now;
+}
+
+/** Forgets the waiting start once the order has moved on. */
+export function clearWaitingStart(orderId: string): void {
+  write(localStorage, waitingStartKey(orderId), null);
 }

@@ -1,35 +1,29 @@
 /**
  * `buildApp(config, deps)`: the whole server as a Fastify instance, with nothing listening.
- * Tests call it with `app.inject` on a fresh database; main.ts listens.
+ * Tests call it with `app.inject` on a fresh database; main.ts listens. It only composes
+ * plugins: the context decorators first, then error handling and body parsing, identity and
+ * call limits, the jobs, the route files, and the mini-app with the answer to unknown paths.
  */
-import Fastify, {
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import secureJson from 'secure-json-parse';
-import type { ApiErrorBody } from '../shared/api';
 import { OperatorListQuerySchema } from '../shared/schemas/operator';
 import {
   DemoSessionQuerySchema,
   HistoryQuerySchema,
   RateQuerySchema,
 } from '../shared/schemas/queries';
-import { type Authenticator, createAuthenticator } from './auth/authenticator';
-import { DEMO_BOT_TOKEN } from './auth/telegram-auth';
 import type { AppConfig } from './config';
 import type { Database } from './db/schema';
-import { AppError } from './errors';
-import { createRateLimiter, type RateLimiter } from './rate-limit';
-import { errorMessage, negotiateLanguage } from './i18n';
-import { createHousekeeping } from './jobs/housekeeping';
-import { createSweeper } from './jobs/sweeper';
+import { authPlugin } from './plugins/auth';
+import { callLimitsPlugin } from './plugins/call-limits';
+import { contextPlugin } from './plugins/context';
+import { errorsPlugin, sendError } from './plugins/errors';
+import { jobsPlugin } from './plugins/jobs';
+import { BODY_LIMIT_BYTES, jsonBodyPlugin } from './plugins/json-body';
+import { webAppPlugin } from './plugins/web-app';
+import { customerRoutes } from './routes/customer';
 import { operatorRoutes } from './routes/operator';
-import { orderRoutes } from './routes/orders';
-import { isClientRoute, registerStatic, sendIndex } from './routes/static';
-import { systemRoutes } from './routes/system';
+import { publicRoutes } from './routes/public';
 
 export interface AppDeps {
   readonly db: Kysely<Database>;
@@ -40,18 +34,6 @@ export interface AppDeps {
   /** Run the background jobs (expiry sweeper, housekeeping) while the server is up; main.ts does. */
   readonly jobs?: boolean;
 }
-
-/** What every route may use. */
-export interface AppContext {
-  readonly config: AppConfig;
-  readonly db: Kysely<Database>;
-  readonly now: () => number;
-  readonly auth: Authenticator;
-  readonly limiter: RateLimiter;
-}
-
-/** JSON bodies above this are refused with 413 (a 10 MB receipt is about 13.4 MB as base64). */
-export const BODY_LIMIT_BYTES = 15 * 1024 * 1024;
 
 export async function buildApp(config: AppConfig, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -67,119 +49,17 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     // otherwise answer with Fastify's codes; they go through the same handler as every error.
     frameworkErrors: sendError,
   });
-  const now = deps.now ?? Date.now;
-  const ctx: AppContext = {
-    config,
-    db: deps.db,
-    now,
-    auth: createAuthenticator({
-      db: deps.db,
-      botToken: config.botToken ?? DEMO_BOT_TOKEN,
-      maxAgeSeconds: config.initDataMaxAgeSeconds,
-      operatorIds: config.operatorIds,
-      now,
-    }),
-    limiter: createRateLimiter(deps.db, now, config.callLimits),
-  };
-
-  app.setErrorHandler(sendError);
-
-  // An empty body sent as JSON (the spec's office-confirm) is an empty object, not an error.
-  // secure-json-parse is what Fastify's own parser uses: it refuses prototype poisoning.
-  app.addContentTypeParser(
-    'application/json',
-    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
-    (_request, body, done) => {
-      const text = typeof body === 'string' ? body : body.toString('utf8');
-      if (text.trim() === '') {
-        done(null, {});
-        return;
-      }
-      try {
-        done(null, secureJson.parse(text, { protoAction: 'error', constructorAction: 'error' }));
-      } catch {
-        done(new AppError('INVALID_JSON'), undefined);
-      }
-    },
-  );
-
-  systemRoutes(app, ctx);
-  orderRoutes(app, ctx);
-  operatorRoutes(app, ctx);
-
-  if (deps.jobs === true) {
-    const jobs = [
-      createSweeper({
-        database: { db: deps.db, dialect: config.database.kind },
-        now,
-        log: app.log,
-      }),
-      createHousekeeping({ db: deps.db, receiptsDir: config.receiptsDir, now, log: app.log }),
-    ];
-    app.addHook('onReady', () => {
-      for (const job of jobs) job.start();
-      return Promise.resolve();
-    });
-    app.addHook('onClose', async () => {
-      await Promise.all(jobs.map((job) => job.stop()));
-    });
-  }
-  const servesApp = await registerStatic(app, config.staticDir);
-
-  app.setNotFoundHandler((request, reply) => {
-    if (servesApp && isClientRoute(request)) return sendIndex(reply);
-    const language = negotiateLanguage(request.headers['accept-language']);
-    const body: ApiErrorBody = { error: errorMessage('NOT_FOUND', language), code: 'NOT_FOUND' };
-    return reply.status(404).send(body);
-  });
-
+  await app.register(contextPlugin, { config, db: deps.db, now: deps.now ?? Date.now });
+  await app.register(errorsPlugin);
+  await app.register(jsonBodyPlugin);
+  await app.register(authPlugin);
+  await app.register(callLimitsPlugin);
+  if (deps.jobs === true) await app.register(jobsPlugin);
+  await app.register(publicRoutes);
+  await app.register(customerRoutes);
+  await app.register(operatorRoutes);
+  await app.register(webAppPlugin, { dir: config.staticDir });
   return app;
-}
-
-/** Every error answer: `{ error, code }` in the caller's language (design.md, "Errors"). */
-function sendError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
-  const language = negotiateLanguage(request.headers['accept-language']);
-  const appError = toAppError(error);
-  if (appError.code === 'INTERNAL') {
-    request.log.error({ err: error }, 'request failed');
-  } else {
-    // The code of Fastify's own refusal, never its message: a message may quote the URL.
-    const cause = error instanceof AppError ? undefined : error.code;
-    request.log.info({ code: appError.code, cause }, 'request refused');
-  }
-  const body: ApiErrorBody = {
-    ...appError.details,
-    error: errorMessage(appError.code, language),
-    code: appError.code,
-  };
-  void reply.status(appError.statusCode).send(body);
-}
-
-/** Maps Fastify's own errors (bad JSON, too large, wrong content type) to our codes. */
-function toAppError(error: FastifyError | AppError): AppError {
-  if (error instanceof AppError) return error;
-  switch (error.code) {
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError('INVALID_JSON');
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('PAYLOAD_TOO_LARGE');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('UNSUPPORTED_MEDIA_TYPE');
-    case 'FST_ERR_VALIDATION':
-      return new AppError('VALIDATION_FAILED');
-    case 'FST_ERR_BAD_URL':
-      return new AppError('BAD_REQUEST');
-    // Nothing the API names (an order id, a currency code) is that long.
-    case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new AppError('NOT_FOUND');
-  }
-  if (error instanceof SyntaxError) return new AppError('INVALID_JSON');
-  const status = error.statusCode ?? 500;
-  if (status === 413) return new AppError('PAYLOAD_TOO_LARGE');
-  if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE');
-  if (status >= 400 && status < 500) return new AppError('BAD_REQUEST');
-  return new AppError('INTERNAL');
 }
 
 /**
@@ -201,7 +81,7 @@ const REDACTED = '[redacted]';
  * by matching the raw text, so no spelling of a key slips past; when the URL could not be parsed
  * (a malformed %-escape), its query is not logged at all.
  */
-export function serializeRequest(request: FastifyRequest): Record<string, unknown> {
+function serializeRequest(request: FastifyRequest): Record<string, unknown> {
   const url = request.url;
   const mark = url.indexOf('?');
   const path = mark === -1 ? url : url.slice(0, mark);

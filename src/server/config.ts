@@ -1,12 +1,14 @@
 /**
- * Configuration from the environment, validated at start-up (design.md, "Configuration").
- * Every variable has a demo default so that `npm start` works with no configuration at all;
- * a bad value stops the server with one clear line per problem.
+ * Configuration from the environment, validated at start-up (design.md, "Configuration") by one
+ * valibot schema of the environment. Every variable has a demo default so that `npm start` works
+ * with no configuration at all; a bad value stops the server with one clear line per problem.
  */
 import path from 'node:path';
+import * as v from 'valibot';
 import type { BankRequisites } from '../shared/api';
 import { checkWalletAddress } from '../shared/addresses';
 import { DEFAULT_MAX_ACTIVE_ORDERS } from '../shared/limits';
+import { BANK_DETAIL_PATTERNS, type BankDetail } from '../shared/schemas/fields';
 import { CALL_LIMITS, type LimitedCall } from './rate-limit';
 
 export type DatabaseConfig =
@@ -59,155 +61,260 @@ export const DEMO_DEPOSIT_ADDRESSES = {
   evm: '0x000000000000000000000000000000000000dEaD',
 } as const;
 
-const BANK_VARIABLES = {
-  recipientName: 'BANK_RECIPIENT_NAME',
-  accountNumber: 'BANK_ACCOUNT_NUMBER',
-  bankName: 'BANK_NAME',
-  bik: 'BANK_BIK',
-  correspondentAccount: 'BANK_CORRESPONDENT_ACCOUNT',
-  inn: 'BANK_INN',
-} as const;
+const LOG_LEVELS = [
+  'fatal',
+  'error',
+  'warn',
+  'info',
+  'debug',
+  'trace',
+  'silent',
+] as const satisfies readonly AppConfig['logLevel'][];
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-const BOT_TOKEN_PATTERN = /^\d{5,}:[A-Za-z0-9_-]{30,}$/;
-const BOT_USERNAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{3,31}$/;
+/** A variable's value: EnvSchema has trimmed it and dropped it when blank. */
+const text = v.string();
+
+const wholeNumber = (name: string, fallback: number, min: number, max: number) =>
+  v.optional(
+    v.pipe(
+      text,
+      v.check(
+        (raw) => /^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max,
+        (issue) => `${name} must be a whole number from ${min} to ${max}, got "${issue.input}"`,
+      ),
+      v.transform(Number),
+    ),
+    String(fallback),
+  );
+
+const bankDetail = (name: string, detail: BankDetail, what: string) =>
+  v.optional(v.pipe(text, v.regex(BANK_DETAIL_PATTERNS[detail], `${name} must be ${what}`)));
+
+const depositAddress = (name: string, network: 'TRC20' | 'ERC20') =>
+  v.optional(
+    v.pipe(
+      text,
+      v.check(
+        (address) => checkWalletAddress(network, address) === null,
+        `${name} is not a valid ${network === 'TRC20' ? 'Tron' : 'EVM'} address`,
+      ),
+    ),
+  );
+
+/**
+ * Every variable the server reads, each with its own check and so its own message; each one of
+ * README.md's configuration table is among them (tests/server/config.test.ts checks).
+ */
+export const EnvVariablesSchema = v.object({
+  PORT: wholeNumber('PORT', 3000, 0, 65535),
+  HOST: v.optional(text, '0.0.0.0'),
+  DATABASE_URL: v.optional(
+    v.pipe(
+      text,
+      v.regex(
+        /^postgres(ql)?:\/\//,
+        'DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:5432/db)',
+      ),
+    ),
+  ),
+  SQLITE_PATH: v.optional(text, 'data/exchange.db'),
+  RECEIPTS_DIR: v.optional(text, 'data/receipts'),
+  STATIC_DIR: v.optional(text, 'dist'),
+  BOT_TOKEN: v.optional(
+    v.pipe(
+      text,
+      v.regex(
+        /^\d{5,}:[A-Za-z0-9_-]{30,}$/,
+        'BOT_TOKEN does not look like a token from @BotFather (123456789:AA…)',
+      ),
+    ),
+  ),
+  BOT_USERNAME: v.optional(
+    v.pipe(
+      text,
+      v.transform((name) => name.replace(/^@/, '')),
+      v.regex(
+        /^[A-Za-z][A-Za-z0-9_]{3,31}$/,
+        (issue) => `BOT_USERNAME must be a Telegram bot username, got "${issue.input}"`,
+      ),
+    ),
+  ),
+  // One message per id that is not one.
+  OPERATOR_IDS: v.optional(
+    v.pipe(
+      text,
+      v.transform((list) =>
+        list
+          .split(',')
+          .map((part) => part.trim())
+          .filter((id) => id !== ''),
+      ),
+      v.array(
+        v.pipe(
+          text,
+          v.regex(
+            /^\d{1,15}$/,
+            (issue) =>
+              `OPERATOR_IDS must be Telegram user ids separated by commas, got "${issue.input}"`,
+          ),
+          v.transform(Number),
+        ),
+      ),
+    ),
+    '',
+  ),
+  SUPPORT_URL: v.optional(
+    v.pipe(
+      text,
+      v.regex(
+        /^https:\/\/t\.me\/[A-Za-z0-9_+/?=&-]+$/,
+        (issue) => `SUPPORT_URL must be a https://t.me/… link, got "${issue.input}"`,
+      ),
+    ),
+    'https://t.me/exchange_support',
+  ),
+  INIT_DATA_MAX_AGE: wholeNumber('INIT_DATA_MAX_AGE', 86_400, 60, 30 * 86_400),
+  MAX_ACTIVE_ORDERS: wholeNumber('MAX_ACTIVE_ORDERS', DEFAULT_MAX_ACTIVE_ORDERS, 1, 100),
+  DEPOSIT_ADDRESS_TRC20: depositAddress('DEPOSIT_ADDRESS_TRC20', 'TRC20'),
+  DEPOSIT_ADDRESS_EVM: depositAddress('DEPOSIT_ADDRESS_EVM', 'ERC20'),
+  BANK_RECIPIENT_NAME: v.optional(text),
+  BANK_ACCOUNT_NUMBER: bankDetail('BANK_ACCOUNT_NUMBER', 'accountNumber', '20 digits'),
+  BANK_NAME: v.optional(text),
+  BANK_BIK: bankDetail('BANK_BIK', 'bik', '9 digits'),
+  BANK_CORRESPONDENT_ACCOUNT: bankDetail(
+    'BANK_CORRESPONDENT_ACCOUNT',
+    'correspondentAccount',
+    '20 digits',
+  ),
+  BANK_INN: bankDetail('BANK_INN', 'inn', '10 or 12 digits'),
+  BANK_ADDRESS: v.optional(text),
+  BANK_BENEFICIARY_NAME: v.optional(text),
+  BANK_BENEFICIARY_ACCOUNT: v.optional(text),
+  LOG_LEVEL: v.optional(
+    v.picklist(
+      LOG_LEVELS,
+      (issue) => `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${String(issue.input)}"`,
+    ),
+    'info',
+  ),
+});
+
+type EnvVariables = v.InferOutput<typeof EnvVariablesSchema>;
+
+/** The variables of the default bank account, which is all or nothing. */
+const BANK_VARIABLES = [
+  'BANK_RECIPIENT_NAME',
+  'BANK_ACCOUNT_NUMBER',
+  'BANK_NAME',
+  'BANK_BIK',
+  'BANK_CORRESPONDENT_ACCOUNT',
+  'BANK_INN',
+] as const satisfies readonly (keyof EnvVariables)[];
+
+/** The variables as their checks left them: a bad one keeps its value, so it still counts as set. */
+const variablesOf = (value: unknown): Partial<Record<keyof EnvVariables, unknown>> =>
+  typeof value === 'object' && value !== null ? value : {};
+
+/**
+ * The environment as the server reads it: every value trimmed, a blank one as if unset, each
+ * variable checked, then the rules between variables. Those run even when a variable is bad,
+ * so that every problem is listed at once.
+ */
+const EnvSchema = v.pipe(
+  v.record(v.string(), v.optional(v.string())),
+  v.transform((env) =>
+    Object.fromEntries(
+      Object.entries(env)
+        .map(([name, value]) => [name, value?.trim()] as const)
+        .filter(([, value]) => value !== undefined && value !== ''),
+    ),
+  ),
+  EnvVariablesSchema,
+  v.rawCheck(({ dataset, addIssue }) => {
+    const env = variablesOf(dataset.value);
+    if (env.BOT_TOKEN === undefined) return;
+    for (const name of ['DEPOSIT_ADDRESS_TRC20', 'DEPOSIT_ADDRESS_EVM'] as const) {
+      if (env[name] === undefined) {
+        addIssue({
+          message: `${name} must be set when BOT_TOKEN is set: customers send real funds to it`,
+        });
+      }
+    }
+  }),
+  // A half-configured account would send customers to pay with a field missing.
+  v.rawCheck(({ dataset, addIssue }) => {
+    const env = variablesOf(dataset.value);
+    const missing = BANK_VARIABLES.filter((name) => env[name] === undefined);
+    if (missing.length > 0 && missing.length < BANK_VARIABLES.length) {
+      addIssue({
+        message: `the default bank account is incomplete: set ${missing.join(', ')} as well`,
+      });
+    }
+  }),
+);
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Reads and checks every variable; throws ConfigError listing all problems at once. */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): AppConfig {
-  const problems: string[] = [];
-  const value = (name: string): string | undefined => {
-    const v = env[name]?.trim();
-    return v === undefined || v === '' ? undefined : v;
-  };
-  const integer = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = value(name);
-    if (raw === undefined) return fallback;
-    const n = Number(raw);
-    if (!/^\d+$/.test(raw) || n < min || n > max) {
-      problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
-      return fallback;
-    }
-    return n;
-  };
-
-  const port = integer('PORT', 3000, 0, 65535);
-  const host = value('HOST') ?? '0.0.0.0';
-
-  let database: DatabaseConfig;
-  const databaseUrl = value('DATABASE_URL');
-  if (databaseUrl !== undefined) {
-    if (!/^postgres(ql)?:\/\//.test(databaseUrl)) {
-      problems.push(
-        'DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:5432/db)',
-      );
-    }
-    database = { kind: 'postgres', url: databaseUrl };
-  } else {
-    database = {
-      kind: 'sqlite',
-      path: path.resolve(cwd, value('SQLITE_PATH') ?? 'data/exchange.db'),
-    };
-  }
-
-  const botToken = value('BOT_TOKEN');
-  if (botToken !== undefined && !BOT_TOKEN_PATTERN.test(botToken)) {
-    problems.push('BOT_TOKEN does not look like a token from @BotFather (123456789:AA…)');
-  }
-  const botUsername = value('BOT_USERNAME')?.replace(/^@/, '');
-  if (botUsername !== undefined && !BOT_USERNAME_PATTERN.test(botUsername)) {
-    problems.push(`BOT_USERNAME must be a Telegram bot username, got "${botUsername}"`);
-  }
-
-  const operatorIds: number[] = [];
-  for (const part of (value('OPERATOR_IDS') ?? '').split(',')) {
-    const id = part.trim();
-    if (id === '') continue;
-    if (!/^\d{1,15}$/.test(id)) {
-      problems.push(`OPERATOR_IDS must be Telegram user ids separated by commas, got "${id}"`);
-    } else {
-      operatorIds.push(Number(id));
-    }
-  }
-
-  const supportUrl = value('SUPPORT_URL') ?? 'https://t.me/exchange_support';
-  if (!/^https:\/\/t\.me\/[A-Za-z0-9_+/?=&-]+$/.test(supportUrl)) {
-    problems.push(`SUPPORT_URL must be a https://t.me/… link, got "${supportUrl}"`);
-  }
-
-  const depositAddress = (name: string, network: 'TRC20' | 'ERC20', demo: string): string => {
-    const address = value(name);
-    if (address === undefined) {
-      if (botToken !== undefined) {
-        problems.push(`${name} must be set when BOT_TOKEN is set: customers send real funds to it`);
-      }
-      return demo;
-    }
-    if (checkWalletAddress(network, address) !== null) {
-      problems.push(`${name} is not a valid ${network === 'TRC20' ? 'Tron' : 'EVM'} address`);
-    }
-    return address;
-  };
-  const depositAddresses = {
-    trc20: depositAddress('DEPOSIT_ADDRESS_TRC20', 'TRC20', DEMO_DEPOSIT_ADDRESSES.trc20),
-    evm: depositAddress('DEPOSIT_ADDRESS_EVM', 'ERC20', DEMO_DEPOSIT_ADDRESSES.evm),
-  };
-
-  // The default bank account is all or nothing: a half-configured account would send customers
-  // to pay with a field missing.
-  const bankValues = Object.fromEntries(
-    Object.entries(BANK_VARIABLES).map(([field, name]) => [field, value(name)]),
-  ) as Record<keyof typeof BANK_VARIABLES, string | undefined>;
-  const setBank = Object.values(bankValues).filter((v) => v !== undefined).length;
-  let bankAccount: BankRequisites | undefined;
-  if (setBank > 0 && setBank < Object.keys(BANK_VARIABLES).length) {
-    const missing = Object.entries(BANK_VARIABLES)
-      .filter(([field]) => bankValues[field as keyof typeof BANK_VARIABLES] === undefined)
-      .map(([, name]) => name);
-    problems.push(`the default bank account is incomplete: set ${missing.join(', ')} as well`);
-  } else if (setBank > 0) {
-    const bank = bankValues as Record<keyof typeof BANK_VARIABLES, string>;
-    if (!/^\d{20}$/.test(bank.accountNumber))
-      problems.push('BANK_ACCOUNT_NUMBER must be 20 digits');
-    if (!/^\d{9}$/.test(bank.bik)) problems.push('BANK_BIK must be 9 digits');
-    if (!/^\d{20}$/.test(bank.correspondentAccount)) {
-      problems.push('BANK_CORRESPONDENT_ACCOUNT must be 20 digits');
-    }
-    if (!/^(\d{10}|\d{12})$/.test(bank.inn)) problems.push('BANK_INN must be 10 or 12 digits');
-    const bankAddress = value('BANK_ADDRESS');
-    bankAccount = {
-      ...bank,
-      ...(bankAddress === undefined ? {} : { bankAddress }),
-      beneficiaryName: value('BANK_BENEFICIARY_NAME') ?? bank.recipientName,
-      beneficiaryAccount: value('BANK_BENEFICIARY_ACCOUNT') ?? bank.accountNumber,
-    };
-  }
-
-  const logLevel = value('LOG_LEVEL') ?? 'info';
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
-    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
-  }
-
-  const config: AppConfig = {
-    port,
-    host,
-    database,
-    receiptsDir: path.resolve(cwd, value('RECEIPTS_DIR') ?? 'data/receipts'),
-    botToken,
-    botUsername,
-    operatorIds,
-    supportUrl,
-    initDataMaxAgeSeconds: integer('INIT_DATA_MAX_AGE', 86_400, 60, 30 * 86_400),
+  const result = v.safeParse(EnvSchema, env);
+  if (!result.success) throw new ConfigError(result.issues.map((issue) => issue.message));
+  const variables = result.output;
+  return {
+    port: variables.PORT,
+    host: variables.HOST,
+    database:
+      variables.DATABASE_URL === undefined
+        ? { kind: 'sqlite', path: path.resolve(cwd, variables.SQLITE_PATH) }
+        : { kind: 'postgres', url: variables.DATABASE_URL },
+    receiptsDir: path.resolve(cwd, variables.RECEIPTS_DIR),
+    botToken: variables.BOT_TOKEN,
+    botUsername: variables.BOT_USERNAME,
+    operatorIds: variables.OPERATOR_IDS,
+    supportUrl: variables.SUPPORT_URL,
+    initDataMaxAgeSeconds: variables.INIT_DATA_MAX_AGE,
     callLimits: CALL_LIMITS,
-    maxActiveOrders: integer('MAX_ACTIVE_ORDERS', DEFAULT_MAX_ACTIVE_ORDERS, 1, 100),
-    depositAddresses,
-    bankAccount,
-    logLevel: (LOG_LEVELS as readonly string[]).includes(logLevel)
-      ? (logLevel as AppConfig['logLevel'])
-      : 'info',
-    staticDir: path.resolve(cwd, value('STATIC_DIR') ?? 'dist'),
+    maxActiveOrders: variables.MAX_ACTIVE_ORDERS,
+    depositAddresses: {
+      trc20: variables.DEPOSIT_ADDRESS_TRC20 ?? DEMO_DEPOSIT_ADDRESSES.trc20,
+      evm: variables.DEPOSIT_ADDRESS_EVM ?? DEMO_DEPOSIT_ADDRESSES.evm,
+    },
+    bankAccount: bankAccount(variables),
+    logLevel: variables.LOG_LEVEL,
+    staticDir: path.resolve(cwd, variables.STATIC_DIR),
   };
-  if (problems.length > 0) throw new ConfigError(problems);
-  return config;
+}
+
+/** The default bank account when all of it is set; the beneficiary falls back to the recipient. */
+function bankAccount(variables: EnvVariables): BankRequisites | undefined {
+  const {
+    BANK_RECIPIENT_NAME: recipientName,
+    BANK_ACCOUNT_NUMBER: accountNumber,
+    BANK_NAME: bankName,
+    BANK_BIK: bik,
+    BANK_CORRESPONDENT_ACCOUNT: correspondentAccount,
+    BANK_INN: inn,
+    BANK_ADDRESS: bankAddress,
+  } = variables;
+  if (
+    recipientName === undefined ||
+    accountNumber === undefined ||
+    bankName === undefined ||
+    bik === undefined ||
+    correspondentAccount === undefined ||
+    inn === undefined
+  ) {
+    return undefined;
+  }
+  return {
+    recipientName,
+    accountNumber,
+    bankName,
+    bik,
+    correspondentAccount,
+    inn,
+    ...(bankAddress === undefined ? {} : { bankAddress }),
+    beneficiaryName: variables.BANK_BENEFICIARY_NAME ?? recipientName,
+    beneficiaryAccount: variables.BANK_BENEFICIARY_ACCOUNT ?? accountNumber,
+  };
 }

@@ -17,7 +17,7 @@ export const CALL_LIMITS: Readonly<Record<LimitedCall, number>> = {
   action: 60,
 };
 
-export const CALL_WINDOW_MS = 60_000;
+const CALL_WINDOW_MS = 60_000;
 
 export interface RateLimiter {
   /** Counts a call; RATE_LIMITED (429) when the customer is over the limit of the minute. */

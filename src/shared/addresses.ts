@@ -99,8 +99,3 @@ export function isValidWalletAddress(network: NetworkId, address: string): boole
 export function isValidTxHash(network: NetworkId, hash: string): boolean {
   return checkTxHash(network, hash) === null;
 }
-
-/** The start every address of the network shares, shown as the input's placeholder. */
-export function walletAddressExample(network: NetworkId): string {
-  return isEvmNetwork(network) ? '0x…' : 'T…';
-}

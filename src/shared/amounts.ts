@@ -4,6 +4,14 @@
  * type it, is taken as the point); crypto shown with 4 decimals, roubles whole.
  */
 import { CRYPTO_DECIMALS } from './limits';
+import {
+  cryptoUnitsForFiat,
+  fiatTotalMinor,
+  minorToDecimal,
+  toMinor,
+  toUnits,
+  unitsToDecimal,
+} from './money';
 
 /**
  * Keeps what an amount field may hold. `decimals: false` (the bank RUB amount) keeps digits
@@ -31,17 +39,16 @@ export function parseAmount(value: string): number | undefined {
 
 /** fiat ÷ rate with 4 decimals, as the crypto field shows it ('' when it cannot be computed). */
 export function cryptoForFiat(fiat: number, rate: number): string {
-  if (!(rate > 0) || !(fiat >= 0)) return '';
-  const value = Math.round((fiat / rate) * 10 ** CRYPTO_DECIMALS) / 10 ** CRYPTO_DECIMALS;
-  return trimZeros(value.toFixed(CRYPTO_DECIMALS));
+  const fiatMinor = toMinor(fiat);
+  const rateUnits = toUnits(rate);
+  if (fiatMinor === undefined || rateUnits === undefined || rateUnits <= 0) return '';
+  return unitsToDecimal(cryptoUnitsForFiat(fiatMinor, rateUnits));
 }
 
-/** crypto × rate rounded to a whole number, as the fiat field shows it. */
+/** crypto × rate rounded to a whole number, as the fiat field shows it: the server's total. */
 export function fiatForCrypto(crypto: number, rate: number): string {
-  if (!(rate > 0) || !(crypto >= 0)) return '';
-  return String(Math.round(crypto * rate));
-}
-
-function trimZeros(fixed: string): string {
-  return fixed.includes('.') ? fixed.replace(/0+$/, '').replace(/\.$/, '') : fixed;
+  const amountUnits = toUnits(crypto);
+  const rateUnits = toUnits(rate);
+  if (amountUnits === undefined || rateUnits === undefined || rateUnits <= 0) return '';
+  return minorToDecimal(fiatTotalMinor(amountUnits, rateUnits));
 }

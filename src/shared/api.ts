@@ -36,14 +36,27 @@ export function isLanguage(value: unknown): value is Language {
 /** The HTTP header the app sends its Telegram init data in: `Authorization: tma <raw>`. */
 export const AUTH_SCHEME = 'tma';
 
-/** Every error answer. */
-export interface ApiErrorBody {
+/** Every error answer: the message in the caller's language, the code, and per code its details. */
+export interface ApiErrorBody extends ApiErrorDetails {
   readonly error: string;
   readonly code: ErrorCode;
-  /** Present with RATE_CHANGED: the server's current rate. */
+}
+
+/** The fields an error answer carries beside its message and code, each with the codes it comes with. */
+export interface ApiErrorDetails {
+  /** RATE_CHANGED: the server's current rate. */
   readonly rate?: number;
-  /** Present with INVALID_STATUS: the order's current status. */
+  /** INVALID_STATUS, TX_HASH_ALREADY_SUBMITTED: the order's current status. */
   readonly status?: OrderStatus;
+  /** VALIDATION_FAILED: the payload's fields that were refused (`cardHolder`, `phone`…). */
+  readonly fields?: readonly string[];
+  /** RATE_LIMITED: seconds until the customer may try again. */
+  readonly retryAfter?: number;
+  /** AMOUNT_TOO_LOW, AMOUNT_TOO_HIGH: the bounds of the method, in whole units of `currency`. */
+  readonly min?: number;
+  /** AMOUNT_TOO_LOW, AMOUNT_TOO_HIGH: the upper bound; TOO_MANY_ACTIVE_ORDERS: the most allowed. */
+  readonly max?: number;
+  readonly currency?: string;
 }
 
 /** `GET /api/health`. */

@@ -20,7 +20,7 @@ export function formatCardNumber(input: string): string {
 }
 
 /** The Luhn checksum every card number carries in its last digit. */
-export function passesLuhn(digits: string): boolean {
+function passesLuhn(digits: string): boolean {
   if (!/^\d+$/.test(digits)) return false;
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {

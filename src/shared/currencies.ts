@@ -2,6 +2,7 @@
  * Fiat currencies (spec section 3, "Currency") and the payment methods each offers
  * (spec section 2, the method screens).
  */
+import type { PaymentMethod } from './order-status';
 
 /** The currencies the currency list shows, in its order. */
 export const LISTED_CURRENCIES = ['RUB', 'USD', 'EUR', 'AED', 'KZT'] as const;
@@ -35,8 +36,20 @@ export function isListedCurrency(code: unknown): code is ListedCurrency {
   return typeof code === 'string' && (LISTED_CURRENCIES as readonly string[]).includes(code);
 }
 
-/** The currencies an office exchange takes (every listed one). */
-export const OFFICE_CURRENCIES: readonly ListedCurrency[] = LISTED_CURRENCIES;
+/**
+ * The fiat currencies each method takes (spec section 1: RUB by P2P and bank transfer; RUB, USD,
+ * EUR, AED and KZT as cash at an office). The server quotes and creates only these pairs; the
+ * method screens offer only these.
+ */
+const METHOD_CURRENCIES: Readonly<Record<PaymentMethod, readonly ListedCurrency[]>> = {
+  P2P: ['RUB'],
+  BANK_ACCOUNT: ['RUB'],
+  OFFICE: LISTED_CURRENCIES,
+};
+
+export function methodTakesCurrency(method: PaymentMethod, code: string): boolean {
+  return (METHOD_CURRENCIES[method] as readonly string[]).includes(code);
+}
 
 /** The ways to pay that a method screen offers. */
 export type MethodOption = 'p2p' | 'bankAccount' | 'card' | 'eWallet' | 'office';

@@ -3,7 +3,7 @@
  * The server sends the message in the caller's language; the app maps a code to its own
  * translated text (`LL.apiErrors[code]`), never showing a server string it did not choose.
  */
-export const ERROR_CODES = [
+const ERROR_CODES = [
   'AUTH_MISSING',
   'AUTH_INVALID',
   'AUTH_EXPIRED',

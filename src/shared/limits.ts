@@ -58,22 +58,29 @@ export const P2P_PAYMENT_WARNING_MS = 5 * 60 * 1000;
 /** Bank transfer timer (shown as h:mm:ss) and its warning threshold. */
 export const BANK_PAYMENT_WINDOW_MS = 2 * 60 * 60 * 1000;
 export const BANK_PAYMENT_WARNING_MS = 10 * 60 * 1000;
+/**
+ * The payment window of each method whose customer pays by transfer, counted from
+ * `requisitesReadyAt`, and when the countdown turns to a warning (spec section 9). The server
+ * stores the deadline it gives on the order; the app falls back to these when it is absent.
+ */
+export const PAYMENT_WINDOWS = {
+  P2P: { windowMs: P2P_PAYMENT_WINDOW_MS, warningMs: P2P_PAYMENT_WARNING_MS },
+  BANK_ACCOUNT: { windowMs: BANK_PAYMENT_WINDOW_MS, warningMs: BANK_PAYMENT_WARNING_MS },
+} as const;
+export type TransferMethod = keyof typeof PAYMENT_WINDOWS;
+
+/** A sell: the time the customer has to send the crypto (WAITING_CRYPTO), at the rate agreed. */
+export const CRYPTO_SEND_WINDOW_MS = 30 * 60 * 1000;
+
 /** Office: the rate is fixed, and the cash reserved, for 3 hours; warning under 10 minutes. */
 export const OFFICE_RATE_FIXED_MS = 3 * 60 * 60 * 1000;
 export const OFFICE_RESERVATION_WARNING_MS = 10 * 60 * 1000;
 
-/** Polling intervals of spec sections 4 and 7. */
-export const POLL_INTERVALS_MS = {
-  waiting: 2_000,
-  waitingFirst: 500,
-  payment: 5_000,
-  uploadReceipt: 5_000,
-  complete: 3_000,
-  sellWaiting: 3_000,
-  bankRequisites: 3_000,
-  officeWaiting: 2_000,
-  health: 10_000,
-} as const;
+/**
+ * The landing's health check runs again this long after the previous one (spec sections 4 and 9).
+ * The order screens' intervals are in order-screens.ts, beside what each screen does.
+ */
+export const HEALTH_CHECK_INTERVAL_MS = 10_000;
 /** The landing's health check gives up (Offline) after this long. */
 export const HEALTH_TIMEOUT_MS = 3_000;
 

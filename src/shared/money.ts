@@ -1,10 +1,13 @@
 /**
  * Money as integers (design.md: never a binary float in storage or arithmetic). Crypto amounts and
  * rates are kept in millionths (USDT and USDC have 6 decimals on most chains), fiat in hundredths.
+ * Every conversion between a number as shown or typed and these integers, and every product or
+ * quotient of money, is here: the form computes a total exactly as the server does.
  */
+import { CRYPTO_DECIMALS, RATE_DECIMALS } from './limits';
 
 /** Millionths per whole coin (and per whole unit of a rate). */
-export const UNITS_PER_COIN = 1_000_000;
+const UNITS_PER_COIN = 1_000_000;
 /** Hundredths per whole unit of a fiat currency. */
 export const MINOR_PER_FIAT = 100;
 
@@ -13,7 +16,7 @@ export const MINOR_PER_FIAT = 100;
  * away from zero at the last kept digit. Returns undefined for anything that is not a finite
  * non-negative decimal.
  */
-export function toScaledInteger(value: string | number, scale: number): number | undefined {
+function toScaledInteger(value: string | number, scale: number): number | undefined {
   const text =
     typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
   const match = /^(\d+)(?:\.(\d*))?$/.exec(text.includes('e') ? Number(text).toFixed(12) : text);
@@ -41,4 +44,60 @@ export function fromUnits(units: number): number {
 
 export function fromMinor(minor: number): number {
   return minor / MINOR_PER_FIAT;
+}
+
+/**
+ * The fiat total of `amountUnits` coins at `rateUnits`, in minor units, rounded to whole fiat
+ * (spec section 9: the RUB amount is a whole number; cash totals are whole too). BigInt: 10 000
+ * coins × 95 RUB in millionths × millionths overflows a double's exact range.
+ */
+export function fiatTotalMinor(amountUnits: number, rateUnits: number): number {
+  const product = BigInt(amountUnits) * BigInt(rateUnits); // fiat × 10^12
+  const scale = BigInt(UNITS_PER_COIN) ** 2n;
+  return Number(roundedQuotient(product, scale)) * MINOR_PER_FIAT;
+}
+
+/** The coins `fiatMinor` buys at `rateUnits`, in units, rounded to the 4 decimals shown. */
+export function cryptoUnitsForFiat(fiatMinor: number, rateUnits: number): number {
+  const step = BigInt(UNITS_PER_COIN / 10 ** CRYPTO_DECIMALS);
+  // coins = (minor / 100) / (rate / 10^6); units = coins × 10^6.
+  const numerator = BigInt(fiatMinor) * BigInt(UNITS_PER_COIN) ** 2n;
+  const denominator = BigInt(MINOR_PER_FIAT) * BigInt(rateUnits) * step;
+  return Number(roundedQuotient(numerator, denominator) * step);
+}
+
+/** `units` rounded to `decimals` decimals of a coin (a rate to its 2 shown decimals, say). */
+function roundUnits(units: number, decimals: number = RATE_DECIMALS): number {
+  const step = BigInt(UNITS_PER_COIN / 10 ** decimals);
+  return Number(roundedQuotient(BigInt(Math.round(units)), step) * step);
+}
+
+/** `base` units changed by `basisPoints` (+150 = 1.5 % more), rounded to the shown decimals. */
+export function applyBasisPoints(baseUnits: number, basisPoints: number): number {
+  const exact = roundedQuotient(BigInt(baseUnits) * BigInt(10_000 + basisPoints), 10_000n);
+  return roundUnits(Number(exact));
+}
+
+/** `units` as an exact decimal string without trailing zeros ("12.5", "3"). */
+export function unitsToDecimal(units: number): string {
+  return scaledToDecimal(units, UNITS_PER_COIN);
+}
+
+/** `minor` as an exact decimal string without trailing zeros ("3500.5", "3500"). */
+export function minorToDecimal(minor: number): string {
+  return scaledToDecimal(minor, MINOR_PER_FIAT);
+}
+
+function scaledToDecimal(value: number, scale: number): string {
+  const digits = Math.round(Math.log10(scale));
+  const whole = Math.trunc(value / scale);
+  const fraction = String(Math.abs(value % scale))
+    .padStart(digits, '0')
+    .replace(/0+$/, '');
+  return fraction === '' ? String(whole) : `${whole}.${fraction}`;
+}
+
+/** a / b rounded half away from zero, for non-negative a and positive b. */
+function roundedQuotient(a: bigint, b: bigint): bigint {
+  return (a + b / 2n) / b;
 }

@@ -52,10 +52,6 @@ export function isEvmNetwork(network: NetworkId): boolean {
   return EVM_NETWORKS.includes(network);
 }
 
-export function isNetworkId(value: unknown): value is NetworkId {
-  return typeof value === 'string' && (NETWORK_IDS as readonly string[]).includes(value);
-}
-
 /** The kinds of network list the spec names: P2P (buy and sell) and bank buy; office uses bank's. */
 const P2P_NETWORKS: Readonly<Record<CryptoCurrency, readonly NetworkId[]>> = {
   USDC: ['BASE', 'POLYGON', 'BEP20', 'ERC20', 'TRC20', 'ARBITRUM'],

@@ -1,7 +1,7 @@
 /**
- * Order statuses, who may move an order between them, and where a history card leads.
- * Spec section 4 and design.md "Order lifecycle". This file is the only place that says
- * which change is allowed; the server applies it, the client only reads it.
+ * Order statuses and who may move an order between them. Spec section 4 and design.md "Order
+ * lifecycle". This file is the only place that says which change is allowed; the server applies
+ * it, the client only reads it. Where each status leads on the order screens: order-screens.ts.
  */
 
 /** Every status of spec section 4, in the order an order usually meets them. */
@@ -39,10 +39,6 @@ export const ACTIVE_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter(
 
 export function isFinalStatus(status: OrderStatus): boolean {
   return FINAL_STATUSES.includes(status);
-}
-
-export function isOrderStatus(value: unknown): value is OrderStatus {
-  return typeof value === 'string' && (ORDER_STATUSES as readonly string[]).includes(value);
 }
 
 /** Who causes a change: the customer in the app, an operator in the staff API, or the server's own jobs. */
@@ -187,72 +183,6 @@ export function findTransition(action: OrderAction, actor: Actor): Transition | 
 /** Whether `actor` may apply `action` to an order currently in `from`. */
 export function canTransition(action: OrderAction, actor: Actor, from: OrderStatus): boolean {
   return findTransition(action, actor)?.from.includes(from) ?? false;
-}
-
-/** The order screens a history card can open (spec section 2, "Order screens"). */
-export const ORDER_SCREENS = [
-  'waiting',
-  'payment',
-  'bank-requisites',
-  'upload-receipt',
-  'complete',
-  'details',
-  'send-crypto',
-  'sell-waiting',
-  'office-waiting',
-] as const;
-export type OrderScreen = (typeof ORDER_SCREENS)[number];
-
-/** The part of an order that decides where its history card leads. */
-export interface OrderRouting {
-  readonly type: OrderType;
-  readonly status: OrderStatus;
-  readonly paymentMethod: PaymentMethod;
-}
-
-/** One row of the history-card table: the statuses it names, narrowed by type or method. */
-export interface HistoryCardRow {
-  readonly statuses: readonly OrderStatus[];
-  readonly type?: OrderType;
-  readonly paymentMethod?: PaymentMethod;
-  readonly target: OrderScreen;
-}
-
-/**
- * Spec section 4, "Navigation from a history card", row by row; the first matching row wins.
- * The REQUISITES_READY row of the spec is split by method (bank-requisites for BANK_ACCOUNT,
- * office-waiting for OFFICE, otherwise payment).
- */
-export const HISTORY_CARD_TABLE: readonly HistoryCardRow[] = [
-  { statuses: ['WAITING_REQUISITES'], target: 'waiting' },
-  { statuses: ['OFFICE_PENDING', 'OFFICE_READY'], target: 'office-waiting' },
-  { statuses: ['REQUISITES_READY'], paymentMethod: 'BANK_ACCOUNT', target: 'bank-requisites' },
-  { statuses: ['REQUISITES_READY'], paymentMethod: 'OFFICE', target: 'office-waiting' },
-  { statuses: ['REQUISITES_READY'], target: 'payment' },
-  { statuses: ['PAYMENT_PENDING', 'PAYMENT_STARTED'], target: 'upload-receipt' },
-  { statuses: ['RECEIPT_UPLOADED', 'PAYMENT_CONFIRMED'], target: 'complete' },
-  { statuses: ['WAITING_CRYPTO'], type: 'SELL', target: 'send-crypto' },
-  { statuses: ['TX_PENDING', 'TX_CONFIRMED'], type: 'SELL', target: 'sell-waiting' },
-  { statuses: ['COMPLETED', 'CANCELLED', 'REJECTED'], target: 'details' },
-];
-
-/**
- * Where a history card leads. A status the table does not name for the order's type (a BUY in
- * WAITING_CRYPTO, say) opens the read-only details.
- */
-export function historyCardTarget(order: OrderRouting): OrderScreen {
-  const row = HISTORY_CARD_TABLE.find(
-    (r) =>
-      r.statuses.includes(order.status) &&
-      (r.type === undefined || r.type === order.type) &&
-      (r.paymentMethod === undefined || r.paymentMethod === order.paymentMethod),
-  );
-  return row?.target ?? 'details';
-}
-
-/** The route of an order screen: `/order/{orderId}/{screen}`. */
-export function orderScreenPath(orderId: string, screen: OrderScreen): string {
-  return `/order/${encodeURIComponent(orderId)}/${screen}`;
 }
 
 /** The display-label key of each status (the dictionary's `statusLabels`). */

@@ -214,15 +214,21 @@ describe('coin and network (spec section 3, network lists)', () => {
     expect(options()).toEqual(['BEP20', 'TRC20', 'POLYGON', 'ERC20', 'ARBITRUM', 'OPTIMISM']);
   });
 
-  it("the wallet placeholder follows the network: 'T…' for TRC20, '0x…' for EVM networks", async () => {
-    standardApi();
-    await open('/p2p/buy');
-    expect(input('walletAddress').placeholder).toBe('0x…');
-    fireEvent.change(networkSelect(), { target: { value: 'TRC20' } });
-    expect(input('walletAddress').placeholder).toBe('T…');
-    fireEvent.change(networkSelect(), { target: { value: 'ERC20' } });
-    expect(input('walletAddress').placeholder).toBe('0x…');
-  });
+  it.each([
+    ['en', '0x… address', 'T… address'],
+    ['ru', 'Адрес 0x…', 'Адрес T…'],
+  ] as const)(
+    '(%s) the wallet placeholder follows the network, from the dictionary',
+    async (language, evm, tron) => {
+      standardApi();
+      await open('/p2p/buy', { language });
+      expect(input('walletAddress').placeholder).toBe(evm);
+      fireEvent.change(networkSelect(), { target: { value: 'TRC20' } });
+      expect(input('walletAddress').placeholder).toBe(tron);
+      fireEvent.change(networkSelect(), { target: { value: 'ERC20' } });
+      expect(input('walletAddress').placeholder).toBe(evm);
+    },
+  );
 });
 
 describe('Continue (spec section 5)', () => {
@@ -273,7 +279,7 @@ describe('Continue (spec section 5)', () => {
       ++answers === 1 ? { json: { rate: RATE } } : 'network-error',
     );
     await open('/p2p/buy');
-    expect(screen.getByTestId('rate').textContent).toBe('1 USDC = 97.13 ₽');
+    expect(screen.getByTestId('rate').textContent).toBe('1 USDC = ₽97.13');
     await fillValid('/p2p/buy', '5000');
     expect(continueButton().disabled).toBe(false);
     await advance(800);
@@ -606,6 +612,26 @@ describe('creating the order (spec section 3 payloads, section 8 errors)', () =>
     expect(screen.getByTestId('city-list').textContent).toContain('Шарджа');
   });
 
+  it.each([
+    ['en', 'Could not load the cities. Check the connection and try again.'],
+    ['ru', 'Не удалось загрузить города. Проверьте соединение и попробуйте ещё раз.'],
+  ] as const)(
+    '(%s) a failed cities load says so and offers a retry, instead of loading forever',
+    async (language, text) => {
+      const api = standardApi();
+      api.on('GET', '/api/cities/AED', 'network-error');
+      await open('/office-exchange', { language });
+      expect(screen.getByTestId('cities-failed').textContent).toContain(text);
+      api.on('GET', '/api/cities/AED', { json: { data: CITIES } });
+      fireEvent.click(screen.getByTestId('cities-retry'));
+      await settle();
+      expect(screen.queryByTestId('cities-failed')).toBeNull();
+      expect(screen.getByTestId('city-list').textContent).toContain(
+        language === 'ru' ? 'Дубай' : 'Dubai',
+      );
+    },
+  );
+
   describe('RATE_CHANGED', () => {
     function rateChangedApi(): FakeApi {
       const api = standardApi();
@@ -625,7 +651,7 @@ describe('creating the order (spec section 3 payloads, section 8 errors)', () =>
       await submit();
       expect(setup.dialogs.confirm).toHaveBeenCalledTimes(1);
       expect(setup.dialogs.confirm.mock.calls[0]?.[0]).toBe(
-        'New rate: 99.5. You pay 5,000 ₽ and get 50.2513 USDC. Continue?',
+        'New rate: ₽99.50. You pay ₽5,000 and get 50.2513 USDC. Continue?',
       );
       await advance(5000);
       expect(api.callsTo('POST', '/api/orders/create')).toHaveLength(1);

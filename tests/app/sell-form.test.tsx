@@ -110,7 +110,7 @@ describe('the amounts recompute each other with the live SELL rate (spec section
       json: { rate: call.query.get('operation') === 'SELL' ? 90 : 110 },
     }));
     await open();
-    expect(screen.getByTestId('rate').textContent).toBe('1 USDC = 90 ₽');
+    expect(screen.getByTestId('rate').textContent).toBe('1 USDC = ₽90.00');
     type('cryptoAmount', '10');
     expect(input('fiatAmount').value).toBe('900');
   });
@@ -317,6 +317,43 @@ describe('card and phone checks (caught before any create call)', () => {
       expect(creates(api)).toHaveLength(0);
     },
   );
+});
+
+describe('the card holder is typed in Latin letters, as on the card (one rule with the server)', () => {
+  it.each([
+    ['en', 'Type the name as it is on the card, in Latin letters: IVAN PETROV'],
+    ['ru', 'Введите имя как на карте, латинскими буквами: IVAN PETROV'],
+  ] as const)(
+    '(%s) a Cyrillic holder is refused while typing, before submit, and nothing is sent',
+    async (language, text) => {
+      const api = standardApi();
+      await open(language);
+      fillValid();
+      type('cardHolder', 'Иван Петров');
+      await settle();
+      expect(screen.getByTestId('holder-error').textContent).toBe(text);
+      await submit();
+      expect(setup.dialogs.alert).toHaveBeenCalledWith(text);
+      expect(creates(api)).toHaveLength(0);
+      type('cardHolder', 'Ivan Petrov');
+      await settle();
+      expect(screen.queryByTestId('holder-error')).toBeNull();
+    },
+  );
+
+  it("a server refusal naming fields says which: 'Please check: card holder and phone'", async () => {
+    const api = standardApi();
+    api.on('POST', CREATE, {
+      status: 400,
+      json: { error: 'x', code: 'VALIDATION_FAILED', fields: ['cardHolder', 'phone'] },
+    });
+    await open();
+    fillValid();
+    await submit();
+    expect(setup.dialogs.alert).toHaveBeenCalledWith(
+      `${CREATE_FAILED_EN}\nPlease check: card holder and phone`,
+    );
+  });
 });
 
 describe('creating the order (spec section 3 payload, section 8 errors)', () => {

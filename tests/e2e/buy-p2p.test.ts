@@ -46,7 +46,9 @@ async function fillP2pBuy(page: Page, rub: string, wallet = TRON_WALLET) {
   await onScreen(page, 'p2p');
   await page.locator('[data-direction="buy"]').click();
   await onScreen(page, 'p2p-buy');
-  await expect.poll(() => page.getByTestId('rate').textContent()).toMatch(/1 USDC = [\d\s,.]+ ₽/);
+  await expect
+    .poll(() => page.getByTestId('rate').textContent())
+    .toMatch(/1 USDC = (₽[\d,.]+|[\d\s,]+\s₽)/);
   await page.locator('[data-coin="USDT"]').click();
   await page.locator('select[name="network"]').selectOption('TRC20');
   await page.locator('input[name="fiatAmount"]').fill(rub);

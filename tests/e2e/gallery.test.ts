@@ -1,8 +1,9 @@
 /**
  * Every screen of the order journeys in both themes and both languages, for people to look at:
  * orders in each state are written straight into the database and each screen is opened and
- * photographed into test-artifacts/screenshots/gallery-*.png. Each screen must still show its
- * own content (its `data-screen` and a text of it), so a broken screen fails here too.
+ * photographed into test-artifacts/screenshots/gallery-*.png, 390 px wide and, for a narrow
+ * phone, 360 px (`-360`). Each screen must still show its own content (its `data-screen` and a
+ * text of it), so a broken screen fails here too.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -261,20 +262,27 @@ const SHOTS: readonly Shot[] = [
 
 describe('screen gallery', () => {
   it.each([
-    ['ru', 'light'],
-    ['ru', 'dark'],
-    ['en', 'light'],
-    ['en', 'dark'],
+    ['ru', 'light', 390],
+    ['ru', 'dark', 390],
+    ['en', 'light', 390],
+    ['en', 'dark', 390],
+    ['ru', 'light', 360],
+    ['en', 'dark', 360],
   ] as const)(
-    'every order screen in %s, %s theme',
-    async (language, theme) => {
-      const { context, page } = await openPhone(browser, { storedLanguage: language, theme });
+    'every order screen in %s, %s theme, %i px wide',
+    async (language, theme, width) => {
+      const { context, page } = await openPhone(browser, {
+        storedLanguage: language,
+        theme,
+        width,
+      });
+      const suffix = width === 390 ? '' : `-${width}`;
       try {
         for (const shot of SHOTS) {
           await shot.open(page);
           await onScreen(page, shot.screen);
           await page.getByText(shot.text[language]).first().waitFor({ timeout: 10_000 });
-          await screenshot(page, `gallery-${shot.name}-${language}-${theme}`);
+          await screenshot(page, `gallery-${shot.name}-${language}-${theme}${suffix}`);
         }
       } finally {
         await context.close();

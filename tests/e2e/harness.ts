@@ -46,6 +46,8 @@ export interface PhoneOptions {
   readonly theme?: 'light' | 'dark';
   /** `selectedLanguage` already in local storage, as for a returning customer. */
   readonly storedLanguage?: 'ru' | 'en';
+  /** The screen width in CSS pixels: 390 (a common handset) unless said, 360 for a narrow one. */
+  readonly width?: number;
 }
 
 /** A phone-sized browser context, as Telegram's in-app browser on a common handset. */
@@ -54,7 +56,7 @@ export async function openPhone(
   options: PhoneOptions = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
+    viewport: { width: options.width ?? 390, height: 844 },
     deviceScaleFactor: 1,
     colorScheme: options.theme ?? 'light',
     locale: 'ru-RU',
@@ -109,4 +111,10 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(150);
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  // A title that does not fit is shortened in the dictionary, never cut off (conventions, 16).
+  const cut = await page.evaluate(() => {
+    const title = document.querySelector<HTMLElement>('.app-header__title');
+    return title !== null && title.scrollWidth > title.clientWidth ? title.textContent : null;
+  });
+  if (cut !== null) throw new Error(`${name}: the title "${cut}" is cut off at this width`);
 }

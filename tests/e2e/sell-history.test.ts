@@ -5,12 +5,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEPOSIT_ADDRESSES } from '../../src/server/config';
-import {
-  historyCardTarget,
-  type OrderStatus,
-  type OrderType,
-  type PaymentMethod,
-} from '../../src/shared/order-status';
+import { historyCardTarget } from '../../src/shared/order-screens';
+import type { OrderStatus, OrderType, PaymentMethod } from '../../src/shared/order-status';
 import { DEMO_USER } from '../helpers/identity';
 import { OPERATOR, OperatorClient } from '../helpers/operator';
 import { insertOrder } from '../helpers/orders';
@@ -48,7 +44,9 @@ async function fillSell(page: Page, crypto: string) {
   await page.locator('[data-direction="sell"]').click();
   await onScreen(page, 'p2p-sell');
   await page.locator('[data-coin="USDT"]').click();
-  await expect.poll(() => page.getByTestId('rate').textContent()).toMatch(/1 USDT = [\d\s,.]+ ₽/);
+  await expect
+    .poll(() => page.getByTestId('rate').textContent())
+    .toMatch(/1 USDT = (₽[\d,.]+|[\d\s,]+\s₽)/);
   await page.locator('select[name="network"]').selectOption('TRC20');
   await page.locator('input[name="cryptoAmount"]').fill(crypto);
   await page.locator('input[name="cardNumber"]').pressSequentially('2200700123456781');

@@ -1,7 +1,9 @@
 /**
  * The i18n check of `npm test`: the generated typesafe-i18n files are current (the generator is
  * run on a copy of the dictionaries and its output compared with what is committed), and en has
- * every key of ru (the base locale) and no other, none of them empty.
+ * every key of ru (the base locale) and no other, none of them empty, and every key is read by
+ * the app or the server (`LL.<section>.<key>`), except the sections read by a computed key
+ * (`LL.errors[problem]`), which spec section 4's display labels and the error codes fill.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -61,8 +63,30 @@ function compare(base: Tree, other: Tree, trail: string): void {
 
 compare(ru as Tree, en, '');
 
+/** Every source file of the app and the server, as one text. */
+function sources(dir: string): string {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .map((entry) => {
+      const at = path.join(dir, entry.name);
+      if (entry.isDirectory()) return sources(at);
+      return /\.tsx?$/.test(entry.name) ? fs.readFileSync(at, 'utf8') : '';
+    })
+    .join('\n');
+}
+const code = sources(path.join(root, 'src'));
+const computed = new Set([...code.matchAll(/LL\.(\w+)(?:\[| as )/g)].map((m) => m[1]));
+for (const [section, keys] of Object.entries(ru as Tree)) {
+  if (computed.has(section) || typeof keys === 'string') continue;
+  for (const key of Object.keys(keys)) {
+    if (!new RegExp(`\\b${section}\\.${key}\\b`).test(code)) {
+      problems.push(`${section}.${key} is not used by the app or the server: use it or remove it`);
+    }
+  }
+}
+
 if (problems.length > 0) {
   console.error(`i18n check failed:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   process.exit(1);
 }
-console.log('i18n check: generated files current; en and ru have the same keys.');
+console.log('i18n check: generated files current; en and ru have the same keys, all of them used.');

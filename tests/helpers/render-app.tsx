@@ -20,6 +20,7 @@
  * (`window.alert`, `window.confirm`, `window.open`), which `stubDialogs()` replaces.
  */
 import { AppRoot } from '@telegram-apps/telegram-ui';
+import { loadAllLocales } from '../../i18n/i18n-util.sync';
 import { act, fireEvent, render, type RenderResult } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import { afterEach, beforeEach, vi } from 'vitest';
@@ -27,9 +28,14 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { EnvironmentContext } from '../../src/app/environment-context';
 import { LanguageProvider } from '../../src/app/i18n/language';
-import { AppRoutes } from '../../src/app/routes';
+import { AppRoutes, preloadEveryScreen } from '../../src/app/routes';
 import type { AppEnvironment } from '../../src/app/telegram/environment';
 import type { Language } from '../../src/shared/api';
+
+// The app loads each flow's screens, and each dictionary, on demand; a component test has them all
+// loaded up front, so that a screen renders at once and fake timers drive only the app's own timing.
+loadAllLocales();
+await preloadEveryScreen();
 
 export const TEST_ENVIRONMENT: AppEnvironment = {
   inTelegram: false,

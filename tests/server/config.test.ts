@@ -1,11 +1,38 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
   DEMO_DEPOSIT_ADDRESSES,
+  EnvVariablesSchema,
   isDemoMode,
   loadConfig,
 } from '../../src/server/config';
+
+const BOT_TOKEN = '7000000001:AAHk3rZ9mQx2VbT8nP4sLw6yJcD1eFgH0iK';
+const DEPOSITS = {
+  DEPOSIT_ADDRESS_TRC20: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+  DEPOSIT_ADDRESS_EVM: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+};
+const BANK = {
+  BANK_RECIPIENT_NAME: 'ООО «Криптообмен»',
+  BANK_ACCOUNT_NUMBER: '40702810938000123456',
+  BANK_NAME: 'ПАО Сбербанк',
+  BANK_BIK: '044525225',
+  BANK_CORRESPONDENT_ACCOUNT: '30101810400000000225',
+  BANK_INN: '7707083893',
+};
+
+/** The problems a configuration is refused with; none when it is taken. */
+function problemsOf(env: Record<string, string>): readonly string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+}
 
 describe('configuration from the environment', () => {
   it('runs with no configuration at all: port 3000, SQLite in ./data, demo mode', () => {
@@ -58,15 +85,7 @@ describe('configuration from the environment', () => {
   });
 
   it('takes the default bank account whole, with the beneficiary falling back to the recipient', () => {
-    const bank = {
-      BANK_RECIPIENT_NAME: 'ООО «Криптообмен»',
-      BANK_ACCOUNT_NUMBER: '40702810938000123456',
-      BANK_NAME: 'ПАО Сбербанк',
-      BANK_BIK: '044525225',
-      BANK_CORRESPONDENT_ACCOUNT: '30101810400000000225',
-      BANK_INN: '7707083893',
-    };
-    expect(loadConfig(bank).bankAccount).toEqual({
+    expect(loadConfig(BANK).bankAccount).toEqual({
       recipientName: 'ООО «Криптообмен»',
       accountNumber: '40702810938000123456',
       bankName: 'ПАО Сбербанк',
@@ -110,5 +129,90 @@ describe('configuration from the environment', () => {
     ]) {
       expect(problems).toContain(name);
     }
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT must be a whole number from 0 to 65535, got "eighty"'],
+    [{ PORT: '65536' }, 'PORT must be a whole number from 0 to 65535, got "65536"'],
+    [
+      { DATABASE_URL: 'mysql://x' },
+      'DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:5432/db)',
+    ],
+    [
+      { BOT_TOKEN: 'not-a-token', ...DEPOSITS },
+      'BOT_TOKEN does not look like a token from @BotFather (123456789:AA…)',
+    ],
+    [{ BOT_USERNAME: '@x' }, 'BOT_USERNAME must be a Telegram bot username, got "x"'],
+    [
+      { OPERATOR_IDS: '12, abc' },
+      'OPERATOR_IDS must be Telegram user ids separated by commas, got "abc"',
+    ],
+    [
+      { SUPPORT_URL: 'http://example.com' },
+      'SUPPORT_URL must be a https://t.me/… link, got "http://example.com"',
+    ],
+    [
+      { INIT_DATA_MAX_AGE: '5' },
+      'INIT_DATA_MAX_AGE must be a whole number from 60 to 2592000, got "5"',
+    ],
+    [{ MAX_ACTIVE_ORDERS: '0' }, 'MAX_ACTIVE_ORDERS must be a whole number from 1 to 100, got "0"'],
+    [{ DEPOSIT_ADDRESS_TRC20: 'T123' }, 'DEPOSIT_ADDRESS_TRC20 is not a valid Tron address'],
+    [
+      { ...BANK, BANK_ACCOUNT_NUMBER: '4070281093800012345' },
+      'BANK_ACCOUNT_NUMBER must be 20 digits',
+    ],
+    [{ ...BANK, BANK_BIK: '04452522' }, 'BANK_BIK must be 9 digits'],
+    [
+      { ...BANK, BANK_CORRESPONDENT_ACCOUNT: '3010181040000000022x' },
+      'BANK_CORRESPONDENT_ACCOUNT must be 20 digits',
+    ],
+    [{ ...BANK, BANK_INN: '77070838931' }, 'BANK_INN must be 10 or 12 digits'],
+    [
+      { BANK_NAME: 'ПАО Сбербанк' },
+      'the default bank account is incomplete: set BANK_RECIPIENT_NAME, BANK_ACCOUNT_NUMBER, ' +
+        'BANK_BIK, BANK_CORRESPONDENT_ACCOUNT, BANK_INN as well',
+    ],
+    [
+      { LOG_LEVEL: 'loud' },
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    ],
+  ])('refuses %o with exactly one line: %s', (env, message) => {
+    expect(problemsOf(env)).toEqual([message]);
+  });
+
+  it('gives one line per id that is not a Telegram user id', () => {
+    expect(problemsOf({ OPERATOR_IDS: 'x, 12, y' })).toEqual([
+      'OPERATOR_IDS must be Telegram user ids separated by commas, got "x"',
+      'OPERATOR_IDS must be Telegram user ids separated by commas, got "y"',
+    ]);
+  });
+
+  it('asks for both deposit addresses when BOT_TOKEN is set, even a BOT_TOKEN that is refused', () => {
+    const missing = [
+      'DEPOSIT_ADDRESS_TRC20 must be set when BOT_TOKEN is set: customers send real funds to it',
+      'DEPOSIT_ADDRESS_EVM must be set when BOT_TOKEN is set: customers send real funds to it',
+    ];
+    expect(problemsOf({ BOT_TOKEN })).toEqual(missing);
+    expect(problemsOf({ BOT_TOKEN: 'not-a-token' })).toEqual([
+      'BOT_TOKEN does not look like a token from @BotFather (123456789:AA…)',
+      ...missing,
+    ]);
+  });
+
+  it('trims every value and treats a blank one as unset', () => {
+    const config = loadConfig({ PORT: '  ', HOST: ' 127.0.0.1 ', OPERATOR_IDS: ' 7 ,, 8 ' });
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.operatorIds).toEqual([7, 8]);
+  });
+
+  it("reads every variable of README.md's configuration table, and the table lists every variable read", () => {
+    const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+    const section = readme.split('\n## Configuration')[1]?.split('\n## ')[0] ?? '';
+    const documented = [...section.matchAll(/^\| `([A-Z0-9_]+)`/gm)].map((m) => m[1]);
+    expect(documented.length).toBeGreaterThan(10);
+    const read = Object.keys(EnvVariablesSchema.entries);
+    expect(documented.filter((name) => name === undefined || !read.includes(name))).toEqual([]);
+    expect(read.filter((name) => !documented.includes(name))).toEqual([]);
   });
 });

@@ -505,10 +505,11 @@ describe('POST /api/orders/create: payload shape (400 VALIDATION_FAILED)', () =>
     });
   });
 
-  it('a sell with a holder that is not Latin letters', async () => {
-    await validation({ type: 'SELL', total: 10_000 }, (p) => {
-      p['cardHolder'] = 'Иван Петров';
+  it('a sell with a holder in Cyrillic, naming the field (the form says so before submit)', async () => {
+    const body = await validation({ type: 'SELL', total: 10_000 }, (p) => {
+      p['cardHolder'] = 'ИВАН ПЕТРОВ';
     });
+    expect(body).toMatchObject({ fields: ['cardHolder'] });
   });
 
   it.each([

@@ -53,6 +53,7 @@ const FILES = {
   heic: () => unique(Buffer.from('\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic', 'latin1')),
   exe: () => unique(Buffer.from('MZ\x90\x00\x03\x00\x00\x00\x04\x00', 'latin1')),
   elf: () => unique(Buffer.from('\x7fELF\x02\x01\x01\x00', 'latin1')),
+  gif: () => unique(Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1')),
   svg: () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
   text: () => Buffer.from('I have paid, honestly.'),
 };
@@ -362,6 +363,7 @@ describe('POST /api/orders/{id}/receipt: what is refused', () => {
     ['a Windows executable (MZ) renamed .png', 'exe'],
     ['a Linux executable (ELF) renamed .png', 'elf'],
     ['an SVG with a script', 'svg'],
+    ['a GIF (an image the picker does not offer either)', 'gif'],
     ['plain text', 'text'],
   ] as const)('refuses %s with 400 FILE_TYPE', async (_n, kind) => {
     const alice = newCustomer('Alice');

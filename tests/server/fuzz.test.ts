@@ -15,7 +15,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BODY_LIMIT_BYTES } from '../../src/server/app';
+import { BODY_LIMIT_BYTES } from '../../src/server/plugins/json-body';
 import { DEMO_DEPOSIT_ADDRESSES } from '../../src/server/config';
 import type { NewOrderRow } from '../../src/server/db/schema';
 import { API_PATHS, type CreateOrderResponse } from '../../src/shared/api';

@@ -5,10 +5,12 @@ import {
   KNOWN_CURRENCIES,
   methodRoute,
   methodsFor,
+  methodTakesCurrency,
 } from '../../src/shared/currencies';
 import * as limits from '../../src/shared/limits';
 import { fromMinor, fromUnits, toMinor, toUnits } from '../../src/shared/money';
 import { DEFAULT_NETWORK, networksFor } from '../../src/shared/networks';
+import { ORDER_SCREENS, ORDER_SCREEN_TABLE } from '../../src/shared/order-screens';
 
 describe('business constants (spec section 9)', () => {
   it('P2P 3 000 – 500 000 RUB, bank 500 000 – 1 000 000 RUB', () => {
@@ -35,17 +37,24 @@ describe('business constants (spec section 9)', () => {
   });
 
   it('polling: waiting 2 s (+0.5 s), payment and upload 5 s, complete/sell/bank 3 s, office 2 s, health 10 s with 3 s timeout', () => {
-    expect(limits.POLL_INTERVALS_MS).toEqual({
-      waiting: 2000,
-      waitingFirst: 500,
+    const polls = Object.fromEntries(
+      ORDER_SCREENS.map((screen) => {
+        const { pollMs, firstPollMs } = ORDER_SCREEN_TABLE[screen];
+        return [screen, firstPollMs === undefined ? pollMs : [firstPollMs, pollMs]];
+      }),
+    );
+    expect(polls).toEqual({
+      waiting: [500, 2000],
       payment: 5000,
-      uploadReceipt: 5000,
+      'upload-receipt': 5000,
       complete: 3000,
-      sellWaiting: 3000,
-      bankRequisites: 3000,
-      officeWaiting: 2000,
-      health: 10000,
+      'sell-waiting': 3000,
+      'send-crypto': 3000,
+      'bank-requisites': 3000,
+      'office-waiting': 2000,
+      details: null,
     });
+    expect(limits.HEALTH_CHECK_INTERVAL_MS).toBe(10000);
     expect(limits.HEALTH_TIMEOUT_MS).toBe(3000);
   });
 
@@ -179,5 +188,20 @@ describe('money as integers (design.md)', () => {
     expect(toMinor('abc')).toBeUndefined();
     expect(toMinor(Number.NaN)).toBeUndefined();
     expect(toUnits('99999999999999')).toBeUndefined();
+  });
+});
+
+describe('the currencies each method takes (one list for the method screens and the server)', () => {
+  it('a method screen offers an available method only for a currency that method takes', () => {
+    const METHOD_OF = { p2p: 'P2P', bankAccount: 'BANK_ACCOUNT', office: 'OFFICE' } as const;
+    for (const code of LISTED_CURRENCIES) {
+      for (const entry of methodsFor(code).filter((e) => e.available)) {
+        const method = METHOD_OF[entry.option as keyof typeof METHOD_OF];
+        expect(method, `${code} ${entry.option}`).toBeDefined();
+        expect(methodTakesCurrency(method, code), `${code} ${entry.option}`).toBe(true);
+      }
+    }
+    expect(methodTakesCurrency('P2P', 'USD')).toBe(false);
+    expect(methodTakesCurrency('OFFICE', 'KZT')).toBe(true);
   });
 });

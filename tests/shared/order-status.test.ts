@@ -4,13 +4,10 @@ import {
   CUSTOMER_CANCELLABLE,
   EXPIRABLE_STATUSES,
   FINAL_STATUSES,
-  HISTORY_CARD_TABLE,
   ORDER_STATUSES,
   STATUS_LABEL_KEYS,
   TRANSITIONS,
   canTransition,
-  historyCardTarget,
-  orderScreenPath,
   type OrderStatus,
 } from '../../src/shared/order-status';
 
@@ -114,48 +111,5 @@ describe('the transition table (design.md, "Order lifecycle")', () => {
   it('refuses an action to the wrong actor (a customer cannot complete an order)', () => {
     expect(canTransition('complete', 'customer', 'PAYMENT_CONFIRMED')).toBe(false);
     expect(canTransition('complete', 'operator', 'PAYMENT_CONFIRMED')).toBe(true);
-  });
-});
-
-describe('navigation from a history card (spec section 4 table)', () => {
-  const card = (
-    status: OrderStatus,
-    paymentMethod: 'P2P' | 'BANK_ACCOUNT' | 'OFFICE' = 'P2P',
-    type: 'BUY' | 'SELL' = 'BUY',
-  ) => historyCardTarget({ status, paymentMethod, type });
-
-  it.each([
-    ['WAITING_REQUISITES', 'P2P', 'BUY', 'waiting'],
-    ['OFFICE_PENDING', 'OFFICE', 'BUY', 'office-waiting'],
-    ['OFFICE_READY', 'OFFICE', 'BUY', 'office-waiting'],
-    ['REQUISITES_READY', 'BANK_ACCOUNT', 'BUY', 'bank-requisites'],
-    ['REQUISITES_READY', 'OFFICE', 'BUY', 'office-waiting'],
-    ['REQUISITES_READY', 'P2P', 'BUY', 'payment'],
-    ['PAYMENT_PENDING', 'P2P', 'BUY', 'upload-receipt'],
-    ['PAYMENT_STARTED', 'BANK_ACCOUNT', 'BUY', 'upload-receipt'],
-    ['RECEIPT_UPLOADED', 'P2P', 'BUY', 'complete'],
-    ['PAYMENT_CONFIRMED', 'P2P', 'BUY', 'complete'],
-    ['WAITING_CRYPTO', 'P2P', 'SELL', 'send-crypto'],
-    ['TX_PENDING', 'P2P', 'SELL', 'sell-waiting'],
-    ['TX_CONFIRMED', 'P2P', 'SELL', 'sell-waiting'],
-    ['COMPLETED', 'P2P', 'SELL', 'details'],
-    ['CANCELLED', 'BANK_ACCOUNT', 'BUY', 'details'],
-    ['REJECTED', 'OFFICE', 'BUY', 'details'],
-  ] as const)('%s (%s %s) opens %s', (status, method, type, target) => {
-    expect(card(status, method, type)).toBe(target);
-  });
-
-  it('opens the details for a status the table does not name for the type (a BUY in TX_PENDING)', () => {
-    expect(card('TX_PENDING', 'P2P', 'BUY')).toBe('details');
-    expect(card('WAITING_CRYPTO', 'P2P', 'BUY')).toBe('details');
-  });
-
-  it('names every status in some row', () => {
-    const named = new Set(HISTORY_CARD_TABLE.flatMap((row) => row.statuses));
-    expect([...named].sort()).toEqual([...ORDER_STATUSES].sort());
-  });
-
-  it('builds the route /order/{orderId}/{screen}', () => {
-    expect(orderScreenPath('abc-123', 'send-crypto')).toBe('/order/abc-123/send-crypto');
   });
 });

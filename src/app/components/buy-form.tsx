@@ -10,31 +10,32 @@ import { Button, Input, List, Section, Text } from '@telegram-apps/telegram-ui';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useLocation } from 'wouter';
-import { walletAddressExample } from '../../shared/addresses';
 import {
   cryptoForFiat,
   fiatForCrypto,
   parseAmount,
   sanitizeAmountInput,
 } from '../../shared/amounts';
-import { CRYPTO_DECIMALS, RATE_DECIMALS, type AmountBounds } from '../../shared/limits';
+import { CRYPTO_DECIMALS, type AmountBounds } from '../../shared/limits';
 import {
   DEFAULT_CRYPTO,
   DEFAULT_NETWORK,
+  isEvmNetwork,
   networksFor,
   type CryptoCurrency,
 } from '../../shared/networks';
-import { orderScreenPath, type PaymentMethod } from '../../shared/order-status';
+import { orderScreenPath } from '../../shared/order-screens';
+import type { PaymentMethod } from '../../shared/order-status';
 import { buyFormSchema, type BuyFormValues } from '../../shared/schemas/forms';
-import { ApiError } from '../api/client';
 import { createOrder } from '../api/orders';
 import { useEnvironment } from '../environment-context';
-import { formatFiat, formatNumber } from '../format';
-import { useLiveRate } from '../hooks/use-live-rate';
+import { currencySign, formatCrypto, formatFiat, formatNumber, formatRate } from '../format';
+import { useQuotedOrder } from '../hooks/use-quoted-order';
 import { useI18nContext, useLanguage } from '../i18n/language';
-import { askConfirm, hapticError, showAlert } from '../telegram/actions';
+import { hapticError, showAlert } from '../telegram/actions';
 import { CoinSwitch } from './coin-switch';
 import { createFailureText } from './failure-text';
+import { FieldError } from './field-error';
 import { formErrorText } from './form-error-text';
 import { NetworkSelect } from './network-select';
 
@@ -70,7 +71,6 @@ export function BuyForm(props: BuyFormProps) {
   const { language } = useLanguage();
   const { inTelegram } = useEnvironment();
   const [, navigate] = useLocation();
-  const [submitting, setSubmitting] = useState(false);
   const [inlineError, setInlineError] = useState<string | null>(null);
 
   const form = useForm<BuyFormValues>({
@@ -90,15 +90,26 @@ export function BuyForm(props: BuyFormProps) {
   });
   const values = useWatch({ control: form.control }) as BuyFormValues;
   const fiat = parseAmount(values.fiatAmount);
-  const { rate, setRate } = useLiveRate({
-    currency: props.currency,
-    operation: 'BUY',
-    cryptoCurrency: values.cryptoCurrency,
-    paymentMethod: props.method,
-    amount: fiat,
-    debounceMs: props.debounceMs,
-    ...(props.refetchFrom === undefined ? {} : { refetchFrom: props.refetchFrom }),
-  });
+  const { rate, submitting, submit } = useQuotedOrder(
+    {
+      currency: props.currency,
+      operation: 'BUY',
+      cryptoCurrency: values.cryptoCurrency,
+      paymentMethod: props.method,
+      amount: fiat,
+      debounceMs: props.debounceMs,
+      ...(props.refetchFrom === undefined ? {} : { refetchFrom: props.refetchFrom }),
+    },
+    {
+      onCreated: (orderId) => navigate(orderScreenPath(orderId, props.next)),
+      onFailure: async (error) => {
+        hapticError();
+        const text = createFailureText(error, LL, language);
+        if (props.errorsInline) setInlineError(text);
+        else await showAlert(text, inTelegram);
+      },
+    },
+  );
 
   // The fiat amount leads: a new rate recomputes the crypto side.
   useEffect(() => {
@@ -148,61 +159,37 @@ export function BuyForm(props: BuyFormProps) {
     form.setValue('cryptoAmount', '');
   };
 
-  const send = async (data: BuyFormValues, agreedRate: number): Promise<void> => {
-    const total = parseAmount(data.fiatAmount) ?? 0;
-    const amount = parseAmount(cryptoForFiat(total, agreedRate)) ?? 0;
-    try {
-      const { orderId } = await createOrder({
-        type: 'BUY',
-        amount,
-        currency: props.currency,
-        cryptoCurrency: data.cryptoCurrency,
-        network: data.network,
-        rate: agreedRate,
-        totalRub: total,
-        walletAddress: data.walletAddress.trim(),
-        paymentMethod: props.method,
-        ...(props.method === 'OFFICE' ? { cityId: data.cityId } : {}),
-      } as Parameters<typeof createOrder>[0]);
-      navigate(orderScreenPath(orderId, props.next));
-    } catch (error) {
-      if (
-        error instanceof ApiError &&
-        error.code === 'RATE_CHANGED' &&
-        typeof error.body.rate === 'number'
-      ) {
-        const newRate = error.body.rate;
-        setRate(newRate);
-        const newAmount = cryptoForFiat(total, newRate);
-        const ok = await askConfirm(
-          LL.buyForm.rateChangedBody({
-            rate: formatNumber(newRate, language, RATE_DECIMALS),
-            total: formatFiat(total, props.currency, language),
-            amount: `${newAmount} ${data.cryptoCurrency}`,
-          }),
-          { ok: LL.common.continue(), cancel: LL.common.cancel() },
-          inTelegram,
-        );
-        if (ok) await send(data, newRate);
-        return;
-      }
-      hapticError();
-      const text = createFailureText(error, LL);
-      if (props.errorsInline) setInlineError(text);
-      else await showAlert(text, inTelegram);
-    }
-  };
-
   const onSubmit = form.handleSubmit(
     async (data) => {
-      if (rate === undefined) return;
-      setSubmitting(true);
       setInlineError(null);
-      try {
-        await send(data, rate);
-      } finally {
-        setSubmitting(false);
-      }
+      const total = parseAmount(data.fiatAmount) ?? 0;
+      await submit({
+        create: async (agreed) => {
+          const { orderId } = await createOrder({
+            type: 'BUY',
+            amount: parseAmount(cryptoForFiat(total, agreed)) ?? 0,
+            currency: props.currency,
+            cryptoCurrency: data.cryptoCurrency,
+            network: data.network,
+            rate: agreed,
+            totalRub: total,
+            walletAddress: data.walletAddress.trim(),
+            paymentMethod: props.method,
+            ...(props.method === 'OFFICE' ? { cityId: data.cityId } : {}),
+          } as Parameters<typeof createOrder>[0]);
+          return orderId;
+        },
+        confirmNewRate: (newRate) =>
+          LL.buyForm.rateChangedBody({
+            rate: formatRate(newRate, props.currency, language),
+            total: formatFiat(total, props.currency, language),
+            amount: formatCrypto(
+              parseAmount(cryptoForFiat(total, newRate)) ?? 0,
+              data.cryptoCurrency,
+              language,
+            ),
+          }),
+      });
     },
     async (invalid) => {
       hapticError();
@@ -218,7 +205,7 @@ export function BuyForm(props: BuyFormProps) {
     values.walletAddress.trim() === '' ||
     (props.requireCity === true && values.cityId === '');
   const disabled = submitting || rate === undefined || missing;
-  const rateLabel = props.currency === 'RUB' ? '₽' : props.currency;
+  const unit = currencySign(props.currency, language);
 
   return (
     <form
@@ -236,8 +223,7 @@ export function BuyForm(props: BuyFormProps) {
                 ? LL.common.loadingRate()
                 : LL.common.rateValue({
                     crypto: values.cryptoCurrency,
-                    rate: formatNumber(rate, language, RATE_DECIMALS),
-                    currency: rateLabel,
+                    rate: formatRate(rate, props.currency, language),
                   })}
             </Text>
           </div>
@@ -252,7 +238,7 @@ export function BuyForm(props: BuyFormProps) {
             value={values.fiatAmount}
             status={fiatError === null ? 'default' : 'error'}
             onChange={(event) => onFiatChange(event.target.value)}
-            after={<span className="input-unit">{rateLabel}</span>}
+            after={<span className="input-unit">{unit}</span>}
           />
           {fiatError !== null && <FieldError text={fiatError} testId="fiat-error" />}
           <Input
@@ -293,7 +279,11 @@ export function BuyForm(props: BuyFormProps) {
             autoComplete="off"
             autoCapitalize="off"
             spellCheck={false}
-            placeholder={walletAddressExample(values.network)}
+            placeholder={
+              isEvmNetwork(values.network)
+                ? LL.buyForm.walletPlaceholderEvm()
+                : LL.buyForm.walletPlaceholderTron()
+            }
             value={values.walletAddress}
             status={walletError === null ? 'default' : 'error'}
             onChange={(event) =>
@@ -324,13 +314,5 @@ export function BuyForm(props: BuyFormProps) {
         </Button>
       </div>
     </form>
-  );
-}
-
-export function FieldError({ text, testId }: { readonly text: string; readonly testId: string }) {
-  return (
-    <p className="field-error" role="alert" data-testid={testId}>
-      {text}
-    </p>
   );
 }

@@ -6,7 +6,7 @@ import { useI18nContext } from '../i18n/language';
 import { hapticTap } from '../telegram/actions';
 
 /** Copies text to the clipboard, with the old textarea trick where the API is missing. */
-export async function copyText(text: string): Promise<void> {
+async function copyText(text: string): Promise<void> {
   try {
     await navigator.clipboard.writeText(text);
     return;

@@ -1,11 +1,14 @@
 /**
- * What the customer is told when a call fails: the screen's own words of spec section 8 (for a
- * create, 'An error occurred while creating the order. Please try again.'), with the server's
- * reason on a second line when it is one the customer can act on.
+ * The one way a failed call becomes words for the customer: the screen's own text of spec
+ * section 8 (for a create, 'An error occurred while creating the order. Please try again.'), and
+ * on a second line the reason, from the server's code and its typed details, translated here;
+ * the server's own text is never shown.
  */
 import type { TranslationFunctions } from '../../../i18n/i18n-types';
+import type { ApiErrorBody, Language } from '../../shared/api';
 import type { ErrorCode } from '../../shared/errors';
 import { ApiError } from '../api/client';
+import { formatNumber, localeOf } from '../format';
 
 /** Refusals whose own message says more than "an error occurred". */
 const EXPLAINED: readonly ErrorCode[] = [
@@ -26,19 +29,66 @@ const EXPLAINED: readonly ErrorCode[] = [
   'RATE_LIMITED',
 ];
 
-/** `headline`, and on a second line the translated reason when the server gave one that helps. */
-export function failureText(error: unknown, LL: TranslationFunctions, headline: string): string {
-  const reason =
-    error instanceof ApiError &&
-    error.code !== 'NETWORK' &&
-    error.code !== 'TIMEOUT' &&
-    EXPLAINED.includes(error.code)
-      ? LL.apiErrors[error.code]()
-      : null;
+/** The reason of a refusal in the customer's words, or null when it would not help them. */
+function failureReason(
+  error: unknown,
+  LL: TranslationFunctions,
+  language?: Language,
+): string | null {
+  if (!(error instanceof ApiError) || error.code === 'NETWORK' || error.code === 'TIMEOUT') {
+    return null;
+  }
+  if (!EXPLAINED.includes(error.code)) return null;
+  const precise = language === undefined ? null : detailed(error.code, error.body, LL, language);
+  return precise ?? LL.apiErrors[error.code]();
+}
+
+/**
+ * `headline`, and on a second line the reason when the server gave one that helps. With the
+ * customer's `language`, a reason the answer's details make precise (the minimum, the fields to
+ * check) names them, its numbers and lists written in that language.
+ */
+export function failureText(
+  error: unknown,
+  LL: TranslationFunctions,
+  headline: string,
+  language?: Language,
+): string {
+  const reason = failureReason(error, LL, language);
   return reason === null ? headline : `${headline}\n${reason}`;
 }
 
 /** Creating an order failed (spec section 8). */
-export function createFailureText(error: unknown, LL: TranslationFunctions): string {
-  return failureText(error, LL, LL.errors.errorCreatingOrder());
+export function createFailureText(
+  error: unknown,
+  LL: TranslationFunctions,
+  language: Language,
+): string {
+  return failureText(error, LL, LL.errors.errorCreatingOrder(), language);
+}
+
+/** A reason the details of the answer make more precise than its code alone. */
+function detailed(
+  code: ErrorCode,
+  body: Partial<ApiErrorBody>,
+  LL: TranslationFunctions,
+  language: Language,
+): string | null {
+  if ((code === 'AMOUNT_TOO_LOW' || code === 'AMOUNT_TOO_HIGH') && body.currency !== undefined) {
+    const bound = code === 'AMOUNT_TOO_LOW' ? body.min : body.max;
+    if (bound === undefined) return null;
+    const args = { amount: formatNumber(bound, language), currency: body.currency };
+    return code === 'AMOUNT_TOO_LOW' ? LL.errors.minAmount(args) : LL.errors.maxAmount(args);
+  }
+  if (code === 'VALIDATION_FAILED' && body.fields !== undefined && body.fields.length > 0) {
+    const names = LL.fieldNames as Record<string, (() => string) | undefined>;
+    const known = body.fields.flatMap((field) => {
+      const name = names[field.split('.')[0] ?? field];
+      return name === undefined ? [] : [name()];
+    });
+    if (known.length === 0) return null;
+    const list = new Intl.ListFormat(localeOf(language), { type: 'conjunction' });
+    return LL.errors.checkFields({ fields: list.format([...new Set(known)]) });
+  }
+  return null;
 }

@@ -1,11 +1,11 @@
 /**
- * The text of a form error key (src/shared/schemas/forms.ts), translated when it is shown so a
+ * The text of a form error key (src/shared/schemas/fields.ts), translated when it is shown so a
  * language switch re-translates errors already on screen (conventions, "Forms").
  */
 import type { TranslationFunctions } from '../../../i18n/i18n-types';
 import type { Language } from '../../shared/api';
 import type { AmountBounds } from '../../shared/limits';
-import type { FormErrorKey } from '../../shared/schemas/forms';
+import type { FormErrorKey } from '../../shared/schemas/fields';
 import { formatNumber } from '../format';
 
 export interface FormErrorContext {
@@ -36,6 +36,12 @@ export function formErrorText(
       return LL.errors.invalidWalletAddress({ network });
     case 'invalidCardNumber':
       return LL.errors.invalidCardNumber();
+    case 'cardHolderLatin':
+      return LL.errors.cardHolderLatin();
+    case 'tooLong':
+      return LL.errors.tooLong();
+    case 'notPrintable':
+      return LL.errors.notPrintable();
     case 'invalidPhone':
       return LL.errors.invalidPhone();
     case 'invalidTxHash':

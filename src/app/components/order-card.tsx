@@ -4,10 +4,9 @@
  */
 import { Cell } from '@telegram-apps/telegram-ui';
 import type { OrderSummary } from '../../shared/api';
-import { CRYPTO_DECIMALS } from '../../shared/limits';
 import { NETWORKS } from '../../shared/networks';
 import { STATUS_LABEL_KEYS } from '../../shared/order-status';
-import { formatFiat, formatNumber, formatTime } from '../format';
+import { formatCrypto, formatFiat, formatTime } from '../format';
 import { useI18nContext, useLanguage } from '../i18n/language';
 
 export function OrderCard({
@@ -49,7 +48,7 @@ export function OrderCard({
       }
       onClick={onOpen}
     >
-      {`${formatNumber(order.amount, language, CRYPTO_DECIMALS)} ${order.cryptoCurrency}`}
+      {formatCrypto(order.amount, order.cryptoCurrency, language)}
     </Cell>
   );
 }

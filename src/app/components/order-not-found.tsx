@@ -21,12 +21,3 @@ export function OrderNotFound() {
     </Placeholder>
   );
 }
-
-export function Loading() {
-  const { LL } = useI18nContext();
-  return (
-    <div className="screen--center" role="status" aria-label={LL.common.loading()}>
-      <span className="boot-spinner" />
-    </div>
-  );
-}

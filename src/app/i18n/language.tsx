@@ -1,15 +1,26 @@
 /**
- * The customer's language: both dictionaries are loaded up front (they are small), the current
- * one is `selectedLanguage` from local storage (ru by default), and switching re-renders every
- * visible text at once.
+ * The customer's language: the current one is `selectedLanguage` from local storage (ru by
+ * default), its dictionary loaded before the app first renders (`loadLanguage`); the other one
+ * only when the customer switches, which re-renders every visible text at once. Each dictionary
+ * is a chunk of its own, so the first download carries one language, not two.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import TypesafeI18n, { useI18nContext } from '../../../i18n/i18n-react';
-import { loadAllLocales } from '../../../i18n/i18n-util.sync';
+import { loadedLocales } from '../../../i18n/i18n-util';
+import { loadLocaleAsync } from '../../../i18n/i18n-util.async';
 import { DEFAULT_LANGUAGE, type Language } from '../../shared/api';
 import { getStoredLanguage, setStoredLanguage } from '../storage';
 
-loadAllLocales();
+/** The language the app starts in: the stored choice, else the default. */
+export function startLanguage(): Language {
+  return getStoredLanguage() ?? DEFAULT_LANGUAGE;
+}
+
+/** Loads a language's dictionary, unless it is already there. */
+export async function loadLanguage(language: Language): Promise<void> {
+  if (language in loadedLocales) return;
+  await loadLocaleAsync(language);
+}
 
 interface LanguageState {
   readonly language: Language;
@@ -24,7 +35,10 @@ function LanguageBridge({ children }: { readonly children: ReactNode }) {
   const chooseLanguage = useCallback(
     (language: Language) => {
       setStoredLanguage(language);
-      setLocale(language);
+      const show = () => setLocale(language);
+      // Synchronously when the dictionary is already there: no frame shows the old language.
+      if (language in loadedLocales) show();
+      else void loadLanguage(language).then(show);
     },
     [setLocale],
   );
@@ -37,7 +51,7 @@ function LanguageBridge({ children }: { readonly children: ReactNode }) {
 
 export function LanguageProvider({ children }: { readonly children: ReactNode }) {
   return (
-    <TypesafeI18n locale={getStoredLanguage() ?? DEFAULT_LANGUAGE}>
+    <TypesafeI18n locale={startLanguage()}>
       <LanguageBridge>{children}</LanguageBridge>
     </TypesafeI18n>
   );

@@ -17,7 +17,6 @@ import { API_PATHS, type AppConfigResponse, type DemoSessionResponse } from '../
 import { setInitData } from '../api/client';
 import { rememberDeepLink } from '../storage';
 import type { AppEnvironment } from './environment';
-import { mockTelegram } from './mock-env';
 
 export type StartResult =
   | { readonly kind: 'ready'; readonly environment: AppEnvironment }
@@ -45,7 +44,11 @@ export async function startTelegram(): Promise<StartResult> {
     if (!config.demo) return { kind: 'open-in-telegram' };
     const startParam = browserStartParam();
     const query = startParam === undefined ? '' : `?startParam=${encodeURIComponent(startParam)}`;
-    const session = await fetchJson<DemoSessionResponse>(`${API_PATHS.demoSession}${query}`);
+    // Loaded only here, so customers inside Telegram never download the imitation.
+    const [session, { mockTelegram }] = await Promise.all([
+      fetchJson<DemoSessionResponse>(`${API_PATHS.demoSession}${query}`),
+      import('./mock-env'),
+    ]);
     mockTelegram(session.initData, startParam);
   }
 

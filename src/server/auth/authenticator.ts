@@ -9,24 +9,19 @@ const RECORD_INTERVAL_MS = 60_000;
 /** Bounds the memory of who was recorded recently. */
 const RECORDED_MAX = 10_000;
 
-export interface Authenticator {
-  /** The verified customer of a request, recorded in `users`; throws AUTH_* otherwise. */
-  customer(request: FastifyRequest): Promise<Customer>;
-  /** As `customer`, and only for Telegram users listed in OPERATOR_IDS (FORBIDDEN otherwise). */
-  operator(request: FastifyRequest): Promise<Customer>;
-}
+/** The verified customer of a request, recorded in `users`; throws AUTH_* otherwise. */
+export type Authenticator = (request: FastifyRequest) => Promise<Customer>;
 
 export function createAuthenticator(options: {
   db: Kysely<Database>;
   botToken: string;
   maxAgeSeconds: number;
-  operatorIds: readonly number[];
   now: () => number;
 }): Authenticator {
   // A polling app calls every few seconds: the customer is written when first seen, when their
   // names change, and at most once a minute otherwise, not on every call.
   const recorded = new Map<number, { key: string; at: number }>();
-  const customer = async (request: FastifyRequest): Promise<Customer> => {
+  return async (request) => {
     const raw = extractInitData(request);
     if (raw === undefined) throw new AppError('AUTH_MISSING');
     const now = options.now();
@@ -44,13 +39,5 @@ export function createAuthenticator(options: {
       recorded.set(verified.telegramId, { key, at: now });
     }
     return verified;
-  };
-  return {
-    customer,
-    async operator(request) {
-      const who = await customer(request);
-      if (!options.operatorIds.includes(who.telegramId)) throw new AppError('FORBIDDEN');
-      return who;
-    },
   };
 }

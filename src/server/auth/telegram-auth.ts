@@ -63,7 +63,7 @@ export function extractInitData(request: FastifyRequest): string | undefined {
 }
 
 /** How far in the future `auth_date` may lie: a phone's clock a little ahead of ours. */
-export const AUTH_DATE_SKEW_SECONDS = 60;
+const AUTH_DATE_SKEW_SECONDS = 60;
 
 /**
  * The `user` field of init data. Telegram names are free text signed by Telegram: a control

@@ -46,7 +46,7 @@ export function openDatabase(config: DatabaseConfig): OpenDatabase {
 }
 
 /** Runs every pending migration; throws with the failing migration's error. */
-export async function migrateToLatest(open: OpenDatabase): Promise<void> {
+async function migrateToLatest(open: OpenDatabase): Promise<void> {
   const migrator = new Migrator({
     db: open.db,
     provider: migrationProvider(open.dialect),

@@ -16,7 +16,7 @@ import { periodicJob, type PeriodicJob } from './periodic';
 
 /** An upload writes its row within seconds of its file; an hour is far beyond any of them. */
 export const ORPHAN_RECEIPT_AGE_MS = 60 * 60_000;
-export const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
+const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
 
 /** Names looked up in the database at a time. */
 const LOOKUP_BATCH = 500;

@@ -18,7 +18,7 @@ import { applyTransitionIn } from '../orders/transition';
 import { periodicJob, type PeriodicJob } from './periodic';
 
 /** Often enough that an order is cancelled within 10 s of its deadline. */
-export const SWEEP_INTERVAL_MS = 2_000;
+const SWEEP_INTERVAL_MS = 2_000;
 
 const PAID: readonly OrderStatus[] = [
   'PAYMENT_PENDING',

@@ -8,28 +8,19 @@ import type { Kysely } from 'kysely';
 import type * as v from 'valibot';
 import type { BankRequisites, CardRequisites } from '../../shared/api';
 import { checkTxHash } from '../../shared/addresses';
-import {
-  BANK_PAYMENT_WINDOW_MS,
-  OFFICE_RATE_FIXED_MS,
-  P2P_PAYMENT_WINDOW_MS,
-} from '../../shared/limits';
-import { UNITS_PER_COIN } from '../../shared/money';
+import { OFFICE_RATE_FIXED_MS, PAYMENT_WINDOWS } from '../../shared/limits';
 import { ACTIVE_STATUSES } from '../../shared/order-status';
 import type {
   BankRequisitesSchema,
   CardRequisitesSchema,
   OperatorListQuerySchema,
 } from '../../shared/schemas/operator';
+import type { ServerContext } from '../context';
 import type { Database, OrderRow } from '../db/schema';
 import { AppError } from '../errors';
 import { toOrderSummary } from '../orders/order-view';
 import type { StoredReservation } from '../orders/order-view';
 import { applyTransition, type TransitionResult } from '../orders/transition';
-
-export interface OperatorDeps {
-  readonly db: Kysely<Database>;
-  readonly now: () => number;
-}
 
 async function findOrder(db: Kysely<Database>, orderId: string): Promise<OrderRow> {
   const row = await db
@@ -42,10 +33,10 @@ async function findOrder(db: Kysely<Database>, orderId: string): Promise<OrderRo
 }
 
 export async function listOrders(
-  db: Kysely<Database>,
+  ctx: ServerContext,
   query: v.InferOutput<typeof OperatorListQuerySchema>,
 ) {
-  let select = db.selectFrom('orders').selectAll();
+  let select = ctx.db.selectFrom('orders').selectAll();
   if (query.status === 'active') select = select.where('status', 'in', ACTIVE_STATUSES);
   else if (query.status === 'attention') select = select.where('needs_attention', '=', 1);
   else if (query.status !== undefined) select = select.where('status', '=', query.status);
@@ -68,7 +59,8 @@ export async function listOrders(
 }
 
 /** Everything an operator needs to act on one order: the customer, the card, events, receipts. */
-export async function orderForOperator(db: Kysely<Database>, orderId: string) {
+export async function orderForOperator(ctx: ServerContext, orderId: string) {
+  const { db } = ctx;
   const row = await findOrder(db, orderId);
   const [customer, events, receipts] = await Promise.all([
     db.selectFrom('users').selectAll().where('telegram_id', '=', row.user_id).executeTakeFirst(),
@@ -86,7 +78,6 @@ export async function orderForOperator(db: Kysely<Database>, orderId: string) {
       .execute(),
   ]);
   return {
-    order: row,
     customer,
     events: events.map((e) => ({
       from: e.from_status,
@@ -104,28 +95,28 @@ export async function orderForOperator(db: Kysely<Database>, orderId: string) {
       sha256: r.sha256,
       uploadedAt: new Date(r.uploaded_at).toISOString(),
     })),
+    order: {
+      id: row.id,
+      status: row.status,
+      type: row.type,
+      paymentMethod: row.payment_method,
+      needsAttention: row.needs_attention === 1,
+      payoutCard: row.payout_card === null ? null : (JSON.parse(row.payout_card) as unknown),
+      walletAddress: row.wallet_address,
+      txHash: row.tx_hash,
+      cityId: row.city_id,
+    },
   };
-}
-
-export async function receiptFile(db: Kysely<Database>, orderId: string, receiptId: string) {
-  const receipt = await db
-    .selectFrom('receipts')
-    .selectAll()
-    .where('id', '=', receiptId)
-    .where('order_id', '=', orderId)
-    .executeTakeFirst();
-  if (receipt === undefined) throw new AppError('NOT_FOUND');
-  return receipt;
 }
 
 /** P2P card requisites for a P2P buy, or bank requisites for a bank buy; starts the payment timer. */
 export async function giveRequisites(
-  deps: OperatorDeps,
+  ctx: ServerContext,
   operatorId: number,
   orderId: string,
   body: v.InferOutput<typeof CardRequisitesSchema> | v.InferOutput<typeof BankRequisitesSchema>,
 ): Promise<TransitionResult> {
-  const order = await findOrder(deps.db, orderId);
+  const order = await findOrder(ctx.db, orderId);
   let requisites: CardRequisites | BankRequisites;
   let window: number;
   if (order.payment_method === 'P2P' && order.type === 'BUY' && 'cardNumber' in body) {
@@ -136,7 +127,7 @@ export async function giveRequisites(
       ...(body.phone ? { phone: body.phone } : {}),
       ...(body.comment ? { comment: body.comment } : {}),
     };
-    window = P2P_PAYMENT_WINDOW_MS;
+    window = PAYMENT_WINDOWS.P2P.windowMs;
   } else if (order.payment_method === 'BANK_ACCOUNT' && 'accountNumber' in body) {
     requisites = {
       recipientName: body.recipientName,
@@ -149,13 +140,13 @@ export async function giveRequisites(
       beneficiaryName: body.beneficiaryName ?? body.recipientName,
       beneficiaryAccount: body.beneficiaryAccount ?? body.accountNumber,
     };
-    window = BANK_PAYMENT_WINDOW_MS;
+    window = PAYMENT_WINDOWS.BANK_ACCOUNT.windowMs;
   } else {
     throw new AppError('VALIDATION_FAILED');
   }
-  const now = deps.now();
+  const now = ctx.now();
   return applyTransition(
-    deps.db,
+    ctx.db,
     {
       orderId,
       action: 'giveRequisites',
@@ -174,22 +165,22 @@ export async function giveRequisites(
 /** Reservation codes avoid characters that read alike (0/O, 1/I/L). */
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
-export function reservationCode(): string {
+function reservationCode(): string {
   return Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
 }
 
 /** Office instructions: the office, a reservation code and the rate fixed for 3 hours. */
 export async function giveOfficeInstructions(
-  deps: OperatorDeps,
+  ctx: ServerContext,
   operatorId: number,
   orderId: string,
   body: { readonly instructions: string; readonly officeId?: string | undefined },
 ): Promise<TransitionResult> {
-  const order = await findOrder(deps.db, orderId);
+  const order = await findOrder(ctx.db, orderId);
   if (order.payment_method !== 'OFFICE' || order.city_id === null) {
     throw new AppError('INVALID_STATUS', { status: order.status });
   }
-  let officeQuery = deps.db
+  let officeQuery = ctx.db
     .selectFrom('offices')
     .select('id')
     .where('city_id', '=', order.city_id)
@@ -197,10 +188,10 @@ export async function giveOfficeInstructions(
   if (body.officeId !== undefined) officeQuery = officeQuery.where('id', '=', body.officeId);
   const office = await officeQuery.executeTakeFirst();
   if (office === undefined) throw new AppError('UNKNOWN_CITY');
-  const now = deps.now();
+  const now = ctx.now();
   const reservation: StoredReservation = { reservationCode: reservationCode() };
   return applyTransition(
-    deps.db,
+    ctx.db,
     {
       orderId,
       action: 'giveOfficeInstructions',
@@ -222,30 +213,30 @@ export async function giveOfficeInstructions(
   );
 }
 
-export function confirmPaymentByOperator(deps: OperatorDeps, operatorId: number, orderId: string) {
+export function confirmPaymentByOperator(ctx: ServerContext, operatorId: number, orderId: string) {
   return applyTransition(
-    deps.db,
+    ctx.db,
     { orderId, action: 'operatorConfirmPayment', actor: 'operator', actorId: operatorId },
-    deps.now(),
+    ctx.now(),
   );
 }
 
-export function confirmIncomingTx(deps: OperatorDeps, operatorId: number, orderId: string) {
+export function confirmIncomingTx(ctx: ServerContext, operatorId: number, orderId: string) {
   return applyTransition(
-    deps.db,
+    ctx.db,
     { orderId, action: 'confirmIncomingTx', actor: 'operator', actorId: operatorId },
-    deps.now(),
+    ctx.now(),
   );
 }
 
 /** Completes an order; a P2P or bank buy needs the hash of the transfer that sent the crypto. */
 export async function completeOrder(
-  deps: OperatorDeps,
+  ctx: ServerContext,
   operatorId: number,
   orderId: string,
   body: { readonly outgoingTxHash?: string | undefined },
 ): Promise<TransitionResult> {
-  const order = await findOrder(deps.db, orderId);
+  const order = await findOrder(ctx.db, orderId);
   const hash = body.outgoingTxHash;
   const needsHash = order.type === 'BUY' && order.payment_method !== 'OFFICE';
   if (needsHash && hash === undefined)
@@ -254,7 +245,7 @@ export async function completeOrder(
     throw new AppError('INVALID_TX_HASH');
   }
   return applyTransition(
-    deps.db,
+    ctx.db,
     {
       orderId,
       action: 'complete',
@@ -262,18 +253,19 @@ export async function completeOrder(
       actorId: operatorId,
       patch: hash === undefined ? {} : { outgoing_tx_hash: hash },
     },
-    deps.now(),
+    ctx.now(),
   );
 }
 
+/** Rejects an order with a reason the customer reads. */
 export function rejectOrder(
-  deps: OperatorDeps,
+  ctx: ServerContext,
   operatorId: number,
   orderId: string,
-  reason: string,
+  { reason }: { readonly reason: string },
 ) {
   return applyTransition(
-    deps.db,
+    ctx.db,
     {
       orderId,
       action: 'reject',
@@ -282,85 +274,6 @@ export function rejectOrder(
       reason,
       patch: { reject_reason: reason },
     },
-    deps.now(),
+    ctx.now(),
   );
-}
-
-export async function readRates(db: Kysely<Database>) {
-  const [rates, spreads] = await Promise.all([
-    db.selectFrom('rates').selectAll().orderBy('fiat').orderBy('crypto').execute(),
-    db
-      .selectFrom('rate_spreads')
-      .selectAll()
-      .orderBy('payment_method')
-      .orderBy('operation')
-      .execute(),
-  ]);
-  return {
-    rates: rates.map((r) => ({
-      fiat: r.fiat,
-      crypto: r.crypto,
-      baseRate: r.base_rate_units / UNITS_PER_COIN,
-      updatedAt: new Date(r.updated_at).toISOString(),
-      updatedBy: r.updated_by,
-    })),
-    spreads: spreads.map((s) => ({
-      paymentMethod: s.payment_method,
-      operation: s.operation,
-      spreadBp: s.spread_bp,
-      updatedAt: new Date(s.updated_at).toISOString(),
-      updatedBy: s.updated_by,
-    })),
-  };
-}
-
-export async function setBaseRate(
-  deps: OperatorDeps,
-  operatorId: number,
-  body: { fiat: string; crypto: 'USDT' | 'USDC'; baseRate: number },
-): Promise<void> {
-  const units = Math.round(body.baseRate * UNITS_PER_COIN);
-  const now = deps.now();
-  await deps.db
-    .insertInto('rates')
-    .values({
-      fiat: body.fiat,
-      crypto: body.crypto,
-      base_rate_units: units,
-      updated_at: now,
-      updated_by: operatorId,
-    })
-    .onConflict((oc) =>
-      oc
-        .columns(['fiat', 'crypto'])
-        .doUpdateSet({ base_rate_units: units, updated_at: now, updated_by: operatorId }),
-    )
-    .execute();
-}
-
-export async function setSpread(
-  deps: OperatorDeps,
-  operatorId: number,
-  body: {
-    paymentMethod: 'P2P' | 'BANK_ACCOUNT' | 'OFFICE';
-    operation: 'BUY' | 'SELL';
-    spreadBp: number;
-  },
-): Promise<void> {
-  const now = deps.now();
-  await deps.db
-    .insertInto('rate_spreads')
-    .values({
-      payment_method: body.paymentMethod,
-      operation: body.operation,
-      spread_bp: body.spreadBp,
-      updated_at: now,
-      updated_by: operatorId,
-    })
-    .onConflict((oc) =>
-      oc
-        .columns(['payment_method', 'operation'])
-        .doUpdateSet({ spread_bp: body.spreadBp, updated_at: now, updated_by: operatorId }),
-    )
-    .execute();
 }

@@ -4,45 +4,35 @@
  * one transaction.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { CreateOrderResponse } from '../../shared/api';
 import { checkWalletAddress } from '../../shared/addresses';
 import { DEFAULT_SELL_AMOUNT, fiatBounds } from '../../shared/limits';
-import { MINOR_PER_FIAT, toUnits } from '../../shared/money';
+import { fiatTotalMinor, fromUnits, MINOR_PER_FIAT, toMinor, toUnits } from '../../shared/money';
 import { isEvmNetwork, networksFor, type NetworkId } from '../../shared/networks';
 import { ACTIVE_STATUSES, type OrderStatus } from '../../shared/order-status';
-import { BANK_PAYMENT_WINDOW_MS, P2P_PAYMENT_WINDOW_MS } from '../../shared/limits';
+import { CRYPTO_SEND_WINDOW_MS, PAYMENT_WINDOWS } from '../../shared/limits';
 import type { CreateOrderPayload } from '../../shared/schemas/create-order';
 import type { AppConfig } from '../config';
-import type { Database, NewOrderRow } from '../db/schema';
+import type { ServerContext } from '../context';
+import type { NewOrderRow } from '../db/schema';
 import { AppError } from '../errors';
-import { methodTakesCurrency, quote } from '../rates/rates';
-
-/**
- * The fiat total of `amountUnits` coins at `rateUnits`, in minor units, rounded to whole fiat
- * (spec section 9: the RUB amount is a whole number; cash totals are whole too). BigInt: 10 000
- * coins × 95 RUB in millionths × millionths overflows a double's exact range.
- */
-export function fiatTotalMinor(amountUnits: number, rateUnits: number): number {
-  const product = BigInt(amountUnits) * BigInt(rateUnits); // fiat × 10^12
-  const scale = 10n ** 12n;
-  const whole = (product + scale / 2n) / scale;
-  return Number(whole) * MINOR_PER_FIAT;
-}
+import { quote } from '../rates/rates';
+import { methodTakesCurrency } from '../../shared/currencies';
 
 /** The customer's total may differ from the server's by rounding, never by more than 1 unit. */
 const TOTAL_TOLERANCE_MINOR = MINOR_PER_FIAT;
 
-export function depositAddressFor(config: AppConfig, network: NetworkId): string {
+function depositAddressFor(config: AppConfig, network: NetworkId): string {
   return isEvmNetwork(network) ? config.depositAddresses.evm : config.depositAddresses.trc20;
 }
 
 export async function createOrder(
-  db: Kysely<Database>,
-  config: AppConfig,
+  ctx: ServerContext,
   customerId: number,
   payload: CreateOrderPayload,
-  now: number,
-): Promise<string> {
+): Promise<CreateOrderResponse> {
+  const { db, config } = ctx;
+  const now = ctx.now();
   const method = payload.paymentMethod;
   if (!methodTakesCurrency(method, payload.currency)) throw new AppError('VALIDATION_FAILED');
   if (!networksFor(method, payload.cryptoCurrency).includes(payload.network)) {
@@ -75,7 +65,7 @@ export async function createOrder(
     operation: payload.type,
   });
   if (toUnits(payload.rate) !== rateUnits) {
-    throw new AppError('RATE_CHANGED', { rate: rateUnits / 1_000_000 });
+    throw new AppError('RATE_CHANGED', { rate: fromUnits(rateUnits) });
   }
 
   const amount = payload.amount ?? (payload.type === 'SELL' ? DEFAULT_SELL_AMOUNT : undefined);
@@ -83,8 +73,8 @@ export async function createOrder(
   if (amountUnits === undefined || amountUnits <= 0) throw new AppError('VALIDATION_FAILED');
 
   const totalMinor = fiatTotalMinor(amountUnits, rateUnits);
-  const claimedMinor = Math.round(payload.totalRub * MINOR_PER_FIAT);
-  if (Math.abs(claimedMinor - totalMinor) > TOTAL_TOLERANCE_MINOR) {
+  const claimedMinor = toMinor(payload.totalRub);
+  if (claimedMinor === undefined || Math.abs(claimedMinor - totalMinor) > TOTAL_TOLERANCE_MINOR) {
     throw new AppError('TOTAL_MISMATCH');
   }
   const bounds = fiatBounds(method, payload.currency);
@@ -101,14 +91,14 @@ export async function createOrder(
     status = 'WAITING_CRYPTO';
     requisites = JSON.stringify({ walletAddress: depositAddressFor(config, payload.network) });
     requisitesReadyAt = now;
-    expiresAt = now + P2P_PAYMENT_WINDOW_MS;
+    expiresAt = now + CRYPTO_SEND_WINDOW_MS;
   } else if (payload.paymentMethod === 'OFFICE') {
     status = 'OFFICE_PENDING';
   } else if (payload.paymentMethod === 'BANK_ACCOUNT' && config.bankAccount !== undefined) {
     status = 'REQUISITES_READY';
     requisites = JSON.stringify(config.bankAccount);
     requisitesReadyAt = now;
-    expiresAt = now + BANK_PAYMENT_WINDOW_MS;
+    expiresAt = now + PAYMENT_WINDOWS.BANK_ACCOUNT.windowMs;
   } else {
     status = 'WAITING_REQUISITES';
   }
@@ -181,5 +171,5 @@ export async function createOrder(
       })
       .execute();
   });
-  return id;
+  return { success: true, orderId: id };
 }

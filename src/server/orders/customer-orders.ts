@@ -5,9 +5,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { BankRequisitesResponse, HistoryFilter, OrderDetails } from '../../shared/api';
+import type {
+  ActiveOrdersResponse,
+  BankRequisitesResponse,
+  HistoryFilter,
+  HistoryResponse,
+  OrderDetails,
+} from '../../shared/api';
 import { checkTxHash } from '../../shared/addresses';
 import { ACTIVE_STATUSES, FINAL_STATUSES, takesAction } from '../../shared/order-status';
+import type { ServerContext } from '../context';
 import type { Database, OrderRow } from '../db/schema';
 import { AppError } from '../errors';
 import { isUniqueViolation } from '../db/errors';
@@ -20,16 +27,8 @@ import {
 } from '../receipts/receipts';
 import { applyTransition, type TransitionResult } from './transition';
 import { toOrderDetails, toOrderSummary } from './order-view';
-import type { HistoryResponse, OrderSummary } from '../../shared/api';
 
-export interface CustomerOrdersDeps {
-  readonly db: Kysely<Database>;
-  readonly now: () => number;
-  readonly receiptsDir: string;
-  readonly botUsername: string | undefined;
-}
-
-export async function ownOrder(
+async function ownOrder(
   db: Kysely<Database>,
   orderId: string,
   customerId: number,
@@ -45,21 +44,21 @@ export async function ownOrder(
 }
 
 export async function orderStatus(
-  deps: CustomerOrdersDeps,
-  orderId: string,
+  ctx: ServerContext,
   customerId: number,
+  orderId: string,
 ): Promise<OrderDetails> {
-  const row = await ownOrder(deps.db, orderId, customerId);
-  return toOrderDetails(deps.db, row, { now: deps.now(), botUsername: deps.botUsername });
+  const row = await ownOrder(ctx.db, orderId, customerId);
+  return toOrderDetails(ctx.db, row, { now: ctx.now(), botUsername: ctx.config.botUsername });
 }
 
 /** Bank requisites of a bank-transfer order, or `requisitesNotConfigured` until they are given. */
 export async function bankRequisites(
-  deps: CustomerOrdersDeps,
-  orderId: string,
+  ctx: ServerContext,
   customerId: number,
+  orderId: string,
 ): Promise<BankRequisitesResponse> {
-  const row = await ownOrder(deps.db, orderId, customerId);
+  const row = await ownOrder(ctx.db, orderId, customerId);
   if (row.payment_method !== 'BANK_ACCOUNT' || row.requisites === null) {
     return { requisitesNotConfigured: true, requisites: null };
   }
@@ -73,10 +72,10 @@ export async function bankRequisites(
 }
 
 export async function activeOrders(
-  db: Kysely<Database>,
+  ctx: ServerContext,
   customerId: number,
-): Promise<OrderSummary[]> {
-  const rows = await db
+): Promise<ActiveOrdersResponse> {
+  const rows = await ctx.db
     .selectFrom('orders')
     .selectAll()
     .where('user_id', '=', customerId)
@@ -84,18 +83,18 @@ export async function activeOrders(
     .orderBy('created_at', 'desc')
     .orderBy('id')
     .execute();
-  return rows.map(toOrderSummary);
+  return { orders: rows.map(toOrderSummary) };
 }
 
 /** Newest first; one row more than asked tells whether there is another page. */
 export async function orderHistory(
-  db: Kysely<Database>,
+  ctx: ServerContext,
   customerId: number,
-  query: { readonly filter: HistoryFilter; readonly limit: number; readonly offset: number },
+  query: { readonly status: HistoryFilter; readonly limit: number; readonly offset: number },
 ): Promise<HistoryResponse> {
-  let select = db.selectFrom('orders').selectAll().where('user_id', '=', customerId);
-  if (query.filter === 'active') select = select.where('status', 'in', ACTIVE_STATUSES);
-  if (query.filter === 'completed') select = select.where('status', 'in', FINAL_STATUSES);
+  let select = ctx.db.selectFrom('orders').selectAll().where('user_id', '=', customerId);
+  if (query.status === 'active') select = select.where('status', 'in', ACTIVE_STATUSES);
+  if (query.status === 'completed') select = select.where('status', 'in', FINAL_STATUSES);
   const rows = await select
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -108,9 +107,9 @@ export async function orderHistory(
   };
 }
 
-export function cancelOrder(deps: CustomerOrdersDeps, orderId: string, customerId: number) {
+export function cancelOrder(ctx: ServerContext, customerId: number, orderId: string) {
   return applyTransition(
-    deps.db,
+    ctx.db,
     {
       orderId,
       action: 'cancel',
@@ -119,13 +118,13 @@ export function cancelOrder(deps: CustomerOrdersDeps, orderId: string, customerI
       ownerId: customerId,
       reason: 'cancelled by customer',
     },
-    deps.now(),
+    ctx.now(),
   );
 }
 
-export function confirmPayment(deps: CustomerOrdersDeps, orderId: string, customerId: number) {
+export function confirmPayment(ctx: ServerContext, customerId: number, orderId: string) {
   return applyTransition(
-    deps.db,
+    ctx.db,
     {
       orderId,
       action: 'confirmPayment',
@@ -133,17 +132,13 @@ export function confirmPayment(deps: CustomerOrdersDeps, orderId: string, custom
       actorId: customerId,
       ownerId: customerId,
     },
-    deps.now(),
+    ctx.now(),
   );
 }
 
-export function confirmOfficeReceipt(
-  deps: CustomerOrdersDeps,
-  orderId: string,
-  customerId: number,
-) {
+export function confirmOfficeReceipt(ctx: ServerContext, customerId: number, orderId: string) {
   return applyTransition(
-    deps.db,
+    ctx.db,
     {
       orderId,
       action: 'confirmOfficeReceipt',
@@ -152,7 +147,7 @@ export function confirmOfficeReceipt(
       ownerId: customerId,
       reason: 'customer received the crypto',
     },
-    deps.now(),
+    ctx.now(),
   );
 }
 
@@ -164,12 +159,12 @@ export function confirmOfficeReceipt(
  * twice to one order (a double tap) is kept once; on another order it flags both for operators.
  */
 export async function uploadReceipt(
-  deps: CustomerOrdersDeps,
-  orderId: string,
+  ctx: ServerContext,
   customerId: number,
+  orderId: string,
   upload: { readonly fileName: string; readonly fileData: string },
 ): Promise<TransitionResult> {
-  const order = await ownOrder(deps.db, orderId, customerId);
+  const order = await ownOrder(ctx.db, orderId, customerId);
   if (order.payment_method === 'OFFICE' || order.type === 'SELL') {
     throw new AppError('INVALID_STATUS', { status: order.status });
   }
@@ -181,15 +176,15 @@ export async function uploadReceipt(
   }
   const receiptId = randomUUID();
   const storageKey = receiptStorageKey(checked, receiptId);
-  await writeReceiptFile(deps.receiptsDir, storageKey, checked);
+  await writeReceiptFile(ctx.config.receiptsDir, storageKey, checked);
 
   // Set inside the transaction's callback, read after it: an object, so the read is not narrowed.
   const receipt = { kept: false };
   let result: TransitionResult;
   try {
-    const now = deps.now();
+    const now = ctx.now();
     result = await applyTransition(
-      deps.db,
+      ctx.db,
       {
         orderId,
         action: 'uploadReceipt',
@@ -225,7 +220,7 @@ export async function uploadReceipt(
     );
   } finally {
     // Refused, or the same file already on the order: no row will ever name this file.
-    if (!receipt.kept) await removeReceiptFile(deps.receiptsDir, storageKey);
+    if (!receipt.kept) await removeReceiptFile(ctx.config.receiptsDir, storageKey);
   }
   return result;
 }
@@ -257,12 +252,12 @@ async function flagReusedReceipt(
  * order with INVALID_TX_HASH (a unique index decides, also between two server instances).
  */
 export async function submitTxHash(
-  deps: CustomerOrdersDeps,
-  orderId: string,
+  ctx: ServerContext,
   customerId: number,
+  orderId: string,
   body: { readonly txHash: string; readonly network?: string | undefined },
 ): Promise<TransitionResult> {
-  const order = await ownOrder(deps.db, orderId, customerId);
+  const order = await ownOrder(ctx.db, orderId, customerId);
   if (order.type !== 'SELL') throw new AppError('INVALID_STATUS', { status: order.status });
   if (body.network !== undefined && body.network !== order.network) {
     throw new AppError('INVALID_TX_HASH');
@@ -271,7 +266,7 @@ export async function submitTxHash(
   if (checkTxHash(order.network, txHash) !== null) throw new AppError('INVALID_TX_HASH');
   try {
     return await applyTransition(
-      deps.db,
+      ctx.db,
       {
         orderId,
         action: 'submitTxHash',
@@ -282,7 +277,7 @@ export async function submitTxHash(
         holdsSame: (current) => current.tx_hash?.toLowerCase() === txHash.toLowerCase(),
         conflict: 'TX_HASH_ALREADY_SUBMITTED',
       },
-      deps.now(),
+      ctx.now(),
     );
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('INVALID_TX_HASH');

@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import type {
   OfficeReservation,
+  OrderActionResponse,
   OrderDetails,
   OrderSummary,
   ReceiptInfo,
@@ -13,6 +14,7 @@ import type {
 import { ORDER_START_PARAM_PREFIX } from '../../shared/api';
 import { fromMinor, fromUnits } from '../../shared/money';
 import type { Database, OrderRow } from '../db/schema';
+import type { TransitionResult } from './transition';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -118,4 +120,9 @@ export async function toOrderDetails(
         : `https://t.me/${options.botUsername}?startapp=${ORDER_START_PARAM_PREFIX}${row.id}`,
     serverTime: new Date(options.now).toISOString(),
   };
+}
+
+/** The answer of an order action, the customer's or an operator's: the status it left. */
+export function actionResponse(result: TransitionResult): OrderActionResponse {
+  return { success: true, status: result.order.status };
 }

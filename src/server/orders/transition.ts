@@ -16,6 +16,7 @@ import {
   type Actor,
   type OrderAction,
 } from '../../shared/order-status';
+import type { ServerContext } from '../context';
 import type { Database, OrderRow, OrdersTable } from '../db/schema';
 import { AppError } from '../errors';
 
@@ -53,6 +54,17 @@ export interface TransitionResult {
    */
   readonly changed: boolean;
 }
+
+/**
+ * A service that applies one action to an order for its caller, a customer or an operator, with
+ * what the call sent (each route file answers these the same way).
+ */
+export type OrderActionService<Body> = (
+  ctx: ServerContext,
+  callerId: number,
+  orderId: string,
+  body: Body,
+) => Promise<TransitionResult>;
 
 /** Applies one action in a transaction of its own. */
 export async function applyTransition(

@@ -4,15 +4,19 @@
  * A buy pays base × (1 + spread), a sell receives base × (1 − spread), rounded to 2 decimals.
  */
 import type { Kysely } from 'kysely';
+import type * as v from 'valibot';
+import type { RateResponse } from '../../shared/api';
 import type { CryptoCurrency } from '../../shared/networks';
 import type { OrderType, PaymentMethod } from '../../shared/order-status';
-import { RATE_DECIMALS } from '../../shared/limits';
-import { UNITS_PER_COIN } from '../../shared/money';
+import type { RateQuerySchema } from '../../shared/schemas/queries';
+import { methodTakesCurrency } from '../../shared/currencies';
+import { applyBasisPoints, fromUnits, toUnits } from '../../shared/money';
+import type { ServerContext } from '../context';
 import type { Database } from '../db/schema';
 import { AppError } from '../errors';
 
 /** Realistic starting rates (late 2026), in whole fiat per coin. */
-export const SEED_BASE_RATES: readonly { fiat: string; crypto: CryptoCurrency; rate: number }[] = [
+const SEED_BASE_RATES: readonly { fiat: string; crypto: CryptoCurrency; rate: number }[] = [
   { fiat: 'RUB', crypto: 'USDT', rate: 95.4 },
   { fiat: 'RUB', crypto: 'USDC', rate: 95.25 },
   { fiat: 'USD', crypto: 'USDT', rate: 1 },
@@ -26,26 +30,16 @@ export const SEED_BASE_RATES: readonly { fiat: string; crypto: CryptoCurrency; r
 ];
 
 /** Spreads in basis points per method and direction; the pairs not listed are not offered. */
-export const SEED_SPREADS: readonly { method: PaymentMethod; operation: OrderType; bp: number }[] =
-  [
-    { method: 'P2P', operation: 'BUY', bp: 250 },
-    { method: 'P2P', operation: 'SELL', bp: 250 },
-    { method: 'BANK_ACCOUNT', operation: 'BUY', bp: 150 },
-    { method: 'OFFICE', operation: 'BUY', bp: 100 },
-  ];
-
-/** Which fiat currencies each method takes (spec section 1: RUB by P2P and bank, all at offices). */
-export function methodTakesCurrency(method: PaymentMethod, fiat: string): boolean {
-  return method === 'OFFICE' ? SEED_BASE_RATES.some((r) => r.fiat === fiat) : fiat === 'RUB';
-}
-
-const RATE_STEP_UNITS = UNITS_PER_COIN / 10 ** RATE_DECIMALS;
+const SEED_SPREADS: readonly { method: PaymentMethod; operation: OrderType; bp: number }[] = [
+  { method: 'P2P', operation: 'BUY', bp: 250 },
+  { method: 'P2P', operation: 'SELL', bp: 250 },
+  { method: 'BANK_ACCOUNT', operation: 'BUY', bp: 150 },
+  { method: 'OFFICE', operation: 'BUY', bp: 100 },
+];
 
 /** base × (1 ± spread) in millionths, rounded to the rate's display precision. */
-export function applySpread(baseUnits: number, spreadBp: number, operation: OrderType): number {
-  const factor = operation === 'BUY' ? 10_000 + spreadBp : 10_000 - spreadBp;
-  const exact = (baseUnits * factor) / 10_000;
-  return Math.round(exact / RATE_STEP_UNITS) * RATE_STEP_UNITS;
+function applySpread(baseUnits: number, spreadBp: number, operation: OrderType): number {
+  return applyBasisPoints(baseUnits, operation === 'BUY' ? spreadBp : -spreadBp);
 }
 
 export interface QuoteRequest {
@@ -76,15 +70,96 @@ export async function quote(db: Kysely<Database>, request: QuoteRequest): Promis
   return applySpread(base.base_rate_units, spread.spread_bp, request.operation);
 }
 
+/** The customer's quote (`GET /api/rates/calculate`): fiat per coin, 2 decimals. */
+export async function currentRate(
+  ctx: ServerContext,
+  query: v.InferOutput<typeof RateQuerySchema>,
+): Promise<RateResponse> {
+  const rateUnits = await quote(ctx.db, {
+    fiat: query.currency,
+    crypto: query.cryptoCurrency,
+    method: query.paymentMethod,
+    operation: query.operation,
+  });
+  return { rate: fromUnits(rateUnits) };
+}
+
+/** Base rates and spreads as operators read them, with who set each and when. */
+export async function readRates({ db }: Pick<ServerContext, 'db'>) {
+  const [rates, spreads] = await Promise.all([
+    db.selectFrom('rates').selectAll().orderBy('fiat').orderBy('crypto').execute(),
+    db
+      .selectFrom('rate_spreads')
+      .selectAll()
+      .orderBy('payment_method')
+      .orderBy('operation')
+      .execute(),
+  ]);
+  return {
+    rates: rates.map((r) => ({
+      fiat: r.fiat,
+      crypto: r.crypto,
+      baseRate: fromUnits(r.base_rate_units),
+      updatedAt: new Date(r.updated_at).toISOString(),
+      updatedBy: r.updated_by,
+    })),
+    spreads: spreads.map((s) => ({
+      paymentMethod: s.payment_method,
+      operation: s.operation,
+      spreadBp: s.spread_bp,
+      updatedAt: new Date(s.updated_at).toISOString(),
+      updatedBy: s.updated_by,
+    })),
+  };
+}
+
+/** An operator sets the base rate of a fiat and coin; answers every rate as it now stands. */
+export async function setBaseRate(
+  ctx: ServerContext,
+  operatorId: number,
+  body: { readonly fiat: string; readonly crypto: CryptoCurrency; readonly baseRate: number },
+): ReturnType<typeof readRates> {
+  const units = toUnits(body.baseRate);
+  if (units === undefined) throw new AppError('VALIDATION_FAILED');
+  const set = { base_rate_units: units, updated_at: ctx.now(), updated_by: operatorId };
+  await ctx.db
+    .insertInto('rates')
+    .values({ fiat: body.fiat, crypto: body.crypto, ...set })
+    .onConflict((oc) => oc.columns(['fiat', 'crypto']).doUpdateSet(set))
+    .execute();
+  return readRates(ctx);
+}
+
+/** An operator sets the spread of a method and direction; answers every rate as it now stands. */
+export async function setSpread(
+  ctx: ServerContext,
+  operatorId: number,
+  body: {
+    readonly paymentMethod: PaymentMethod;
+    readonly operation: OrderType;
+    readonly spreadBp: number;
+  },
+): ReturnType<typeof readRates> {
+  const set = { spread_bp: body.spreadBp, updated_at: ctx.now(), updated_by: operatorId };
+  await ctx.db
+    .insertInto('rate_spreads')
+    .values({ payment_method: body.paymentMethod, operation: body.operation, ...set })
+    .onConflict((oc) => oc.columns(['payment_method', 'operation']).doUpdateSet(set))
+    .execute();
+  return readRates(ctx);
+}
+
 /** Inserts the seed rates and spreads that are missing; never overwrites an operator's change. */
 export async function seedRates(db: Kysely<Database>, now: number): Promise<void> {
   for (const r of SEED_BASE_RATES) {
+    const units = toUnits(r.rate);
+    if (units === undefined) throw new Error(`seed rate ${r.fiat}/${r.crypto} is not a rate`);
     await db
       .insertInto('rates')
       .values({
         fiat: r.fiat,
         crypto: r.crypto,
-        base_rate_units: Math.round(r.rate * UNITS_PER_COIN),
+        base_rate_units: units,
         updated_at: now,
         updated_by: null,
       })

@@ -5,43 +5,17 @@
  * and its receipt id.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, existsSync, type ReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { RECEIPT_MAX_BYTES } from '../../shared/limits';
+import { detectReceiptType, type ReceiptType } from '../../shared/receipts';
 import { withoutControlCharacters } from '../../shared/schemas/text';
+import type { ServerContext } from '../context';
 import { AppError } from '../errors';
 
-export interface ReceiptType {
-  readonly mime: string;
-  readonly extension: string;
-}
-
-const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0): boolean =>
-  signature.every((b, i) => bytes[offset + i] === b);
-const ascii = (bytes: Uint8Array, from: number, to: number): string =>
-  String.fromCharCode(...bytes.subarray(from, to));
-
-/** The file's real type from its first bytes, or undefined for anything but an image or PDF. */
-export function detectReceiptType(bytes: Uint8Array): ReceiptType | undefined {
-  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return { mime: 'image/jpeg', extension: 'jpg' };
-  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) {
-    return { mime: 'image/png', extension: 'png' };
-  }
-  if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP') {
-    return { mime: 'image/webp', extension: 'webp' };
-  }
-  if (ascii(bytes, 4, 8) === 'ftyp') {
-    const brand = ascii(bytes, 8, 12);
-    if (['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'mif1', 'msf1'].includes(brand)) {
-      return { mime: 'image/heic', extension: 'heic' };
-    }
-  }
-  if (ascii(bytes, 0, 5) === '%PDF-') return { mime: 'application/pdf', extension: 'pdf' };
-  return undefined;
-}
-
 /** Decodes `data:<anything>;base64,<data>` (or bare base64) strictly; NO_FILE when empty. */
-export function decodeDataUrl(fileData: string): Uint8Array {
+function decodeDataUrl(fileData: string): Uint8Array {
   const comma = fileData.indexOf(',');
   const header = comma === -1 ? '' : fileData.slice(0, comma);
   if (comma !== -1 && !/^data:[\w.+/-]*(;[\w=.+-]+)*;base64$/i.test(header)) {
@@ -132,4 +106,29 @@ export function cleanFileName(name: string, extension: string): string {
     .slice(0, 120);
   const base = withoutControlCharacters(cut).trim();
   return base === '' ? `receipt.${extension}` : base;
+}
+
+/** A stored receipt as an operator downloads it. */
+export interface ReceiptDownload {
+  readonly fileName: string;
+  readonly mimeType: string;
+  readonly file: ReadStream;
+}
+
+/** The file of one receipt of an order; NOT_FOUND when the receipt or its file is missing. */
+export async function openReceipt(
+  ctx: ServerContext,
+  orderId: string,
+  receiptId: string,
+): Promise<ReceiptDownload> {
+  const receipt = await ctx.db
+    .selectFrom('receipts')
+    .select(['file_name', 'mime_type', 'storage_key'])
+    .where('id', '=', receiptId)
+    .where('order_id', '=', orderId)
+    .executeTakeFirst();
+  if (receipt === undefined) throw new AppError('NOT_FOUND');
+  const file = path.join(ctx.config.receiptsDir, receipt.storage_key);
+  if (!existsSync(file)) throw new AppError('NOT_FOUND');
+  return { fileName: receipt.file_name, mimeType: receipt.mime_type, file: createReadStream(file) };
 }

@@ -1,13 +1,21 @@
 /**
  * `POST /api/orders/create` payloads of spec section 3, as the server checks them. The shape
  * depends on type and method: a buy carries the customer's wallet (and an office buy its city),
- * a sell carries the card to pay out to. Amount limits, networks, wallet checksums and the rate
+ * a sell carries the card to pay out to. Its fields are the pipes of ./fields.ts, the same the
+ * app's forms are made of. Amount limits, networks, wallet checksums and the rate
  * are checked by the order service against its own data, after this shape check.
  */
 import * as v from 'valibot';
-import { isValidCardNumber } from '../cards';
 import { CRYPTO_CURRENCIES, NETWORK_IDS } from '../networks';
-import { line, lineText, paragraphText, SlugSchema } from './text';
+import {
+  bankNameField,
+  cardHolderField,
+  cardNumberField,
+  commentField,
+  phoneField,
+  walletAddressField,
+} from './fields';
+import { SlugSchema } from './text';
 
 const positiveAmount = v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1e12));
 
@@ -21,18 +29,18 @@ const common = {
   telegramInitData: v.optional(v.string()),
 };
 
-export const BuyOrderSchema = v.looseObject({
+const BuyOrderSchema = v.looseObject({
   ...common,
   type: v.literal('BUY'),
   paymentMethod: v.picklist(['P2P', 'BANK_ACCOUNT']),
-  walletAddress: line(128),
+  walletAddress: walletAddressField,
 });
 
-export const OfficeOrderSchema = v.looseObject({
+const OfficeOrderSchema = v.looseObject({
   ...common,
   type: v.literal('BUY'),
   paymentMethod: v.literal('OFFICE'),
-  walletAddress: line(128),
+  walletAddress: walletAddressField,
   cityId: SlugSchema,
 });
 
@@ -40,11 +48,11 @@ export const SellOrderSchema = v.looseObject({
   ...common,
   type: v.literal('SELL'),
   paymentMethod: v.literal('P2P'),
-  cardNumber: v.pipe(v.string(), v.check(isValidCardNumber)),
-  cardHolder: v.pipe(line(64), v.regex(/^[A-Za-z][A-Za-z .'-]*$/)),
-  bankName: line(64),
-  phone: v.pipe(v.optional(lineText(32), ''), v.regex(/^(\+?[\d ()-]{7,20})?$/)),
-  comment: v.optional(paragraphText(500), ''),
+  cardNumber: cardNumberField,
+  cardHolder: cardHolderField,
+  bankName: bankNameField,
+  phone: v.optional(phoneField, ''),
+  comment: v.optional(commentField, ''),
 });
 
 /** Any order a customer can create. */

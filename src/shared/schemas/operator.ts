@@ -1,36 +1,37 @@
 /** Bodies of the operators' calls under /api/operator/. */
 import * as v from 'valibot';
-import { isValidCardNumber } from '../cards';
 import { CRYPTO_CURRENCIES } from '../networks';
 import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_METHODS } from '../order-status';
-import { line, lineText, paragraph, paragraphText, SlugSchema } from './text';
-
-const digits = (pattern: RegExp) => v.pipe(v.string(), v.trim(), v.regex(pattern));
+import {
+  bankDetailField,
+  bankNameField,
+  cardNumberField,
+  commentField,
+  phoneField,
+} from './fields';
+import { line, lineText, paragraph, SlugSchema } from './text';
 
 /** P2P card requisites for a P2P buy. */
 export const CardRequisitesSchema = v.object({
-  bankName: line(64),
-  cardNumber: v.pipe(
-    v.string(),
-    v.transform((s) => s.replace(/\s/g, '')),
-    v.check(isValidCardNumber),
-  ),
+  bankName: bankNameField,
+  cardNumber: cardNumberField,
+  /** As the customer's bank app shows it: any script (a payout card's holder is Latin). */
   cardHolder: line(64),
-  phone: v.optional(lineText(32)),
-  comment: v.optional(paragraphText(500)),
+  phone: v.optional(phoneField),
+  comment: v.optional(commentField),
 });
 
 /** Bank requisites for a bank-transfer buy (Russian bank details). */
 export const BankRequisitesSchema = v.object({
   recipientName: line(200),
-  accountNumber: digits(/^\d{20}$/),
+  accountNumber: bankDetailField('accountNumber'),
   bankName: line(200),
-  bik: digits(/^\d{9}$/),
-  correspondentAccount: digits(/^\d{20}$/),
-  inn: digits(/^(\d{10}|\d{12})$/),
+  bik: bankDetailField('bik'),
+  correspondentAccount: bankDetailField('correspondentAccount'),
+  inn: bankDetailField('inn'),
   bankAddress: v.optional(lineText(300)),
   beneficiaryName: v.optional(lineText(200)),
-  beneficiaryAccount: v.optional(digits(/^\d{20}$/)),
+  beneficiaryAccount: v.optional(bankDetailField('accountNumber')),
 });
 
 export const OfficeInstructionsSchema = v.object({

@@ -1,6 +1,7 @@
 /** Bodies of the customer's order actions (spec section 7). */
 import * as v from 'valibot';
 import { NETWORK_IDS } from '../networks';
+import { txHashField } from './fields';
 
 /** `POST /api/orders/{id}/receipt`: fileName, fileData (base64 data URL), fileSize. */
 export const ReceiptUploadSchema = v.looseObject({
@@ -11,6 +12,6 @@ export const ReceiptUploadSchema = v.looseObject({
 
 /** `POST /api/orders/{id}/tx-hash`: the hash of the customer's transfer, and its network. */
 export const TxHashSchema = v.looseObject({
-  txHash: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(100)),
+  txHash: txHashField,
   network: v.optional(v.picklist(NETWORK_IDS)),
 });

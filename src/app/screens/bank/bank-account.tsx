@@ -4,6 +4,7 @@
  * failed creation shown inline in red.
  */
 import { Text } from '@telegram-apps/telegram-ui';
+import { CURRENCIES } from '../../../shared/currencies';
 import { BANK_RATE_DEBOUNCE_MS, fiatBounds } from '../../../shared/limits';
 import { BuyForm } from '../../components/buy-form';
 import { RequireCurrency } from '../../components/require-currency';
@@ -22,7 +23,7 @@ export function BankAccount() {
             testId="bank-form"
             method="BANK_ACCOUNT"
             currency="RUB"
-            currencyLabel="₽"
+            currencyLabel={CURRENCIES.RUB.symbol}
             bounds={bounds}
             debounceMs={BANK_RATE_DEBOUNCE_MS}
             refetchFrom={bounds.min}

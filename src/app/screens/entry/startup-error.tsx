@@ -12,7 +12,7 @@ export function StartupError() {
           description={LL.startupError.body()}
           action={
             <Button size="l" onClick={() => window.location.reload()}>
-              {LL.startupError.retry()}
+              {LL.common.retry()}
             </Button>
           }
         >

@@ -13,29 +13,27 @@ import {
   SegmentedControl,
   Spinner,
 } from '@telegram-apps/telegram-ui';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { HistoryFilter, OrderSummary } from '../../../shared/api';
 import { HISTORY_PAGE_SIZE } from '../../../shared/limits';
-import { historyCardTarget, orderScreenPath } from '../../../shared/order-status';
+import { historyCardTarget, orderScreenPath } from '../../../shared/order-screens';
 import { ApiError } from '../../api/client';
 import { fetchHistory, fetchOrder } from '../../api/orders';
 import { OrderCard } from '../../components/order-card';
 import { OrderNotFound } from '../../components/order-not-found';
 import { Screen } from '../../components/screen';
 import { localeOf } from '../../format';
+import { useFetchState } from '../../hooks/use-fetch-state';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { hapticSelection } from '../../telegram/actions';
 
 const TABS: readonly HistoryFilter[] = ['all', 'active', 'completed'];
 
-interface Page {
-  /** Which tab these orders belong to: a late answer for another tab is never shown. */
+/** The pages of a tab already shown: the next page is asked for from their end. */
+interface Shown {
   readonly filter: HistoryFilter;
   readonly orders: readonly OrderSummary[];
-  readonly hasMore: boolean;
-  readonly loading: boolean;
-  readonly failed: boolean;
 }
 
 export function MyOrders() {
@@ -50,29 +48,23 @@ export function MyOrders() {
 function OpenOrder({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
   const [, navigate] = useLocation();
-  const [missing, setMissing] = useState(false);
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchOrder(orderId, controller.signal).then(
-      (order) => navigate(orderScreenPath(order.id, historyCardTarget(order)), { replace: true }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        if (error instanceof ApiError && error.code !== 'ORDER_NOT_FOUND') {
-          console.warn('deep-linked order failed', error);
-        }
-        setMissing(true);
-      },
-    );
-    return () => controller.abort();
-  }, [orderId, navigate]);
+  const { error } = useFetchState(orderId, (signal) => fetchOrder(orderId, signal), {
+    onData: (order) =>
+      navigate(orderScreenPath(order.id, historyCardTarget(order)), { replace: true }),
+    onError: (failure) => {
+      if (!(failure instanceof ApiError && failure.code === 'ORDER_NOT_FOUND')) {
+        console.warn('deep-linked order failed', failure);
+      }
+    },
+  });
   return (
     <Screen testId="my-orders" header={{ title: LL.myOrders.title(), back: '/' }}>
-      {missing ? (
-        <OrderNotFound />
-      ) : (
+      {error === undefined ? (
         <div className="screen--center">
           <Spinner size="l" />
         </div>
+      ) : (
+        <OrderNotFound />
       )}
     </Screen>
   );
@@ -83,56 +75,33 @@ function History({ back }: { readonly back: string }) {
   const { language } = useLanguage();
   const [, navigate] = useLocation();
   const [filter, setFilter] = useState<HistoryFilter>('all');
-  const [page, setPage] = useState<Page>({
-    filter: 'all',
-    orders: [],
-    hasMore: false,
-    loading: true,
-    failed: false,
-  });
-  const [more, setMore] = useState(0);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    const offset = more === 0 ? 0 : page.orders.length;
-    fetchHistory({ filter, limit: HISTORY_PAGE_SIZE, offset }, controller.signal).then(
-      (answer) =>
-        setPage((current) => ({
-          filter,
-          orders:
-            offset === 0 || current.filter !== filter
-              ? answer.orders
-              : [...current.orders, ...answer.orders],
-          hasMore: answer.hasMore,
-          loading: false,
-          failed: false,
-        })),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        console.warn('history failed', error);
-        setPage((current) => ({ ...current, filter, loading: false, failed: true }));
-      },
-    );
-    return () => controller.abort();
-    // `page.orders.length` is read for the offset of the next page only when `more` changes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [filter, more, attempt]);
+  const [earlier, setEarlier] = useState<Shown>({ filter: 'all', orders: [] });
+  const offset = earlier.filter === filter ? earlier.orders.length : 0;
+  const page = useFetchState(
+    `${filter}@${offset}`,
+    (signal) => fetchHistory({ filter, limit: HISTORY_PAGE_SIZE, offset }, signal),
+    { onError: (error) => console.warn('history failed', error) },
+  );
 
   const choose = (next: HistoryFilter) => {
     if (next === filter) return;
     hapticSelection();
     setFilter(next);
-    setMore(0);
-    setPage({ filter: next, orders: [], hasMore: false, loading: true, failed: false });
+    setEarlier({ filter: next, orders: [] });
   };
   const loadMore = () => {
-    setPage((current) => ({ ...current, loading: true }));
-    setMore((n) => n + 1);
+    if (page.data === undefined) {
+      page.reload();
+      return;
+    }
+    setEarlier({ filter, orders: [...earlier.orders, ...page.data.orders] });
   };
 
-  const shown = page.filter === filter ? page : { ...page, orders: [], loading: true };
-  const groups = groupByDay(shown.orders, language, {
+  const orders = [...(offset === 0 ? [] : earlier.orders), ...(page.data?.orders ?? [])];
+  // While the next page loads, or after it failed, 'load more' stays to show progress or retry.
+  const hasMore = page.data?.hasMore ?? offset > 0;
+  const failed = page.error !== undefined;
+  const groups = groupByDay(orders, language, {
     today: LL.myOrders.today(),
     yesterday: LL.myOrders.yesterday(),
   });
@@ -165,36 +134,30 @@ function History({ back }: { readonly back: string }) {
           ))}
         </SegmentedControl>
       </div>
-      {shown.orders.length === 0 && shown.loading && (
+      {orders.length === 0 && page.loading && (
         <div className="screen--center">
           <Spinner size="l" />
         </div>
       )}
-      {shown.orders.length === 0 && !shown.loading && shown.failed && (
+      {orders.length === 0 && failed && (
         <Placeholder
           header={LL.errors.generic()}
           action={
-            <Button
-              size="m"
-              onClick={() => {
-                setPage((current) => ({ ...current, loading: true, failed: false }));
-                setAttempt((n) => n + 1);
-              }}
-            >
-              {LL.startupError.retry()}
+            <Button size="m" onClick={page.reload}>
+              {LL.common.retry()}
             </Button>
           }
         />
       )}
-      {shown.orders.length === 0 && !shown.loading && !shown.failed && (
+      {orders.length === 0 && !page.loading && !failed && (
         <Placeholder header={empty[filter]}>
           <span className="placeholder-icon" aria-hidden="true">
             🗂️
           </span>
         </Placeholder>
       )}
-      {shown.orders.length > 0 && (
-        <List data-testid="history-list" data-filter={shown.filter}>
+      {orders.length > 0 && (
+        <List data-testid="history-list" data-filter={filter}>
           {groups.map((group) => (
             <Section key={group.key} header={group.label}>
               {group.orders.map((order) => (
@@ -208,13 +171,13 @@ function History({ back }: { readonly back: string }) {
           ))}
         </List>
       )}
-      {shown.hasMore && (
+      {hasMore && (
         <div className="screen__actions">
           <Button
             size="l"
             stretched
             mode="bezeled"
-            loading={shown.loading}
+            loading={page.loading}
             onClick={loadMore}
             data-testid="load-more"
           >
@@ -233,7 +196,7 @@ interface DayGroup {
 }
 
 /** Orders by the local day they were created: today, yesterday, or the date. */
-export function groupByDay(
+function groupByDay(
   orders: readonly OrderSummary[],
   language: 'ru' | 'en',
   words: { readonly today: string; readonly yesterday: string },

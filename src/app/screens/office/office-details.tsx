@@ -4,21 +4,17 @@
  * address, hours, phone and map link, the passport note and 'I received money'.
  */
 import { Button, Cell, List, Section } from '@telegram-apps/telegram-ui';
-import { useState } from 'react';
-import { Redirect, useLocation } from 'wouter';
+import { Redirect } from 'wouter';
 import { useHistoryState } from 'wouter/use-browser-location';
 import type { OfficeReservation } from '../../../shared/api';
 import { OFFICE_RESERVATION_WARNING_MS } from '../../../shared/limits';
-import { orderScreenPath } from '../../../shared/order-status';
-import { ApiError } from '../../api/client';
-import { confirmOfficeReceipt } from '../../api/orders';
+import { orderScreenPath } from '../../../shared/order-screens';
 import { CopyRow } from '../../components/copy-row';
 import { CountdownBanner } from '../../components/countdown-banner';
 import { Screen } from '../../components/screen';
-import { useEnvironment } from '../../environment-context';
 import { formatDuration, useCountdown } from '../../hooks/use-countdown';
+import { useOfficeConfirm } from '../../hooks/use-office-confirm';
 import { useI18nContext, useLanguage } from '../../i18n/language';
-import { hapticError, hapticSuccess, showAlert } from '../../telegram/actions';
 
 interface OfficeDetailsState {
   readonly reservation: OfficeReservation;
@@ -34,31 +30,13 @@ export function OfficeDetails() {
 function Reservation({ reservation, orderId }: OfficeDetailsState) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
-  const { inTelegram } = useEnvironment();
-  const [, navigate] = useLocation();
-  const [confirming, setConfirming] = useState(false);
+  // Spec section 8 says the server's text or a generic error: the server's text is never shown,
+  // its code is, translated, under the generic headline.
+  const confirm = useOfficeConfirm(orderId, 'generic');
   const countdown = useCountdown(reservation.reservedUntil, 0);
   const warning =
     countdown.remainingMs !== undefined && countdown.remainingMs < OFFICE_RESERVATION_WARNING_MS;
   const { office, city } = reservation;
-
-  const received = async () => {
-    setConfirming(true);
-    try {
-      await confirmOfficeReceipt(orderId);
-      hapticSuccess();
-      navigate(orderScreenPath(orderId, 'complete'));
-    } catch (error) {
-      hapticError();
-      // Spec section 8: the server's error text, or a generic error.
-      const text =
-        error instanceof ApiError && error.body.error !== undefined
-          ? error.body.error
-          : LL.errors.generic();
-      await showAlert(text, inTelegram);
-      setConfirming(false);
-    }
-  };
 
   return (
     <Screen
@@ -116,8 +94,8 @@ function Reservation({ reservation, orderId }: OfficeDetailsState) {
         <Button
           size="l"
           stretched
-          loading={confirming}
-          onClick={() => void received()}
+          loading={confirm.busy}
+          onClick={() => void confirm.run()}
           data-testid="i-received-money"
         >
           {LL.officeDetails.iReceivedMoney()}

@@ -3,14 +3,14 @@
  * the cities of that currency in the customer's language (the country under the city for USD and
  * EUR), the passport / rate-fixed / wallet warning, and the per-currency bounds of section 9.
  */
-import { Cell, Radio, Text } from '@telegram-apps/telegram-ui';
-import { useEffect, useState } from 'react';
+import { Button, Cell, Radio, Text } from '@telegram-apps/telegram-ui';
 import type { City } from '../../../shared/api';
 import { isCountryCode, countryName } from '../../../shared/countries';
 import { methodRoute } from '../../../shared/currencies';
 import { BANK_RATE_DEBOUNCE_MS, fiatBounds } from '../../../shared/limits';
 import { fetchCities } from '../../api/orders';
 import { BuyForm } from '../../components/buy-form';
+import { useFetchState } from '../../hooks/use-fetch-state';
 import { RequireCurrency } from '../../components/require-currency';
 import { Screen } from '../../components/screen';
 import { useI18nContext, useLanguage } from '../../i18n/language';
@@ -23,18 +23,8 @@ export function OfficeExchange() {
 function OfficeForm({ currency }: { readonly currency: SelectedCurrency }) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
-  const [cities, setCities] = useState<readonly City[] | undefined>(undefined);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchCities(currency.code, controller.signal).then(
-      ({ data }) => setCities(data),
-      (error: unknown) => {
-        if (!controller.signal.aborted) console.warn('cities failed', error);
-      },
-    );
-    return () => controller.abort();
-  }, [currency.code]);
+  const load = useFetchState(currency.code, (signal) => fetchCities(currency.code, signal));
+  const cities: readonly City[] | undefined = load.data?.data;
 
   // Spec section 2: the country is shown under the city for USD and EUR.
   const withCountry = currency.code === 'USD' || currency.code === 'EUR';
@@ -59,7 +49,15 @@ function OfficeForm({ currency }: { readonly currency: SelectedCurrency }) {
         extra={({ cityId, setCityId, error }) => (
           <div role="radiogroup" aria-label={LL.officeForm.city()} data-testid="city-list">
             <Text className="buy-form__label">{LL.officeForm.city()}</Text>
-            {cities === undefined && <Cell>{LL.common.loading()}</Cell>}
+            {cities === undefined && load.error === undefined && <Cell>{LL.common.loading()}</Cell>}
+            {cities === undefined && load.error !== undefined && (
+              <div className="load-failed" role="alert" data-testid="cities-failed">
+                <Text>{LL.officeForm.citiesFailed()}</Text>
+                <Button size="s" mode="bezeled" onClick={load.reload} data-testid="cities-retry">
+                  {LL.common.retry()}
+                </Button>
+              </div>
+            )}
             {(cities ?? []).map((city) => (
               <Cell
                 key={city.id}

@@ -1,78 +1,47 @@
 /**
  * `/order/{orderId}/bank-requisites`: bank transfer details with copy and copy-all, the 2-hour
  * countdown (h:mm:ss, warning under 10 minutes) and 'I have paid' (spec sections 2, 4, 8, 9).
- * Requisites and status are polled every 3 s; a cancelled or rejected order goes to my orders.
- * A failed 'I have paid' shows the error, re-enables the button and stays.
+ * The status is polled as the table says; the requisites at the same interval. A failed
+ * 'I have paid' shows the error, re-enables the button and stays.
  */
 import { Button, Cell, List, Placeholder, Section } from '@telegram-apps/telegram-ui';
-import { useCallback, useState } from 'react';
-import { useLocation } from 'wouter';
-import type { BankRequisites as Requisites, OrderDetails } from '../../../shared/api';
-import {
-  BANK_PAYMENT_WARNING_MS,
-  BANK_PAYMENT_WINDOW_MS,
-  POLL_INTERVALS_MS,
-} from '../../../shared/limits';
-import { orderScreenPath } from '../../../shared/order-status';
+import { ORDER_SCREEN_TABLE } from '../../../shared/order-screens';
 import { fetchBankRequisites, confirmPayment } from '../../api/orders';
 import { CopyRow, useCopyFeedback } from '../../components/copy-row';
 import { CountdownBanner } from '../../components/countdown-banner';
-import { Loading, OrderNotFound } from '../../components/order-not-found';
+import { Loading } from '../../components/loading';
+import { OrderAmounts } from '../../components/order-amounts';
+import { OrderNotFound } from '../../components/order-not-found';
 import { Screen } from '../../components/screen';
 import { useEnvironment } from '../../environment-context';
-import { formatDuration, useCountdown } from '../../hooks/use-countdown';
-import { useOrder } from '../../hooks/use-order';
-import { usePolling } from '../../hooks/use-polling';
+import { formatDuration } from '../../hooks/use-countdown';
+import { useFetchState } from '../../hooks/use-fetch-state';
+import { useOrderAction } from '../../hooks/use-order-action';
+import { useOrderScreen } from '../../hooks/use-order-screen';
+import { usePaymentCountdown } from '../../hooks/use-payment-countdown';
 import { useI18nContext } from '../../i18n/language';
-import { hapticError, hapticTap, openSupportLink } from '../../telegram/actions';
-import { OrderAmounts } from './order-summary-section';
-import { paymentDeadline } from './payment';
+import { hapticTap, openSupportLink } from '../../telegram/actions';
 
 export function BankRequisitesScreen({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
   const { inTelegram, supportUrl } = useEnvironment();
-  const [, navigate] = useLocation();
-  const [requisites, setRequisites] = useState<Requisites | null | undefined>(undefined);
-  const [paying, setPaying] = useState(false);
-  const [payError, setPayError] = useState<string | null>(null);
   const [copiedAll, copyAll] = useCopyFeedback();
-
-  const onOrder = useCallback(
-    (order: OrderDetails) => {
-      if (order.status === 'CANCELLED' || order.status === 'REJECTED')
-        navigate('/my-orders', { replace: true });
-    },
-    [navigate],
-  );
-  const view = useOrder(orderId, POLL_INTERVALS_MS.bankRequisites, { onOrder });
-  const pollRequisites = useCallback(
-    async (signal: AbortSignal) => {
-      const answer = await fetchBankRequisites(orderId, signal);
-      setRequisites(answer.requisites);
-    },
-    [orderId],
-  );
-  usePolling(pollRequisites, POLL_INTERVALS_MS.bankRequisites, { enabled: !view.notFound });
+  const view = useOrderScreen('bank-requisites', orderId);
+  const fetched = useFetchState(orderId, (signal) => fetchBankRequisites(orderId, signal), {
+    intervalMs: ORDER_SCREEN_TABLE['bank-requisites'].pollMs,
+    enabled: !view.notFound,
+    onError: (error) => console.warn('requisites poll failed; retrying on the next poll', error),
+  });
+  const requisites = fetched.data?.requisites;
   const order = view.order;
-  const countdown = useCountdown(
-    order === undefined ? null : paymentDeadline(order, BANK_PAYMENT_WINDOW_MS),
-    view.offsetMs,
-  );
-
-  const iHavePaid = async () => {
-    hapticTap();
-    setPaying(true);
-    setPayError(null);
-    try {
-      await confirmPayment(orderId);
-      navigate(orderScreenPath(orderId, 'upload-receipt'));
-    } catch (error) {
-      console.warn('payment-confirm failed', error);
-      hapticError();
-      setPayError(LL.errors.generic());
-      setPaying(false);
-    }
-  };
+  const countdown = usePaymentCountdown(order, 'BANK_ACCOUNT', view.offsetMs);
+  const pay = useOrderAction({
+    name: 'payment-confirm',
+    call: () => confirmPayment(orderId),
+    onDone: () => view.leave('upload-receipt', { replace: false }),
+    headline: 'generic',
+    show: 'inline',
+  });
 
   if (view.notFound) {
     return (
@@ -102,8 +71,7 @@ export function BankRequisitesScreen({ orderId }: { readonly orderId: string }) 
   const present = rows.filter(
     (row): row is [string, string] => row[1] !== undefined && row[1] !== '',
   );
-  const warning =
-    countdown.remainingMs !== undefined && countdown.remainingMs < BANK_PAYMENT_WARNING_MS;
+  const warning = countdown.warning;
 
   return (
     <Screen
@@ -153,18 +121,21 @@ export function BankRequisitesScreen({ orderId }: { readonly orderId: string }) 
               </Cell>
             </Section>
           </List>
-          {payError !== null && (
+          {pay.errorText !== null && (
             <p className="form-error" role="alert" data-testid="pay-error">
-              {payError}
+              {pay.errorText}
             </p>
           )}
           <div className="screen__actions">
             <Button
               size="l"
               stretched
-              loading={paying}
-              disabled={paying}
-              onClick={() => void iHavePaid()}
+              loading={pay.busy}
+              disabled={pay.busy}
+              onClick={() => {
+                hapticTap();
+                void pay.run();
+              }}
               data-testid="i-have-paid"
             >
               {LL.payment.iHavePaid()}

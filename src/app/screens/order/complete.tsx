@@ -1,26 +1,23 @@
 /**
- * `/order/{orderId}/complete`: progress and result (spec section 4). Polled every 3 s; the four
- * in-progress statuses have their labels; COMPLETED shows success with the electronic receipt
- * (`outgoingTxHash`, copyable); a rejected order alerts and goes to /. A success haptic fires the
- * first time COMPLETED or PAYMENT_CONFIRMED is seen.
+ * `/order/{orderId}/complete`: progress and result (spec section 4). The four in-progress
+ * statuses have their labels; COMPLETED shows success with the electronic receipt
+ * (`outgoingTxHash`, copyable). Polling, the redirect of a rejected order and the success haptic
+ * are the table's.
  */
 import { Button, List, Placeholder, Section, Spinner } from '@telegram-apps/telegram-ui';
-import { useCallback, useRef } from 'react';
 import { useLocation } from 'wouter';
-import type { OrderDetails } from '../../../shared/api';
-import { POLL_INTERVALS_MS } from '../../../shared/limits';
-import { orderScreenPath, type OrderStatus } from '../../../shared/order-status';
+import { orderScreenPath } from '../../../shared/order-screens';
+import type { OrderStatus } from '../../../shared/order-status';
 import { CopyRow } from '../../components/copy-row';
-import { Loading, OrderNotFound } from '../../components/order-not-found';
+import { Loading } from '../../components/loading';
+import { OrderAmounts } from '../../components/order-amounts';
+import { OrderNotFound } from '../../components/order-not-found';
 import { Screen } from '../../components/screen';
-import { useEnvironment } from '../../environment-context';
-import { useOrder } from '../../hooks/use-order';
+import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
-import { hapticSuccess, showAlert } from '../../telegram/actions';
-import { OrderAmounts } from './order-summary-section';
 
 /** The in-progress set of spec section 4, in order. */
-export const PROGRESS: readonly OrderStatus[] = [
+const PROGRESS: readonly OrderStatus[] = [
   'RECEIPT_UPLOADED',
   'PAYMENT_CONFIRMED',
   'TX_PENDING',
@@ -29,32 +26,8 @@ export const PROGRESS: readonly OrderStatus[] = [
 
 export function Complete({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
-  const { inTelegram } = useEnvironment();
   const [, navigate] = useLocation();
-  const celebrated = useRef(false);
-  const leaving = useRef(false);
-
-  const onOrder = useCallback(
-    (order: OrderDetails) => {
-      if (
-        (order.status === 'COMPLETED' || order.status === 'PAYMENT_CONFIRMED') &&
-        !celebrated.current
-      ) {
-        celebrated.current = true;
-        hapticSuccess();
-      }
-      if (order.status === 'REJECTED' && !leaving.current) {
-        leaving.current = true;
-        void showAlert(LL.errors.orderRejected(), inTelegram).then(() =>
-          navigate('/', { replace: true }),
-        );
-      }
-    },
-    [LL, inTelegram, navigate],
-  );
-  const { order, notFound } = useOrder(orderId, POLL_INTERVALS_MS.complete, {
-    onOrder,
-  });
+  const { order, notFound } = useOrderScreen('complete', orderId);
 
   const labels: Record<string, string> = {
     RECEIPT_UPLOADED: LL.complete.checkingReceipt(),

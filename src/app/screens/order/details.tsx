@@ -1,55 +1,28 @@
 /**
  * `/order/{orderId}/details`: the read-only order (spec section 2): a rejected order shows its
- * reason; a missing one 'Order not found'; a failed fetch alerts an error.
+ * reason; a missing one 'Order not found'. Asked once; the table says a failed call alerts.
  */
 import { Cell, List, Section } from '@telegram-apps/telegram-ui';
-import { useEffect, useState } from 'react';
-import type { OrderDetails as Order } from '../../../shared/api';
-import { CRYPTO_DECIMALS, RATE_DECIMALS } from '../../../shared/limits';
 import { NETWORKS } from '../../../shared/networks';
 import { STATUS_LABEL_KEYS } from '../../../shared/order-status';
-import { ApiError } from '../../api/client';
-import { fetchOrder } from '../../api/orders';
 import { CopyRow } from '../../components/copy-row';
-import { Loading, OrderNotFound } from '../../components/order-not-found';
+import { Loading } from '../../components/loading';
+import { OrderNotFound } from '../../components/order-not-found';
 import { Screen } from '../../components/screen';
-import { useEnvironment } from '../../environment-context';
-import { formatFiat, formatNumber, localeOf } from '../../format';
+import { formatCrypto, formatFiat, formatRate, localeOf } from '../../format';
+import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext, useLanguage } from '../../i18n/language';
-import { showAlert } from '../../telegram/actions';
-
-type State =
-  { kind: 'loading' } | { kind: 'missing' } | { kind: 'failed' } | { kind: 'loaded'; order: Order };
 
 export function Details({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
-  const { inTelegram } = useEnvironment();
-  const [state, setState] = useState<State>({ kind: 'loading' });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchOrder(orderId, controller.signal).then(
-      (order) => setState({ kind: 'loaded', order }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        if (error instanceof ApiError && error.code === 'ORDER_NOT_FOUND') {
-          setState({ kind: 'missing' });
-          return;
-        }
-        setState({ kind: 'failed' });
-        void showAlert(LL.errors.generic(), inTelegram);
-      },
-    );
-    return () => controller.abort();
-  }, [orderId, LL, inTelegram]);
+  const { order, notFound, failed } = useOrderScreen('details', orderId);
 
   let body;
-  if (state.kind === 'loading') body = <Loading />;
-  else if (state.kind === 'missing' || state.kind === 'failed')
-    body = state.kind === 'missing' ? <OrderNotFound /> : null;
+  if (notFound) body = <OrderNotFound />;
+  else if (failed) body = null;
+  else if (order === undefined) body = <Loading />;
   else {
-    const order = state.order;
     const created = new Intl.DateTimeFormat(localeOf(language), {
       dateStyle: 'medium',
       timeStyle: 'short',
@@ -73,14 +46,12 @@ export function Details({ orderId }: { readonly orderId: string }) {
             {order.type === 'BUY' ? LL.myOrders.buy() : LL.myOrders.sell()}
           </Cell>
           <Cell subhead={LL.details.amount()}>
-            {`${formatNumber(order.amount, language, CRYPTO_DECIMALS)} ${order.cryptoCurrency}`}
+            {formatCrypto(order.amount, order.cryptoCurrency, language)}
           </Cell>
           <Cell subhead={LL.details.total()}>
             {formatFiat(order.totalRub, order.currency, language)}
           </Cell>
-          <Cell subhead={LL.common.rate()}>
-            {formatNumber(order.rate, language, RATE_DECIMALS)}
-          </Cell>
+          <Cell subhead={LL.common.rate()}>{formatRate(order.rate, order.currency, language)}</Cell>
           <Cell subhead={LL.details.network()}>{NETWORKS[order.network].name}</Cell>
           <Cell subhead={LL.details.paymentMethod()}>
             {LL.paymentMethods[order.paymentMethod]()}

@@ -1,8 +1,8 @@
 /**
  * `/order/{orderId}/office-waiting`: waiting for office instructions, then the instructions
- * (spec sections 2 and 4). Polled every 2 s: cancelled or rejected goes to my orders, completed
- * to complete; OFFICE_READY with instructions shows the rate-fixed countdown, the cash to bring,
- * the crypto to get, the receiving wallet, the office, 'I received' and support.
+ * (spec sections 2 and 4). Polling and redirects are the table's; OFFICE_READY with instructions
+ * shows the rate-fixed countdown, the cash to bring, the crypto to get, the receiving wallet, the
+ * office, 'I received' and support.
  */
 import {
   Button,
@@ -13,29 +13,23 @@ import {
   Spinner,
   Text,
 } from '@telegram-apps/telegram-ui';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useLocation } from 'wouter';
-import type { OrderDetails } from '../../../shared/api';
-import {
-  CRYPTO_DECIMALS,
-  OFFICE_RATE_FIXED_MS,
-  OFFICE_RESERVATION_WARNING_MS,
-  POLL_INTERVALS_MS,
-} from '../../../shared/limits';
+import { OFFICE_RATE_FIXED_MS, OFFICE_RESERVATION_WARNING_MS } from '../../../shared/limits';
 import { NETWORKS } from '../../../shared/networks';
-import { orderScreenPath } from '../../../shared/order-status';
-import { confirmOfficeReceipt } from '../../api/orders';
 import { CopyRow } from '../../components/copy-row';
 import { CountdownBanner } from '../../components/countdown-banner';
-import { Loading, OrderNotFound } from '../../components/order-not-found';
+import { Loading } from '../../components/loading';
+import { OrderNotFound } from '../../components/order-not-found';
 import { Screen } from '../../components/screen';
 import { useEnvironment } from '../../environment-context';
-import { formatFiat, formatNumber } from '../../format';
+import { formatCrypto, formatFiat } from '../../format';
 import { formatDuration, useCountdown } from '../../hooks/use-countdown';
-import { useOrder } from '../../hooks/use-order';
+import { useElapsed } from '../../hooks/use-elapsed';
+import { useOfficeConfirm } from '../../hooks/use-office-confirm';
+import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext, useLanguage } from '../../i18n/language';
-import { hapticError, hapticSuccess, openSupportLink, showAlert } from '../../telegram/actions';
-import { useElapsed } from './waiting';
+import { openSupportLink } from '../../telegram/actions';
 
 export function OfficeWaiting({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
@@ -44,35 +38,9 @@ export function OfficeWaiting({ orderId }: { readonly orderId: string }) {
   const [, navigate] = useLocation();
   const [since] = useState(() => Date.now());
   const elapsed = useElapsed(since);
-  const [confirming, setConfirming] = useState(false);
-
-  const onOrder = useCallback(
-    (order: OrderDetails) => {
-      if (order.status === 'CANCELLED' || order.status === 'REJECTED')
-        navigate('/my-orders', { replace: true });
-      else if (order.status === 'COMPLETED')
-        navigate(orderScreenPath(orderId, 'complete'), { replace: true });
-    },
-    [navigate, orderId],
-  );
-  const { order, notFound, offsetMs } = useOrder(orderId, POLL_INTERVALS_MS.officeWaiting, {
-    onOrder,
-  });
+  const { order, notFound, offsetMs, leave } = useOrderScreen('office-waiting', orderId);
   const countdown = useCountdown(order?.reservedUntil, offsetMs);
-
-  const iReceived = async () => {
-    setConfirming(true);
-    try {
-      await confirmOfficeReceipt(orderId);
-      hapticSuccess();
-      navigate(orderScreenPath(orderId, 'complete'));
-    } catch (error) {
-      console.warn('office-confirm failed', error);
-      hapticError();
-      await showAlert(LL.errors.officeConfirmError(), inTelegram);
-      setConfirming(false);
-    }
-  };
+  const confirm = useOfficeConfirm(orderId, 'officeConfirmError', leave);
 
   let body;
   if (notFound) body = <OrderNotFound />;
@@ -104,7 +72,7 @@ export function OfficeWaiting({ orderId }: { readonly orderId: string }) {
               {formatFiat(order.totalRub, order.currency, language)}
             </Cell>
             <Cell subhead={LL.officeWaiting.getAmount()} data-testid="get-amount">
-              {`${formatNumber(order.amount, language, CRYPTO_DECIMALS)} ${order.cryptoCurrency} · ${NETWORKS[order.network].name}`}
+              {`${formatCrypto(order.amount, order.cryptoCurrency, language)} · ${NETWORKS[order.network].name}`}
             </Cell>
             {order.walletAddress !== null && (
               <CopyRow label={LL.officeWaiting.wallet()} value={order.walletAddress} />
@@ -142,8 +110,8 @@ export function OfficeWaiting({ orderId }: { readonly orderId: string }) {
           <Button
             size="l"
             stretched
-            loading={confirming}
-            onClick={() => void iReceived()}
+            loading={confirm.busy}
+            onClick={() => void confirm.run()}
             data-testid="i-received"
           >
             {LL.officeWaiting.iReceived()}
@@ -156,7 +124,7 @@ export function OfficeWaiting({ orderId }: { readonly orderId: string }) {
   return (
     <Screen
       testId="office-waiting"
-      header={{ title: LL.officeWaiting.title(), back: '/my-orders' }}
+      header={{ title: LL.officeWaiting.headerTitle(), back: '/my-orders' }}
     >
       {body}
       <div className="screen__actions">

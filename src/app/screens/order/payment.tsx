@@ -1,88 +1,49 @@
 /**
  * `/order/{orderId}/payment`: P2P card details with tap-to-copy, the 30-minute countdown with its
- * 5-minute warning, and 'I have paid' (spec sections 2, 4, 8, 9). Polled every 5 s; a rejected or
- * cancelled order alerts and goes to /; when the time runs out the order is cancelled.
+ * 5-minute warning, and 'I have paid' (spec sections 2, 4, 8, 9). Polling and redirects are the
+ * table's; when the time runs out the order is cancelled, the customer told, and the app goes to /.
  */
 import { Button, List, Section } from '@telegram-apps/telegram-ui';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { useLocation } from 'wouter';
+import { useEffect, useState } from 'react';
 import { useHistoryState } from 'wouter/use-browser-location';
 import type { CardRequisites, OrderDetails } from '../../../shared/api';
 import { formatCardNumber } from '../../../shared/cards';
-import {
-  P2P_PAYMENT_WARNING_MS,
-  P2P_PAYMENT_WINDOW_MS,
-  POLL_INTERVALS_MS,
-} from '../../../shared/limits';
-import { orderScreenPath } from '../../../shared/order-status';
 import { cancelOrder, confirmPayment } from '../../api/orders';
 import { CopyRow } from '../../components/copy-row';
 import { CountdownBanner } from '../../components/countdown-banner';
-import { Loading, OrderNotFound } from '../../components/order-not-found';
+import { Loading } from '../../components/loading';
+import { OrderAmounts } from '../../components/order-amounts';
+import { OrderNotFound } from '../../components/order-not-found';
 import { Screen } from '../../components/screen';
-import { useEnvironment } from '../../environment-context';
-import { formatDuration, useCountdown } from '../../hooks/use-countdown';
-import { useOrder } from '../../hooks/use-order';
+import { formatDuration } from '../../hooks/use-countdown';
+import { useOrderScreen } from '../../hooks/use-order-screen';
+import { usePaymentCountdown } from '../../hooks/use-payment-countdown';
 import { formatFiat } from '../../format';
 import { useI18nContext, useLanguage } from '../../i18n/language';
-import { hapticTap, showAlert } from '../../telegram/actions';
-import { OrderAmounts } from './order-summary-section';
-
-/** The deadline: `expiresAt`, or 30 minutes from `requisitesReadyAt` when it is absent. */
-export function paymentDeadline(order: OrderDetails, windowMs: number): string | null {
-  if (order.expiresAt !== null) return order.expiresAt;
-  if (order.requisitesReadyAt === null) return null;
-  return new Date(Date.parse(order.requisitesReadyAt) + windowMs).toISOString();
-}
+import { hapticTap } from '../../telegram/actions';
 
 export function Payment({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
-  const { inTelegram } = useEnvironment();
-  const [, navigate] = useLocation();
+  // The waiting screen hands the order over, so the requisites show before the first answer.
   const passed = useHistoryState<{ order?: OrderDetails } | null>()?.order;
-  const leaving = useRef(false);
-  const loaded = useRef(false);
   const [paying, setPaying] = useState(false);
-
-  const leave = useCallback(
-    (message: string) => {
-      if (leaving.current) return;
-      leaving.current = true;
-      void showAlert(message, inTelegram).then(() => navigate('/', { replace: true }));
-    },
-    [inTelegram, navigate],
-  );
-  const onOrder = useCallback(
-    (order: OrderDetails) => {
-      // Spec section 8: an order already cancelled or rejected when the screen loads alerts
-      // orderRejected; one cancelled while the customer watches says it was cancelled.
-      const onLoad = !loaded.current;
-      loaded.current = true;
-      if (order.status === 'REJECTED' || (onLoad && order.status === 'CANCELLED'))
-        leave(LL.errors.orderRejected());
-      else if (order.status === 'CANCELLED') leave(LL.errors.orderCancelled());
-      else if (order.status === 'COMPLETED')
-        navigate(orderScreenPath(orderId, 'complete'), { replace: true });
-    },
-    [leave, LL, navigate, orderId],
-  );
-  const view = useOrder(orderId, POLL_INTERVALS_MS.payment, { onOrder });
+  const view = useOrderScreen('payment', orderId);
+  const { leave } = view;
   const order = view.order ?? (passed?.id === orderId ? passed : undefined);
-  const countdown = useCountdown(
-    order === undefined ? null : paymentDeadline(order, P2P_PAYMENT_WINDOW_MS),
-    view.offsetMs,
-  );
+  const countdown = usePaymentCountdown(order, 'P2P', view.offsetMs);
 
   // Time is up: cancel the order (the server's sweeper would too), tell the customer, go home.
   useEffect(() => {
-    if (!countdown.expired || leaving.current || order?.status !== 'REQUISITES_READY') return;
-    leaving.current = true;
-    void cancelOrder(orderId)
-      .catch((error: unknown) => console.warn('cancel after expiry failed', error))
-      .then(() => showAlert(LL.errors.paymentTimeExpired(), inTelegram))
-      .then(() => navigate('/', { replace: true }));
-  }, [countdown.expired, order?.status, orderId, LL, inTelegram, navigate]);
+    if (!countdown.expired || order?.status !== 'REQUISITES_READY') return;
+    leave('/', {
+      before: () =>
+        cancelOrder(orderId).catch((error: unknown) =>
+          console.warn('cancel after expiry failed', error),
+        ),
+      alert: LL.errors.paymentTimeExpired(),
+    });
+  }, [countdown.expired, order?.status, orderId, LL, leave]);
 
   const iHavePaid = async () => {
     hapticTap();
@@ -93,7 +54,7 @@ export function Payment({ orderId }: { readonly orderId: string }) {
       // Spec section 4: on the P2P screen the receipt comes next even when this call failed.
       console.warn('payment-confirm failed; going on to the receipt', error);
     }
-    navigate(orderScreenPath(orderId, 'upload-receipt'));
+    leave('upload-receipt', { replace: false });
   };
 
   if (view.notFound) {
@@ -104,8 +65,7 @@ export function Payment({ orderId }: { readonly orderId: string }) {
     );
   }
   const requisites = order?.requisites as CardRequisites | null | undefined;
-  const warning =
-    countdown.remainingMs !== undefined && countdown.remainingMs < P2P_PAYMENT_WARNING_MS;
+  const warning = countdown.warning;
 
   return (
     <Screen testId="payment" header={{ title: LL.payment.title(), back: '/my-orders' }}>

@@ -1,36 +1,27 @@
 /**
- * `/order/{orderId}/sell-waiting`: the chain check of a sell (spec sections 2 and 4), polled
- * every 3 s: COMPLETED goes to complete; REJECTED or CANCELLED to my orders.
+ * `/order/{orderId}/sell-waiting`: the chain check of a sell (spec sections 2 and 4): the amounts
+ * and the submitted hash while the table's polling waits for the order to move on.
  */
 import { Button, List, Placeholder, Section, Spinner } from '@telegram-apps/telegram-ui';
-import { useCallback } from 'react';
 import { useLocation } from 'wouter';
-import type { OrderDetails } from '../../../shared/api';
-import { POLL_INTERVALS_MS } from '../../../shared/limits';
-import { orderScreenPath } from '../../../shared/order-status';
 import { CopyRow } from '../../components/copy-row';
-import { Loading, OrderNotFound } from '../../components/order-not-found';
+import { Loading } from '../../components/loading';
+import { OrderAmounts } from '../../components/order-amounts';
+import { OrderNotFound } from '../../components/order-not-found';
 import { Screen } from '../../components/screen';
-import { useOrder } from '../../hooks/use-order';
+import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
-import { OrderAmounts } from './order-summary-section';
 
 export function SellWaiting({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
   const [, navigate] = useLocation();
-  const onOrder = useCallback(
-    (order: OrderDetails) => {
-      if (order.status === 'COMPLETED')
-        navigate(orderScreenPath(orderId, 'complete'), { replace: true });
-      else if (order.status === 'REJECTED' || order.status === 'CANCELLED')
-        navigate('/my-orders', { replace: true });
-    },
-    [navigate, orderId],
-  );
-  const { order, notFound } = useOrder(orderId, POLL_INTERVALS_MS.sellWaiting, { onOrder });
+  const { order, notFound } = useOrderScreen('sell-waiting', orderId);
 
   return (
-    <Screen testId="sell-waiting" header={{ title: LL.sellWaiting.title(), back: '/my-orders' }}>
+    <Screen
+      testId="sell-waiting"
+      header={{ title: LL.sellWaiting.headerTitle(), back: '/my-orders' }}
+    >
       {notFound ? (
         <OrderNotFound />
       ) : order === undefined ? (

@@ -2,53 +2,51 @@
  * `/order/{orderId}/send-crypto`: the sell's deposit (spec sections 2, 4, 5, 8). The amount, coin
  * and network to send, the deposit address with copy and a QR code, a warning that only this coin
  * on this network may be sent, and the transaction hash (required after trimming, checked for the
- * network before it is sent). Once the hash is accepted the screen follows the status to
- * sell-waiting. Cancel asks first, posts cancel and goes to my orders.
+ * network before it is sent). Once the hash is accepted the screen goes on to sell-waiting;
+ * polling and redirects are the table's. Cancel asks first, posts cancel and goes to my orders.
  */
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { Button, Input, List, Section } from '@telegram-apps/telegram-ui';
-import { useCallback, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { useLocation } from 'wouter';
-import type { OrderDetails, WalletRequisites } from '../../../shared/api';
-import { CRYPTO_DECIMALS, POLL_INTERVALS_MS } from '../../../shared/limits';
+import type { WalletRequisites } from '../../../shared/api';
 import { NETWORKS, type NetworkId } from '../../../shared/networks';
-import { orderScreenPath } from '../../../shared/order-status';
 import { txHashSchema } from '../../../shared/schemas/forms';
 import { cancelOrder, submitTxHash } from '../../api/orders';
-import { FieldError } from '../../components/buy-form';
+import { FieldError } from '../../components/field-error';
 import { formErrorText } from '../../components/form-error-text';
-import { failureText } from '../../components/failure-text';
 import { CopyRow } from '../../components/copy-row';
-import { Loading, OrderNotFound } from '../../components/order-not-found';
+import { Loading } from '../../components/loading';
+import { OrderNotFound } from '../../components/order-not-found';
 import { QrCode } from '../../components/qr-code';
 import { Screen } from '../../components/screen';
 import { useEnvironment } from '../../environment-context';
-import { formatFiat, formatNumber } from '../../format';
-import { useOrder } from '../../hooks/use-order';
+import { formatCrypto, formatFiat } from '../../format';
+import { useOrderAction, type OrderAction } from '../../hooks/use-order-action';
+import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext, useLanguage } from '../../i18n/language';
-import { askConfirm, hapticError, hapticSuccess, showAlert } from '../../telegram/actions';
+import { askConfirm, hapticSuccess } from '../../telegram/actions';
 
 export function SendCrypto({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
   const { inTelegram } = useEnvironment();
-  const [, navigate] = useLocation();
-  const [busy, setBusy] = useState(false);
-
-  const onOrder = useCallback(
-    (order: OrderDetails) => {
-      if (order.status === 'TX_PENDING' || order.status === 'TX_CONFIRMED') {
-        navigate(orderScreenPath(orderId, 'sell-waiting'), { replace: true });
-      } else if (order.status === 'COMPLETED') {
-        navigate(orderScreenPath(orderId, 'complete'), { replace: true });
-      } else if (order.status === 'CANCELLED' || order.status === 'REJECTED') {
-        navigate('/my-orders', { replace: true });
-      }
+  const { order, notFound, leave } = useOrderScreen('send-crypto', orderId);
+  const cancelAction = useOrderAction({
+    name: 'cancel',
+    call: () => cancelOrder(orderId),
+    onDone: () => leave('/my-orders', { replace: false }),
+    headline: 'generic',
+  });
+  const txAction = useOrderAction({
+    name: 'tx-hash',
+    call: (hash: string, network: NetworkId) => submitTxHash(orderId, hash, network),
+    onDone: () => {
+      hapticSuccess();
+      leave('sell-waiting');
     },
-    [navigate, orderId],
-  );
-  const { order, notFound } = useOrder(orderId, POLL_INTERVALS_MS.sellWaiting, { onOrder });
+    headline: 'errorCreatingOrder',
+  });
+  const busy = cancelAction.busy || txAction.busy;
 
   if (notFound || order === undefined) {
     return (
@@ -59,7 +57,7 @@ export function SendCrypto({ orderId }: { readonly orderId: string }) {
   }
   const deposit = (order.requisites as WalletRequisites | null)?.walletAddress ?? '';
   const network = NETWORKS[order.network];
-  const amount = `${formatNumber(order.amount, language, CRYPTO_DECIMALS)} ${order.cryptoCurrency}`;
+  const amount = formatCrypto(order.amount, order.cryptoCurrency, language);
 
   const cancel = async () => {
     const ok = await askConfirm(
@@ -67,17 +65,7 @@ export function SendCrypto({ orderId }: { readonly orderId: string }) {
       { ok: LL.sendCrypto.cancelOrder(), cancel: LL.common.back() },
       inTelegram,
     );
-    if (!ok) return;
-    setBusy(true);
-    try {
-      await cancelOrder(orderId);
-      navigate('/my-orders');
-    } catch (error) {
-      console.warn('cancel failed', error);
-      hapticError();
-      await showAlert(LL.errors.generic(), inTelegram);
-      setBusy(false);
-    }
+    if (ok) await cancelAction.run();
   };
 
   return (
@@ -117,7 +105,7 @@ export function SendCrypto({ orderId }: { readonly orderId: string }) {
           network: `${network.name} (${network.fullName})`,
         })}
       </div>
-      <TxHashForm orderId={orderId} network={order.network} busy={busy} setBusy={setBusy} />
+      <TxHashForm network={order.network} busy={busy} submit={txAction} />
       <div className="screen__actions">
         <Button
           size="l"
@@ -135,20 +123,16 @@ export function SendCrypto({ orderId }: { readonly orderId: string }) {
 }
 
 function TxHashForm({
-  orderId,
   network,
   busy,
-  setBusy,
+  submit,
 }: {
-  readonly orderId: string;
   readonly network: NetworkId;
   readonly busy: boolean;
-  readonly setBusy: (busy: boolean) => void;
+  readonly submit: OrderAction<[string, NetworkId]>;
 }) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
-  const { inTelegram } = useEnvironment();
-  const [, navigate] = useLocation();
   const form = useForm<{ txHash: string }>({
     resolver: valibotResolver(txHashSchema(network)),
     defaultValues: { txHash: '' },
@@ -160,20 +144,7 @@ function TxHashForm({
     language,
     network: NETWORKS[network].name,
   });
-
-  const onSubmit = form.handleSubmit(async ({ txHash: hash }) => {
-    setBusy(true);
-    try {
-      await submitTxHash(orderId, hash, network);
-      hapticSuccess();
-      navigate(orderScreenPath(orderId, 'sell-waiting'), { replace: true });
-    } catch (failure) {
-      console.warn('tx-hash failed', failure);
-      hapticError();
-      await showAlert(failureText(failure, LL, LL.errors.errorCreatingOrder()), inTelegram);
-      setBusy(false);
-    }
-  });
+  const onSubmit = form.handleSubmit(({ txHash: hash }) => submit.run(hash, network));
 
   return (
     <form noValidate onSubmit={(event) => void onSubmit(event)} data-testid="tx-form">

@@ -1,40 +1,34 @@
 /**
  * `/order/{orderId}/upload-receipt`: the payment receipt (spec sections 2, 5, 8). Images get a
  * preview and a PDF a placeholder; the file can be removed; only an image or PDF of at most
- * 10 MB is taken. Polled every 5 s: rejected alerts and goes to /, completed goes to complete.
+ * 10 MB is taken. Polling and redirects are the table's; a sent receipt goes on to complete.
  */
 import { Button, Placeholder, Text } from '@telegram-apps/telegram-ui';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation } from 'wouter';
-import type { OrderDetails } from '../../../shared/api';
-import { POLL_INTERVALS_MS, RECEIPT_MAX_BYTES } from '../../../shared/limits';
-import { orderScreenPath } from '../../../shared/order-status';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import {
+  RECEIPT_ACCEPT,
+  RECEIPT_SIGNATURE_BYTES,
+  detectReceiptType,
+  receiptProblem,
+  type ReceiptType,
+} from '../../../shared/receipts';
 import { uploadReceipt } from '../../api/orders';
-import { failureText } from '../../components/failure-text';
 import { OrderNotFound } from '../../components/order-not-found';
 import { Screen } from '../../components/screen';
 import { useEnvironment } from '../../environment-context';
-import { useOrder } from '../../hooks/use-order';
+import { useOrderAction } from '../../hooks/use-order-action';
+import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
 import { hapticError, hapticSuccess, showAlert } from '../../telegram/actions';
 
-/** What the picker accepts: any image (HEIC from iPhones included) or a PDF. */
-export const RECEIPT_ACCEPT = 'image/*,application/pdf,.pdf,.heic,.heif';
-
-export type ReceiptProblem = 'fileTypeError' | 'fileSizeError';
-
-/** Spec section 5: image or PDF only, at most 10 MB. */
-export function checkReceiptFile(file: {
-  readonly type: string;
-  readonly name: string;
-  readonly size: number;
-}): ReceiptProblem | null {
-  const isPdf = file.type === 'application/pdf' || /\.pdf$/i.test(file.name);
-  const isImage = file.type.startsWith('image/') || /\.(heic|heif)$/i.test(file.name);
-  if (!isPdf && !isImage) return 'fileTypeError';
-  if (file.size > RECEIPT_MAX_BYTES) return 'fileSizeError';
-  return null;
+/** A picked file and its real type, read from its first bytes. */
+interface PickedReceipt {
+  readonly file: File;
+  readonly type: ReceiptType;
 }
+
+/** Types a browser can show as an image preview (HEIC gets the file's name instead). */
+const PREVIEWABLE = new Set(['image/jpeg', 'image/png', 'image/webp']);
 
 function readAsDataUrl(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -48,32 +42,30 @@ function readAsDataUrl(file: File): Promise<string> {
 export function UploadReceipt({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
   const { inTelegram } = useEnvironment();
-  const [, navigate] = useLocation();
   const input = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [sending, setSending] = useState(false);
-  const leaving = useRef(false);
-
-  const onOrder = useCallback(
-    (order: OrderDetails) => {
-      if (leaving.current) return;
-      if (order.status === 'REJECTED') {
-        leaving.current = true;
-        void showAlert(LL.errors.orderRejected(), inTelegram).then(() =>
-          navigate('/', { replace: true }),
-        );
-      } else if (order.status === 'COMPLETED') {
-        leaving.current = true;
-        navigate(orderScreenPath(orderId, 'complete'), { replace: true });
-      }
+  const [picked, setPicked] = useState<PickedReceipt | null>(null);
+  const { notFound, leave } = useOrderScreen('upload-receipt', orderId);
+  const send = useOrderAction({
+    name: 'receipt upload',
+    call: async (chosen: File) =>
+      uploadReceipt(orderId, {
+        fileName: chosen.name,
+        fileData: await readAsDataUrl(chosen),
+        fileSize: chosen.size,
+      }),
+    onDone: () => {
+      hapticSuccess();
+      leave('complete', { replace: false });
     },
-    [LL, inTelegram, navigate, orderId],
-  );
-  const { notFound } = useOrder(orderId, POLL_INTERVALS_MS.uploadReceipt, { onOrder });
+    headline: 'uploadError',
+  });
 
   const preview = useMemo(
-    () => (file !== null && file.type.startsWith('image/') ? URL.createObjectURL(file) : null),
-    [file],
+    () =>
+      picked !== null && PREVIEWABLE.has(picked.type.mime)
+        ? URL.createObjectURL(picked.file)
+        : null,
+    [picked],
   );
   useEffect(
     () => () => {
@@ -82,52 +74,40 @@ export function UploadReceipt({ orderId }: { readonly orderId: string }) {
     [preview],
   );
 
-  const choose = async (picked: File | undefined) => {
-    if (picked === undefined) return;
-    const problem = checkReceiptFile(picked);
-    if (problem !== null) {
+  // The same check as the server's (src/shared/receipts.ts): the type from the file's first
+  // bytes, whatever its name or the type the phone reports, and at most 10 MB.
+  const choose = async (chosen: File | undefined) => {
+    if (chosen === undefined) return;
+    const head = new Uint8Array(await chosen.slice(0, RECEIPT_SIGNATURE_BYTES).arrayBuffer());
+    const type = detectReceiptType(head);
+    const problem = receiptProblem(chosen.size, head);
+    if (problem !== null || type === undefined) {
       hapticError();
       if (input.current !== null) input.current.value = '';
-      await showAlert(LL.errors[problem](), inTelegram);
+      await showAlert(LL.errors[problem ?? 'fileTypeError'](), inTelegram);
       return;
     }
-    setFile(picked);
+    setPicked({ file: chosen, type });
   };
 
   const remove = () => {
-    setFile(null);
+    setPicked(null);
     if (input.current !== null) input.current.value = '';
   };
 
-  const send = async () => {
-    if (file === null) {
+  const sendFile = async () => {
+    if (picked === null) {
       await showAlert(LL.errors.noFileSelected(), inTelegram);
       return;
     }
-    setSending(true);
-    try {
-      await uploadReceipt(orderId, {
-        fileName: file.name,
-        fileData: await readAsDataUrl(file),
-        fileSize: file.size,
-      });
-      hapticSuccess();
-      leaving.current = true;
-      navigate(orderScreenPath(orderId, 'complete'));
-    } catch (error) {
-      console.warn('receipt upload failed', error);
-      hapticError();
-      await showAlert(failureText(error, LL, LL.errors.uploadError()), inTelegram);
-    } finally {
-      setSending(false);
-    }
+    await send.run(picked.file);
   };
 
-  const isPdf = file !== null && (file.type === 'application/pdf' || /\.pdf$/i.test(file.name));
+  const isPdf = picked?.type.mime === 'application/pdf';
   return (
     <Screen
       testId="upload-receipt"
-      header={{ title: LL.uploadReceipt.title(), back: '/my-orders' }}
+      header={{ title: LL.uploadReceipt.headerTitle(), back: '/my-orders' }}
     >
       {notFound ? (
         <OrderNotFound />
@@ -141,7 +121,7 @@ export function UploadReceipt({ orderId }: { readonly orderId: string }) {
             data-testid="receipt-input"
             onChange={(event) => void choose(event.target.files?.[0])}
           />
-          {file === null ? (
+          {picked === null ? (
             <Placeholder
               header={LL.uploadReceipt.title()}
               description={LL.uploadReceipt.hint()}
@@ -160,12 +140,12 @@ export function UploadReceipt({ orderId }: { readonly orderId: string }) {
               {isPdf || preview === null ? (
                 <div className="receipt-preview__pdf" data-testid="pdf-placeholder">
                   <span aria-hidden="true">📄</span>
-                  <Text>{isPdf ? LL.uploadReceipt.pdfFile() : file.name}</Text>
+                  <Text>{isPdf ? LL.uploadReceipt.pdfFile() : picked.file.name}</Text>
                 </div>
               ) : (
-                <img src={preview} alt={file.name} className="receipt-preview__image" />
+                <img src={preview} alt={picked.file.name} className="receipt-preview__image" />
               )}
-              <Text className="receipt-preview__name">{file.name}</Text>
+              <Text className="receipt-preview__name">{picked.file.name}</Text>
               <Button size="s" mode="plain" onClick={remove} data-testid="remove-receipt">
                 {LL.uploadReceipt.remove()}
               </Button>
@@ -175,8 +155,8 @@ export function UploadReceipt({ orderId }: { readonly orderId: string }) {
             <Button
               size="l"
               stretched
-              loading={sending}
-              onClick={() => void send()}
+              loading={send.busy}
+              onClick={() => void sendFile()}
               data-testid="send-receipt"
             >
               {LL.uploadReceipt.send()}

@@ -1,46 +1,21 @@
 /**
- * `/order/{orderId}/waiting`: waiting for requisites (spec sections 2 and 4). Polled once at
- * 0.5 s and then every 2 s; the elapsed counter starts from `waiting_start_{orderId}` in local
- * storage so it survives a reload.
+ * `/order/{orderId}/waiting`: waiting for requisites (spec sections 2 and 4). When and how often
+ * it asks, and where it goes, is the table's; the elapsed counter starts from
+ * `waiting_start_{orderId}` in local storage so it survives a reload, and is forgotten once a rule
+ * sends the screen on.
  */
 import { Button, Placeholder, Spinner, Text } from '@telegram-apps/telegram-ui';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useLocation } from 'wouter';
-import type { OrderDetails } from '../../../shared/api';
-import { POLL_INTERVALS_MS } from '../../../shared/limits';
-import { orderScreenPath } from '../../../shared/order-status';
 import { OrderNotFound } from '../../components/order-not-found';
 import { Screen } from '../../components/screen';
 import { useEnvironment } from '../../environment-context';
 import { formatDuration } from '../../hooks/use-countdown';
-import { useOrder } from '../../hooks/use-order';
+import { useElapsed } from '../../hooks/use-elapsed';
+import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
+import { clearWaitingStart, waitingStart } from '../../storage';
 import { openSupportLink } from '../../telegram/actions';
-
-export const waitingStartKey = (orderId: string) => `waiting_start_${orderId}`;
-
-/** When this customer started waiting for this order, stored on first sight. */
-function waitingStart(orderId: string): number {
-  const key = waitingStartKey(orderId);
-  const stored = Number(localStorage.getItem(key));
-  if (Number.isFinite(stored) && stored > 0) return stored;
-  const now = Date.now();
-  localStorage.setItem(key, String(now));
-  return now;
-}
-
-export function clearWaitingStart(orderId: string): void {
-  localStorage.removeItem(waitingStartKey(orderId));
-}
-
-export function useElapsed(since: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return Math.max(0, now - since);
-}
 
 export function Waiting({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
@@ -48,26 +23,8 @@ export function Waiting({ orderId }: { readonly orderId: string }) {
   const [, navigate] = useLocation();
   const [since] = useState(() => waitingStart(orderId));
   const elapsed = useElapsed(since);
-
-  const onOrder = useCallback(
-    (order: OrderDetails) => {
-      if (order.status === 'REQUISITES_READY' && order.requisites !== null) {
-        clearWaitingStart(orderId);
-        if (order.paymentMethod === 'BANK_ACCOUNT') {
-          navigate(orderScreenPath(orderId, 'bank-requisites'), { replace: true });
-        } else {
-          navigate(orderScreenPath(orderId, 'payment'), { replace: true, state: { order } });
-        }
-      } else if (order.status === 'REJECTED' || order.status === 'CANCELLED') {
-        clearWaitingStart(orderId);
-        navigate('/my-orders', { replace: true });
-      }
-    },
-    [orderId, navigate],
-  );
-  const { notFound } = useOrder(orderId, POLL_INTERVALS_MS.waiting, {
-    firstDelayMs: POLL_INTERVALS_MS.waitingFirst,
-    onOrder,
+  const { notFound } = useOrderScreen('waiting', orderId, {
+    onRuleLeave: () => clearWaitingStart(orderId),
   });
 
   return (

@@ -6,7 +6,7 @@
  */
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { Button, Input, List, Section, Text } from '@telegram-apps/telegram-ui';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useLocation } from 'wouter';
 import {
@@ -16,23 +16,17 @@ import {
   sanitizeAmountInput,
 } from '../../../shared/amounts';
 import { cardDigits, formatCardNumber, normalizeCardHolder } from '../../../shared/cards';
-import {
-  CRYPTO_DECIMALS,
-  P2P_RATE_DEBOUNCE_MS,
-  RATE_DECIMALS,
-  fiatBounds,
-} from '../../../shared/limits';
+import { CRYPTO_DECIMALS, P2P_RATE_DEBOUNCE_MS, fiatBounds } from '../../../shared/limits';
 import {
   DEFAULT_CRYPTO,
   DEFAULT_NETWORK,
   networksFor,
   type CryptoCurrency,
 } from '../../../shared/networks';
-import { orderScreenPath } from '../../../shared/order-status';
+import { orderScreenPath } from '../../../shared/order-screens';
 import { sellFormSchema, type SellFormValues } from '../../../shared/schemas/forms';
-import { ApiError } from '../../api/client';
 import { createOrder } from '../../api/orders';
-import { FieldError } from '../../components/buy-form';
+import { FieldError } from '../../components/field-error';
 import { CoinSwitch } from '../../components/coin-switch';
 import { createFailureText } from '../../components/failure-text';
 import { formErrorText } from '../../components/form-error-text';
@@ -40,10 +34,10 @@ import { NetworkSelect } from '../../components/network-select';
 import { RequireCurrency } from '../../components/require-currency';
 import { Screen } from '../../components/screen';
 import { useEnvironment } from '../../environment-context';
-import { formatFiat, formatNumber } from '../../format';
-import { useLiveRate } from '../../hooks/use-live-rate';
+import { currencySign, formatCrypto, formatFiat, formatNumber, formatRate } from '../../format';
+import { useQuotedOrder } from '../../hooks/use-quoted-order';
 import { useI18nContext, useLanguage } from '../../i18n/language';
-import { askConfirm, hapticError, showAlert } from '../../telegram/actions';
+import { hapticError, showAlert } from '../../telegram/actions';
 
 const BOUNDS = fiatBounds('P2P', 'RUB');
 
@@ -56,7 +50,6 @@ function SellForm() {
   const { language } = useLanguage();
   const { inTelegram } = useEnvironment();
   const [, navigate] = useLocation();
-  const [submitting, setSubmitting] = useState(false);
   const form = useForm<SellFormValues>({
     resolver: valibotResolver(sellFormSchema(BOUNDS)),
     defaultValues: {
@@ -74,14 +67,23 @@ function SellForm() {
     reValidateMode: 'onChange',
   });
   const values = useWatch({ control: form.control }) as SellFormValues;
-  const { rate, setRate } = useLiveRate({
-    currency: 'RUB',
-    operation: 'SELL',
-    cryptoCurrency: values.cryptoCurrency,
-    paymentMethod: 'P2P',
-    amount: parseAmount(values.fiatAmount),
-    debounceMs: P2P_RATE_DEBOUNCE_MS,
-  });
+  const { rate, submitting, submit } = useQuotedOrder(
+    {
+      currency: 'RUB',
+      operation: 'SELL',
+      cryptoCurrency: values.cryptoCurrency,
+      paymentMethod: 'P2P',
+      amount: parseAmount(values.fiatAmount),
+      debounceMs: P2P_RATE_DEBOUNCE_MS,
+    },
+    {
+      onCreated: (orderId) => navigate(orderScreenPath(orderId, 'send-crypto')),
+      onFailure: async (error) => {
+        hapticError();
+        await showAlert(createFailureText(error, LL, language), inTelegram);
+      },
+    },
+  );
 
   // The crypto amount leads on the sell side: a new rate recomputes the roubles.
   useEffect(() => {
@@ -100,61 +102,36 @@ function SellForm() {
     formErrorText(key, LL, { language, bounds: BOUNDS, currencyLabel: 'RUB' });
   const errors = form.formState.errors;
 
-  const send = async (data: SellFormValues, agreedRate: number): Promise<void> => {
-    const amount = parseAmount(data.cryptoAmount) ?? 0;
-    const total = parseAmount(fiatForCrypto(amount, agreedRate)) ?? 0;
-    try {
-      const { orderId } = await createOrder({
-        type: 'SELL',
-        amount,
-        currency: 'RUB',
-        cryptoCurrency: data.cryptoCurrency,
-        network: data.network,
-        rate: agreedRate,
-        totalRub: total,
-        cardNumber: cardDigits(data.cardNumber),
-        cardHolder: data.cardHolder.trim(),
-        bankName: data.bankName.trim(),
-        phone: data.phone.trim(),
-        comment: data.comment.trim(),
-        paymentMethod: 'P2P',
-      });
-      navigate(orderScreenPath(orderId, 'send-crypto'));
-    } catch (error) {
-      if (
-        error instanceof ApiError &&
-        error.code === 'RATE_CHANGED' &&
-        typeof error.body.rate === 'number'
-      ) {
-        const newRate = error.body.rate;
-        setRate(newRate);
-        const newTotal = parseAmount(fiatForCrypto(amount, newRate)) ?? 0;
-        const ok = await askConfirm(
-          LL.buyForm.rateChangedBody({
-            rate: formatNumber(newRate, language, RATE_DECIMALS),
-            total: `${formatNumber(amount, language, CRYPTO_DECIMALS)} ${data.cryptoCurrency}`,
-            amount: formatFiat(newTotal, 'RUB', language),
-          }),
-          { ok: LL.common.continue(), cancel: LL.common.cancel() },
-          inTelegram,
-        );
-        if (ok) await send(data, newRate);
-        return;
-      }
-      hapticError();
-      await showAlert(createFailureText(error, LL), inTelegram);
-    }
-  };
-
   const onSubmit = form.handleSubmit(
     async (data) => {
-      if (rate === undefined) return;
-      setSubmitting(true);
-      try {
-        await send(data, rate);
-      } finally {
-        setSubmitting(false);
-      }
+      const amount = parseAmount(data.cryptoAmount) ?? 0;
+      const totalAt = (agreed: number) => parseAmount(fiatForCrypto(amount, agreed)) ?? 0;
+      await submit({
+        create: async (agreed) => {
+          const { orderId } = await createOrder({
+            type: 'SELL',
+            amount,
+            currency: 'RUB',
+            cryptoCurrency: data.cryptoCurrency,
+            network: data.network,
+            rate: agreed,
+            totalRub: totalAt(agreed),
+            cardNumber: cardDigits(data.cardNumber),
+            cardHolder: data.cardHolder.trim(),
+            bankName: data.bankName.trim(),
+            phone: data.phone.trim(),
+            comment: data.comment.trim(),
+            paymentMethod: 'P2P',
+          });
+          return orderId;
+        },
+        confirmNewRate: (newRate) =>
+          LL.buyForm.rateChangedBody({
+            rate: formatRate(newRate, 'RUB', language),
+            total: formatCrypto(amount, data.cryptoCurrency, language),
+            amount: formatFiat(totalAt(newRate), 'RUB', language),
+          }),
+      });
     },
     async (invalid) => {
       hapticError();
@@ -164,7 +141,8 @@ function SellForm() {
           invalid.cardNumber?.message ??
           invalid.cardHolder?.message ??
           invalid.bankName?.message ??
-          invalid.phone?.message,
+          invalid.phone?.message ??
+          invalid.comment?.message,
       );
       if (first !== null) await showAlert(first, inTelegram);
     },
@@ -175,7 +153,10 @@ function SellForm() {
   );
   const fiatError = message(errors.fiatAmount?.message);
   const cardError = message(errors.cardNumber?.message);
+  const holderError = message(errors.cardHolder?.message);
+  const bankError = message(errors.bankName?.message);
   const phoneError = message(errors.phone?.message);
+  const commentError = message(errors.comment?.message);
 
   return (
     <Screen testId="p2p-sell" header={{ title: LL.sellForm.title(), back: '/p2p' }}>
@@ -201,8 +182,7 @@ function SellForm() {
                   ? LL.common.loadingRate()
                   : LL.common.rateValue({
                       crypto: values.cryptoCurrency,
-                      rate: formatNumber(rate, language, RATE_DECIMALS),
-                      currency: '₽',
+                      rate: formatRate(rate, 'RUB', language),
                     })}
               </Text>
             </div>
@@ -252,7 +232,7 @@ function SellForm() {
                   total === undefined || rate === undefined ? '' : cryptoForFiat(total, rate),
                 );
               }}
-              after={<span className="input-unit">₽</span>}
+              after={<span className="input-unit">{currencySign('RUB', language)}</span>}
             />
             {fiatError !== null && <FieldError text={fiatError} testId="fiat-error" />}
           </Section>
@@ -283,15 +263,24 @@ function SellForm() {
               autoCapitalize="characters"
               placeholder="IVAN PETROV"
               value={values.cardHolder}
-              onChange={(event) => set('cardHolder', normalizeCardHolder(event.target.value))}
+              status={holderError === null ? 'default' : 'error'}
+              onChange={(event) => {
+                // Checked while typing, not only on submit: a name typed in Cyrillic is said to
+                // need Latin letters at once (Russian cards carry the holder in Latin).
+                const holder = normalizeCardHolder(event.target.value);
+                form.setValue('cardHolder', holder, { shouldValidate: validate || holder !== '' });
+              }}
             />
+            {holderError !== null && <FieldError text={holderError} testId="holder-error" />}
             <Input
               header={LL.sellForm.bankName()}
               name="bankName"
               placeholder={language === 'ru' ? 'Т-Банк' : 'T-Bank'}
               value={values.bankName}
+              status={bankError === null ? 'default' : 'error'}
               onChange={(event) => set('bankName', event.target.value)}
             />
+            {bankError !== null && <FieldError text={bankError} testId="bank-error" />}
             <Input
               header={LL.sellForm.phone()}
               name="phone"
@@ -308,8 +297,10 @@ function SellForm() {
               header={LL.sellForm.comment()}
               name="comment"
               value={values.comment}
+              status={commentError === null ? 'default' : 'error'}
               onChange={(event) => set('comment', event.target.value)}
             />
+            {commentError !== null && <FieldError text={commentError} testId="comment-error" />}
           </Section>
         </List>
         <div className="screen__actions">

@@ -1,16 +1,15 @@
 /** The amounts of an order as its screens show them: what is paid and what is received. */
 import { Cell, Section } from '@telegram-apps/telegram-ui';
-import type { OrderSummary } from '../../../shared/api';
-import { CRYPTO_DECIMALS, RATE_DECIMALS } from '../../../shared/limits';
-import { NETWORKS } from '../../../shared/networks';
-import { formatFiat, formatNumber } from '../../format';
-import { useI18nContext, useLanguage } from '../../i18n/language';
+import type { OrderSummary } from '../../shared/api';
+import { NETWORKS } from '../../shared/networks';
+import { formatCrypto, formatFiat, formatRate } from '../format';
+import { useI18nContext, useLanguage } from '../i18n/language';
 
 export function OrderAmounts({ order }: { readonly order: OrderSummary }) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
   const fiat = formatFiat(order.totalRub, order.currency, language);
-  const crypto = `${formatNumber(order.amount, language, CRYPTO_DECIMALS)} ${order.cryptoCurrency}`;
+  const crypto = formatCrypto(order.amount, order.cryptoCurrency, language);
   const buy = order.type === 'BUY';
   return (
     <Section header={LL.common.orderNumber({ id: order.id.slice(0, 8) })}>
@@ -23,8 +22,7 @@ export function OrderAmounts({ order }: { readonly order: OrderSummary }) {
       <Cell subhead={LL.common.rate()}>
         {LL.common.rateValue({
           crypto: order.cryptoCurrency,
-          rate: formatNumber(order.rate, language, RATE_DECIMALS),
-          currency: order.currency === 'RUB' ? '₽' : order.currency,
+          rate: formatRate(order.rate, order.currency, language),
         })}
       </Cell>
     </Section>

@@ -1,0 +1,135 @@
+/**
+ * The one hook behind every order screen: it asks for the order as the screen's row of
+ * ORDER_SCREEN_TABLE says (at once or after a first delay, then every `pollMs`, or once), keeps
+ * the offset of the server's clock for countdowns, says 'not found' for a missing or foreign id,
+ * applies the screen's rules to every answer (alert, then go) and leaves only once, whether a
+ * rule or the customer's action sends the screen away. The screens render what it gives.
+ */
+import { useCallback, useRef, useState } from 'react';
+import { useLocation } from 'wouter';
+import type { OrderDetails } from '../../shared/api';
+import {
+  ORDER_SCREEN_TABLE,
+  destinationPath,
+  orderScreenRule,
+  type OrderScreen,
+  type OrderScreenDestination,
+} from '../../shared/order-screens';
+import { ApiError } from '../api/client';
+import { fetchOrder } from '../api/orders';
+import { useEnvironment } from '../environment-context';
+import { useI18nContext } from '../i18n/language';
+import { hapticSuccess, showAlert } from '../telegram/actions';
+import { clockOffset } from './use-countdown';
+import { useFetchState } from './use-fetch-state';
+
+export interface LeaveOptions {
+  /** Shown, and dismissed, before going. */
+  readonly alert?: string | undefined;
+  /** Run first (the cancel after a payment timer ran out); its failure is the caller's. */
+  readonly before?: () => Promise<unknown>;
+  /** Replace the current history entry (default true: the screen has moved on). */
+  readonly replace?: boolean;
+  /** Navigation state for the next screen. */
+  readonly state?: unknown;
+}
+
+export interface OrderScreenView {
+  readonly order: OrderDetails | undefined;
+  readonly notFound: boolean;
+  /** The call failed on a screen that asks only once (the customer was told). */
+  readonly failed: boolean;
+  /** Server clock minus phone clock, in ms. */
+  readonly offsetMs: number;
+  /**
+   * Leaves the screen for `to`, unless it is already leaving: false then. Later answers no
+   * longer redirect.
+   */
+  readonly leave: (to: OrderScreenDestination, options?: LeaveOptions) => boolean;
+}
+
+interface Answer {
+  readonly order: OrderDetails;
+  readonly offsetMs: number;
+}
+
+export function useOrderScreen(
+  screen: OrderScreen,
+  orderId: string,
+  options: {
+    /** Called once when a rule of the table sends the screen away (waiting clears its timer). */
+    readonly onRuleLeave?: () => void;
+  } = {},
+): OrderScreenView {
+  const { LL } = useI18nContext();
+  const { inTelegram } = useEnvironment();
+  const [, navigate] = useLocation();
+  const behaviour = ORDER_SCREEN_TABLE[screen];
+  const leaving = useRef(false);
+  const answered = useRef(false);
+  const celebrated = useRef(false);
+  // Not found is final: the screen stops asking.
+  const [notFound, setNotFound] = useState(false);
+
+  const leave = useCallback(
+    (to: OrderScreenDestination, how: LeaveOptions = {}) => {
+      if (leaving.current) return false;
+      leaving.current = true;
+      void (async () => {
+        await how.before?.();
+        if (how.alert !== undefined) await showAlert(how.alert, inTelegram);
+        navigate(destinationPath(orderId, to), { replace: how.replace ?? true, state: how.state });
+      })();
+      return true;
+    },
+    [inTelegram, navigate, orderId],
+  );
+
+  const onData = ({ order }: Answer) => {
+    const first = !answered.current;
+    answered.current = true;
+    if (!celebrated.current && behaviour.successHaptic?.includes(order.status) === true) {
+      celebrated.current = true;
+      hapticSuccess();
+    }
+    const rule = orderScreenRule(screen, order, first);
+    if (rule === undefined) return;
+    const left = leave(rule.go, {
+      alert: rule.alert === undefined ? undefined : LL.errors[rule.alert](),
+      state: rule.passOrder === true ? { order } : undefined,
+    });
+    if (left) options.onRuleLeave?.();
+  };
+
+  const onError = (error: unknown) => {
+    if (error instanceof ApiError && error.code === 'ORDER_NOT_FOUND') {
+      setNotFound(true);
+      return;
+    }
+    if (behaviour.onFailure === 'alert') void showAlert(LL.errors.generic(), inTelegram);
+    else console.warn(`${screen}: order poll failed; retrying on the next poll`, error);
+  };
+
+  const fetched = useFetchState<Answer>(
+    orderId,
+    async (signal) => {
+      const order = await fetchOrder(orderId, signal);
+      return { order, offsetMs: clockOffset(order.serverTime) };
+    },
+    {
+      intervalMs: behaviour.pollMs,
+      ...(behaviour.firstPollMs === undefined ? {} : { firstDelayMs: behaviour.firstPollMs }),
+      enabled: !notFound,
+      onData,
+      onError,
+    },
+  );
+
+  return {
+    order: fetched.data?.order,
+    notFound,
+    failed: !notFound && fetched.error !== undefined && fetched.data === undefined,
+    offsetMs: fetched.data?.offsetMs ?? 0,
+    leave,
+  };
+}

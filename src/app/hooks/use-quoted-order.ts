@@ -1,0 +1,76 @@
+/**
+ * The quote-and-submit logic every order form shares (buy by P2P, bank or office, and sell): the
+ * live rate of the form's pair (`useLiveRate`), and a submit that creates the order at that rate.
+ * When the server answers RATE_CHANGED, its new rate is shown to the customer to confirm and the
+ * order is sent again at it only if they agree (design.md: the rate is never changed silently);
+ * any other failure goes to the form's own `onFailure`.
+ */
+import { useState } from 'react';
+import { ApiError } from '../api/client';
+import { useEnvironment } from '../environment-context';
+import { useI18nContext } from '../i18n/language';
+import { askConfirm } from '../telegram/actions';
+import { useLiveRate, type LiveRateOptions } from './use-live-rate';
+
+export interface OrderAttempt {
+  /** Creates the order at `rate` and answers its id. */
+  readonly create: (rate: number) => Promise<string>;
+  /** What the customer is asked when the server's rate is `rate` (the new amounts at it). */
+  readonly confirmNewRate: (rate: number) => string;
+}
+
+export interface QuotedOrder {
+  /** The rate of the pair, undefined while it is being looked up or after a failed lookup. */
+  readonly rate: number | undefined;
+  readonly submitting: boolean;
+  /** Creates the order at the current rate; resolves once it is created, declined or failed. */
+  readonly submit: (attempt: OrderAttempt) => Promise<void>;
+}
+
+export function useQuotedOrder(
+  quote: LiveRateOptions,
+  handlers: {
+    readonly onCreated: (orderId: string) => void;
+    readonly onFailure: (error: unknown) => Promise<void> | void;
+  },
+): QuotedOrder {
+  const { LL } = useI18nContext();
+  const { inTelegram } = useEnvironment();
+  const { rate, setRate } = useLiveRate(quote);
+  const [submitting, setSubmitting] = useState(false);
+
+  const submit = async (attempt: OrderAttempt): Promise<void> => {
+    if (rate === undefined) return;
+    setSubmitting(true);
+    try {
+      let agreed = rate;
+      for (;;) {
+        try {
+          handlers.onCreated(await attempt.create(agreed));
+          return;
+        } catch (error) {
+          const newRate =
+            error instanceof ApiError && error.code === 'RATE_CHANGED'
+              ? error.body.rate
+              : undefined;
+          if (newRate === undefined) {
+            await handlers.onFailure(error);
+            return;
+          }
+          setRate(newRate);
+          const ok = await askConfirm(
+            attempt.confirmNewRate(newRate),
+            { ok: LL.common.continue(), cancel: LL.common.cancel() },
+            inTelegram,
+          );
+          if (!ok) return;
+          agreed = newRate;
+        }
+      }
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return { rate, submitting, submit };
+}

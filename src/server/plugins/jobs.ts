@@ -1,0 +1,34 @@
+/**
+ * The background jobs of the server process (design.md, "Components"): the expiry sweeper and
+ * housekeeping start when the server is ready and are waited for when it closes.
+ */
+import fp from 'fastify-plugin';
+import { createHousekeeping } from '../jobs/housekeeping';
+import { createSweeper } from '../jobs/sweeper';
+
+export const jobsPlugin = fp(
+  (app, _options, done) => {
+    const jobs = [
+      createSweeper({
+        database: { db: app.db, dialect: app.config.database.kind },
+        now: app.now,
+        log: app.log,
+      }),
+      createHousekeeping({
+        db: app.db,
+        receiptsDir: app.config.receiptsDir,
+        now: app.now,
+        log: app.log,
+      }),
+    ];
+    app.addHook('onReady', (ready) => {
+      for (const job of jobs) job.start();
+      ready();
+    });
+    app.addHook('onClose', async () => {
+      await Promise.all(jobs.map((job) => job.stop()));
+    });
+    done();
+  },
+  { name: 'jobs', dependencies: ['context'] },
+);

@@ -1,0 +1,115 @@
+/**
+ * The customer's calls (spec section 7), every one behind `authenticate`: the caller is on the
+ * request, and every order call is limited to the caller's own orders by its service. Writing
+ * calls count against the caller's limits of the minute.
+ */
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
+import * as v from 'valibot';
+import {
+  API_PATHS,
+  type ActiveOrdersResponse,
+  type BankRequisitesResponse,
+  type CreateOrderResponse,
+  type HistoryResponse,
+  type OrderActionResponse,
+  type OrderDetails,
+  type RateResponse,
+} from '../../shared/api';
+import { CreateOrderSchema } from '../../shared/schemas/create-order';
+import { ReceiptUploadSchema, TxHashSchema } from '../../shared/schemas/order-actions';
+import { HistoryQuerySchema, RateQuerySchema } from '../../shared/schemas/queries';
+import { createOrder } from '../orders/create';
+import {
+  activeOrders,
+  bankRequisites,
+  cancelOrder,
+  confirmOfficeReceipt,
+  confirmPayment,
+  orderHistory,
+  orderStatus,
+  submitTxHash,
+  uploadReceipt,
+} from '../orders/customer-orders';
+import { actionResponse } from '../orders/order-view';
+import type { OrderActionService } from '../orders/transition';
+import type { LimitedCall } from '../rate-limit';
+import { currentRate } from '../rates/rates';
+import { orderIdParam, parseWith } from '../validation';
+import { noStore } from './cache-control';
+
+export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
+  app.addHook('preHandler', app.authenticate);
+  const counted = (call: LimitedCall) => ({ preHandler: app.callLimit(call) });
+
+  app.get(API_PATHS.rate, async (request, reply): Promise<RateResponse> => {
+    const rate = await currentRate(app, parseWith(RateQuerySchema, request.query));
+    noStore(reply);
+    return rate;
+  });
+
+  app.post(
+    API_PATHS.createOrder,
+    counted('create'),
+    async (request, reply): Promise<CreateOrderResponse> => {
+      const payload = parseWith(CreateOrderSchema, request.body);
+      const created = await createOrder(app, request.caller.telegramId, payload);
+      request.log.info(
+        { orderId: created.orderId, customer: request.caller.telegramId },
+        'order created',
+      );
+      void reply.status(201);
+      return created;
+    },
+  );
+
+  app.get(API_PATHS.activeOrders, async (request, reply): Promise<ActiveOrdersResponse> => {
+    noStore(reply);
+    return activeOrders(app, request.caller.telegramId);
+  });
+
+  app.get(API_PATHS.history, async (request, reply): Promise<HistoryResponse> => {
+    const query = parseWith(HistoryQuerySchema, request.query);
+    noStore(reply);
+    return orderHistory(app, request.caller.telegramId, query);
+  });
+
+  app.get('/api/orders/:id/status', async (request, reply): Promise<OrderDetails> => {
+    noStore(reply);
+    return orderStatus(app, request.caller.telegramId, orderIdParam(request.params));
+  });
+
+  app.get('/api/orders/:id/requisites', async (request, reply): Promise<BankRequisitesResponse> => {
+    noStore(reply);
+    return bankRequisites(app, request.caller.telegramId, orderIdParam(request.params));
+  });
+
+  /** An action on one of the caller's orders; its body, when it takes one, is judged after the id. */
+  const orderAction =
+    <S extends v.GenericSchema>(schema: S, action: OrderActionService<v.InferOutput<S>>) =>
+    async (request: FastifyRequest): Promise<OrderActionResponse> => {
+      const id = orderIdParam(request.params);
+      const body = parseWith(schema, request.body);
+      return actionResponse(await action(app, request.caller.telegramId, id, body));
+    };
+  const IgnoredBody = v.unknown();
+
+  app.post('/api/orders/:id/cancel', counted('action'), orderAction(IgnoredBody, cancelOrder));
+  app.post(
+    '/api/orders/:id/payment-confirm',
+    counted('action'),
+    orderAction(IgnoredBody, confirmPayment),
+  );
+  app.post(
+    '/api/orders/:id/receipt',
+    counted('receipt'),
+    orderAction(ReceiptUploadSchema, uploadReceipt),
+  );
+  app.post('/api/orders/:id/tx-hash', counted('action'), orderAction(TxHashSchema, submitTxHash));
+  app.post(
+    '/api/orders/:id/office-confirm',
+    counted('action'),
+    orderAction(IgnoredBody, confirmOfficeReceipt),
+  );
+
+  done();
+};

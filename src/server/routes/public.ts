@@ -1,0 +1,50 @@
+/**
+ * Calls that need no identity: health, the app's start-up configuration, the demo session and
+ * the cities with an office for a currency.
+ */
+import type { FastifyPluginCallback } from 'fastify';
+import {
+  API_PATHS,
+  type AppConfigResponse,
+  type CitiesResponse,
+  type DemoSessionResponse,
+  type HealthResponse,
+} from '../../shared/api';
+import { DemoSessionQuerySchema } from '../../shared/schemas/queries';
+import { demoSession } from '../auth/demo-session';
+import { isDemoMode } from '../config';
+import { pingDatabase } from '../db/database';
+import { citiesTaking } from '../reference/cities';
+import { parseWith } from '../validation';
+import { noStore } from './cache-control';
+
+export const publicRoutes: FastifyPluginCallback = (app, _options, done) => {
+  app.get(API_PATHS.health, async (_request, reply): Promise<HealthResponse> => {
+    await pingDatabase(app.db);
+    noStore(reply);
+    return { ok: true, time: new Date(app.now()).toISOString() };
+  });
+
+  app.get(API_PATHS.appConfig, async (_request, reply): Promise<AppConfigResponse> => {
+    noStore(reply);
+    return Promise.resolve({ demo: isDemoMode(app.config), supportUrl: app.config.supportUrl });
+  });
+
+  app.get(API_PATHS.demoSession, async (request, reply): Promise<DemoSessionResponse> => {
+    const { startParam } = parseWith(DemoSessionQuerySchema, request.query);
+    const session = demoSession(app, startParam);
+    noStore(reply);
+    return Promise.resolve(session);
+  });
+
+  app.get<{ Params: { currencyCode: string } }>(
+    '/api/cities/:currencyCode',
+    async (request, reply): Promise<CitiesResponse> => {
+      const cities = await citiesTaking(app, request.params.currencyCode);
+      void reply.header('cache-control', 'public, max-age=300');
+      return cities;
+    },
+  );
+
+  done();
+};
