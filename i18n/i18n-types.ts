@@ -652,6 +652,10 @@ type RootTranslation = {
 		 */
 		createdAt: string
 		/**
+		 * П​р​и​ч​и​н​а​ ​о​т​м​е​н​ы
+		 */
+		cancelReason: string
+		/**
 		 * П​р​и​ч​и​н​а​ ​о​т​к​л​о​н​е​н​и​я
 		 */
 		rejectReason: string
@@ -679,14 +683,26 @@ type RootTranslation = {
 		 * О​т​п​р​а​в​и​т​ь​ ​х​е​ш
 		 */
 		submit: string
+	}
+	orderHelp: {
 		/**
 		 * О​т​м​е​н​и​т​ь​ ​з​а​к​а​з
 		 */
 		cancelOrder: string
 		/**
-		 * О​т​м​е​н​и​т​ь​ ​з​а​к​а​з​?
+		 * О​т​м​е​н​и​т​ь​ ​з​а​к​а​з​ ​№​{​i​d​}​?​ ​В​е​р​н​у​т​ь​ ​е​г​о​ ​б​у​д​е​т​ ​н​е​л​ь​з​я​.
+		 * @param {string} id
 		 */
-		cancelConfirm: string
+		cancelConfirm: RequiredParams<'id'>
+		/**
+		 * Н​е​ ​о​т​м​е​н​я​т​ь
+		 */
+		keepOrder: string
+		/**
+		 * З​а​к​а​з​ ​№​{​i​d​}​:​ 
+		 * @param {string} id
+		 */
+		supportMessage: RequiredParams<'id'>
 	}
 	sellWaiting: {
 		/**
@@ -855,6 +871,34 @@ type RootTranslation = {
 		 * О​ф​и​с
 		 */
 		OFFICE: string
+	}
+	cancelReasons: {
+		/**
+		 * В​ы​ ​о​т​м​е​н​и​л​и​ ​з​а​к​а​з
+		 */
+		customer: string
+		/**
+		 * В​р​е​м​я​ ​в​ы​ш​л​о​,​ ​и​ ​з​а​к​а​з​ ​о​т​м​е​н​ё​н​ ​а​в​т​о​м​а​т​и​ч​е​с​к​и
+		 */
+		expired: string
+		/**
+		 * О​п​е​р​а​т​о​р​ ​н​е​ ​о​т​в​е​т​и​л​ ​в​о​в​р​е​м​я​,​ ​п​о​э​т​о​м​у​ ​з​а​к​а​з​ ​о​т​м​е​н​ё​н
+		 */
+		no_operator: string
+	}
+	cancelReasonsShort: {
+		/**
+		 * в​а​м​и
+		 */
+		customer: string
+		/**
+		 * в​р​е​м​я​ ​в​ы​ш​л​о
+		 */
+		expired: string
+		/**
+		 * о​п​е​р​а​т​о​р​ ​н​е​ ​о​т​в​е​т​и​л
+		 */
+		no_operator: string
 	}
 	statusLabels: {
 		/**
@@ -1852,6 +1896,10 @@ export type TranslationFunctions = {
 		 */
 		createdAt: () => LocalizedString
 		/**
+		 * Причина отмены
+		 */
+		cancelReason: () => LocalizedString
+		/**
 		 * Причина отклонения
 		 */
 		rejectReason: () => LocalizedString
@@ -1877,14 +1925,24 @@ export type TranslationFunctions = {
 		 * Отправить хеш
 		 */
 		submit: () => LocalizedString
+	}
+	orderHelp: {
 		/**
 		 * Отменить заказ
 		 */
 		cancelOrder: () => LocalizedString
 		/**
-		 * Отменить заказ?
+		 * Отменить заказ №{id}? Вернуть его будет нельзя.
 		 */
-		cancelConfirm: () => LocalizedString
+		cancelConfirm: (arg: { id: string }) => LocalizedString
+		/**
+		 * Не отменять
+		 */
+		keepOrder: () => LocalizedString
+		/**
+		 * Заказ №{id}: 
+		 */
+		supportMessage: (arg: { id: string }) => LocalizedString
 	}
 	sellWaiting: {
 		/**
@@ -2051,6 +2109,34 @@ export type TranslationFunctions = {
 		 * Офис
 		 */
 		OFFICE: () => LocalizedString
+	}
+	cancelReasons: {
+		/**
+		 * Вы отменили заказ
+		 */
+		customer: () => LocalizedString
+		/**
+		 * Время вышло, и заказ отменён автоматически
+		 */
+		expired: () => LocalizedString
+		/**
+		 * Оператор не ответил вовремя, поэтому заказ отменён
+		 */
+		no_operator: () => LocalizedString
+	}
+	cancelReasonsShort: {
+		/**
+		 * вами
+		 */
+		customer: () => LocalizedString
+		/**
+		 * время вышло
+		 */
+		expired: () => LocalizedString
+		/**
+		 * оператор не ответил
+		 */
+		no_operator: () => LocalizedString
 	}
 	statusLabels: {
 		/**

@@ -189,6 +189,7 @@ const en: Translation = {
     network: 'Network',
     paymentMethod: 'Payment method',
     createdAt: 'Created',
+    cancelReason: 'Why it was cancelled',
     rejectReason: 'Rejection reason',
   },
   sendCrypto: {
@@ -197,8 +198,12 @@ const en: Translation = {
     onlyThisNetwork: 'Send only {crypto} on {network}. Funds sent on another network will be lost.',
     txHash: 'Transaction hash',
     submit: 'Submit hash',
+  },
+  orderHelp: {
     cancelOrder: 'Cancel order',
-    cancelConfirm: 'Cancel this order?',
+    cancelConfirm: 'Cancel order #{id}? This cannot be undone.',
+    keepOrder: 'Keep the order',
+    supportMessage: 'Order #{id}: ',
   },
   sellWaiting: {
     title: 'Checking the transaction',
@@ -248,6 +253,16 @@ const en: Translation = {
     P2P: 'P2P',
     BANK_ACCOUNT: 'Bank account',
     OFFICE: 'Office',
+  },
+  cancelReasons: {
+    customer: 'You cancelled the order',
+    expired: 'The time ran out and the order was cancelled automatically',
+    no_operator: 'No operator answered in time, so the order was cancelled',
+  },
+  cancelReasonsShort: {
+    customer: 'by you',
+    expired: 'time ran out',
+    no_operator: 'no operator answered',
   },
   statusLabels: {
     waitingRequisites: 'Waiting for details',

@@ -193,6 +193,7 @@ const ru: BaseTranslation = {
     network: 'Сеть',
     paymentMethod: 'Способ оплаты',
     createdAt: 'Создан',
+    cancelReason: 'Причина отмены',
     rejectReason: 'Причина отклонения',
   },
   sendCrypto: {
@@ -202,8 +203,12 @@ const ru: BaseTranslation = {
       'Отправляйте только {crypto:string} в сети {network:string}. Средства, отправленные в другой сети, будут потеряны.',
     txHash: 'Хеш транзакции',
     submit: 'Отправить хеш',
+  },
+  orderHelp: {
     cancelOrder: 'Отменить заказ',
-    cancelConfirm: 'Отменить заказ?',
+    cancelConfirm: 'Отменить заказ №{id:string}? Вернуть его будет нельзя.',
+    keepOrder: 'Не отменять',
+    supportMessage: 'Заказ №{id:string}: ',
   },
   sellWaiting: {
     title: 'Проверяем транзакцию',
@@ -253,6 +258,16 @@ const ru: BaseTranslation = {
     P2P: 'P2P',
     BANK_ACCOUNT: 'Банковский счёт',
     OFFICE: 'Офис',
+  },
+  cancelReasons: {
+    customer: 'Вы отменили заказ',
+    expired: 'Время вышло, и заказ отменён автоматически',
+    no_operator: 'Оператор не ответил вовремя, поэтому заказ отменён',
+  },
+  cancelReasonsShort: {
+    customer: 'вами',
+    expired: 'время вышло',
+    no_operator: 'оператор не ответил',
   },
   statusLabels: {
     waitingRequisites: 'Ожидание реквизитов',

@@ -7,7 +7,11 @@ import path from 'node:path';
 import * as v from 'valibot';
 import type { BankRequisites } from '../shared/api';
 import { checkWalletAddress } from '../shared/addresses';
-import { DEFAULT_MAX_ACTIVE_ORDERS } from '../shared/limits';
+import {
+  DEFAULT_MAX_ACTIVE_ORDERS,
+  DEFAULT_REQUISITES_TIMEOUT_MS,
+  OPERATOR_USUAL_ANSWER_MS,
+} from '../shared/limits';
 import { BANK_DETAIL_PATTERNS, type BankDetail } from '../shared/schemas/fields';
 import { CALL_LIMITS, type LimitedCall } from './rate-limit';
 
@@ -31,6 +35,8 @@ export interface AppConfig {
   readonly callLimits: Readonly<Record<LimitedCall, number>>;
   /** How many orders in a non-final status one customer may hold at once. */
   readonly maxActiveOrders: number;
+  /** How long an order waits for requisites or office instructions before it is cancelled. */
+  readonly requisitesTimeoutMs: number;
   /** Where customers send the crypto they sell: one address for Tron, one for the EVM networks. */
   readonly depositAddresses: { readonly trc20: string; readonly evm: string };
   /** The default bank account: bank buys start with these requisites when it is configured. */
@@ -175,6 +181,12 @@ export const EnvVariablesSchema = v.object({
   ),
   INIT_DATA_MAX_AGE: wholeNumber('INIT_DATA_MAX_AGE', 86_400, 60, 30 * 86_400),
   MAX_ACTIVE_ORDERS: wholeNumber('MAX_ACTIVE_ORDERS', DEFAULT_MAX_ACTIVE_ORDERS, 1, 100),
+  REQUISITES_TIMEOUT: wholeNumber(
+    'REQUISITES_TIMEOUT',
+    DEFAULT_REQUISITES_TIMEOUT_MS / 1000,
+    OPERATOR_USUAL_ANSWER_MS / 1000,
+    7 * 86_400,
+  ),
   DEPOSIT_ADDRESS_TRC20: depositAddress('DEPOSIT_ADDRESS_TRC20', 'TRC20'),
   DEPOSIT_ADDRESS_EVM: depositAddress('DEPOSIT_ADDRESS_EVM', 'ERC20'),
   BANK_RECIPIENT_NAME: v.optional(text),
@@ -275,6 +287,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     initDataMaxAgeSeconds: variables.INIT_DATA_MAX_AGE,
     callLimits: CALL_LIMITS,
     maxActiveOrders: variables.MAX_ACTIVE_ORDERS,
+    requisitesTimeoutMs: variables.REQUISITES_TIMEOUT * 1000,
     depositAddresses: {
       trc20: variables.DEPOSIT_ADDRESS_TRC20 ?? DEMO_DEPOSIT_ADDRESSES.trc20,
       evm: variables.DEPOSIT_ADDRESS_EVM ?? DEMO_DEPOSIT_ADDRESSES.evm,

@@ -4,7 +4,7 @@
  */
 import type { ErrorCode } from './errors';
 import type { CryptoCurrency, NetworkId } from './networks';
-import type { OrderStatus, OrderType, PaymentMethod } from './order-status';
+import type { CancelReason, OrderStatus, OrderType, PaymentMethod } from './order-status';
 
 export const API_PATHS = {
   health: '/api/health',
@@ -79,6 +79,8 @@ export interface OrderSummary {
   readonly paymentMethod: PaymentMethod;
   readonly createdAt: string;
   readonly updatedAt: string;
+  /** Why a CANCELLED order was cancelled; null otherwise. */
+  readonly cancelReason: CancelReason | null;
 }
 
 /** `GET /api/orders/active`. */

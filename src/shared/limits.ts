@@ -69,6 +69,14 @@ export const PAYMENT_WINDOWS = {
 } as const;
 export type TransferMethod = keyof typeof PAYMENT_WINDOWS;
 
+/**
+ * Waiting for an operator (requisites, office instructions): they usually come within 10 minutes
+ * (spec section 9), after which the order is flagged for operators; with no answer within the
+ * configured time (REQUISITES_TIMEOUT, an hour by default) the server cancels it.
+ */
+export const OPERATOR_USUAL_ANSWER_MS = 10 * 60 * 1000;
+export const DEFAULT_REQUISITES_TIMEOUT_MS = 60 * 60 * 1000;
+
 /** A sell: the time the customer has to send the crypto (WAITING_CRYPTO), at the rate agreed. */
 export const CRYPTO_SEND_WINDOW_MS = 30 * 60 * 1000;
 

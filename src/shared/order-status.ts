@@ -78,12 +78,43 @@ export const CUSTOMER_CANCELLABLE: readonly OrderStatus[] = [
   'WAITING_CRYPTO',
 ];
 
-/** Statuses whose stored deadline (`expiresAt` or `reservedUntil`) cancels the order when it passes. */
+/**
+ * Statuses whose stored deadline (`expiresAt`, or `reservedUntil` at the office) cancels the order
+ * when it passes, whether or not the app is open: the payment or the crypto not sent in time, and
+ * an operator's answer (requisites, office instructions) not given in time.
+ */
 export const EXPIRABLE_STATUSES: readonly OrderStatus[] = [
+  'WAITING_REQUISITES',
+  'OFFICE_PENDING',
   'REQUISITES_READY',
   'OFFICE_READY',
   'WAITING_CRYPTO',
 ];
+
+/** Statuses that wait for an operator: past their deadline, nobody answered in time. */
+export const WAITING_FOR_OPERATOR: readonly OrderStatus[] = [
+  'WAITING_REQUISITES',
+  'OFFICE_PENDING',
+];
+
+/**
+ * Why an order was cancelled (a rejected order has its own reason): the customer cancelled it,
+ * its deadline passed (judged by the server's clock, whoever asked), or no operator answered in
+ * time. The customer reads it in their language.
+ */
+export const CANCEL_REASONS = ['customer', 'expired', 'no_operator'] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];
+
+/** The reason of a cancellation at `now` of an order in `status` whose deadline is `deadline`. */
+export function cancelReason(
+  status: OrderStatus,
+  deadline: number | null,
+  now: number,
+): CancelReason {
+  if (deadline === null || deadline > now || !EXPIRABLE_STATUSES.includes(status))
+    return 'customer';
+  return WAITING_FOR_OPERATOR.includes(status) ? 'no_operator' : 'expired';
+}
 
 /**
  * The transition table. PAYMENT_STARTED is a status of the spec that no action of ours enters;

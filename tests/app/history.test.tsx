@@ -43,6 +43,7 @@ function summary(id: string, fields: Partial<OrderSummary> = {}): OrderSummary {
     network: 'BASE',
     currency: 'RUB',
     totalRub: 5000,
+    cancelReason: null,
     rate: 97.13,
     paymentMethod: 'P2P',
     createdAt: at(2025, 3, 5, 10, 30),
@@ -324,6 +325,26 @@ describe('an order card (spec section 2)', () => {
     expect(card('bank').querySelector('.order-card__total')?.textContent).toBe('₽600,000');
     expect(card('bank').textContent).toContain('Base · Bank account');
   });
+
+  it.each([
+    ['en', 'no_operator', 'no operator answered'],
+    ['ru', 'expired', 'время вышло'],
+  ] as const)(
+    '(%s) a cancelled card says why (%s) beside its status',
+    async (language, cancelReason, text) => {
+      serveHistory({
+        all: [
+          summary('gone', { status: 'CANCELLED', cancelReason }),
+          summary('open', { status: 'WAITING_REQUISITES' }),
+        ],
+      });
+      await open(language);
+      expect(card('gone').querySelector('[data-testid="card-cancel-reason"]')?.textContent).toBe(
+        text,
+      );
+      expect(card('open').querySelector('[data-testid="card-cancel-reason"]')).toBeNull();
+    },
+  );
 
   it('every status shows its translated label', async () => {
     const statuses = Object.keys(STATUS_LABEL_EN) as OrderStatus[];

@@ -88,6 +88,7 @@ function makeOrder(fields: Partial<OrderDetails> = {}): OrderDetails {
     cryptoCurrency: 'USDC',
     network: 'BASE',
     currency: 'RUB',
+    cancelReason: null,
     totalRub: 5000,
     rate: 97.13,
     paymentMethod: 'P2P',
@@ -932,6 +933,20 @@ describe('order details (spec sections 2 and 8)', () => {
     await settle();
     expect(screen.getByTestId('detail-status').dataset['status']).toBe('REJECTED');
     expect(screen.getByTestId('reject-reason').textContent).toContain('Payment from a third party');
+  });
+
+  it.each([
+    ['en', 'customer', 'You cancelled the order'],
+    ['en', 'expired', 'The time ran out and the order was cancelled automatically'],
+    ['en', 'no_operator', 'No operator answered in time, so the order was cancelled'],
+    ['ru', 'customer', 'Вы отменили заказ'],
+    ['ru', 'expired', 'Время вышло, и заказ отменён автоматически'],
+    ['ru', 'no_operator', 'Оператор не ответил вовремя, поэтому заказ отменён'],
+  ] as const)('(%s) a cancelled order says why (%s): %s', async (language, cancelReason, text) => {
+    serveOrder({ status: 'CANCELLED', cancelReason });
+    renderApp(path('details'), { language });
+    await settle();
+    expect(screen.getByTestId('cancel-reason').textContent).toContain(text);
   });
 
   it('an order that is not rejected shows no reason', async () => {

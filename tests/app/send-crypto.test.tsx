@@ -1,9 +1,9 @@
 /**
  * The sell after its order exists (spec sections 2, 4, 5, 7 and 8): /order/{id}/send-crypto shows
  * what to send and where, takes the transaction hash (required after trimming, checked for the
- * network before anything is sent) and cancels on confirmation; /order/{id}/sell-waiting shows
- * the chain check. Where both go as the status moves on: the table-driven tests of
- * order-screens.test.tsx. The API and the clock are faked; each test names the rule it holds.
+ * network before anything is sent) and cancels on confirmation (every screen's cancel and support:
+ * order-help.test.tsx); /order/{id}/sell-waiting shows the chain check. Where both go as the
+ * status moves on: the table-driven tests of order-screens.test.tsx. The API and the clock are faked; each test names the rule it holds.
  */
 import { fireEvent, screen } from '@testing-library/react';
 import { encode } from 'uqr';
@@ -41,6 +41,7 @@ function makeOrder(fields: Partial<OrderDetails> = {}): OrderDetails {
     cryptoCurrency: 'USDT',
     network: 'TRC20',
     currency: 'RUB',
+    cancelReason: null,
     totalRub: 9713,
     rate: 97.13,
     paymentMethod: 'P2P',
@@ -286,19 +287,21 @@ describe('cancel on send-crypto (spec sections 2 and 4)', () => {
     const { api, app } = await openSendCrypto();
     fireEvent.click(screen.getByTestId('cancel-order'));
     await settle();
-    expect(setup.dialogs.confirm).toHaveBeenCalledWith('Cancel this order?');
+    expect(setup.dialogs.confirm).toHaveBeenCalledWith(
+      'Cancel order #ord-7? This cannot be undone.',
+    );
     expect(api.callsTo('POST', CANCEL)).toHaveLength(0);
     expect(app.currentPath()).toBe(path('send-crypto'));
   });
 
-  it('confirmed, posts cancel and goes to /my-orders', async () => {
+  it("confirmed, posts cancel and opens the order's details", async () => {
     setup.dialogs.confirm.mockReturnValue(true);
     const { api, app } = await openSendCrypto();
     fireEvent.click(screen.getByTestId('cancel-order'));
     await settle();
     expect(setup.dialogs.confirm).toHaveBeenCalledTimes(1);
     expect(api.callsTo('POST', CANCEL)).toHaveLength(1);
-    expect(app.currentPath()).toBe('/my-orders');
+    expect(app.currentPath()).toBe(path('details'));
   });
 
   it("refused, alerts the generic error with the reason from the server's code, never its text, and stays", async () => {

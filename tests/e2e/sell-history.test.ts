@@ -111,8 +111,9 @@ describe('P2P sell', () => {
       const id = orderIdOf(page);
       await screenshot(page, 'send-crypto-en-dark');
       await page.getByTestId('cancel-order').click();
-      await onScreen(page, 'my-orders');
-      expect(alerts).toEqual(['Cancel this order?']);
+      await onScreen(page, 'details');
+      expect(new URL(page.url()).pathname).toBe(`/order/${id}/details`);
+      expect(alerts).toEqual([`Cancel order #${id.slice(0, 8)}? This cannot be undone.`]);
       const order = await server.database.db
         .selectFrom('orders')
         .select('status')

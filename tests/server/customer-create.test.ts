@@ -4,7 +4,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, type BankRequisites } from '../../src/shared/api';
-import { OFFICE_LIMITS, P2P_RUB_MAX, P2P_RUB_MIN } from '../../src/shared/limits';
+import {
+  DEFAULT_REQUISITES_TIMEOUT_MS,
+  OFFICE_LIMITS,
+  P2P_RUB_MAX,
+  P2P_RUB_MIN,
+} from '../../src/shared/limits';
 import {
   createOrder,
   createRaw,
@@ -91,9 +96,11 @@ describe('POST /api/orders/create: what each method starts as', () => {
       totalRub: 10_000,
       walletAddress: TRON_WALLET,
       requisites: null,
-      expiresAt: null,
+      // Nobody answers for an hour (REQUISITES_TIMEOUT): the order is then cancelled.
+      expiresAt: new Date(t.clock.now() + DEFAULT_REQUISITES_TIMEOUT_MS).toISOString(),
       requisitesReadyAt: null,
       cityId: null,
+      cancelReason: null,
     });
     expect(await eventsOf(t, id)).toEqual([
       { from_status: null, to_status: 'WAITING_REQUISITES', actor: 'customer' },
@@ -184,7 +191,7 @@ describe('POST /api/orders/create: what each method starts as', () => {
       status: 'WAITING_REQUISITES',
       paymentMethod: 'BANK_ACCOUNT',
       requisites: null,
-      expiresAt: null,
+      expiresAt: new Date(t.clock.now() + DEFAULT_REQUISITES_TIMEOUT_MS).toISOString(),
     });
   });
 

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_REQUISITES_TIMEOUT_MS } from '../../src/shared/limits';
 import {
   API_PATHS,
   type BankRequisitesResponse,
@@ -74,7 +75,8 @@ describe('GET /api/orders/{id}/status', () => {
       paymentMethod: 'P2P',
       createdAt: new Date(created).toISOString(),
       updatedAt: new Date(created).toISOString(),
-      expiresAt: null,
+      cancelReason: null,
+      expiresAt: new Date(created + DEFAULT_REQUISITES_TIMEOUT_MS).toISOString(),
       requisitesReadyAt: null,
       reservedUntil: null,
       cityId: null,
@@ -449,6 +451,7 @@ describe('GET /api/orders/history', () => {
       paymentMethod: 'P2P',
       createdAt: new Date(BASE_TIME + 4 * 3_600_000 + 1).toISOString(),
       updatedAt: new Date(BASE_TIME + 4 * 3_600_000 + 1).toISOString(),
+      cancelReason: null,
     });
   });
 

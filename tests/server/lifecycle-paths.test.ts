@@ -14,6 +14,7 @@ import {
 } from '../../src/shared/api';
 import {
   BANK_PAYMENT_WINDOW_MS,
+  DEFAULT_REQUISITES_TIMEOUT_MS,
   OFFICE_RATE_FIXED_MS,
   P2P_PAYMENT_WINDOW_MS,
 } from '../../src/shared/limits';
@@ -151,7 +152,7 @@ describe('P2P buy: WAITING_REQUISITES → REQUISITES_READY → PAYMENT_PENDING �
       totalRub: 15_000,
       walletAddress: TRON_WALLET,
       requisites: null,
-      expiresAt: null,
+      expiresAt: iso(createdAt + DEFAULT_REQUISITES_TIMEOUT_MS),
       createdAt: iso(createdAt),
     });
 
@@ -448,8 +449,9 @@ describe('cancellation by the customer (only before money moved)', () => {
     );
     expect(await history(t, id)).toEqual([
       by('WAITING_REQUISITES', null, 'c'),
-      `${by('CANCELLED', 'WAITING_REQUISITES', 'c')} (cancelled by customer)`,
+      `${by('CANCELLED', 'WAITING_REQUISITES', 'c')} (customer)`,
     ]);
+    await expectStatus(t, id, { cancelReason: 'customer' });
   });
 
   it('cancels with requisites on screen (the payment timer ran out on the phone)', async () => {
@@ -459,7 +461,23 @@ describe('cancellation by the customer (only before money moved)', () => {
       'REQUISITES_READY',
     );
     expectMoved(await send(t, 'POST', API_PATHS.cancel(id), CUSTOMER, {}), 'CANCELLED');
-    await expectStatus(t, id, { status: 'CANCELLED', requisites: STORED_CARD_REQUISITES });
+    // Before the deadline on the server's clock, it is the customer's cancel.
+    await expectStatus(t, id, {
+      status: 'CANCELLED',
+      requisites: STORED_CARD_REQUISITES,
+      cancelReason: 'customer',
+    });
+  });
+
+  it("a cancel from the app's timer after the deadline is 'expired': the server judges by its clock", async () => {
+    const { id } = await created(t, 'p2pBuy');
+    expectMoved(
+      await send(t, 'POST', OPERATOR_PATHS.requisites(id), OPERATOR, CARD_REQUISITES),
+      'REQUISITES_READY',
+    );
+    t.clock.advance(P2P_PAYMENT_WINDOW_MS);
+    expectMoved(await send(t, 'POST', API_PATHS.cancel(id), CUSTOMER, {}), 'CANCELLED');
+    await expectStatus(t, id, { status: 'CANCELLED', cancelReason: 'expired' });
   });
 
   it('cannot cancel once the customer said they paid', async () => {

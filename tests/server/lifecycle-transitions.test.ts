@@ -87,7 +87,7 @@ const SPECS: Readonly<Record<HttpAction, ActionSpec>> = {
   cancel: {
     kinds: (from) => [naturalKind(from)],
     body: () => ({}),
-    reason: 'cancelled by customer',
+    reason: 'customer',
   },
   confirmPayment: { kinds: () => ['p2pBuy', 'bankBuy'], body: () => ({}), reason: null },
   uploadReceipt: {
@@ -237,9 +237,15 @@ describe('the transition table and the HTTP calls', () => {
     }
   });
 
-  it('only REQUISITES_READY, OFFICE_READY and WAITING_CRYPTO expire; paid orders never do', () => {
+  it('orders waiting for an operator, the payment or the crypto expire; paid orders never do', () => {
     expect(new Set(findTransition('expire', 'system')?.from)).toEqual(
-      new Set(['REQUISITES_READY', 'OFFICE_READY', 'WAITING_CRYPTO']),
+      new Set([
+        'WAITING_REQUISITES',
+        'OFFICE_PENDING',
+        'REQUISITES_READY',
+        'OFFICE_READY',
+        'WAITING_CRYPTO',
+      ]),
     );
   });
 });

@@ -69,6 +69,7 @@ describe('GET /api/orders/active', () => {
         paymentMethod: 'P2P',
         createdAt: '2026-11-21T12:30:00.000Z',
         updatedAt: '2026-11-21T12:30:00.000Z',
+        cancelReason: null,
       },
     ]);
   });

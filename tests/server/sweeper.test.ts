@@ -12,12 +12,15 @@ import { sweepOnce } from '../../src/server/jobs/sweeper';
 import { API_PATHS } from '../../src/shared/api';
 import {
   BANK_PAYMENT_WINDOW_MS,
+  DEFAULT_REQUISITES_TIMEOUT_MS,
   OFFICE_RATE_FIXED_MS,
+  OPERATOR_USUAL_ANSWER_MS,
   P2P_PAYMENT_WINDOW_MS,
 } from '../../src/shared/limits';
 import {
   EXPIRABLE_STATUSES,
   ORDER_STATUSES,
+  WAITING_FOR_OPERATOR,
   type OrderStatus,
 } from '../../src/shared/order-status';
 import { ALICE } from '../helpers/identity';
@@ -264,6 +267,75 @@ describe('an order whose customer already paid never expires: it is flagged for 
   );
 });
 
+describe('no order waits for an operator forever (REQUISITES_TIMEOUT)', () => {
+  it.each([
+    ['a P2P buy waiting for requisites', 'p2pBuy', 'WAITING_REQUISITES'],
+    ['a bank buy waiting for requisites', 'bankBuy', 'WAITING_REQUISITES'],
+    ['an office buy waiting for instructions', 'officeBuy', 'OFFICE_PENDING'],
+  ] as const)(
+    '%s is flagged for operators after 10 minutes and cancelled (no operator answered) after an hour',
+    async (_name, kind, status) => {
+      const id = await createOrderViaHttp(t, CUSTOMER, kind);
+      const created = t.clock.now();
+      expect((await orderRow(t.database.db, id)).expires_at).toBe(
+        created + DEFAULT_REQUISITES_TIMEOUT_MS,
+      );
+
+      t.clock.advance(OPERATOR_USUAL_ANSWER_MS - SECOND);
+      expect((await sweep()).flagged).not.toContain(id);
+      t.clock.advance(SECOND);
+      expect((await sweep()).flagged).toContain(id);
+      expect(await orderRow(t.database.db, id)).toMatchObject({ status, needs_attention: 1 });
+      expect((await sweep()).flagged).not.toContain(id);
+
+      t.clock.current = created + DEFAULT_REQUISITES_TIMEOUT_MS - SECOND;
+      expect((await sweep()).expired).not.toContain(id);
+      t.clock.advance(SECOND);
+      expect((await sweep()).expired).toContain(id);
+      expect(await statusOf(t, id, CUSTOMER)).toMatchObject({
+        status: 'CANCELLED',
+        cancelReason: 'no_operator',
+      });
+      expect((await eventsOf(t.database.db, id)).at(-1)).toMatchObject({
+        from_status: status,
+        to_status: 'CANCELLED',
+        actor: 'system',
+        reason: 'no_operator',
+      });
+    },
+  );
+
+  it('an operator who answers in time ends the wait: its deadline and its flag go', async () => {
+    const id = await createOrderViaHttp(t, CUSTOMER, 'p2pBuy');
+    t.clock.advance(OPERATOR_USUAL_ANSWER_MS);
+    expect((await sweep()).flagged).toContain(id);
+    expectMoved(
+      await send(t, 'POST', OPERATOR_PATHS.requisites(id), OPERATOR, CARD_REQUISITES),
+      'REQUISITES_READY',
+    );
+    const row = await orderRow(t.database.db, id);
+    expect(row).toMatchObject({
+      expires_at: t.clock.now() + P2P_PAYMENT_WINDOW_MS,
+      deadline_alerted_at: null,
+    });
+    // Now the payment's deadline counts: the order is not cancelled for the old wait.
+    t.clock.advance(P2P_PAYMENT_WINDOW_MS - SECOND);
+    expect((await sweep()).expired).not.toContain(id);
+  });
+
+  it('the timeout is REQUISITES_TIMEOUT seconds when configured', async () => {
+    const short = await createLifecycleApp({ requisitesTimeoutMs: 15 * MINUTE });
+    try {
+      const id = await createOrderViaHttp(short, CUSTOMER, 'officeBuy');
+      expect((await orderRow(short.database.db, id)).expires_at).toBe(
+        short.clock.now() + 15 * MINUTE,
+      );
+    } finally {
+      await short.close();
+    }
+  });
+});
+
 describe('the expire row of the table: only REQUISITES_READY, OFFICE_READY and WAITING_CRYPTO', () => {
   it.each(ORDER_STATUSES)(
     'an order in %s whose deadlines all passed is cancelled only when its status expires',
@@ -283,7 +355,12 @@ describe('the expire row of the table: only REQUISITES_READY, OFFICE_READY and W
         expect(result.expired).toContain(id);
         expect(row.status).toBe('CANCELLED');
         expect(await eventsOf(t.database.db, id)).toMatchObject([
-          { from_status: status, to_status: 'CANCELLED', actor: 'system', reason: 'expired' },
+          {
+            from_status: status,
+            to_status: 'CANCELLED',
+            actor: 'system',
+            reason: WAITING_FOR_OPERATOR.includes(status) ? 'no_operator' : 'expired',
+          },
         ]);
       } else {
         expect(result.expired).not.toContain(id);
@@ -370,6 +447,36 @@ describe('also after a restart', () => {
           headers: headersFor(CUSTOMER),
         });
         expect(status.json<{ status: string }>().status).toBe('CANCELLED');
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await first.database.destroy();
+      fs.rmSync(first.config.receiptsDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('no operator answered, across a restart', () => {
+  it('an order created before a two-hour outage is cancelled (no_operator) by the first sweep after it', async () => {
+    const first = await createLifecycleApp();
+    const db = first.database.db;
+    try {
+      const id = await createOrderViaHttp(first, CUSTOMER, 'officeBuy');
+      await first.app.close();
+      first.clock.advance(2 * HOUR);
+      const second = await buildApp(first.config, { db, now: first.clock.now, jobs: true });
+      try {
+        await second.ready();
+        await vi.waitFor(
+          async () => {
+            expect(await orderRow(db, id)).toMatchObject({
+              status: 'CANCELLED',
+              cancel_reason: 'no_operator',
+            });
+          },
+          { timeout: 1_500, interval: 10 },
+        );
       } finally {
         await second.close();
       }

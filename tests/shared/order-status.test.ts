@@ -8,6 +8,7 @@ import {
   STATUS_LABEL_KEYS,
   TRANSITIONS,
   canTransition,
+  cancelReason,
   type OrderStatus,
 } from '../../src/shared/order-status';
 
@@ -70,13 +71,25 @@ describe('the transition table (design.md, "Order lifecycle")', () => {
 
   it('expires only orders waiting on a deadline, never one the customer already paid', () => {
     expect([...EXPIRABLE_STATUSES].sort()).toEqual([
+      'OFFICE_PENDING',
       'OFFICE_READY',
       'REQUISITES_READY',
       'WAITING_CRYPTO',
+      'WAITING_REQUISITES',
     ]);
     for (const paid of ['PAYMENT_PENDING', 'RECEIPT_UPLOADED', 'TX_PENDING'] as const) {
       expect(canTransition('expire', 'system', paid)).toBe(false);
     }
+  });
+
+  it('a cancellation says why, judged by the server clock: the customer, an expired deadline, no operator', () => {
+    const deadline = 1_000_000;
+    expect(cancelReason('REQUISITES_READY', deadline, deadline - 1)).toBe('customer');
+    expect(cancelReason('REQUISITES_READY', deadline, deadline)).toBe('expired');
+    expect(cancelReason('WAITING_CRYPTO', deadline, deadline + 1)).toBe('expired');
+    expect(cancelReason('WAITING_REQUISITES', deadline, deadline)).toBe('no_operator');
+    expect(cancelReason('OFFICE_PENDING', deadline, deadline)).toBe('no_operator');
+    expect(cancelReason('WAITING_REQUISITES', null, deadline)).toBe('customer');
   });
 
   it.each([

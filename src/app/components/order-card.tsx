@@ -34,9 +34,16 @@ export function OrderCard({
       }
       subtitle={`${NETWORKS[order.network].name} · ${LL.paymentMethods[order.paymentMethod]()}`}
       description={
-        <span className={`status-badge status-badge--${order.status.toLowerCase()}`}>
-          {LL.statusLabels[STATUS_LABEL_KEYS[order.status]]()}
-        </span>
+        <>
+          <span className={`status-badge status-badge--${order.status.toLowerCase()}`}>
+            {LL.statusLabels[STATUS_LABEL_KEYS[order.status]]()}
+          </span>
+          {order.cancelReason !== null && (
+            <span className="order-card__reason" data-testid="card-cancel-reason">
+              {LL.cancelReasonsShort[order.cancelReason]()}
+            </span>
+          )}
+        </>
       }
       after={
         <span className="order-card__after">

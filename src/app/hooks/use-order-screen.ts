@@ -46,6 +46,12 @@ export interface OrderScreenView {
    * longer redirect.
    */
   readonly leave: (to: OrderScreenDestination, options?: LeaveOptions) => boolean;
+  /**
+   * Runs a customer's call (cancel) with the table's rules paused, so that a poll which already
+   * sees its outcome does not send the screen elsewhere before the call's own destination; a
+   * failed call resumes them (and is rethrown). After success the caller leaves.
+   */
+  readonly holdRules: <T>(call: () => Promise<T>) => Promise<T>;
 }
 
 interface Answer {
@@ -68,6 +74,7 @@ export function useOrderScreen(
   const leaving = useRef(false);
   const answered = useRef(false);
   const celebrated = useRef(false);
+  const held = useRef(false);
   // Not found is final: the screen stops asking.
   const [notFound, setNotFound] = useState(false);
 
@@ -92,6 +99,7 @@ export function useOrderScreen(
       celebrated.current = true;
       hapticSuccess();
     }
+    if (held.current) return;
     const rule = orderScreenRule(screen, order, first);
     if (rule === undefined) return;
     const left = leave(rule.go, {
@@ -100,6 +108,16 @@ export function useOrderScreen(
     });
     if (left) options.onRuleLeave?.();
   };
+
+  const holdRules = useCallback(async <T>(call: () => Promise<T>): Promise<T> => {
+    held.current = true;
+    try {
+      return await call();
+    } catch (error) {
+      held.current = false;
+      throw error;
+    }
+  }, []);
 
   const onError = (error: unknown) => {
     if (error instanceof ApiError && error.code === 'ORDER_NOT_FOUND') {
@@ -131,5 +149,6 @@ export function useOrderScreen(
     failed: !notFound && fetched.error !== undefined && fetched.data === undefined,
     offsetMs: fetched.data?.offsetMs ?? 0,
     leave,
+    holdRules,
   };
 }

@@ -176,6 +176,22 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropIndex('orders_tx_hash_unique').execute();
       },
     },
+    '0004_cancel_reason': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('orders').addColumn('cancel_reason', 'text').execute();
+        // Orders cancelled before: by the sweeper (an expired deadline) or by their customer.
+        await sql`
+          update orders set cancel_reason = case
+            when exists (
+              select 1 from order_events e
+              where e.order_id = orders.id and e.to_status = 'CANCELLED' and e.actor = 'system'
+            ) then 'expired' else 'customer' end
+          where status = 'CANCELLED'`.execute(db);
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('orders').dropColumn('cancel_reason').execute();
+      },
+    },
   };
 }
 

@@ -5,7 +5,13 @@
  */
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { CryptoCurrency, NetworkId } from '../../shared/networks';
-import type { Actor, OrderStatus, OrderType, PaymentMethod } from '../../shared/order-status';
+import type {
+  Actor,
+  CancelReason,
+  OrderStatus,
+  OrderType,
+  PaymentMethod,
+} from '../../shared/order-status';
 
 export interface UsersTable {
   telegram_id: number;
@@ -50,8 +56,17 @@ export interface OrdersTable {
   needs_attention: ColumnType<number, number | undefined, number>;
   /** The office of an office buy, once an operator gives instructions. */
   office_id: ColumnType<string | null, string | null | undefined, string | null>;
-  /** When the sweeper flagged a paid order past its deadline for operators. */
+  /**
+   * When the sweeper flagged the order for operators in its current wait: no answer within the
+   * usual 10 minutes, or paid past its deadline. Cleared when an operator answers.
+   */
   deadline_alerted_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Why a CANCELLED order was cancelled (src/shared/order-status.ts CANCEL_REASONS). */
+  cancel_reason: ColumnType<
+    CancelReason | null,
+    CancelReason | null | undefined,
+    CancelReason | null
+  >;
 }
 
 export interface OrderEventsTable {

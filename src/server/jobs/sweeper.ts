@@ -1,9 +1,11 @@
 /**
  * The expiry sweeper (design.md, "Order lifecycle"): deadlines are stored on the order and
  * enforced here whether or not the app is open, also right after a restart. An order past its
- * deadline in REQUISITES_READY, WAITING_CRYPTO (`expiresAt`) or OFFICE_READY (`reservedUntil`) is
- * cancelled with reason `expired`. An order whose customer already paid or sent crypto never
- * expires by itself: it is flagged for operators once.
+ * deadline (EXPIRABLE_STATUSES: `reservedUntil` at the office, else `expiresAt`) is cancelled:
+ * `expired`, or `no_operator` when it still waited for requisites or office instructions. An
+ * order waiting for an operator longer than the usual 10 minutes is flagged for operators once,
+ * and so is an order whose customer already paid or sent crypto past its deadline: it never
+ * expires by itself.
  *
  * Safe with several server instances: on PostgreSQL each pass claims the due orders with
  * `FOR UPDATE SKIP LOCKED`, so instances split the work; and each cancel is the same conditional
@@ -11,7 +13,12 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { OrderStatus } from '../../shared/order-status';
+import { OPERATOR_USUAL_ANSWER_MS } from '../../shared/limits';
+import {
+  EXPIRABLE_STATUSES,
+  WAITING_FOR_OPERATOR,
+  type OrderStatus,
+} from '../../shared/order-status';
 import type { Dialect } from '../db/migrations';
 import type { Database } from '../db/schema';
 import { applyTransitionIn } from '../orders/transition';
@@ -19,6 +26,9 @@ import { periodicJob, type PeriodicJob } from './periodic';
 
 /** Often enough that an order is cancelled within 10 s of its deadline. */
 const SWEEP_INTERVAL_MS = 2_000;
+
+/** The expirable statuses whose deadline is `expiresAt` (the office's is `reservedUntil`). */
+const BY_EXPIRES_AT = EXPIRABLE_STATUSES.filter((s) => s !== 'OFFICE_READY');
 
 const PAID: readonly OrderStatus[] = [
   'PAYMENT_PENDING',
@@ -50,10 +60,7 @@ export async function sweepOnce(database: SweptDatabase, now: number): Promise<S
         .select('id')
         .where((eb) =>
           eb.or([
-            eb.and([
-              eb('status', 'in', ['REQUISITES_READY', 'WAITING_CRYPTO']),
-              eb('expires_at', '<=', now),
-            ]),
+            eb.and([eb('status', 'in', BY_EXPIRES_AT), eb('expires_at', '<=', now)]),
             eb.and([eb('status', '=', 'OFFICE_READY'), eb('reserved_until', '<=', now)]),
           ]),
         )
@@ -66,7 +73,7 @@ export async function sweepOnce(database: SweptDatabase, now: number): Promise<S
       for (const { id } of claimed) {
         await applyTransitionIn(
           trx,
-          { orderId: id, action: 'expire', actor: 'system', actorId: null, reason: 'expired' },
+          { orderId: id, action: 'expire', actor: 'system', actorId: null },
           now,
         );
       }
@@ -79,9 +86,16 @@ export async function sweepOnce(database: SweptDatabase, now: number): Promise<S
   const flagged = await database.db
     .updateTable('orders')
     .set({ needs_attention: 1, deadline_alerted_at: now })
-    .where('status', 'in', PAID)
-    .where('expires_at', '<=', now)
     .where('deadline_alerted_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', 'in', PAID), eb('expires_at', '<=', now)]),
+        eb.and([
+          eb('status', 'in', WAITING_FOR_OPERATOR),
+          eb('created_at', '<=', now - OPERATOR_USUAL_ANSWER_MS),
+        ]),
+      ]),
+    )
     .returning('id')
     .execute();
 
@@ -103,7 +117,7 @@ export function createSweeper(options: {
         options.log.info({ orders: result.expired }, 'orders expired');
       }
       if (result.flagged.length > 0) {
-        options.log.warn({ orders: result.flagged }, 'paid orders past their deadline');
+        options.log.warn({ orders: result.flagged }, 'orders flagged for operators');
       }
     },
   });

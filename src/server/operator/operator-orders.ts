@@ -156,6 +156,7 @@ export async function giveRequisites(
         requisites: JSON.stringify(requisites),
         requisites_ready_at: now,
         expires_at: now + window,
+        deadline_alerted_at: null,
       },
     },
     now,
@@ -202,6 +203,9 @@ export async function giveOfficeInstructions(
         office_id: office.id,
         reservation: JSON.stringify(reservation),
         reserved_until: now + OFFICE_RATE_FIXED_MS,
+        // The wait for instructions is over: its deadline and its flag go.
+        expires_at: null,
+        deadline_alerted_at: null,
         requisites_ready_at: now,
         requisites:
           order.wallet_address === null

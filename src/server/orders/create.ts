@@ -94,6 +94,7 @@ export async function createOrder(
     expiresAt = now + CRYPTO_SEND_WINDOW_MS;
   } else if (payload.paymentMethod === 'OFFICE') {
     status = 'OFFICE_PENDING';
+    expiresAt = now + config.requisitesTimeoutMs;
   } else if (payload.paymentMethod === 'BANK_ACCOUNT' && config.bankAccount !== undefined) {
     status = 'REQUISITES_READY';
     requisites = JSON.stringify(config.bankAccount);
@@ -101,6 +102,7 @@ export async function createOrder(
     expiresAt = now + PAYMENT_WINDOWS.BANK_ACCOUNT.windowMs;
   } else {
     status = 'WAITING_REQUISITES';
+    expiresAt = now + config.requisitesTimeoutMs;
   }
 
   const row: NewOrderRow = {

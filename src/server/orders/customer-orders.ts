@@ -116,7 +116,6 @@ export function cancelOrder(ctx: ServerContext, customerId: number, orderId: str
       actor: 'customer',
       actorId: customerId,
       ownerId: customerId,
-      reason: 'cancelled by customer',
     },
     ctx.now(),
   );

@@ -32,6 +32,7 @@ export function toOrderSummary(row: OrderRow): OrderSummary {
     paymentMethod: row.payment_method,
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
+    cancelReason: row.status === 'CANCELLED' ? row.cancel_reason : null,
   };
 }
 

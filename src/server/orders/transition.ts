@@ -12,6 +12,7 @@ import {
   ALREADY_DONE,
   ORDER_STATUSES,
   TAKEN_WITHOUT_CHANGE,
+  cancelReason,
   findTransition,
   type Actor,
   type OrderAction,
@@ -44,6 +45,13 @@ export interface TransitionRequest {
   readonly holdsSame?: (order: OrderRow) => boolean;
   /** The code of that refusal (409); INVALID_STATUS when not given. */
   readonly conflict?: ErrorCode;
+}
+
+/** The deadline an order in its current status must meet: the office's reservation, else `expiresAt`. */
+export function orderDeadline(
+  row: Pick<OrderRow, 'status' | 'expires_at' | 'reserved_until'>,
+): number | null {
+  return row.status === 'OFFICE_READY' ? row.reserved_until : row.expires_at;
 }
 
 export interface TransitionResult {
@@ -107,9 +115,19 @@ export async function applyTransitionIn(
 
     // Conditional on the status read: on PostgreSQL this also locks the row, so an action
     // taken without a change cannot interleave with another request moving the order.
+    const to = stays ? current.status : rule.to;
+    // Why an order is cancelled is decided here, by the server's clock, whoever asks: a
+    // customer's cancel after the deadline (the app's timer) is 'expired' like the sweeper's.
+    const cancelled =
+      to === 'CANCELLED' ? cancelReason(current.status, orderDeadline(current), now) : null;
     const moved = await trx
       .updateTable('orders')
-      .set({ ...request.patch, status: stays ? current.status : rule.to, updated_at: now })
+      .set({
+        ...request.patch,
+        status: to,
+        updated_at: now,
+        ...(cancelled === null ? {} : { cancel_reason: cancelled }),
+      })
       .where('id', '=', current.id)
       .where('status', '=', current.status)
       .returningAll()
@@ -128,7 +146,7 @@ export async function applyTransitionIn(
           to_status: rule.to,
           actor: request.actor,
           actor_id: request.actorId,
-          reason: request.reason ?? null,
+          reason: cancelled ?? request.reason ?? null,
           created_at: now,
         })
         .execute();

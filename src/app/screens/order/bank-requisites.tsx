@@ -2,29 +2,31 @@
  * `/order/{orderId}/bank-requisites`: bank transfer details with copy and copy-all, the 2-hour
  * countdown (h:mm:ss, warning under 10 minutes) and 'I have paid' (spec sections 2, 4, 8, 9).
  * The status is polled as the table says; the requisites at the same interval. A failed
- * 'I have paid' shows the error, re-enables the button and stays.
+ * 'I have paid' shows the error, re-enables the button and stays. Cancel (after a confirmation)
+ * while the order waits for payment; support with the order's number.
  */
 import { Button, Cell, List, Placeholder, Section } from '@telegram-apps/telegram-ui';
 import { ORDER_SCREEN_TABLE } from '../../../shared/order-screens';
 import { fetchBankRequisites, confirmPayment } from '../../api/orders';
+import { CancelOrderButton } from '../../components/cancel-order-button';
 import { CopyRow, useCopyFeedback } from '../../components/copy-row';
 import { CountdownBanner } from '../../components/countdown-banner';
 import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
 import { OrderNotFound } from '../../components/order-not-found';
+import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
-import { useEnvironment } from '../../environment-context';
 import { formatDuration } from '../../hooks/use-countdown';
 import { useFetchState } from '../../hooks/use-fetch-state';
 import { useOrderAction } from '../../hooks/use-order-action';
+import { useOrderCancel } from '../../hooks/use-order-cancel';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { usePaymentCountdown } from '../../hooks/use-payment-countdown';
 import { useI18nContext } from '../../i18n/language';
-import { hapticTap, openSupportLink } from '../../telegram/actions';
+import { hapticTap } from '../../telegram/actions';
 
 export function BankRequisitesScreen({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
-  const { inTelegram, supportUrl } = useEnvironment();
   const [copiedAll, copyAll] = useCopyFeedback();
   const view = useOrderScreen('bank-requisites', orderId);
   const fetched = useFetchState(orderId, (signal) => fetchBankRequisites(orderId, signal), {
@@ -42,6 +44,7 @@ export function BankRequisitesScreen({ orderId }: { readonly orderId: string }) 
     headline: 'generic',
     show: 'inline',
   });
+  const cancel = useOrderCancel(orderId, order, view);
 
   if (view.notFound) {
     return (
@@ -50,6 +53,9 @@ export function BankRequisitesScreen({ orderId }: { readonly orderId: string }) 
         header={{ title: LL.bankRequisites.title(), back: '/my-orders' }}
       >
         <OrderNotFound />
+        <div className="screen__actions">
+          <OrderSupportButton orderId={orderId} />
+        </div>
       </Screen>
     );
   }
@@ -79,21 +85,24 @@ export function BankRequisitesScreen({ orderId }: { readonly orderId: string }) 
       header={{ title: LL.bankRequisites.title(), back: '/my-orders' }}
     >
       {order === undefined || requisites === undefined ? (
-        <Loading />
+        <>
+          <Loading />
+          <div className="screen__actions">
+            <OrderSupportButton orderId={orderId} />
+          </div>
+        </>
       ) : requisites === null ? (
-        <Placeholder
-          header={LL.errors.requisitesNotConfigured()}
-          description={LL.waiting.hint()}
-          action={
-            <Button size="m" mode="bezeled" onClick={() => openSupportLink(supportUrl, inTelegram)}>
-              {LL.common.contactSupport()}
-            </Button>
-          }
-        >
-          <span className="placeholder-icon" aria-hidden="true">
-            🏦
-          </span>
-        </Placeholder>
+        <>
+          <Placeholder header={LL.errors.requisitesNotConfigured()} description={LL.waiting.hint()}>
+            <span className="placeholder-icon" aria-hidden="true">
+              🏦
+            </span>
+          </Placeholder>
+          <div className="screen__actions">
+            <OrderSupportButton orderId={orderId} mode="bezeled" />
+            <CancelOrderButton cancel={cancel} />
+          </div>
+        </>
       ) : (
         <>
           {countdown.remainingMs !== undefined && (
@@ -131,7 +140,7 @@ export function BankRequisitesScreen({ orderId }: { readonly orderId: string }) 
               size="l"
               stretched
               loading={pay.busy}
-              disabled={pay.busy}
+              disabled={pay.busy || cancel.busy}
               onClick={() => {
                 hapticTap();
                 void pay.run();
@@ -140,6 +149,8 @@ export function BankRequisitesScreen({ orderId }: { readonly orderId: string }) 
             >
               {LL.payment.iHavePaid()}
             </Button>
+            <CancelOrderButton cancel={cancel} disabled={pay.busy} />
+            <OrderSupportButton orderId={orderId} />
           </div>
         </>
       )}

@@ -12,6 +12,7 @@ import { CopyRow } from '../../components/copy-row';
 import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
 import { OrderNotFound } from '../../components/order-not-found';
+import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
@@ -108,6 +109,7 @@ export function Complete({ orderId }: { readonly orderId: string }) {
             {LL.details.title()}
           </Button>
         )}
+        <OrderSupportButton orderId={orderId} />
       </div>
     </Screen>
   );

@@ -8,6 +8,7 @@ import { STATUS_LABEL_KEYS } from '../../../shared/order-status';
 import { CopyRow } from '../../components/copy-row';
 import { Loading } from '../../components/loading';
 import { OrderNotFound } from '../../components/order-not-found';
+import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
 import { formatCrypto, formatFiat, formatRate, localeOf } from '../../format';
 import { useOrderScreen } from '../../hooks/use-order-screen';
@@ -37,6 +38,11 @@ export function Details({ orderId }: { readonly orderId: string }) {
           >
             {LL.statusLabels[STATUS_LABEL_KEYS[order.status]]()}
           </Cell>
+          {order.status === 'CANCELLED' && order.cancelReason !== null && (
+            <Cell subhead={LL.details.cancelReason()} multiline data-testid="cancel-reason">
+              {LL.cancelReasons[order.cancelReason]()}
+            </Cell>
+          )}
           {order.status === 'REJECTED' && order.rejectReason !== null && (
             <Cell subhead={LL.details.rejectReason()} multiline data-testid="reject-reason">
               {order.rejectReason}
@@ -84,6 +90,9 @@ export function Details({ orderId }: { readonly orderId: string }) {
   return (
     <Screen testId="details" header={{ title: LL.details.title(), back: '/my-orders' }}>
       {body}
+      <div className="screen__actions">
+        <OrderSupportButton orderId={orderId} />
+      </div>
     </Screen>
   );
 }

@@ -2,7 +2,8 @@
  * `/order/{orderId}/office-waiting`: waiting for office instructions, then the instructions
  * (spec sections 2 and 4). Polling and redirects are the table's; OFFICE_READY with instructions
  * shows the rate-fixed countdown, the cash to bring, the crypto to get, the receiving wallet, the
- * office, 'I received' and support.
+ * office, 'I received' and support. Until the customer has received the crypto the order can be
+ * cancelled, after a confirmation.
  */
 import {
   Button,
@@ -17,30 +18,32 @@ import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { OFFICE_RATE_FIXED_MS, OFFICE_RESERVATION_WARNING_MS } from '../../../shared/limits';
 import { NETWORKS } from '../../../shared/networks';
+import { CancelOrderButton } from '../../components/cancel-order-button';
 import { CopyRow } from '../../components/copy-row';
 import { CountdownBanner } from '../../components/countdown-banner';
 import { Loading } from '../../components/loading';
 import { OrderNotFound } from '../../components/order-not-found';
+import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
-import { useEnvironment } from '../../environment-context';
 import { formatCrypto, formatFiat } from '../../format';
 import { formatDuration, useCountdown } from '../../hooks/use-countdown';
 import { useElapsed } from '../../hooks/use-elapsed';
 import { useOfficeConfirm } from '../../hooks/use-office-confirm';
+import { useOrderCancel } from '../../hooks/use-order-cancel';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext, useLanguage } from '../../i18n/language';
-import { openSupportLink } from '../../telegram/actions';
 
 export function OfficeWaiting({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
-  const { inTelegram, supportUrl } = useEnvironment();
   const [, navigate] = useLocation();
   const [since] = useState(() => Date.now());
   const elapsed = useElapsed(since);
-  const { order, notFound, offsetMs, leave } = useOrderScreen('office-waiting', orderId);
+  const view = useOrderScreen('office-waiting', orderId);
+  const { order, notFound, offsetMs, leave } = view;
   const countdown = useCountdown(order?.reservedUntil, offsetMs);
   const confirm = useOfficeConfirm(orderId, 'officeConfirmError', leave);
+  const cancel = useOrderCancel(orderId, order, view);
 
   let body;
   if (notFound) body = <OrderNotFound />;
@@ -111,6 +114,7 @@ export function OfficeWaiting({ orderId }: { readonly orderId: string }) {
             size="l"
             stretched
             loading={confirm.busy}
+            disabled={cancel.busy}
             onClick={() => void confirm.run()}
             data-testid="i-received"
           >
@@ -128,14 +132,8 @@ export function OfficeWaiting({ orderId }: { readonly orderId: string }) {
     >
       {body}
       <div className="screen__actions">
-        <Button
-          size="l"
-          stretched
-          mode="plain"
-          onClick={() => openSupportLink(supportUrl, inTelegram)}
-        >
-          {LL.common.contactSupport()}
-        </Button>
+        <CancelOrderButton cancel={cancel} disabled={confirm.busy} />
+        <OrderSupportButton orderId={orderId} />
       </div>
     </Screen>
   );

@@ -2,6 +2,7 @@
  * `/order/{orderId}/payment`: P2P card details with tap-to-copy, the 30-minute countdown with its
  * 5-minute warning, and 'I have paid' (spec sections 2, 4, 8, 9). Polling and redirects are the
  * table's; when the time runs out the order is cancelled, the customer told, and the app goes to /.
+ * Cancel (after a confirmation) while the order waits for payment; support with its number.
  */
 import { Button, List, Section } from '@telegram-apps/telegram-ui';
 import { useEffect, useState } from 'react';
@@ -9,13 +10,16 @@ import { useHistoryState } from 'wouter/use-browser-location';
 import type { CardRequisites, OrderDetails } from '../../../shared/api';
 import { formatCardNumber } from '../../../shared/cards';
 import { cancelOrder, confirmPayment } from '../../api/orders';
+import { CancelOrderButton } from '../../components/cancel-order-button';
 import { CopyRow } from '../../components/copy-row';
 import { CountdownBanner } from '../../components/countdown-banner';
 import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
 import { OrderNotFound } from '../../components/order-not-found';
+import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
 import { formatDuration } from '../../hooks/use-countdown';
+import { useOrderCancel } from '../../hooks/use-order-cancel';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { usePaymentCountdown } from '../../hooks/use-payment-countdown';
 import { formatFiat } from '../../format';
@@ -32,6 +36,7 @@ export function Payment({ orderId }: { readonly orderId: string }) {
   const { leave } = view;
   const order = view.order ?? (passed?.id === orderId ? passed : undefined);
   const countdown = usePaymentCountdown(order, 'P2P', view.offsetMs);
+  const cancel = useOrderCancel(orderId, order, view);
 
   // Time is up: cancel the order (the server's sweeper would too), tell the customer, go home.
   useEffect(() => {
@@ -61,6 +66,9 @@ export function Payment({ orderId }: { readonly orderId: string }) {
     return (
       <Screen testId="payment" header={{ title: LL.payment.title(), back: '/my-orders' }}>
         <OrderNotFound />
+        <div className="screen__actions">
+          <OrderSupportButton orderId={orderId} />
+        </div>
       </Screen>
     );
   }
@@ -70,7 +78,12 @@ export function Payment({ orderId }: { readonly orderId: string }) {
   return (
     <Screen testId="payment" header={{ title: LL.payment.title(), back: '/my-orders' }}>
       {order === undefined || requisites === null || requisites === undefined ? (
-        <Loading />
+        <>
+          <Loading />
+          <div className="screen__actions">
+            <OrderSupportButton orderId={orderId} />
+          </div>
+        </>
       ) : (
         <>
           {countdown.remainingMs !== undefined && (
@@ -118,11 +131,14 @@ export function Payment({ orderId }: { readonly orderId: string }) {
               size="l"
               stretched
               loading={paying}
+              disabled={cancel.busy}
               onClick={() => void iHavePaid()}
               data-testid="i-have-paid"
             >
               {LL.payment.iHavePaid()}
             </Button>
+            <CancelOrderButton cancel={cancel} disabled={paying} />
+            <OrderSupportButton orderId={orderId} />
           </div>
         </>
       )}

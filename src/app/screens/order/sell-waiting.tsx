@@ -1,6 +1,7 @@
 /**
  * `/order/{orderId}/sell-waiting`: the chain check of a sell (spec sections 2 and 4): the amounts
- * and the submitted hash while the table's polling waits for the order to move on.
+ * and the submitted hash while the table's polling waits for the order to move on; support with
+ * the order's number.
  */
 import { Button, List, Placeholder, Section, Spinner } from '@telegram-apps/telegram-ui';
 import { useLocation } from 'wouter';
@@ -8,6 +9,7 @@ import { CopyRow } from '../../components/copy-row';
 import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
 import { OrderNotFound } from '../../components/order-not-found';
+import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
@@ -50,6 +52,7 @@ export function SellWaiting({ orderId }: { readonly orderId: string }) {
             <Button size="l" stretched mode="bezeled" onClick={() => navigate('/my-orders')}>
               {LL.common.myOrders()}
             </Button>
+            <OrderSupportButton orderId={orderId} />
           </div>
         </>
       )}

@@ -3,7 +3,8 @@
  * and network to send, the deposit address with copy and a QR code, a warning that only this coin
  * on this network may be sent, and the transaction hash (required after trimming, checked for the
  * network before it is sent). Once the hash is accepted the screen goes on to sell-waiting;
- * polling and redirects are the table's. Cancel asks first, posts cancel and goes to my orders.
+ * polling and redirects are the table's. Cancel asks first, posts cancel and shows the order's
+ * details; support opens with the order's number.
  */
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { Button, Input, List, Section } from '@telegram-apps/telegram-ui';
@@ -11,32 +12,29 @@ import { useForm, useWatch } from 'react-hook-form';
 import type { WalletRequisites } from '../../../shared/api';
 import { NETWORKS, type NetworkId } from '../../../shared/networks';
 import { txHashSchema } from '../../../shared/schemas/forms';
-import { cancelOrder, submitTxHash } from '../../api/orders';
+import { submitTxHash } from '../../api/orders';
+import { CancelOrderButton } from '../../components/cancel-order-button';
 import { FieldError } from '../../components/field-error';
 import { formErrorText } from '../../components/form-error-text';
 import { CopyRow } from '../../components/copy-row';
 import { Loading } from '../../components/loading';
 import { OrderNotFound } from '../../components/order-not-found';
+import { OrderSupportButton } from '../../components/order-support-button';
 import { QrCode } from '../../components/qr-code';
 import { Screen } from '../../components/screen';
-import { useEnvironment } from '../../environment-context';
 import { formatCrypto, formatFiat } from '../../format';
 import { useOrderAction, type OrderAction } from '../../hooks/use-order-action';
+import { useOrderCancel } from '../../hooks/use-order-cancel';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext, useLanguage } from '../../i18n/language';
-import { askConfirm, hapticSuccess } from '../../telegram/actions';
+import { hapticSuccess } from '../../telegram/actions';
 
 export function SendCrypto({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
-  const { inTelegram } = useEnvironment();
-  const { order, notFound, leave } = useOrderScreen('send-crypto', orderId);
-  const cancelAction = useOrderAction({
-    name: 'cancel',
-    call: () => cancelOrder(orderId),
-    onDone: () => leave('/my-orders', { replace: false }),
-    headline: 'generic',
-  });
+  const view = useOrderScreen('send-crypto', orderId);
+  const { order, notFound, leave } = view;
+  const cancel = useOrderCancel(orderId, order, view);
   const txAction = useOrderAction({
     name: 'tx-hash',
     call: (hash: string, network: NetworkId) => submitTxHash(orderId, hash, network),
@@ -46,27 +44,21 @@ export function SendCrypto({ orderId }: { readonly orderId: string }) {
     },
     headline: 'errorCreatingOrder',
   });
-  const busy = cancelAction.busy || txAction.busy;
+  const busy = cancel.busy || txAction.busy;
 
   if (notFound || order === undefined) {
     return (
       <Screen testId="send-crypto" header={{ title: LL.sendCrypto.title(), back: '/my-orders' }}>
         {notFound ? <OrderNotFound /> : <Loading />}
+        <div className="screen__actions">
+          <OrderSupportButton orderId={orderId} />
+        </div>
       </Screen>
     );
   }
   const deposit = (order.requisites as WalletRequisites | null)?.walletAddress ?? '';
   const network = NETWORKS[order.network];
   const amount = formatCrypto(order.amount, order.cryptoCurrency, language);
-
-  const cancel = async () => {
-    const ok = await askConfirm(
-      LL.sendCrypto.cancelConfirm(),
-      { ok: LL.sendCrypto.cancelOrder(), cancel: LL.common.back() },
-      inTelegram,
-    );
-    if (ok) await cancelAction.run();
-  };
 
   return (
     <Screen testId="send-crypto" header={{ title: LL.sendCrypto.title(), back: '/my-orders' }}>
@@ -107,16 +99,8 @@ export function SendCrypto({ orderId }: { readonly orderId: string }) {
       </div>
       <TxHashForm network={order.network} busy={busy} submit={txAction} />
       <div className="screen__actions">
-        <Button
-          size="l"
-          stretched
-          mode="plain"
-          disabled={busy}
-          onClick={() => void cancel()}
-          data-testid="cancel-order"
-        >
-          {LL.sendCrypto.cancelOrder()}
-        </Button>
+        <CancelOrderButton cancel={cancel} disabled={txAction.busy} />
+        <OrderSupportButton orderId={orderId} />
       </div>
     </Screen>
   );

@@ -14,6 +14,7 @@ import {
 } from '../../../shared/receipts';
 import { uploadReceipt } from '../../api/orders';
 import { OrderNotFound } from '../../components/order-not-found';
+import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
 import { useEnvironment } from '../../environment-context';
 import { useOrderAction } from '../../hooks/use-order-action';
@@ -161,6 +162,7 @@ export function UploadReceipt({ orderId }: { readonly orderId: string }) {
             >
               {LL.uploadReceipt.send()}
             </Button>
+            <OrderSupportButton orderId={orderId} />
           </div>
         </>
       )}

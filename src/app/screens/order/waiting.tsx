@@ -2,34 +2,37 @@
  * `/order/{orderId}/waiting`: waiting for requisites (spec sections 2 and 4). When and how often
  * it asks, and where it goes, is the table's; the elapsed counter starts from
  * `waiting_start_{orderId}` in local storage so it survives a reload, and is forgotten once a rule
- * sends the screen on.
+ * sends the screen on. Cancel (after a confirmation) and support with the order's number.
  */
 import { Button, Placeholder, Spinner, Text } from '@telegram-apps/telegram-ui';
 import { useState } from 'react';
 import { useLocation } from 'wouter';
+import { CancelOrderButton } from '../../components/cancel-order-button';
 import { OrderNotFound } from '../../components/order-not-found';
+import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
-import { useEnvironment } from '../../environment-context';
 import { formatDuration } from '../../hooks/use-countdown';
 import { useElapsed } from '../../hooks/use-elapsed';
+import { useOrderCancel } from '../../hooks/use-order-cancel';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
 import { clearWaitingStart, waitingStart } from '../../storage';
-import { openSupportLink } from '../../telegram/actions';
 
 export function Waiting({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
-  const { supportUrl, inTelegram } = useEnvironment();
   const [, navigate] = useLocation();
   const [since] = useState(() => waitingStart(orderId));
   const elapsed = useElapsed(since);
-  const { notFound } = useOrderScreen('waiting', orderId, {
+  const view = useOrderScreen('waiting', orderId, {
     onRuleLeave: () => clearWaitingStart(orderId),
+  });
+  const cancel = useOrderCancel(orderId, view.order, view, {
+    onCancelled: () => clearWaitingStart(orderId),
   });
 
   return (
     <Screen testId="waiting" header={{ title: LL.waiting.title(), back: '/my-orders' }}>
-      {notFound ? (
+      {view.notFound ? (
         <OrderNotFound />
       ) : (
         <>
@@ -43,14 +46,8 @@ export function Waiting({ orderId }: { readonly orderId: string }) {
             <Button size="l" stretched mode="bezeled" onClick={() => navigate('/my-orders')}>
               {LL.common.myOrders()}
             </Button>
-            <Button
-              size="l"
-              stretched
-              mode="plain"
-              onClick={() => openSupportLink(supportUrl, inTelegram)}
-            >
-              {LL.common.contactSupport()}
-            </Button>
+            <CancelOrderButton cancel={cancel} />
+            <OrderSupportButton orderId={orderId} />
           </div>
         </>
       )}
