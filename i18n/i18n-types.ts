@@ -456,6 +456,11 @@ type RootTranslation = {
 		 * @param {string} time
 		 */
 		elapsed: RequiredParams<'time'>
+		/**
+		 * Е​с​л​и​ ​о​п​е​р​а​т​о​р​ ​н​е​ ​о​т​в​е​т​и​т​,​ ​з​а​к​а​з​ ​о​т​м​е​н​и​т​с​я​ ​ч​е​р​е​з​ ​{​t​i​m​e​}
+		 * @param {string} time
+		 */
+		autoCancel: RequiredParams<'time'>
 	}
 	payment: {
 		/**
@@ -503,6 +508,19 @@ type RootTranslation = {
 		 * Я​ ​о​п​л​а​т​и​л
 		 */
 		iHavePaid: string
+		/**
+		 * П​о​д​т​в​е​р​д​и​т​е​:​ ​в​ы​ ​п​е​р​е​в​е​л​и​ ​р​о​в​н​о​ ​{​a​m​o​u​n​t​}​ ​с​о​ ​с​ч​ё​т​а​ ​н​а​ ​в​а​ш​е​ ​и​м​я​,​ ​и​ ​т​а​й​м​е​р​ ​е​щ​ё​ ​н​е​ ​и​с​т​ё​к​.​ ​П​л​а​т​е​ж​и​ ​с​ ​ч​у​ж​и​х​ ​с​ч​е​т​о​в​ ​и​ ​п​о​с​л​е​ ​с​р​о​к​а​ ​в​о​з​в​р​а​щ​а​ю​т​с​я​.
+		 * @param {string} amount
+		 */
+		confirmPaid: RequiredParams<'amount'>
+		/**
+		 * Д​а​,​ ​я​ ​о​п​л​а​т​и​л
+		 */
+		confirmPaidOk: string
+		/**
+		 * Е​щ​ё​ ​н​е​т
+		 */
+		notYet: string
 	}
 	bankRequisites: {
 		/**
@@ -549,6 +567,19 @@ type RootTranslation = {
 		 * О​с​т​а​л​о​с​ь​ ​м​е​н​ь​ш​е​ ​1​0​ ​м​и​н​у​т
 		 */
 		timeWarning: string
+		/**
+		 * Г​о​т​о​в​и​м​ ​р​е​к​в​и​з​и​т​ы​ ​д​л​я​ ​п​е​р​е​в​о​д​а
+		 */
+		waitingTitle: string
+		/**
+		 * Н​а​з​н​а​ч​е​н​и​е​ ​п​л​а​т​е​ж​а
+		 */
+		paymentPurpose: string
+		/**
+		 * О​п​л​а​т​а​ ​п​о​ ​з​а​к​а​з​у​ ​№​{​i​d​}
+		 * @param {string} id
+		 */
+		purposeText: RequiredParams<'id'>
 	}
 	uploadReceipt: {
 		/**
@@ -659,6 +690,10 @@ type RootTranslation = {
 		 * П​р​и​ч​и​н​а​ ​о​т​к​л​о​н​е​н​и​я
 		 */
 		rejectReason: string
+		/**
+		 * Ч​т​о​ ​с​ ​д​е​н​ь​г​а​м​и
+		 */
+		whatNext: string
 	}
 	sendCrypto: {
 		/**
@@ -683,6 +718,14 @@ type RootTranslation = {
 		 * О​т​п​р​а​в​и​т​ь​ ​х​е​ш
 		 */
 		submit: string
+		/**
+		 * О​с​т​а​л​о​с​ь​ ​м​е​н​ь​ш​е​ ​5​ ​м​и​н​у​т
+		 */
+		timeWarning: string
+		/**
+		 * К​о​г​д​а​ ​в​р​е​м​я​ ​в​ы​й​д​е​т​,​ ​з​а​к​а​з​ ​о​т​м​е​н​и​т​с​я​.​ ​Н​е​ ​о​т​п​р​а​в​л​я​й​т​е​ ​к​р​и​п​т​о​в​а​л​ю​т​у​ ​п​о​с​л​е​ ​э​т​о​г​о​.
+		 */
+		expiryNote: string
 	}
 	orderHelp: {
 		/**
@@ -736,7 +779,7 @@ type RootTranslation = {
 		 */
 		instructions: string
 		/**
-		 * К​у​р​с​ ​з​а​ф​и​к​с​и​р​о​в​а​н​:​ ​{​t​i​m​e​}
+		 * К​у​р​с​ ​з​а​ф​и​к​с​и​р​о​в​а​н​,​ ​о​с​т​а​л​о​с​ь​ ​{​t​i​m​e​}
 		 * @param {string} time
 		 */
 		rateFixedFor: RequiredParams<'time'>
@@ -760,6 +803,21 @@ type RootTranslation = {
 		 * Я​ ​п​о​л​у​ч​и​л
 		 */
 		iReceived: string
+		/**
+		 * П​о​д​т​в​е​р​д​и​т​е​,​ ​ч​т​о​ ​{​a​m​o​u​n​t​}​ ​п​р​и​ш​л​и​ ​н​а​ ​в​а​ш​ ​к​о​ш​е​л​ё​к​ ​{​w​a​l​l​e​t​}​.​ ​П​о​с​л​е​ ​э​т​о​г​о​ ​з​а​к​а​з​ ​з​а​в​е​р​ш​и​т​с​я​.
+		 * @param {string} amount
+		 * @param {string} wallet
+		 */
+		confirmReceived: RequiredParams<'amount' | 'wallet'>
+		/**
+		 * П​о​д​т​в​е​р​д​и​т​е​,​ ​ч​т​о​ ​к​р​и​п​т​о​в​а​л​ю​т​а​ ​п​о​ ​з​а​к​а​з​у​ ​№​{​i​d​}​ ​п​р​и​ш​л​а​ ​н​а​ ​в​а​ш​ ​к​о​ш​е​л​ё​к​.​ ​П​о​с​л​е​ ​э​т​о​г​о​ ​з​а​к​а​з​ ​з​а​в​е​р​ш​и​т​с​я​.
+		 * @param {string} id
+		 */
+		confirmReceivedOrder: RequiredParams<'id'>
+		/**
+		 * Д​а​,​ ​п​о​л​у​ч​и​л
+		 */
+		confirmReceivedOk: string
 	}
 	officeDetails: {
 		/**
@@ -771,7 +829,7 @@ type RootTranslation = {
 		 */
 		reservationCode: string
 		/**
-		 * Б​р​о​н​ь​ ​д​е​й​с​т​в​у​е​т​:​ ​{​t​i​m​e​}
+		 * Б​р​о​н​ь​ ​д​е​й​с​т​в​у​е​т​,​ ​о​с​т​а​л​о​с​ь​ ​{​t​i​m​e​}
 		 * @param {string} time
 		 */
 		reservedFor: RequiredParams<'time'>
@@ -858,6 +916,44 @@ type RootTranslation = {
 		 */
 		sell: string
 	}
+	customerActions: {
+		/**
+		 * О​п​л​а​т​и​т​е​ ​з​а​к​а​з
+		 */
+		pay: string
+		/**
+		 * З​а​г​р​у​з​и​т​е​ ​ч​е​к
+		 */
+		uploadReceipt: string
+		/**
+		 * О​т​п​р​а​в​ь​т​е​ ​к​р​и​п​т​о​в​а​л​ю​т​у
+		 */
+		send: string
+		/**
+		 * П​р​и​х​о​д​и​т​е​ ​в​ ​о​ф​и​с
+		 */
+		visitOffice: string
+	}
+	orderAmounts: {
+		/**
+		 * В​ы​ ​з​а​п​л​а​т​и​л​и
+		 */
+		youPaid: string
+		/**
+		 * В​ы​ ​п​о​л​у​ч​и​л​и
+		 */
+		youGot: string
+		/**
+		 * В​ы​ ​о​т​п​р​а​в​и​л​и
+		 */
+		youSent: string
+	}
+	explorer: {
+		/**
+		 * О​т​к​р​ы​т​ь​ ​в​ ​о​б​о​з​р​е​в​а​т​е​л​е​ ​б​л​о​к​о​в
+		 */
+		open: string
+	}
 	paymentMethods: {
 		/**
 		 * P​2​P
@@ -885,6 +981,79 @@ type RootTranslation = {
 		 * О​п​е​р​а​т​о​р​ ​н​е​ ​о​т​в​е​т​и​л​ ​в​о​в​р​е​м​я​,​ ​п​о​э​т​о​м​у​ ​з​а​к​а​з​ ​о​т​м​е​н​ё​н
 		 */
 		no_operator: string
+	}
+	orderEnded: {
+		/**
+		 * В​р​е​м​я​ ​п​о​ ​з​а​к​а​з​у​ ​№​{​i​d​}​ ​и​с​т​е​к​л​о​,​ ​з​а​к​а​з​ ​о​т​м​е​н​ё​н​.
+		 * @param {string} id
+		 */
+		expired: RequiredParams<'id'>
+		/**
+		 * О​п​е​р​а​т​о​р​ ​н​е​ ​о​т​в​е​т​и​л​ ​в​о​в​р​е​м​я​,​ ​з​а​к​а​з​ ​№​{​i​d​}​ ​о​т​м​е​н​ё​н​.
+		 * @param {string} id
+		 */
+		noOperator: RequiredParams<'id'>
+		/**
+		 * З​а​к​а​з​ ​№​{​i​d​}​ ​о​т​м​е​н​ё​н​.
+		 * @param {string} id
+		 */
+		customer: RequiredParams<'id'>
+		/**
+		 * З​а​к​а​з​ ​№​{​i​d​}​ ​о​т​к​л​о​н​ё​н​.​ ​П​р​и​ч​и​н​а​:​ ​{​r​e​a​s​o​n​}
+		 * @param {string} id
+		 * @param {string} reason
+		 */
+		rejected: RequiredParams<'id' | 'reason'>
+		/**
+		 * В​р​е​м​я​ ​в​ы​ш​л​о​:​ ​з​а​к​а​з​ ​о​т​м​е​н​я​е​т​с​я​.
+		 */
+		timeUp: string
+		/**
+		 * Н​е​ ​о​п​л​а​ч​и​в​а​й​т​е​ ​э​т​о​т​ ​з​а​к​а​з​.​ ​Е​с​л​и​ ​в​ы​ ​у​ж​е​ ​о​п​л​а​т​и​л​и​,​ ​н​а​п​и​ш​и​т​е​ ​в​ ​п​о​д​д​е​р​ж​к​у​:​ ​м​ы​ ​в​е​р​н​ё​м​ ​д​е​н​ь​г​и​ ​н​а​ ​с​ч​ё​т​,​ ​с​ ​к​о​т​о​р​о​г​о​ ​о​н​и​ ​п​р​и​ш​л​и​.
+		 */
+		moneyBuy: string
+		/**
+		 * Н​е​ ​о​т​п​р​а​в​л​я​й​т​е​ ​к​р​и​п​т​о​в​а​л​ю​т​у​ ​п​о​ ​э​т​о​м​у​ ​з​а​к​а​з​у​.​ ​Е​с​л​и​ ​в​ы​ ​у​ж​е​ ​о​т​п​р​а​в​и​л​и​,​ ​н​а​п​и​ш​и​т​е​ ​в​ ​п​о​д​д​е​р​ж​к​у​ ​с​ ​х​е​ш​е​м​ ​т​р​а​н​з​а​к​ц​и​и​:​ ​м​ы​ ​в​е​р​н​ё​м​ ​е​ё​ ​н​а​ ​а​д​р​е​с​ ​о​т​п​р​а​в​и​т​е​л​я​.
+		 */
+		moneySell: string
+		/**
+		 * Д​е​н​ь​г​и​ ​н​е​ ​с​п​и​с​ы​в​а​л​и​с​ь​:​ ​м​о​ж​н​о​ ​с​о​з​д​а​т​ь​ ​н​о​в​ы​й​ ​з​а​к​а​з​.
+		 */
+		nothingCharged: string
+	}
+	rejectReasons: {
+		/**
+		 * О​п​л​а​т​а​ ​н​е​ ​п​о​с​т​у​п​и​л​а
+		 */
+		payment_not_received: string
+		/**
+		 * С​у​м​м​а​ ​о​п​л​а​т​ы​ ​н​е​ ​с​о​в​п​а​д​а​е​т​ ​с​ ​с​у​м​м​о​й​ ​з​а​к​а​з​а
+		 */
+		amount_mismatch: string
+		/**
+		 * О​п​л​а​т​а​ ​п​р​и​ш​л​а​ ​с​о​ ​с​ч​ё​т​а​ ​д​р​у​г​о​г​о​ ​ч​е​л​о​в​е​к​а
+		 */
+		third_party_payment: string
+		/**
+		 * Ч​е​к​ ​н​е​ ​п​о​д​т​в​е​р​ж​д​а​е​т​ ​о​п​л​а​т​у
+		 */
+		receipt_invalid: string
+		/**
+		 * Т​р​а​н​з​а​к​ц​и​я​ ​н​е​ ​н​а​й​д​е​н​а​ ​в​ ​с​е​т​и
+		 */
+		tx_not_found: string
+		/**
+		 * О​т​п​р​а​в​л​е​н​а​ ​д​р​у​г​а​я​ ​м​о​н​е​т​а​ ​и​л​и​ ​с​е​т​ь
+		 */
+		wrong_coin_or_network: string
+		/**
+		 * З​а​к​а​з​ ​н​е​ ​п​р​о​ш​ё​л​ ​п​р​о​в​е​р​к​у
+		 */
+		limits_or_checks: string
+		/**
+		 * Д​р​у​г​а​я​ ​п​р​и​ч​и​н​а
+		 */
+		other: string
 	}
 	cancelReasonsShort: {
 		/**
@@ -1701,6 +1870,10 @@ export type TranslationFunctions = {
 		 * Прошло: {time}
 		 */
 		elapsed: (arg: { time: string }) => LocalizedString
+		/**
+		 * Если оператор не ответит, заказ отменится через {time}
+		 */
+		autoCancel: (arg: { time: string }) => LocalizedString
 	}
 	payment: {
 		/**
@@ -1747,6 +1920,18 @@ export type TranslationFunctions = {
 		 * Я оплатил
 		 */
 		iHavePaid: () => LocalizedString
+		/**
+		 * Подтвердите: вы перевели ровно {amount} со счёта на ваше имя, и таймер ещё не истёк. Платежи с чужих счетов и после срока возвращаются.
+		 */
+		confirmPaid: (arg: { amount: string }) => LocalizedString
+		/**
+		 * Да, я оплатил
+		 */
+		confirmPaidOk: () => LocalizedString
+		/**
+		 * Ещё нет
+		 */
+		notYet: () => LocalizedString
 	}
 	bankRequisites: {
 		/**
@@ -1793,6 +1978,18 @@ export type TranslationFunctions = {
 		 * Осталось меньше 10 минут
 		 */
 		timeWarning: () => LocalizedString
+		/**
+		 * Готовим реквизиты для перевода
+		 */
+		waitingTitle: () => LocalizedString
+		/**
+		 * Назначение платежа
+		 */
+		paymentPurpose: () => LocalizedString
+		/**
+		 * Оплата по заказу №{id}
+		 */
+		purposeText: (arg: { id: string }) => LocalizedString
 	}
 	uploadReceipt: {
 		/**
@@ -1903,6 +2100,10 @@ export type TranslationFunctions = {
 		 * Причина отклонения
 		 */
 		rejectReason: () => LocalizedString
+		/**
+		 * Что с деньгами
+		 */
+		whatNext: () => LocalizedString
 	}
 	sendCrypto: {
 		/**
@@ -1925,6 +2126,14 @@ export type TranslationFunctions = {
 		 * Отправить хеш
 		 */
 		submit: () => LocalizedString
+		/**
+		 * Осталось меньше 5 минут
+		 */
+		timeWarning: () => LocalizedString
+		/**
+		 * Когда время выйдет, заказ отменится. Не отправляйте криптовалюту после этого.
+		 */
+		expiryNote: () => LocalizedString
 	}
 	orderHelp: {
 		/**
@@ -1976,7 +2185,7 @@ export type TranslationFunctions = {
 		 */
 		instructions: () => LocalizedString
 		/**
-		 * Курс зафиксирован: {time}
+		 * Курс зафиксирован, осталось {time}
 		 */
 		rateFixedFor: (arg: { time: string }) => LocalizedString
 		/**
@@ -1999,6 +2208,18 @@ export type TranslationFunctions = {
 		 * Я получил
 		 */
 		iReceived: () => LocalizedString
+		/**
+		 * Подтвердите, что {amount} пришли на ваш кошелёк {wallet}. После этого заказ завершится.
+		 */
+		confirmReceived: (arg: { amount: string, wallet: string }) => LocalizedString
+		/**
+		 * Подтвердите, что криптовалюта по заказу №{id} пришла на ваш кошелёк. После этого заказ завершится.
+		 */
+		confirmReceivedOrder: (arg: { id: string }) => LocalizedString
+		/**
+		 * Да, получил
+		 */
+		confirmReceivedOk: () => LocalizedString
 	}
 	officeDetails: {
 		/**
@@ -2010,7 +2231,7 @@ export type TranslationFunctions = {
 		 */
 		reservationCode: () => LocalizedString
 		/**
-		 * Бронь действует: {time}
+		 * Бронь действует, осталось {time}
 		 */
 		reservedFor: (arg: { time: string }) => LocalizedString
 		/**
@@ -2096,6 +2317,44 @@ export type TranslationFunctions = {
 		 */
 		sell: () => LocalizedString
 	}
+	customerActions: {
+		/**
+		 * Оплатите заказ
+		 */
+		pay: () => LocalizedString
+		/**
+		 * Загрузите чек
+		 */
+		uploadReceipt: () => LocalizedString
+		/**
+		 * Отправьте криптовалюту
+		 */
+		send: () => LocalizedString
+		/**
+		 * Приходите в офис
+		 */
+		visitOffice: () => LocalizedString
+	}
+	orderAmounts: {
+		/**
+		 * Вы заплатили
+		 */
+		youPaid: () => LocalizedString
+		/**
+		 * Вы получили
+		 */
+		youGot: () => LocalizedString
+		/**
+		 * Вы отправили
+		 */
+		youSent: () => LocalizedString
+	}
+	explorer: {
+		/**
+		 * Открыть в обозревателе блоков
+		 */
+		open: () => LocalizedString
+	}
 	paymentMethods: {
 		/**
 		 * P2P
@@ -2123,6 +2382,74 @@ export type TranslationFunctions = {
 		 * Оператор не ответил вовремя, поэтому заказ отменён
 		 */
 		no_operator: () => LocalizedString
+	}
+	orderEnded: {
+		/**
+		 * Время по заказу №{id} истекло, заказ отменён.
+		 */
+		expired: (arg: { id: string }) => LocalizedString
+		/**
+		 * Оператор не ответил вовремя, заказ №{id} отменён.
+		 */
+		noOperator: (arg: { id: string }) => LocalizedString
+		/**
+		 * Заказ №{id} отменён.
+		 */
+		customer: (arg: { id: string }) => LocalizedString
+		/**
+		 * Заказ №{id} отклонён. Причина: {reason}
+		 */
+		rejected: (arg: { id: string, reason: string }) => LocalizedString
+		/**
+		 * Время вышло: заказ отменяется.
+		 */
+		timeUp: () => LocalizedString
+		/**
+		 * Не оплачивайте этот заказ. Если вы уже оплатили, напишите в поддержку: мы вернём деньги на счёт, с которого они пришли.
+		 */
+		moneyBuy: () => LocalizedString
+		/**
+		 * Не отправляйте криптовалюту по этому заказу. Если вы уже отправили, напишите в поддержку с хешем транзакции: мы вернём её на адрес отправителя.
+		 */
+		moneySell: () => LocalizedString
+		/**
+		 * Деньги не списывались: можно создать новый заказ.
+		 */
+		nothingCharged: () => LocalizedString
+	}
+	rejectReasons: {
+		/**
+		 * Оплата не поступила
+		 */
+		payment_not_received: () => LocalizedString
+		/**
+		 * Сумма оплаты не совпадает с суммой заказа
+		 */
+		amount_mismatch: () => LocalizedString
+		/**
+		 * Оплата пришла со счёта другого человека
+		 */
+		third_party_payment: () => LocalizedString
+		/**
+		 * Чек не подтверждает оплату
+		 */
+		receipt_invalid: () => LocalizedString
+		/**
+		 * Транзакция не найдена в сети
+		 */
+		tx_not_found: () => LocalizedString
+		/**
+		 * Отправлена другая монета или сеть
+		 */
+		wrong_coin_or_network: () => LocalizedString
+		/**
+		 * Заказ не прошёл проверку
+		 */
+		limits_or_checks: () => LocalizedString
+		/**
+		 * Другая причина
+		 */
+		other: () => LocalizedString
 	}
 	cancelReasonsShort: {
 		/**

@@ -133,6 +133,7 @@ const en: Translation = {
     body: 'An operator is preparing your payment details',
     hint: 'Details usually arrive within 10 minutes',
     elapsed: 'Elapsed: {time}',
+    autoCancel: 'If no operator answers, the order is cancelled in {time}',
   },
   payment: {
     title: 'Payment',
@@ -146,6 +147,10 @@ const en: Translation = {
     timeWarning: 'Less than 5 minutes left',
     expiryNote: 'The order is cancelled when the time runs out',
     iHavePaid: 'I have paid',
+    confirmPaid:
+      "Confirm: you transferred exactly {amount} from an account in your own name, before the timer ran out. Payments from other people's accounts or after the deadline are returned.",
+    confirmPaidOk: 'Yes, I paid',
+    notYet: 'Not yet',
   },
   bankRequisites: {
     title: 'Transfer details',
@@ -159,6 +164,9 @@ const en: Translation = {
     beneficiaryName: 'Beneficiary',
     beneficiaryAccount: 'Beneficiary account',
     timeWarning: 'Less than 10 minutes left',
+    waitingTitle: 'Preparing the transfer details',
+    paymentPurpose: 'Payment purpose',
+    purposeText: 'Payment for order #{id}',
   },
   uploadReceipt: {
     title: 'Upload your receipt',
@@ -191,6 +199,7 @@ const en: Translation = {
     createdAt: 'Created',
     cancelReason: 'Why it was cancelled',
     rejectReason: 'Rejection reason',
+    whatNext: 'Your money',
   },
   sendCrypto: {
     title: 'Send your crypto',
@@ -198,6 +207,8 @@ const en: Translation = {
     onlyThisNetwork: 'Send only {crypto} on {network}. Funds sent on another network will be lost.',
     txHash: 'Transaction hash',
     submit: 'Submit hash',
+    timeWarning: 'Less than 5 minutes left',
+    expiryNote: 'When the time runs out the order is cancelled. Do not send crypto after that.',
   },
   orderHelp: {
     cancelOrder: 'Cancel order',
@@ -215,17 +226,22 @@ const en: Translation = {
     headerTitle: 'Instructions',
     hint: 'Instructions are usually ready within 10 minutes',
     instructions: 'Instructions',
-    rateFixedFor: 'Rate fixed for {time}',
+    rateFixedFor: 'Rate fixed: {time} left',
     bringAmount: 'Bring in cash',
     getAmount: 'You get',
     wallet: 'Receiving wallet',
     officeAddress: 'Office address',
     iReceived: 'I received',
+    confirmReceived:
+      'Confirm that {amount} arrived in your wallet {wallet}. The order is then completed.',
+    confirmReceivedOrder:
+      'Confirm that the crypto of order #{id} arrived in your wallet. The order is then completed.',
+    confirmReceivedOk: 'Yes, received',
   },
   officeDetails: {
     title: 'Reservation',
     reservationCode: 'Reservation code',
-    reservedFor: 'Reserved for {time}',
+    reservedFor: 'Reservation: {time} left',
     reservationWarning: 'Your reservation expires soon',
     officeAddress: 'Office address',
     workingHours: 'Working hours',
@@ -249,6 +265,20 @@ const en: Translation = {
     buy: 'Buy',
     sell: 'Sell',
   },
+  customerActions: {
+    pay: 'Pay for the order',
+    uploadReceipt: 'Upload the receipt',
+    send: 'Send the crypto',
+    visitOffice: 'Come to the office',
+  },
+  orderAmounts: {
+    youPaid: 'You paid',
+    youGot: 'You received',
+    youSent: 'You sent',
+  },
+  explorer: {
+    open: 'View in block explorer',
+  },
   paymentMethods: {
     P2P: 'P2P',
     BANK_ACCOUNT: 'Bank account',
@@ -258,6 +288,28 @@ const en: Translation = {
     customer: 'You cancelled the order',
     expired: 'The time ran out and the order was cancelled automatically',
     no_operator: 'No operator answered in time, so the order was cancelled',
+  },
+  orderEnded: {
+    expired: 'Time for order #{id} ran out, so it was cancelled.',
+    noOperator: 'No operator answered order #{id} in time, so it was cancelled.',
+    customer: 'Order #{id} was cancelled.',
+    rejected: 'Order #{id} was rejected. Reason: {reason}',
+    timeUp: 'Time is up: the order is being cancelled.',
+    moneyBuy:
+      'Do not pay for this order. If you already paid, contact support: we return the money to the account it came from.',
+    moneySell:
+      'Do not send crypto for this order. If you already sent it, contact support with the transaction hash: we return it to the address it came from.',
+    nothingCharged: 'Nothing was charged: you can create a new order.',
+  },
+  rejectReasons: {
+    payment_not_received: 'The payment did not arrive',
+    amount_mismatch: 'The amount paid does not match the order',
+    third_party_payment: "The payment came from someone else's account",
+    receipt_invalid: 'The receipt does not prove the payment',
+    tx_not_found: 'The transaction was not found on chain',
+    wrong_coin_or_network: 'A different coin or network was sent',
+    limits_or_checks: 'The order did not pass our checks',
+    other: 'Another reason',
   },
   cancelReasonsShort: {
     customer: 'by you',

@@ -137,6 +137,7 @@ const ru: BaseTranslation = {
     body: 'Оператор готовит реквизиты для оплаты',
     hint: 'Обычно реквизиты приходят в течение 10 минут',
     elapsed: 'Прошло: {time:string}',
+    autoCancel: 'Если оператор не ответит, заказ отменится через {time:string}',
   },
   payment: {
     title: 'Оплата',
@@ -150,6 +151,10 @@ const ru: BaseTranslation = {
     timeWarning: 'Осталось меньше 5 минут',
     expiryNote: 'По истечении времени заказ будет отменён',
     iHavePaid: 'Я оплатил',
+    confirmPaid:
+      'Подтвердите: вы перевели ровно {amount:string} со счёта на ваше имя, и таймер ещё не истёк. Платежи с чужих счетов и после срока возвращаются.',
+    confirmPaidOk: 'Да, я оплатил',
+    notYet: 'Ещё нет',
   },
   bankRequisites: {
     title: 'Реквизиты',
@@ -163,6 +168,9 @@ const ru: BaseTranslation = {
     beneficiaryName: 'Бенефициар',
     beneficiaryAccount: 'Счёт бенефициара',
     timeWarning: 'Осталось меньше 10 минут',
+    waitingTitle: 'Готовим реквизиты для перевода',
+    paymentPurpose: 'Назначение платежа',
+    purposeText: 'Оплата по заказу №{id:string}',
   },
   uploadReceipt: {
     title: 'Загрузите чек',
@@ -195,6 +203,7 @@ const ru: BaseTranslation = {
     createdAt: 'Создан',
     cancelReason: 'Причина отмены',
     rejectReason: 'Причина отклонения',
+    whatNext: 'Что с деньгами',
   },
   sendCrypto: {
     title: 'Отправка',
@@ -203,6 +212,8 @@ const ru: BaseTranslation = {
       'Отправляйте только {crypto:string} в сети {network:string}. Средства, отправленные в другой сети, будут потеряны.',
     txHash: 'Хеш транзакции',
     submit: 'Отправить хеш',
+    timeWarning: 'Осталось меньше 5 минут',
+    expiryNote: 'Когда время выйдет, заказ отменится. Не отправляйте криптовалюту после этого.',
   },
   orderHelp: {
     cancelOrder: 'Отменить заказ',
@@ -220,17 +231,22 @@ const ru: BaseTranslation = {
     headerTitle: 'Инструкции',
     hint: 'Обычно инструкции готовы в течение 10 минут',
     instructions: 'Инструкции',
-    rateFixedFor: 'Курс зафиксирован: {time:string}',
+    rateFixedFor: 'Курс зафиксирован, осталось {time:string}',
     bringAmount: 'Принесите наличными',
     getAmount: 'Вы получите',
     wallet: 'Кошелёк получения',
     officeAddress: 'Адрес офиса',
     iReceived: 'Я получил',
+    confirmReceived:
+      'Подтвердите, что {amount:string} пришли на ваш кошелёк {wallet:string}. После этого заказ завершится.',
+    confirmReceivedOrder:
+      'Подтвердите, что криптовалюта по заказу №{id:string} пришла на ваш кошелёк. После этого заказ завершится.',
+    confirmReceivedOk: 'Да, получил',
   },
   officeDetails: {
     title: 'Бронирование',
     reservationCode: 'Код бронирования',
-    reservedFor: 'Бронь действует: {time:string}',
+    reservedFor: 'Бронь действует, осталось {time:string}',
     reservationWarning: 'Бронь скоро истечёт',
     officeAddress: 'Адрес офиса',
     workingHours: 'Часы работы',
@@ -254,6 +270,20 @@ const ru: BaseTranslation = {
     buy: 'Покупка',
     sell: 'Продажа',
   },
+  customerActions: {
+    pay: 'Оплатите заказ',
+    uploadReceipt: 'Загрузите чек',
+    send: 'Отправьте криптовалюту',
+    visitOffice: 'Приходите в офис',
+  },
+  orderAmounts: {
+    youPaid: 'Вы заплатили',
+    youGot: 'Вы получили',
+    youSent: 'Вы отправили',
+  },
+  explorer: {
+    open: 'Открыть в обозревателе блоков',
+  },
   paymentMethods: {
     P2P: 'P2P',
     BANK_ACCOUNT: 'Банковский счёт',
@@ -263,6 +293,28 @@ const ru: BaseTranslation = {
     customer: 'Вы отменили заказ',
     expired: 'Время вышло, и заказ отменён автоматически',
     no_operator: 'Оператор не ответил вовремя, поэтому заказ отменён',
+  },
+  orderEnded: {
+    expired: 'Время по заказу №{id:string} истекло, заказ отменён.',
+    noOperator: 'Оператор не ответил вовремя, заказ №{id:string} отменён.',
+    customer: 'Заказ №{id:string} отменён.',
+    rejected: 'Заказ №{id:string} отклонён. Причина: {reason:string}',
+    timeUp: 'Время вышло: заказ отменяется.',
+    moneyBuy:
+      'Не оплачивайте этот заказ. Если вы уже оплатили, напишите в поддержку: мы вернём деньги на счёт, с которого они пришли.',
+    moneySell:
+      'Не отправляйте криптовалюту по этому заказу. Если вы уже отправили, напишите в поддержку с хешем транзакции: мы вернём её на адрес отправителя.',
+    nothingCharged: 'Деньги не списывались: можно создать новый заказ.',
+  },
+  rejectReasons: {
+    payment_not_received: 'Оплата не поступила',
+    amount_mismatch: 'Сумма оплаты не совпадает с суммой заказа',
+    third_party_payment: 'Оплата пришла со счёта другого человека',
+    receipt_invalid: 'Чек не подтверждает оплату',
+    tx_not_found: 'Транзакция не найдена в сети',
+    wrong_coin_or_network: 'Отправлена другая монета или сеть',
+    limits_or_checks: 'Заказ не прошёл проверку',
+    other: 'Другая причина',
   },
   cancelReasonsShort: {
     customer: 'вами',

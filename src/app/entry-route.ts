@@ -4,8 +4,7 @@
  * parameter, kept in session storage), else to My orders when there are active orders, else to
  * the currencies. Decided once at start-up, so coming back to `/` later shows the landing.
  */
-import { API_PATHS, type ActiveOrdersResponse } from '../shared/api';
-import { apiRequest } from './api/client';
+import { fetchActiveOrders } from './api/orders';
 import { getStoredLanguage, takeDeepLinkOrderId } from './storage';
 
 export async function entryRoute(pathname: string): Promise<string | null> {
@@ -13,9 +12,7 @@ export async function entryRoute(pathname: string): Promise<string | null> {
   const orderId = takeDeepLinkOrderId();
   if (orderId !== null) return `/my-orders?orderId=${encodeURIComponent(orderId)}`;
   try {
-    const { orders } = await apiRequest<ActiveOrdersResponse>(API_PATHS.activeOrders, {
-      timeoutMs: 5_000,
-    });
+    const { orders } = await fetchActiveOrders({ timeoutMs: 5_000 });
     return orders.length > 0 ? '/my-orders' : '/currencies';
   } catch {
     return '/currencies';

@@ -5,6 +5,7 @@
 import type { ErrorCode } from './errors';
 import type { CryptoCurrency, NetworkId } from './networks';
 import type { CancelReason, OrderStatus, OrderType, PaymentMethod } from './order-status';
+import type { RejectReason } from './reject-reasons';
 
 export const API_PATHS = {
   health: '/api/health',
@@ -193,7 +194,10 @@ export interface OrderDetails extends OrderSummary {
   readonly requisitesReadyAt: string | null;
   readonly reservedUntil: string | null;
   readonly cityId: string | null;
+  /** The operator's free text of a rejection (with `rejectReasonCode`, or alone). */
   readonly rejectReason: string | null;
+  /** A REJECTED order's catalogue reason, shown in the customer's language. */
+  readonly rejectReasonCode: RejectReason | null;
   readonly txHash: string | null;
   readonly outgoingTxHash: string | null;
   readonly officeInstructions: string | null;

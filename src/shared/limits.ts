@@ -79,6 +79,8 @@ export const DEFAULT_REQUISITES_TIMEOUT_MS = 60 * 60 * 1000;
 
 /** A sell: the time the customer has to send the crypto (WAITING_CRYPTO), at the rate agreed. */
 export const CRYPTO_SEND_WINDOW_MS = 30 * 60 * 1000;
+/** The send-crypto countdown turns to a warning under 5 minutes, as the P2P payment's does. */
+export const CRYPTO_SEND_WARNING_MS = 5 * 60 * 1000;
 
 /** Office: the rate is fixed, and the cash reserved, for 3 hours; warning under 10 minutes. */
 export const OFFICE_RATE_FIXED_MS = 3 * 60 * 60 * 1000;

@@ -27,6 +27,22 @@ export interface NetworkOption {
   readonly available: boolean;
 }
 
+/** Each network's public block explorer, where a transaction is looked up by its hash. */
+const EXPLORER_TX: Readonly<Record<NetworkId, string>> = {
+  BEP20: 'https://bscscan.com/tx/',
+  TRC20: 'https://tronscan.org/#/transaction/',
+  ERC20: 'https://etherscan.io/tx/',
+  POLYGON: 'https://polygonscan.com/tx/',
+  ARBITRUM: 'https://arbiscan.io/tx/',
+  OPTIMISM: 'https://optimistic.etherscan.io/tx/',
+  BASE: 'https://basescan.org/tx/',
+};
+
+/** The explorer page of the transaction `hash` on `network`. */
+export function explorerTxUrl(network: NetworkId, hash: string): string {
+  return `${EXPLORER_TX[network]}${encodeURIComponent(hash.trim())}`;
+}
+
 /** How a network is shown: short name and the chain's full name. */
 export const NETWORKS: Readonly<Record<NetworkId, NetworkOption>> = {
   BEP20: { id: 'BEP20', name: 'BEP20', fullName: 'BNB Smart Chain (BSC)', available: true },

@@ -87,8 +87,12 @@ export function historyCardTarget(order: OrderRouting): OrderScreen {
 /** Where a screen sends the customer: another screen of the same order, the landing or My orders. */
 export type OrderScreenDestination = OrderScreen | '/' | '/my-orders';
 
-/** The alerts a screen shows before it leaves: keys of the dictionary's `errors` section. */
-export type OrderScreenAlert = 'orderRejected' | 'orderCancelled';
+/**
+ * The alerts a screen shows before it leaves: keys of the dictionary's `errors` section, or
+ * `ended`: why the order ended and what happens to money already paid or sent (issue 10: an order
+ * that ends while the customer looks at it says so, never silently moves to a list).
+ */
+export type OrderScreenAlert = 'orderRejected' | 'orderCancelled' | 'ended';
 
 /** One row of a screen's rules: when the polled order matches it, the screen leaves. */
 export interface OrderScreenRule {
@@ -145,7 +149,7 @@ export const ORDER_SCREEN_TABLE: Readonly<Record<OrderScreen, OrderScreenBehavio
         go: 'bank-requisites',
       },
       { statuses: ['REQUISITES_READY'], withRequisites: true, go: 'payment', passOrder: true },
-      { statuses: ENDED, go: '/my-orders' },
+      { statuses: ENDED, go: '/my-orders', alert: 'ended' },
     ],
   },
   payment: {
@@ -155,14 +159,14 @@ export const ORDER_SCREEN_TABLE: Readonly<Record<OrderScreen, OrderScreenBehavio
       // Spec section 8: cancelled or rejected on load alerts orderRejected.
       { statuses: ENDED, onLoad: true, go: '/', alert: 'orderRejected' },
       { statuses: ['REJECTED'], go: '/', alert: 'orderRejected' },
-      { statuses: ['CANCELLED'], go: '/', alert: 'orderCancelled' },
+      { statuses: ['CANCELLED'], go: '/', alert: 'ended' },
       { statuses: ['COMPLETED'], go: 'complete' },
     ],
   },
   'bank-requisites': {
     pollMs: 3_000,
     onFailure: 'retry',
-    rules: [{ statuses: ENDED, go: '/my-orders' }],
+    rules: [{ statuses: ENDED, go: '/my-orders', alert: 'ended' }],
   },
   'upload-receipt': {
     pollMs: 5_000,
@@ -185,7 +189,7 @@ export const ORDER_SCREEN_TABLE: Readonly<Record<OrderScreen, OrderScreenBehavio
     rules: [
       { statuses: ['TX_PENDING', 'TX_CONFIRMED'], go: 'sell-waiting' },
       { statuses: ['COMPLETED'], go: 'complete' },
-      { statuses: ENDED, go: '/my-orders' },
+      { statuses: ENDED, go: '/my-orders', alert: 'ended' },
     ],
   },
   'sell-waiting': {
@@ -193,14 +197,14 @@ export const ORDER_SCREEN_TABLE: Readonly<Record<OrderScreen, OrderScreenBehavio
     onFailure: 'retry',
     rules: [
       { statuses: ['COMPLETED'], go: 'complete' },
-      { statuses: ENDED, go: '/my-orders' },
+      { statuses: ENDED, go: '/my-orders', alert: 'ended' },
     ],
   },
   'office-waiting': {
     pollMs: 2_000,
     onFailure: 'retry',
     rules: [
-      { statuses: ENDED, go: '/my-orders' },
+      { statuses: ENDED, go: '/my-orders', alert: 'ended' },
       { statuses: ['COMPLETED'], go: 'complete' },
     ],
   },

@@ -233,3 +233,23 @@ export const STATUS_LABEL_KEYS = {
   OFFICE_PENDING: 'officePending',
   OFFICE_READY: 'officeWaiting',
 } as const satisfies Record<OrderStatus, string>;
+
+/**
+ * The statuses in which the order waits for its customer, not for us, and what they must do:
+ * the history sets them apart from those where the customer only waits (issue 10).
+ */
+export const CUSTOMER_ACTIONS = {
+  REQUISITES_READY: 'pay',
+  PAYMENT_PENDING: 'uploadReceipt',
+  PAYMENT_STARTED: 'uploadReceipt',
+  WAITING_CRYPTO: 'send',
+  OFFICE_READY: 'visitOffice',
+} as const satisfies Partial<Record<OrderStatus, string>>;
+export type CustomerAction = (typeof CUSTOMER_ACTIONS)[keyof typeof CUSTOMER_ACTIONS];
+
+/** What the customer must do for an order in `status`, or undefined when they only wait. */
+export function customerAction(status: OrderStatus): CustomerAction | undefined {
+  return status in CUSTOMER_ACTIONS
+    ? CUSTOMER_ACTIONS[status as keyof typeof CUSTOMER_ACTIONS]
+    : undefined;
+}

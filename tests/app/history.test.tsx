@@ -26,6 +26,7 @@ import {
   type FakeReply,
   setUpScreenTests,
 } from '../helpers/render-app';
+import { makeOrder, orderSummary } from '../helpers/order-fixtures';
 
 const HISTORY = '/api/orders/history';
 /** Local noon on 5 March 2025: "today" and "yesterday" do not depend on the machine's zone. */
@@ -34,43 +35,16 @@ const at = (year: number, month: number, day: number, hour: number, minute = 0) 
   new Date(year, month - 1, day, hour, minute).toISOString();
 
 function summary(id: string, fields: Partial<OrderSummary> = {}): OrderSummary {
-  return {
+  return orderSummary({
     id,
-    type: 'BUY',
-    status: 'WAITING_REQUISITES',
-    amount: 51.4774,
-    cryptoCurrency: 'USDC',
-    network: 'BASE',
-    currency: 'RUB',
-    totalRub: 5000,
-    cancelReason: null,
-    rate: 97.13,
-    paymentMethod: 'P2P',
     createdAt: at(2025, 3, 5, 10, 30),
     updatedAt: at(2025, 3, 5, 10, 30),
     ...fields,
-  };
+  });
 }
 
 function details(fields: Partial<OrderDetails>): OrderDetails {
-  return {
-    ...summary('o1'),
-    expiresAt: null,
-    requisitesReadyAt: null,
-    reservedUntil: null,
-    cityId: null,
-    rejectReason: null,
-    txHash: null,
-    outgoingTxHash: null,
-    officeInstructions: null,
-    walletAddress: null,
-    receipts: [],
-    requisites: null,
-    reservation: null,
-    deepLink: null,
-    serverTime: new Date().toISOString(),
-    ...fields,
-  };
+  return makeOrder({ ...summary('o1'), walletAddress: null, ...fields });
 }
 
 /** `count` orders created a minute apart, newest first, ids `<prefix>-1`… */

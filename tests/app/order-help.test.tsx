@@ -13,72 +13,32 @@ import { CUSTOMER_CANCELLABLE, ORDER_STATUSES } from '../../src/shared/order-sta
 import {
   TEST_ENVIRONMENT,
   deferred,
-  fakeApi,
   renderApp,
   settle,
   advance,
-  type FakeApi,
   type FakeReply,
   setUpScreenTests,
 } from '../helpers/render-app';
+import {
+  FIXTURE_BANK,
+  FIXTURE_CARD,
+  iso,
+  makeOrder as fixtureOrder,
+  serveOrder as serveFixture,
+  type ServedOrder,
+} from '../helpers/order-fixtures';
 
 const NOW = Date.parse('2025-03-01T12:00:00.000Z');
 const ID = '3f9c2a7b-61d4-4e0a-9b7c-2d5e8f1a0c34';
 const NUMBER = '3f9c2a7b';
-const STATUS = `/api/orders/${ID}/status`;
 const CANCEL = `/api/orders/${ID}/cancel`;
 const REQUISITES = `/api/orders/${ID}/requisites`;
-const WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const SUPPORT = TEST_ENVIRONMENT.supportUrl;
 
-const CARD = {
-  bankName: 'Sberbank',
-  cardNumber: '2202200000000001',
-  cardHolder: 'IVAN PETROV',
-};
-const BANK = {
-  recipientName: 'OOO Exchange',
-  accountNumber: '40702810000000000001',
-  bankName: 'Sberbank',
-  bik: '044525225',
-  correspondentAccount: '30101810400000000225',
-  inn: '7700000000',
-};
+const CARD = FIXTURE_CARD;
+const BANK = FIXTURE_BANK;
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
-function makeOrder(fields: Partial<OrderDetails> = {}): OrderDetails {
-  const order = {
-    id: ID,
-    type: 'BUY',
-    status: 'WAITING_REQUISITES',
-    amount: 51.4774,
-    cryptoCurrency: 'USDC',
-    network: 'BASE',
-    currency: 'RUB',
-    totalRub: 5000,
-    rate: 97.13,
-    paymentMethod: 'P2P',
-    createdAt: iso(NOW),
-    updatedAt: iso(NOW),
-    expiresAt: null,
-    requisitesReadyAt: null,
-    reservedUntil: null,
-    cityId: null,
-    rejectReason: null,
-    cancelReason: null,
-    txHash: null,
-    outgoingTxHash: null,
-    officeInstructions: null,
-    walletAddress: WALLET,
-    receipts: [],
-    requisites: null,
-    reservation: null,
-    deepLink: null,
-    serverTime: iso(Date.now()),
-  } satisfies Partial<OrderDetails>;
-  return { ...order, ...fields };
-}
+const makeOrder = (fields: Partial<OrderDetails> = {}) => fixtureOrder({ id: ID, ...fields });
 
 /** The screens where the server lets a customer cancel, each with an order it shows in full. */
 const CANCEL_SCREENS = {
@@ -106,39 +66,25 @@ const CANCEL_SCREENS = {
 type CancelScreen = keyof typeof CANCEL_SCREENS;
 const CANCEL_SCREEN_NAMES = Object.keys(CANCEL_SCREENS) as CancelScreen[];
 
-interface ServedOrder {
-  readonly api: FakeApi;
-  /** Changes what the next status polls answer (the server moved the order on). */
-  readonly update: (fields: Partial<OrderDetails>) => void;
-}
-
 /** Serves the order; a cancel answered with success moves it to CANCELLED, as the server does. */
 function serveOrder(fields: Partial<OrderDetails>): ServedOrder {
-  let current = fields;
-  const update = (next: Partial<OrderDetails>) => {
-    current = { ...current, ...next };
-  };
-  const api = fakeApi([
-    {
-      method: 'GET',
-      path: STATUS,
-      reply: (): FakeReply => ({ json: makeOrder({ serverTime: iso(Date.now()), ...current }) }),
-    },
-    {
-      method: 'GET',
-      path: REQUISITES,
-      reply: { json: { requisitesNotConfigured: false, requisites: BANK } },
-    },
-    {
-      method: 'POST',
-      path: CANCEL,
-      reply: (): FakeReply => {
-        update({ status: 'CANCELLED', cancelReason: 'customer' });
-        return { json: { success: true, status: 'CANCELLED' } };
+  return serveFixture({ id: ID }, fields, {
+    routes: (update) => [
+      {
+        method: 'GET',
+        path: REQUISITES,
+        reply: { json: { requisitesNotConfigured: false, requisites: BANK } },
       },
-    },
-  ]);
-  return { api, update };
+      {
+        method: 'POST',
+        path: CANCEL,
+        reply: (): FakeReply => {
+          update({ status: 'CANCELLED', cancelReason: 'customer' });
+          return { json: { success: true, status: 'CANCELLED' } };
+        },
+      },
+    ],
+  });
 }
 
 const path = (name: string) => `/order/${ID}/${name}`;

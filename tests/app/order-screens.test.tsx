@@ -6,12 +6,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { RECEIPT_ACCEPT } from '../../src/shared/receipts';
-import type {
-  BankRequisites,
-  CardRequisites,
-  OfficeReservation,
-  OrderDetails,
-} from '../../src/shared/api';
+import type { OfficeReservation, OrderDetails } from '../../src/shared/api';
 import {
   ORDER_SCREENS,
   ORDER_SCREEN_TABLE,
@@ -33,10 +28,17 @@ import {
   fakeApi,
   renderApp,
   settle,
-  type FakeApi,
   type FakeReply,
   setUpScreenTests,
 } from '../helpers/render-app';
+import {
+  FIXTURE_BANK,
+  FIXTURE_CARD,
+  iso,
+  makeOrder as fixtureOrder,
+  serveOrder as serveFixture,
+  type ServedOrder,
+} from '../helpers/order-fixtures';
 
 const NOW = Date.parse('2025-03-01T12:00:00.000Z');
 const MINUTE = 60_000;
@@ -44,23 +46,8 @@ const ID = 'ord-1';
 const STATUS = `/api/orders/${ID}/status`;
 const WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
-const CARD: CardRequisites = {
-  bankName: 'Sberbank',
-  cardNumber: '2202200000000001',
-  cardHolder: 'IVAN PETROV',
-  phone: '+79990000000',
-  comment: 'Order 1',
-};
-const BANK: BankRequisites = {
-  recipientName: 'OOO Exchange',
-  accountNumber: '40702810000000000001',
-  bankName: 'Sberbank',
-  bik: '044525225',
-  correspondentAccount: '30101810400000000225',
-  inn: '7700000000',
-  beneficiaryName: 'OOO Exchange',
-  beneficiaryAccount: '40702810000000000001',
-};
+const CARD = FIXTURE_CARD;
+const BANK = FIXTURE_BANK;
 const RESERVATION: OfficeReservation = {
   orderId: ID,
   reservationCode: 'R-4821',
@@ -77,77 +64,14 @@ const RESERVATION: OfficeReservation = {
   city: { nameRu: 'Дубай', nameEn: 'Dubai' },
 };
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
-function makeOrder(fields: Partial<OrderDetails> = {}): OrderDetails {
-  return {
-    id: ID,
-    type: 'BUY',
-    status: 'WAITING_REQUISITES',
-    amount: 51.4774,
-    cryptoCurrency: 'USDC',
-    network: 'BASE',
-    currency: 'RUB',
-    cancelReason: null,
-    totalRub: 5000,
-    rate: 97.13,
-    paymentMethod: 'P2P',
-    createdAt: iso(NOW),
-    updatedAt: iso(NOW),
-    expiresAt: null,
-    requisitesReadyAt: null,
-    reservedUntil: null,
-    cityId: null,
-    rejectReason: null,
-    txHash: null,
-    outgoingTxHash: null,
-    officeInstructions: null,
-    walletAddress: WALLET,
-    receipts: [],
-    requisites: null,
-    reservation: null,
-    deepLink: null,
-    serverTime: iso(Date.now()),
-    ...fields,
-  };
-}
-
-interface ServedOrder {
-  readonly api: FakeApi;
-  /** Changes what the next status polls answer (the server moved the order on). */
-  readonly update: (fields: Partial<OrderDetails>) => void;
-  /** While true, status polls get no answer at all (fetch rejects). */
-  readonly setDown: (down: boolean) => void;
-  readonly polls: () => number;
-}
+const makeOrder = (fields: Partial<OrderDetails> = {}) => fixtureOrder({ id: ID, ...fields });
 
 /**
  * Serves the order at GET /api/orders/{id}/status; `serverTime` is the server's clock at the
  * moment of the answer, `clockAheadMs` ahead of the phone's.
  */
 function serveOrder(fields: Partial<OrderDetails>, clockAheadMs = 0): ServedOrder {
-  let current = fields;
-  let down = false;
-  const api = fakeApi([
-    {
-      method: 'GET',
-      path: STATUS,
-      reply: (): FakeReply =>
-        down
-          ? 'network-error'
-          : { json: makeOrder({ serverTime: iso(Date.now() + clockAheadMs), ...current }) },
-    },
-  ]);
-  return {
-    api,
-    update: (next) => {
-      current = { ...current, ...next };
-    },
-    setDown: (value) => {
-      down = value;
-    },
-    polls: () => api.callsTo('GET', STATUS).length,
-  };
+  return serveFixture({ id: ID }, fields, { clockAheadMs });
 }
 
 const path = (screenName: string) => `/order/${ID}/${screenName}`;
@@ -169,11 +93,22 @@ const SCREEN_ORDER: Record<OrderScreen, Partial<OrderDetails>> = {
   'office-waiting': { paymentMethod: 'OFFICE', currency: 'AED' },
 };
 
-/** The English text of each alert the table names. */
-const ALERT_EN: Record<OrderScreenAlert, string> = {
-  orderRejected: 'Order rejected by administrator',
-  orderCancelled: 'Order cancelled',
-};
+/** What an ended order says about money, in English, by its type. */
+const MONEY_EN = {
+  BUY: 'Do not pay for this order. If you already paid, contact support: we return the money to the account it came from.',
+  SELL: 'Do not send crypto for this order. If you already sent it, contact support with the transaction hash: we return it to the address it came from.',
+} as const;
+
+/** The English text of each alert the table names, for the order it is shown about. */
+function alertEn(alert: OrderScreenAlert, order: OrderDetails): string {
+  if (alert === 'orderRejected') return 'Order rejected by administrator';
+  if (alert === 'orderCancelled') return 'Order cancelled';
+  const why =
+    order.status === 'REJECTED'
+      ? `Order #${ID} was rejected. Reason: Another reason`
+      : `Order #${ID} was cancelled.`;
+  return `${why}\n${MONEY_EN[order.type]}`;
+}
 
 const requisitesFor = (method: PaymentMethod) => (method === 'BANK_ACCOUNT' ? BANK : CARD);
 
@@ -249,7 +184,11 @@ describe('the order-screen table, row by row (spec sections 4 and 8)', () => {
       // The screen's entry is replaced: back does not return to a screen that moved on.
       expect(app.location.history).toEqual([target]);
       if (rule.alert === undefined) expect(setup.dialogs.alert).not.toHaveBeenCalled();
-      else expect(setup.dialogs.alert.mock.calls).toEqual([[ALERT_EN[rule.alert]]]);
+      else {
+        expect(setup.dialogs.alert.mock.calls).toEqual([
+          [alertEn(rule.alert, makeOrder({ ...fields, status }))],
+        ]);
+      }
       if (rule.passOrder === true) {
         expect(app.location.state).toMatchObject({ order: { id: ID, status } });
       }
@@ -801,7 +740,7 @@ describe('office waiting (spec sections 2 and 4)', () => {
     served.update(readyOrder());
     await advance(2000);
     // The answer came 2 s after the reservation was made.
-    expect(screen.getByTestId('countdown').textContent).toContain('Rate fixed for 2:59:58');
+    expect(screen.getByTestId('countdown').textContent).toContain('Rate fixed: 2:59:58 left');
     expect(screen.getByTestId('instructions').textContent).toContain(
       'Come to desk 3 and show code R-4821',
     );
@@ -814,14 +753,14 @@ describe('office waiting (spec sections 2 and 4)', () => {
     );
     expect(document.querySelector(`[data-copy-value="${WALLET}"]`)).not.toBeNull();
     await advance(1000);
-    expect(screen.getByTestId('countdown').textContent).toContain('Rate fixed for 2:59:57');
+    expect(screen.getByTestId('countdown').textContent).toContain('Rate fixed: 2:59:57 left');
   });
 
   it('without reservedUntil the rate-fixed countdown shows 3:00:00', async () => {
     serveOrder(readyOrder({ reservedUntil: null }));
     renderApp(path('office-waiting'), { language: 'en' });
     await settle();
-    expect(screen.getByTestId('countdown').textContent).toContain('Rate fixed for 3:00:00');
+    expect(screen.getByTestId('countdown').textContent).toContain('Rate fixed: 3:00:00 left');
   });
 
   it('warns once less than 10 minutes of the reservation are left', async () => {

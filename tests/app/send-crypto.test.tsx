@@ -15,81 +15,35 @@ import {
   fakeApi,
   renderApp,
   settle,
-  type FakeApi,
   type FakeReply,
   setUpScreenTests,
 } from '../helpers/render-app';
+import {
+  FIXTURE_SELL,
+  FIXTURE_TRON_DEPOSIT,
+  serveOrder as serveFixture,
+  type ServedOrder,
+} from '../helpers/order-fixtures';
 
 const NOW = Date.parse('2025-03-01T12:00:00.000Z');
 const ID = 'ord-7';
 const STATUS = `/api/orders/${ID}/status`;
 const TX_HASH = `/api/orders/${ID}/tx-hash`;
 const CANCEL = `/api/orders/${ID}/cancel`;
-const TRON_DEPOSIT = 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL';
+const TRON_DEPOSIT = FIXTURE_TRON_DEPOSIT;
 const EVM_DEPOSIT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const HEX64 = 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90';
 const CREATE_FAILED_EN = 'An error occurred while creating the order. Please try again.';
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
-function makeOrder(fields: Partial<OrderDetails> = {}): OrderDetails {
-  return {
-    id: ID,
-    type: 'SELL',
-    status: 'WAITING_CRYPTO',
-    amount: 100,
-    cryptoCurrency: 'USDT',
-    network: 'TRC20',
-    currency: 'RUB',
-    cancelReason: null,
-    totalRub: 9713,
-    rate: 97.13,
-    paymentMethod: 'P2P',
-    createdAt: iso(NOW),
-    updatedAt: iso(NOW),
-    expiresAt: null,
-    requisitesReadyAt: null,
-    reservedUntil: null,
-    cityId: null,
-    rejectReason: null,
-    txHash: null,
-    outgoingTxHash: null,
-    officeInstructions: null,
-    walletAddress: null,
-    receipts: [],
-    requisites: { walletAddress: TRON_DEPOSIT },
-    reservation: null,
-    deepLink: null,
-    serverTime: iso(Date.now()),
-    ...fields,
-  };
-}
-
-interface ServedOrder {
-  readonly api: FakeApi;
-  /** Changes what the next status polls answer (the server moved the order on). */
-  readonly update: (fields: Partial<OrderDetails>) => void;
-  readonly polls: () => number;
-}
+const SELL: Partial<OrderDetails> = { ...FIXTURE_SELL, id: ID };
 
 function serveOrder(fields: Partial<OrderDetails> = {}): ServedOrder {
-  let current = fields;
-  const api = fakeApi([
-    {
-      method: 'GET',
-      path: STATUS,
-      reply: (): FakeReply => ({ json: makeOrder({ serverTime: iso(Date.now()), ...current }) }),
-    },
-    { method: 'POST', path: TX_HASH, reply: { json: { success: true, status: 'TX_PENDING' } } },
-    { method: 'POST', path: CANCEL, reply: { json: { success: true, status: 'CANCELLED' } } },
-  ]);
-  return {
-    api,
-    update: (next) => {
-      current = { ...current, ...next };
-    },
-    polls: () => api.callsTo('GET', STATUS).length,
-  };
+  return serveFixture(SELL, fields, {
+    routes: () => [
+      { method: 'POST', path: TX_HASH, reply: { json: { success: true, status: 'TX_PENDING' } } },
+      { method: 'POST', path: CANCEL, reply: { json: { success: true, status: 'CANCELLED' } } },
+    ],
+  });
 }
 
 const path = (name: string) => `/order/${ID}/${name}`;

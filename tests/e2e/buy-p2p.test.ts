@@ -113,7 +113,10 @@ describe('P2P buy', () => {
       await onScreen(page, 'details');
       await page.getByTestId('detail-status').getByText('Выполнен').waitFor();
       await screenshot(page, 'details-completed-ru-light');
-      expect(seen).toEqual([]);
+      // The only dialog: 'I have paid' asked what counts as paid, naming the exact amount.
+      expect(seen.map((s) => s.replace(/\s/g, ' '))).toEqual([
+        'Подтвердите: вы перевели ровно 10 000 ₽ со счёта на ваше имя, и таймер ещё не истёк. Платежи с чужих счетов и после срока возвращаются.',
+      ]);
     });
   });
 
@@ -199,7 +202,7 @@ describe('P2P buy', () => {
       const id = orderIdOf(page);
       await operator.giveCard(id);
       await onScreen(page, 'payment');
-      await operator.reject(id, 'Платёж от третьего лица не принимается');
+      await operator.reject(id, 'Отправитель: Петров П. П.', 'third_party_payment');
       await expect
         .poll(() => seen, { timeout: 10_000 })
         .toContain('Заказ отклонён администратором');
@@ -208,8 +211,9 @@ describe('P2P buy', () => {
       await onScreen(page, 'details');
       await page
         .getByTestId('reject-reason')
-        .getByText('Платёж от третьего лица не принимается')
+        .getByText('Оплата пришла со счёта другого человека: Отправитель: Петров П. П.')
         .waitFor();
+      await page.getByTestId('money-note').getByText('Не оплачивайте этот заказ').waitFor();
       await screenshot(page, 'details-rejected-ru-light');
     });
   });

@@ -3,7 +3,8 @@
  * orders in each state are written straight into the database and each screen is opened and
  * photographed into test-artifacts/screenshots/gallery-*.png, 390 px wide and, for a narrow
  * phone, 360 px (`-360`). Each screen must still show its own content (its `data-screen` and a
- * text of it), so a broken screen fails here too.
+ * text of it), so a broken screen fails here too. The sweeper is off, so that the states of an
+ * order past its deadline (send-crypto's and the bank transfer's "time is up") stay to be seen.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -44,11 +45,48 @@ const BANK = JSON.stringify({
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  server = await startServer();
+  server = await startServer({}, { jobs: false });
   const db = server.database.db;
   const now = Date.now();
   const wallet = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-  ids['waiting'] = await insertOrder(db, DEMO_USER, { status: 'WAITING_REQUISITES' });
+  ids['waiting'] = await insertOrder(db, DEMO_USER, {
+    status: 'WAITING_REQUISITES',
+    expires_at: now + 60 * 60_000,
+  });
+  ids['bankWaiting'] = await insertOrder(db, DEMO_USER, {
+    status: 'WAITING_REQUISITES',
+    payment_method: 'BANK_ACCOUNT',
+    amount_units: 6_093_900_000,
+    total_minor: 60_000_000,
+    rate_units: 98_460_000,
+    expires_at: now + 60 * 60_000,
+  });
+  ids['bankTimeUp'] = await insertOrder(db, DEMO_USER, {
+    status: 'REQUISITES_READY',
+    payment_method: 'BANK_ACCOUNT',
+    amount_units: 6_093_900_000,
+    total_minor: 60_000_000,
+    rate_units: 98_460_000,
+    requisites: BANK,
+    requisites_ready_at: now - 2 * 3_600_000,
+    expires_at: now - 1_000,
+  });
+  ids['sendTimeUp'] = await insertOrder(db, DEMO_USER, {
+    status: 'WAITING_CRYPTO',
+    type: 'SELL',
+    requisites: JSON.stringify({ walletAddress: DEMO_DEPOSIT_ADDRESSES.trc20 }),
+    requisites_ready_at: now - 30 * 60_000,
+    expires_at: now - 1_000,
+  });
+  ids['expiredSell'] = await insertOrder(db, DEMO_USER, {
+    status: 'CANCELLED',
+    type: 'SELL',
+    cancel_reason: 'expired',
+  });
+  ids['noOperator'] = await insertOrder(db, DEMO_USER, {
+    status: 'CANCELLED',
+    cancel_reason: 'no_operator',
+  });
   ids['payment'] = await insertOrder(db, DEMO_USER, {
     status: 'REQUISITES_READY',
     requisites: CARD,
@@ -80,6 +118,7 @@ beforeAll(async () => {
   ids['rejected'] = await insertOrder(db, DEMO_USER, {
     status: 'REJECTED',
     reject_reason: 'Платёж пришёл с карты третьего лица',
+    reject_reason_code: 'third_party_payment',
   });
   ids['officePending'] = await insertOrder(db, DEMO_USER, {
     status: 'OFFICE_PENDING',
@@ -196,6 +235,36 @@ const SHOTS: readonly Shot[] = [
     text: { ru: /БИК/, en: /BIC/ },
   },
   {
+    name: 'bank-requisites-waiting',
+    open: order('bankWaiting', 'bank-requisites'),
+    screen: 'bank-requisites',
+    text: { ru: /Готовим реквизиты/, en: /Preparing the transfer details/ },
+  },
+  {
+    name: 'bank-requisites-time-up',
+    open: order('bankTimeUp', 'bank-requisites'),
+    screen: 'bank-requisites',
+    text: { ru: /Время вышло/, en: /Time is up/ },
+  },
+  {
+    name: 'send-crypto-time-up',
+    open: order('sendTimeUp', 'send-crypto'),
+    screen: 'send-crypto',
+    text: { ru: /Время вышло/, en: /Time is up/ },
+  },
+  {
+    name: 'details-expired-sell',
+    open: order('expiredSell', 'details'),
+    screen: 'details',
+    text: { ru: /Не отправляйте криптовалюту/, en: /Do not send crypto/ },
+  },
+  {
+    name: 'details-no-operator',
+    open: order('noOperator', 'details'),
+    screen: 'details',
+    text: { ru: /Деньги не списывались/, en: /Nothing was charged/ },
+  },
+  {
     name: 'upload-receipt',
     open: order('upload', 'upload-receipt'),
     screen: 'upload-receipt',
@@ -217,7 +286,7 @@ const SHOTS: readonly Shot[] = [
     name: 'details-rejected',
     open: order('rejected', 'details'),
     screen: 'details',
-    text: { ru: /третьего лица/, en: /третьего лица/ },
+    text: { ru: /со счёта другого человека: Платёж/, en: /someone else's account: Платёж/ },
   },
   {
     name: 'office-waiting-pending',

@@ -17,11 +17,21 @@ export interface RunningServer extends TestApp {
   readonly url: string;
 }
 
-export async function startServer(overrides: Partial<AppConfig> = {}): Promise<RunningServer> {
+/**
+ * The real server on a temporary database, serving the built app. `jobs: false` leaves the
+ * sweeper off, so that an order past its deadline stays as written (the gallery's expired states).
+ */
+export async function startServer(
+  overrides: Partial<AppConfig> = {},
+  options: { readonly jobs?: boolean } = {},
+): Promise<RunningServer> {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) {
     throw new Error('dist/ has no build: run `npm run build` first (npm run test:e2e does)');
   }
-  const t = await createTestApp({ staticDir: DIST, ...overrides }, { realClock: true, jobs: true });
+  const t = await createTestApp(
+    { staticDir: DIST, ...overrides },
+    { realClock: true, jobs: options.jobs ?? true },
+  );
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
   return { ...t, url: address };
 }

@@ -1,5 +1,6 @@
 /** An operator acting through the operator API, as staff do while a customer waits. */
 import type { FastifyInstance } from 'fastify';
+import type { RejectReason } from '../../src/shared/reject-reasons';
 import { authHeader, initDataFor } from './identity';
 
 export const OPERATOR = { id: 300_000_001, first_name: 'Оператор', username: 'desk_operator' };
@@ -61,7 +62,8 @@ export class OperatorClient {
     );
   }
 
-  reject(orderId: string, reason: string) {
-    return this.post(`/api/operator/orders/${orderId}/reject`, { reason });
+  /** Rejects with free text alone (the catalogue's `other`), or a catalogue reason and text. */
+  reject(orderId: string, reason: string | undefined, reasonCode?: RejectReason) {
+    return this.post(`/api/operator/orders/${orderId}/reject`, { reason, reasonCode });
   }
 }

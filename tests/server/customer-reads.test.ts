@@ -81,6 +81,7 @@ describe('GET /api/orders/{id}/status', () => {
       reservedUntil: null,
       cityId: null,
       rejectReason: null,
+      rejectReasonCode: null,
       txHash: null,
       outgoingTxHash: null,
       officeInstructions: null,

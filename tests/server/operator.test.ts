@@ -491,6 +491,9 @@ describe('GET /api/operator/orders/{id}/receipts/{receiptId}: the file as upload
 describe('POST /api/operator/orders/{id}/reject needs a reason', () => {
   it.each([
     { body: {}, what: 'no reason' },
+    { body: { reasonCode: 'other' }, what: 'the catalogue reason other without its text' },
+    { body: { reasonCode: 'bad_mood' }, what: 'a code outside the catalogue' },
+    { body: { reasonCode: 'amount_mismatch', reason: ' ' }, what: 'a code with blank text' },
     { body: { reason: '' }, what: 'an empty reason' },
     { body: { reason: '   ' }, what: 'a blank reason' },
     { body: { reason: 42 }, what: 'a number' },
@@ -516,6 +519,40 @@ describe('POST /api/operator/orders/{id}/reject needs a reason', () => {
     expect((await orderRow(t.database.db, id)).reject_reason).toBe('Чек поддельный');
     expect((await eventsOf(t.database.db, id)).map((e) => e.reason)).toEqual(['Чек поддельный']);
   });
+
+  it('free text alone is the catalogue reason other; the customer reads both', async () => {
+    const id = await orderOf('p2pBuy', 'RECEIPT_UPLOADED');
+    await send(t, 'POST', OPERATOR_PATHS.reject(id), OPERATOR, { reason: 'Чек поддельный' });
+    const status = await send(t, 'GET', API_PATHS.orderStatus(id), CUSTOMER);
+    expect(status.json()).toMatchObject({
+      rejectReasonCode: 'other',
+      rejectReason: 'Чек поддельный',
+    });
+  });
+
+  it.each([
+    { body: { reasonCode: 'third_party_payment' }, text: null, event: 'third_party_payment' },
+    {
+      body: { reasonCode: 'amount_mismatch', reason: 'Paid 4 900 instead of 5 000' },
+      text: 'Paid 4 900 instead of 5 000',
+      event: 'amount_mismatch: Paid 4 900 instead of 5 000',
+    },
+  ])(
+    'a catalogue reason ($body.reasonCode) rejects it: the code and any text reach the customer and the audit trail',
+    async ({ body, text, event }) => {
+      const id = await orderOf('p2pBuy', 'RECEIPT_UPLOADED');
+      expectMoved(await send(t, 'POST', OPERATOR_PATHS.reject(id), OPERATOR, body), 'REJECTED');
+      const row = await orderRow(t.database.db, id);
+      expect([row.reject_reason_code, row.reject_reason]).toEqual([body.reasonCode, text]);
+      expect((await eventsOf(t.database.db, id)).map((e) => e.reason)).toEqual([event]);
+      const status = await send(t, 'GET', API_PATHS.orderStatus(id), CUSTOMER);
+      expect(status.json()).toMatchObject({
+        status: 'REJECTED',
+        rejectReasonCode: body.reasonCode,
+        rejectReason: text,
+      });
+    },
+  );
 });
 
 describe('rates and spreads', () => {

@@ -115,10 +115,10 @@ describe('the order screens', () => {
     expect(orderScreenRule('waiting', order, true)).toBeUndefined();
   });
 
-  it('apply an on-load row to the first answer only (payment: CANCELLED alerts orderRejected on load, orderCancelled later)', () => {
+  it('apply an on-load row to the first answer only (payment: CANCELLED alerts orderRejected on load, why it ended later)', () => {
     const order = p2pBuy('CANCELLED');
     expect(orderScreenRule('payment', order, true)?.alert).toBe('orderRejected');
-    expect(orderScreenRule('payment', order, false)?.alert).toBe('orderCancelled');
+    expect(orderScreenRule('payment', order, false)?.alert).toBe('ended');
   });
 
   it('take REQUISITES_READY on the waiting screen only with requisites present', () => {
@@ -195,7 +195,7 @@ describe('the table says what spec section 4 says', () => {
       [
         'REQUISITES_READY BANK_ACCOUNT with requisites → bank-requisites',
         'REQUISITES_READY with requisites → payment passing the order',
-        'REJECTED|CANCELLED → /my-orders',
+        'REJECTED|CANCELLED → /my-orders alert ended',
       ],
     ],
     [
@@ -203,11 +203,11 @@ describe('the table says what spec section 4 says', () => {
       [
         'REJECTED|CANCELLED on load → / alert orderRejected',
         'REJECTED → / alert orderRejected',
-        'CANCELLED → / alert orderCancelled',
+        'CANCELLED → / alert ended',
         'COMPLETED → complete',
       ],
     ],
-    ['bank-requisites', ['REJECTED|CANCELLED → /my-orders']],
+    ['bank-requisites', ['REJECTED|CANCELLED → /my-orders alert ended']],
     ['upload-receipt', ['REJECTED → / alert orderRejected', 'COMPLETED → complete']],
     ['complete', ['REJECTED → / alert orderRejected']],
     ['details', []],
@@ -216,11 +216,11 @@ describe('the table says what spec section 4 says', () => {
       [
         'TX_PENDING|TX_CONFIRMED → sell-waiting',
         'COMPLETED → complete',
-        'REJECTED|CANCELLED → /my-orders',
+        'REJECTED|CANCELLED → /my-orders alert ended',
       ],
     ],
-    ['sell-waiting', ['COMPLETED → complete', 'REJECTED|CANCELLED → /my-orders']],
-    ['office-waiting', ['REJECTED|CANCELLED → /my-orders', 'COMPLETED → complete']],
+    ['sell-waiting', ['COMPLETED → complete', 'REJECTED|CANCELLED → /my-orders alert ended']],
+    ['office-waiting', ['REJECTED|CANCELLED → /my-orders alert ended', 'COMPLETED → complete']],
   ])('%s: %j', (screen, sentences) => {
     expect(ORDER_SCREEN_TABLE[screen].rules.map(sentence)).toEqual(sentences);
   });

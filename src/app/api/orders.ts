@@ -1,6 +1,7 @@
 /** The order calls of spec section 7, typed from src/shared/api.ts. */
 import {
   API_PATHS,
+  type ActiveOrdersResponse,
   type BankRequisitesResponse,
   type CitiesResponse,
   type CreateOrderResponse,
@@ -27,6 +28,13 @@ export function fetchRate(query: RateQuery, signal?: AbortSignal): Promise<RateR
     `${API_PATHS.rate}?${params.toString()}`,
     signal ? { signal } : {},
   );
+}
+
+/** The customer's orders still in progress (newest first). */
+export function fetchActiveOrders(
+  options: { readonly timeoutMs?: number } = {},
+): Promise<ActiveOrdersResponse> {
+  return apiRequest<ActiveOrdersResponse>(API_PATHS.activeOrders, options);
 }
 
 export function createOrder(payload: CreateOrderInput): Promise<CreateOrderResponse> {

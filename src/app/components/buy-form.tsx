@@ -6,7 +6,7 @@
  * a RATE_CHANGED answer is shown to the customer to confirm, never applied silently.
  */
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { Button, Input, List, Section, Text } from '@telegram-apps/telegram-ui';
+import { Input, List, Section, Text } from '@telegram-apps/telegram-ui';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useLocation } from 'wouter';
@@ -38,6 +38,8 @@ import { createFailureText } from './failure-text';
 import { FieldError } from './field-error';
 import { formErrorText } from './form-error-text';
 import { NetworkSelect } from './network-select';
+import { OpenOrders } from './open-orders';
+import { PrimaryAction } from './primary-action';
 
 export interface BuyFormProps {
   readonly method: PaymentMethod;
@@ -90,7 +92,7 @@ export function BuyForm(props: BuyFormProps) {
   });
   const values = useWatch({ control: form.control }) as BuyFormValues;
   const fiat = parseAmount(values.fiatAmount);
-  const { rate, submitting, submit } = useQuotedOrder(
+  const { rate, submitting, openOrders, submit } = useQuotedOrder(
     {
       currency: props.currency,
       operation: 'BUY',
@@ -301,17 +303,16 @@ export function BuyForm(props: BuyFormProps) {
           {inlineError}
         </p>
       )}
+      <OpenOrders orders={openOrders} />
       <div className="screen__actions">
-        <Button
-          type="submit"
-          size="l"
-          stretched
+        <PrimaryAction
+          submit
+          text={LL.common.continue()}
           disabled={disabled}
           loading={submitting}
-          data-testid="continue"
-        >
-          {LL.common.continue()}
-        </Button>
+          onClick={() => void onSubmit()}
+          testId="continue"
+        />
       </div>
     </form>
   );

@@ -1,23 +1,52 @@
-/** The amounts of an order as its screens show them: what is paid and what is received. */
+/**
+ * The amounts of an order as its screens show them: what is paid and what is received, in the
+ * tense of the order (issue 10: a completed order says "You paid", "You received"; one that
+ * ended without completing names the amounts without saying anything moved).
+ */
 import { Cell, Section } from '@telegram-apps/telegram-ui';
+import type { TranslationFunctions } from '../../../i18n/i18n-types';
 import type { OrderSummary } from '../../shared/api';
 import { NETWORKS } from '../../shared/networks';
+import { orderNumber } from '../../shared/support-link';
 import { formatCrypto, formatFiat, formatRate } from '../format';
 import { useI18nContext, useLanguage } from '../i18n/language';
+
+/** The labels of the side the customer gives and the side they get. */
+export function amountLabels(
+  order: Pick<OrderSummary, 'type' | 'status'>,
+  LL: TranslationFunctions,
+): { readonly give: string; readonly get: string } {
+  const buy = order.type === 'BUY';
+  if (order.status === 'COMPLETED') {
+    return {
+      give: buy ? LL.orderAmounts.youPaid() : LL.orderAmounts.youSent(),
+      get: LL.orderAmounts.youGot(),
+    };
+  }
+  if (order.status === 'CANCELLED' || order.status === 'REJECTED') {
+    return buy
+      ? { give: LL.details.total(), get: LL.details.amount() }
+      : { give: LL.details.amount(), get: LL.details.total() };
+  }
+  return buy
+    ? { give: LL.buyForm.youPay(), get: LL.buyForm.youGet() }
+    : { give: LL.sellForm.youSend(), get: LL.sellForm.youReceive() };
+}
 
 export function OrderAmounts({ order }: { readonly order: OrderSummary }) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
   const fiat = formatFiat(order.totalRub, order.currency, language);
-  const crypto = formatCrypto(order.amount, order.cryptoCurrency, language);
+  const crypto = `${formatCrypto(order.amount, order.cryptoCurrency, language)} · ${NETWORKS[order.network].name}`;
   const buy = order.type === 'BUY';
+  const labels = amountLabels(order, LL);
   return (
-    <Section header={LL.common.orderNumber({ id: order.id.slice(0, 8) })}>
-      <Cell subhead={buy ? LL.buyForm.youPay() : LL.sellForm.youSend()} data-testid="pay-amount">
+    <Section header={LL.common.orderNumber({ id: orderNumber(order.id) })}>
+      <Cell subhead={labels.give} data-testid="pay-amount">
         {buy ? fiat : crypto}
       </Cell>
-      <Cell subhead={buy ? LL.buyForm.youGet() : LL.sellForm.youReceive()} data-testid="get-amount">
-        {buy ? `${crypto} · ${NETWORKS[order.network].name}` : fiat}
+      <Cell subhead={labels.get} data-testid="get-amount">
+        {buy ? crypto : fiat}
       </Cell>
       <Cell subhead={LL.common.rate()}>
         {LL.common.rateValue({

@@ -1,29 +1,32 @@
 /**
  * One order as a list shows it (spec section 2, /my-orders): direction arrow, crypto amount,
- * network, payment method, fiat total, status badge and time.
+ * network, payment method, fiat total, status badge and time. An order that waits for its
+ * customer (requisites ready: pay; waiting for the crypto: send…) stands out with what to do,
+ * apart from those where the customer only waits (issue 10).
  */
 import { Cell } from '@telegram-apps/telegram-ui';
+import { useLocation } from 'wouter';
 import type { OrderSummary } from '../../shared/api';
 import { NETWORKS } from '../../shared/networks';
-import { STATUS_LABEL_KEYS } from '../../shared/order-status';
+import { historyCardTarget, orderScreenPath } from '../../shared/order-screens';
+import { STATUS_LABEL_KEYS, customerAction } from '../../shared/order-status';
 import { formatCrypto, formatFiat, formatTime } from '../format';
 import { useI18nContext, useLanguage } from '../i18n/language';
 
-export function OrderCard({
-  order,
-  onOpen,
-}: {
-  readonly order: OrderSummary;
-  readonly onOpen?: () => void;
-}) {
+/** A card that opens its order where the history-card table says (spec section 4). */
+export function OrderCard({ order }: { readonly order: OrderSummary }) {
   const { LL } = useI18nContext();
+  const [, navigate] = useLocation();
   const { language } = useLanguage();
   const buy = order.type === 'BUY';
+  const action = customerAction(order.status);
   return (
     <Cell
       data-order-id={order.id}
       data-status={order.status}
-      className="order-card"
+      data-your-turn={action === undefined ? undefined : 'true'}
+      className={action === undefined ? 'order-card' : 'order-card order-card--your-turn'}
+      multiline
       before={
         <span
           className={`order-card__arrow order-card__arrow--${buy ? 'buy' : 'sell'}`}
@@ -38,6 +41,11 @@ export function OrderCard({
           <span className={`status-badge status-badge--${order.status.toLowerCase()}`}>
             {LL.statusLabels[STATUS_LABEL_KEYS[order.status]]()}
           </span>
+          {action !== undefined && (
+            <span className="order-card__action" data-testid="card-action">
+              {LL.customerActions[action]()}
+            </span>
+          )}
           {order.cancelReason !== null && (
             <span className="order-card__reason" data-testid="card-cancel-reason">
               {LL.cancelReasonsShort[order.cancelReason]()}
@@ -53,7 +61,7 @@ export function OrderCard({
           <span className="order-card__time">{formatTime(order.createdAt, language)}</span>
         </span>
       }
-      onClick={onOpen}
+      onClick={() => navigate(orderScreenPath(order.id, historyCardTarget(order)))}
     >
       {formatCrypto(order.amount, order.cryptoCurrency, language)}
     </Cell>

@@ -41,12 +41,17 @@ export function useCountdown(deadline: string | null | undefined, offsetMs: numb
   };
 }
 
-/** m:ss, or h:mm:ss when an hour or more is left (spec section 9: the bank timer). */
-export function formatDuration(ms: number, withHours = ms >= 3_600_000): string {
+/**
+ * m:ss, or h:mm:ss when an hour or more is shown (spec section 9: the bank timer); the seconds
+ * round up, so a countdown reads 1:00:00, not 60:00, half a second after an hour's deadline.
+ */
+export function formatDuration(ms: number, withHours?: boolean): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;
   const ss = String(s).padStart(2, '0');
-  return withHours ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${h * 60 + m}:${ss}`;
+  return (withHours ?? total >= 3600)
+    ? `${h}:${String(m).padStart(2, '0')}:${ss}`
+    : `${h * 60 + m}:${ss}`;
 }

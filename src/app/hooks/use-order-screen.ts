@@ -16,6 +16,7 @@ import {
   type OrderScreenDestination,
 } from '../../shared/order-screens';
 import { ApiError } from '../api/client';
+import { endedAlertText } from '../components/order-ended';
 import { fetchOrder } from '../api/orders';
 import { useEnvironment } from '../environment-context';
 import { useI18nContext } from '../i18n/language';
@@ -103,7 +104,12 @@ export function useOrderScreen(
     const rule = orderScreenRule(screen, order, first);
     if (rule === undefined) return;
     const left = leave(rule.go, {
-      alert: rule.alert === undefined ? undefined : LL.errors[rule.alert](),
+      alert:
+        rule.alert === undefined
+          ? undefined
+          : rule.alert === 'ended'
+            ? endedAlertText(order, LL)
+            : LL.errors[rule.alert](),
       state: rule.passOrder === true ? { order } : undefined,
     });
     if (left) options.onRuleLeave?.();

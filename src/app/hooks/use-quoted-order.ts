@@ -3,13 +3,16 @@
  * live rate of the form's pair (`useLiveRate`), and a submit that creates the order at that rate.
  * When the server answers RATE_CHANGED, its new rate is shown to the customer to confirm and the
  * order is sent again at it only if they agree (design.md: the rate is never changed silently);
- * any other failure goes to the form's own `onFailure`.
+ * A customer at the active-order limit (TOO_MANY_ACTIVE_ORDERS) is shown which orders are open
+ * (`openOrders`, each a tap away; issue 10); any other failure goes to the form's own `onFailure`.
  */
 import { useState } from 'react';
+import type { OrderSummary } from '../../shared/api';
 import { ApiError } from '../api/client';
+import { fetchActiveOrders } from '../api/orders';
 import { useEnvironment } from '../environment-context';
 import { useI18nContext } from '../i18n/language';
-import { askConfirm } from '../telegram/actions';
+import { askConfirm, hapticError } from '../telegram/actions';
 import { useLiveRate, type LiveRateOptions } from './use-live-rate';
 
 export interface OrderAttempt {
@@ -23,6 +26,8 @@ export interface QuotedOrder {
   /** The rate of the pair, undefined while it is being looked up or after a failed lookup. */
   readonly rate: number | undefined;
   readonly submitting: boolean;
+  /** Set once the server refused a new order at the active-order limit: the open ones. */
+  readonly openOrders: readonly OrderSummary[] | undefined;
   /** Creates the order at the current rate; resolves once it is created, declined or failed. */
   readonly submit: (attempt: OrderAttempt) => Promise<void>;
 }
@@ -38,6 +43,21 @@ export function useQuotedOrder(
   const { inTelegram } = useEnvironment();
   const { rate, setRate } = useLiveRate(quote);
   const [submitting, setSubmitting] = useState(false);
+  const [openOrders, setOpenOrders] = useState<readonly OrderSummary[]>();
+
+  /** At the limit, the open orders replace the error; if they cannot be read, the error is told. */
+  const showOpenOrders = async (error: unknown): Promise<boolean> => {
+    if (!(error instanceof ApiError) || error.code !== 'TOO_MANY_ACTIVE_ORDERS') return false;
+    try {
+      const { orders } = await fetchActiveOrders();
+      if (orders.length === 0) return false;
+      hapticError();
+      setOpenOrders(orders);
+      return true;
+    } catch {
+      return false;
+    }
+  };
 
   const submit = async (attempt: OrderAttempt): Promise<void> => {
     if (rate === undefined) return;
@@ -54,7 +74,7 @@ export function useQuotedOrder(
               ? error.body.rate
               : undefined;
           if (newRate === undefined) {
-            await handlers.onFailure(error);
+            if (!(await showOpenOrders(error))) await handlers.onFailure(error);
             return;
           }
           setRate(newRate);
@@ -72,5 +92,5 @@ export function useQuotedOrder(
     }
   };
 
-  return { rate, submitting, submit };
+  return { rate, submitting, openOrders, submit };
 }

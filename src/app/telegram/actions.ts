@@ -2,7 +2,7 @@
  * Telegram's own affordances with a plain-browser fallback: haptics, links and popups.
  * Every call is safe outside Telegram (the SDK's `ifAvailable` does nothing there).
  */
-import { hapticFeedback, openTelegramLink, popup } from '@telegram-apps/sdk-react';
+import { hapticFeedback, openLink, openTelegramLink, popup } from '@telegram-apps/sdk-react';
 
 export function hapticSelection(): void {
   hapticFeedback.selectionChanged.ifAvailable();
@@ -24,6 +24,15 @@ export function hapticError(): void {
 export function openSupportLink(url: string, inTelegram: boolean): void {
   if (inTelegram && openTelegramLink.isAvailable()) {
     openTelegramLink(url);
+    return;
+  }
+  window.open(url, '_blank', 'noopener,noreferrer');
+}
+
+/** Opens a web page (a block explorer) through Telegram's in-app browser; in a browser, a new tab. */
+export function openExternalLink(url: string, inTelegram: boolean): void {
+  if (inTelegram && openLink.isAvailable()) {
+    openLink(url);
     return;
   }
   window.open(url, '_blank', 'noopener,noreferrer');

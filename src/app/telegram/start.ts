@@ -1,6 +1,6 @@
 /**
  * Telegram start-up (conventions, "Telegram start-up"): detect Telegram, mock it in demo mode
- * outside Telegram, initialise the SDK, mount the back button, mini app, theme and viewport and
+ * outside Telegram, initialise the SDK, mount the back and main buttons, mini app, theme and viewport and
  * bind their CSS variables.
  */
 import {
@@ -8,6 +8,7 @@ import {
   init,
   initData,
   isTMA,
+  mainButton,
   miniApp,
   retrieveLaunchParams,
   themeParams,
@@ -54,6 +55,9 @@ export async function startTelegram(): Promise<StartResult> {
 
   init();
   backButton.mount.ifAvailable();
+  // The main button carries each screen's primary action inside Telegram only; the demo's
+  // imitation of Telegram keeps the in-page buttons.
+  if (inTelegram) mainButton.mount.ifAvailable();
   initData.restore();
   if (miniApp.mountSync.isAvailable()) {
     miniApp.mountSync();

@@ -192,6 +192,18 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('orders').dropColumn('cancel_reason').execute();
       },
     },
+    '0005_reject_reason_code': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('orders').addColumn('reject_reason_code', 'text').execute();
+        // Orders rejected before the catalogue carry free text only.
+        await sql`update orders set reject_reason_code = 'other' where status = 'REJECTED'`.execute(
+          db,
+        );
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('orders').dropColumn('reject_reason_code').execute();
+      },
+    },
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { CryptoCurrency, NetworkId } from '../../shared/networks';
+import type { RejectReason } from '../../shared/reject-reasons';
 import type {
   Actor,
   CancelReason,
@@ -44,7 +45,14 @@ export interface OrdersTable {
   office_instructions: string | null;
   /** JSON: the office reservation once an operator gives instructions. */
   reservation: string | null;
+  /** The free text of a rejection, beside its catalogue reason. */
   reject_reason: string | null;
+  /** The catalogue reason of a REJECTED order (src/shared/reject-reasons.ts). */
+  reject_reason_code: ColumnType<
+    RejectReason | null,
+    RejectReason | null | undefined,
+    RejectReason | null
+  >;
   tx_hash: string | null;
   outgoing_tx_hash: string | null;
   created_at: number;

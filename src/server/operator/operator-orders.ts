@@ -10,6 +10,7 @@ import type { BankRequisites, CardRequisites } from '../../shared/api';
 import { checkTxHash } from '../../shared/addresses';
 import { OFFICE_RATE_FIXED_MS, PAYMENT_WINDOWS } from '../../shared/limits';
 import { ACTIVE_STATUSES } from '../../shared/order-status';
+import { FREE_TEXT_REJECT_REASON, type RejectReason } from '../../shared/reject-reasons';
 import type {
   BankRequisitesSchema,
   CardRequisitesSchema,
@@ -261,12 +262,12 @@ export async function completeOrder(
   );
 }
 
-/** Rejects an order with a reason the customer reads. */
+/** Rejects an order with a catalogue reason and free text the customer reads. */
 export function rejectOrder(
   ctx: ServerContext,
   operatorId: number,
   orderId: string,
-  { reason }: { readonly reason: string },
+  { reasonCode, reason }: { readonly reasonCode: RejectReason; readonly reason?: string },
 ) {
   return applyTransition(
     ctx.db,
@@ -275,8 +276,11 @@ export function rejectOrder(
       action: 'reject',
       actor: 'operator',
       actorId: operatorId,
-      reason,
-      patch: { reject_reason: reason },
+      // The audit trail: the catalogue code (none for free text alone), then the text.
+      reason: [reasonCode === FREE_TEXT_REJECT_REASON ? undefined : reasonCode, reason]
+        .filter((part) => part !== undefined)
+        .join(': '),
+      patch: { reject_reason_code: reasonCode, reject_reason: reason ?? null },
     },
     ctx.now(),
   );

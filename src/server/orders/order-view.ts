@@ -108,6 +108,7 @@ export async function toOrderDetails(
     reservedUntil: iso(row.reserved_until),
     cityId: row.city_id,
     rejectReason: row.reject_reason,
+    rejectReasonCode: row.status === 'REJECTED' ? row.reject_reason_code : null,
     txHash: row.tx_hash,
     outgoingTxHash: row.outgoing_tx_hash,
     officeInstructions: row.office_instructions,

@@ -9,6 +9,7 @@ import {
   commentField,
   phoneField,
 } from './fields';
+import { FREE_TEXT_REJECT_REASON, REJECT_REASONS } from '../reject-reasons';
 import { line, lineText, paragraph, SlugSchema } from './text';
 
 /** P2P card requisites for a P2P buy. */
@@ -45,9 +46,23 @@ export const CompleteSchema = v.object({
   outgoingTxHash: v.optional(lineText(100)),
 });
 
-export const RejectSchema = v.object({
-  reason: paragraph(500),
-});
+/**
+ * A rejection: a reason from the catalogue (src/shared/reject-reasons.ts) and free text the
+ * customer reads beside it. Free text alone is the catalogue's `other`, which needs the text.
+ */
+export const RejectSchema = v.pipe(
+  v.object({
+    reasonCode: v.optional(v.picklist(REJECT_REASONS), FREE_TEXT_REJECT_REASON),
+    reason: v.optional(paragraph(500)),
+  }),
+  v.forward(
+    v.check(
+      ({ reasonCode, reason }) => reasonCode !== FREE_TEXT_REJECT_REASON || reason !== undefined,
+      'reason is required for the reason code other',
+    ),
+    ['reason'],
+  ),
+);
 
 export const SetRateSchema = v.object({
   fiat: v.pipe(v.string(), v.regex(/^[A-Z]{3}$/)),

@@ -73,7 +73,6 @@ function OpenOrder({ orderId }: { readonly orderId: string }) {
 function History({ back }: { readonly back: string }) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
-  const [, navigate] = useLocation();
   const [filter, setFilter] = useState<HistoryFilter>('all');
   const [earlier, setEarlier] = useState<Shown>({ filter: 'all', orders: [] });
   const offset = earlier.filter === filter ? earlier.orders.length : 0;
@@ -161,11 +160,7 @@ function History({ back }: { readonly back: string }) {
           {groups.map((group) => (
             <Section key={group.key} header={group.label}>
               {group.orders.map((order) => (
-                <OrderCard
-                  key={order.id}
-                  order={order}
-                  onOpen={() => navigate(orderScreenPath(order.id, historyCardTarget(order)))}
-                />
+                <OrderCard key={order.id} order={order} />
               ))}
             </Section>
           ))}

@@ -3,7 +3,7 @@
  * the screen returns to /. The code with copy, the countdown (warning under 10 minutes), the
  * address, hours, phone and map link, the passport note and 'I received money'.
  */
-import { Button, Cell, List, Section } from '@telegram-apps/telegram-ui';
+import { Cell, List, Section } from '@telegram-apps/telegram-ui';
 import { Redirect } from 'wouter';
 import { useHistoryState } from 'wouter/use-browser-location';
 import type { OfficeReservation } from '../../../shared/api';
@@ -15,6 +15,7 @@ import { Screen } from '../../components/screen';
 import { formatDuration, useCountdown } from '../../hooks/use-countdown';
 import { useOfficeConfirm } from '../../hooks/use-office-confirm';
 import { useI18nContext, useLanguage } from '../../i18n/language';
+import { PrimaryAction } from '../../components/primary-action';
 
 interface OfficeDetailsState {
   readonly reservation: OfficeReservation;
@@ -91,15 +92,12 @@ function Reservation({ reservation, orderId }: OfficeDetailsState) {
         {LL.officeDetails.passportRequired()}
       </div>
       <div className="screen__actions">
-        <Button
-          size="l"
-          stretched
+        <PrimaryAction
+          text={LL.officeDetails.iReceivedMoney()}
           loading={confirm.busy}
           onClick={() => void confirm.run()}
-          data-testid="i-received-money"
-        >
-          {LL.officeDetails.iReceivedMoney()}
-        </Button>
+          testId="i-received-money"
+        />
       </div>
     </Screen>
   );

@@ -8,12 +8,12 @@ import { Button, List, Placeholder, Section, Spinner } from '@telegram-apps/tele
 import { useLocation } from 'wouter';
 import { orderScreenPath } from '../../../shared/order-screens';
 import type { OrderStatus } from '../../../shared/order-status';
-import { CopyRow } from '../../components/copy-row';
 import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
 import { OrderNotFound } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
+import { TxHashRow } from '../../components/tx-hash-row';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
 
@@ -52,9 +52,10 @@ export function Complete({ orderId }: { readonly orderId: string }) {
           <OrderAmounts order={order} />
           {order.outgoingTxHash !== null && (
             <Section header={LL.complete.electronicReceipt()}>
-              <CopyRow
+              <TxHashRow
                 label={LL.sendCrypto.txHash()}
-                value={order.outgoingTxHash}
+                hash={order.outgoingTxHash}
+                network={order.network}
                 testId="outgoing-tx"
               />
             </Section>

@@ -1,36 +1,49 @@
 /**
  * `/order/{orderId}/details`: the read-only order (spec section 2): a rejected order shows its
- * reason; a missing one 'Order not found'. Asked once; the table says a failed call alerts.
+ * reason (the catalogue's, in the customer's language, and the operator's words); a cancelled one
+ * why; both say what happens to money already paid or sent and offer support first (issue 10).
+ * Amounts speak in the order's tense; hashes open on the network's explorer. A missing order
+ * shows 'Order not found'. Asked once; the table says a failed call alerts.
  */
 import { Cell, List, Section } from '@telegram-apps/telegram-ui';
+import type { OrderDetails } from '../../../shared/api';
 import { NETWORKS } from '../../../shared/networks';
 import { STATUS_LABEL_KEYS } from '../../../shared/order-status';
 import { CopyRow } from '../../components/copy-row';
 import { Loading } from '../../components/loading';
+import { OrderAmounts } from '../../components/order-amounts';
+import { moneyNote, rejectReasonText } from '../../components/order-ended';
 import { OrderNotFound } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
-import { formatCrypto, formatFiat, formatRate, localeOf } from '../../format';
+import { TxHashRow } from '../../components/tx-hash-row';
+import { localeOf } from '../../format';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 
-export function Details({ orderId }: { readonly orderId: string }) {
+function DetailsBody({ order }: { readonly order: OrderDetails }) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
-  const { order, notFound, failed } = useOrderScreen('details', orderId);
-
-  let body;
-  if (notFound) body = <OrderNotFound />;
-  else if (failed) body = null;
-  else if (order === undefined) body = <Loading />;
-  else {
-    const created = new Intl.DateTimeFormat(localeOf(language), {
-      dateStyle: 'medium',
-      timeStyle: 'short',
-    }).format(new Date(order.createdAt));
-    body = (
+  const created = new Intl.DateTimeFormat(localeOf(language), {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  }).format(new Date(order.createdAt));
+  const ended = order.status === 'CANCELLED' || order.status === 'REJECTED';
+  const rejectReason = order.status === 'REJECTED' ? rejectReasonText(order, LL) : null;
+  return (
+    <>
+      {ended && (
+        <>
+          <div className="warning-box" role="note" data-testid="money-note">
+            <strong>{LL.details.whatNext()}</strong> {moneyNote(order, LL)}
+          </div>
+          <div className="screen__actions">
+            <OrderSupportButton orderId={order.id} mode="bezeled" />
+          </div>
+        </>
+      )}
       <List>
-        <Section header={LL.common.orderNumber({ id: order.id.slice(0, 8) })}>
+        <Section>
           <Cell
             subhead={LL.details.status()}
             data-testid="detail-status"
@@ -43,27 +56,21 @@ export function Details({ orderId }: { readonly orderId: string }) {
               {LL.cancelReasons[order.cancelReason]()}
             </Cell>
           )}
-          {order.status === 'REJECTED' && order.rejectReason !== null && (
+          {rejectReason !== null && (
             <Cell subhead={LL.details.rejectReason()} multiline data-testid="reject-reason">
-              {order.rejectReason}
+              {rejectReason}
             </Cell>
           )}
           <Cell subhead={LL.details.type()}>
             {order.type === 'BUY' ? LL.myOrders.buy() : LL.myOrders.sell()}
           </Cell>
-          <Cell subhead={LL.details.amount()}>
-            {formatCrypto(order.amount, order.cryptoCurrency, language)}
-          </Cell>
-          <Cell subhead={LL.details.total()}>
-            {formatFiat(order.totalRub, order.currency, language)}
-          </Cell>
-          <Cell subhead={LL.common.rate()}>{formatRate(order.rate, order.currency, language)}</Cell>
-          <Cell subhead={LL.details.network()}>{NETWORKS[order.network].name}</Cell>
           <Cell subhead={LL.details.paymentMethod()}>
             {LL.paymentMethods[order.paymentMethod]()}
           </Cell>
+          <Cell subhead={LL.details.network()}>{NETWORKS[order.network].fullName}</Cell>
           <Cell subhead={LL.details.createdAt()}>{created}</Cell>
         </Section>
+        <OrderAmounts order={order} />
         {(order.walletAddress !== null ||
           order.txHash !== null ||
           order.outgoingTxHash !== null) && (
@@ -72,27 +79,47 @@ export function Details({ orderId }: { readonly orderId: string }) {
               <CopyRow label={LL.buyForm.walletAddress()} value={order.walletAddress} />
             )}
             {order.txHash !== null && (
-              <CopyRow label={LL.sendCrypto.txHash()} value={order.txHash} />
+              <TxHashRow
+                label={LL.sendCrypto.txHash()}
+                hash={order.txHash}
+                network={order.network}
+                testId="incoming-tx"
+              />
             )}
             {order.outgoingTxHash !== null && (
-              <CopyRow
+              <TxHashRow
                 label={LL.complete.electronicReceipt()}
-                value={order.outgoingTxHash}
+                hash={order.outgoingTxHash}
+                network={order.network}
                 testId="outgoing-tx"
               />
             )}
           </Section>
         )}
       </List>
-    );
-  }
+    </>
+  );
+}
+
+export function Details({ orderId }: { readonly orderId: string }) {
+  const { LL } = useI18nContext();
+  const { order, notFound, failed } = useOrderScreen('details', orderId);
+  const ended = order?.status === 'CANCELLED' || order?.status === 'REJECTED';
+
+  let body;
+  if (notFound) body = <OrderNotFound />;
+  else if (failed) body = null;
+  else if (order === undefined) body = <Loading />;
+  else body = <DetailsBody order={order} />;
 
   return (
     <Screen testId="details" header={{ title: LL.details.title(), back: '/my-orders' }}>
       {body}
-      <div className="screen__actions">
-        <OrderSupportButton orderId={orderId} />
-      </div>
+      {!ended && (
+        <div className="screen__actions">
+          <OrderSupportButton orderId={orderId} />
+        </div>
+      )}
     </Screen>
   );
 }

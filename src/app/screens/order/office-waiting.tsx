@@ -2,18 +2,12 @@
  * `/order/{orderId}/office-waiting`: waiting for office instructions, then the instructions
  * (spec sections 2 and 4). Polling and redirects are the table's; OFFICE_READY with instructions
  * shows the rate-fixed countdown, the cash to bring, the crypto to get, the receiving wallet, the
- * office, 'I received' and support. Until the customer has received the crypto the order can be
+ * office, 'I received' (after a confirmation naming the crypto and the wallet) and support.
+ * While the instructions are awaited, the time left before the server cancels the order for want
+ * of an operator's answer. Until the customer has received the crypto the order can be
  * cancelled, after a confirmation.
  */
-import {
-  Button,
-  Cell,
-  List,
-  Placeholder,
-  Section,
-  Spinner,
-  Text,
-} from '@telegram-apps/telegram-ui';
+import { Cell, List, Placeholder, Section, Spinner, Text } from '@telegram-apps/telegram-ui';
 import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { OFFICE_RATE_FIXED_MS, OFFICE_RESERVATION_WARNING_MS } from '../../../shared/limits';
@@ -24,6 +18,7 @@ import { CountdownBanner } from '../../components/countdown-banner';
 import { Loading } from '../../components/loading';
 import { OrderNotFound } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
+import { PrimaryAction } from '../../components/primary-action';
 import { Screen } from '../../components/screen';
 import { formatCrypto, formatFiat } from '../../format';
 import { formatDuration, useCountdown } from '../../hooks/use-countdown';
@@ -42,7 +37,11 @@ export function OfficeWaiting({ orderId }: { readonly orderId: string }) {
   const view = useOrderScreen('office-waiting', orderId);
   const { order, notFound, offsetMs, leave } = view;
   const countdown = useCountdown(order?.reservedUntil, offsetMs);
-  const confirm = useOfficeConfirm(orderId, 'officeConfirmError', leave);
+  const confirm = useOfficeConfirm(orderId, 'officeConfirmError', { leave, order });
+  const operatorDeadline = useCountdown(
+    order?.status === 'OFFICE_PENDING' ? order.expiresAt : null,
+    offsetMs,
+  );
   const cancel = useOrderCancel(orderId, order, view);
 
   let body;
@@ -57,6 +56,11 @@ export function OfficeWaiting({ orderId }: { readonly orderId: string }) {
         <Text className="waiting__elapsed" data-testid="elapsed">
           {LL.waiting.elapsed({ time: formatDuration(elapsed, false) })}
         </Text>
+        {operatorDeadline.remainingMs !== undefined && (
+          <Text className="waiting__auto-cancel" data-testid="auto-cancel">
+            {LL.waiting.autoCancel({ time: formatDuration(operatorDeadline.remainingMs) })}
+          </Text>
+        )}
       </>
     );
   } else {
@@ -110,16 +114,13 @@ export function OfficeWaiting({ orderId }: { readonly orderId: string }) {
           </Section>
         </List>
         <div className="screen__actions">
-          <Button
-            size="l"
-            stretched
+          <PrimaryAction
+            text={LL.officeWaiting.iReceived()}
             loading={confirm.busy}
             disabled={cancel.busy}
             onClick={() => void confirm.run()}
-            data-testid="i-received"
-          >
-            {LL.officeWaiting.iReceived()}
-          </Button>
+            testId="i-received"
+          />
         </div>
       </>
     );

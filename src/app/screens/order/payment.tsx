@@ -1,10 +1,11 @@
 /**
  * `/order/{orderId}/payment`: P2P card details with tap-to-copy, the 30-minute countdown with its
- * 5-minute warning, and 'I have paid' (spec sections 2, 4, 8, 9). Polling and redirects are the
+ * 5-minute warning, and 'I have paid' after a confirmation of what counts as paid (spec sections
+ * 2, 4, 8, 9; issue 10). Polling and redirects are the
  * table's; when the time runs out the order is cancelled, the customer told, and the app goes to /.
  * Cancel (after a confirmation) while the order waits for payment; support with its number.
  */
-import { Button, List, Section } from '@telegram-apps/telegram-ui';
+import { List, Section } from '@telegram-apps/telegram-ui';
 import { useEffect, useState } from 'react';
 import { useHistoryState } from 'wouter/use-browser-location';
 import type { CardRequisites, OrderDetails } from '../../../shared/api';
@@ -17,10 +18,12 @@ import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
 import { OrderNotFound } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
+import { PrimaryAction } from '../../components/primary-action';
 import { Screen } from '../../components/screen';
 import { formatDuration } from '../../hooks/use-countdown';
 import { useOrderCancel } from '../../hooks/use-order-cancel';
 import { useOrderScreen } from '../../hooks/use-order-screen';
+import { usePaidConfirm } from '../../hooks/use-paid-confirm';
 import { usePaymentCountdown } from '../../hooks/use-payment-countdown';
 import { formatFiat } from '../../format';
 import { useI18nContext, useLanguage } from '../../i18n/language';
@@ -37,6 +40,7 @@ export function Payment({ orderId }: { readonly orderId: string }) {
   const order = view.order ?? (passed?.id === orderId ? passed : undefined);
   const countdown = usePaymentCountdown(order, 'P2P', view.offsetMs);
   const cancel = useOrderCancel(orderId, order, view);
+  const confirmPaid = usePaidConfirm(order);
 
   // Time is up: cancel the order (the server's sweeper would too), tell the customer, go home.
   useEffect(() => {
@@ -52,6 +56,7 @@ export function Payment({ orderId }: { readonly orderId: string }) {
 
   const iHavePaid = async () => {
     hapticTap();
+    if (paying || !(await confirmPaid())) return;
     setPaying(true);
     try {
       await confirmPayment(orderId);
@@ -127,16 +132,13 @@ export function Payment({ orderId }: { readonly orderId: string }) {
             </Section>
           </List>
           <div className="screen__actions">
-            <Button
-              size="l"
-              stretched
+            <PrimaryAction
+              text={LL.payment.iHavePaid()}
               loading={paying}
-              disabled={cancel.busy}
+              disabled={cancel.busy || countdown.expired}
               onClick={() => void iHavePaid()}
-              data-testid="i-have-paid"
-            >
-              {LL.payment.iHavePaid()}
-            </Button>
+              testId="i-have-paid"
+            />
             <CancelOrderButton cancel={cancel} disabled={paying} />
             <OrderSupportButton orderId={orderId} />
           </div>

@@ -1,16 +1,16 @@
 /**
  * `/order/{orderId}/sell-waiting`: the chain check of a sell (spec sections 2 and 4): the amounts
  * and the submitted hash while the table's polling waits for the order to move on; support with
- * the order's number.
+ * the order's number. The hash opens on the network's block explorer.
  */
 import { Button, List, Placeholder, Section, Spinner } from '@telegram-apps/telegram-ui';
 import { useLocation } from 'wouter';
-import { CopyRow } from '../../components/copy-row';
 import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
 import { OrderNotFound } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
+import { TxHashRow } from '../../components/tx-hash-row';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
 
@@ -44,7 +44,12 @@ export function SellWaiting({ orderId }: { readonly orderId: string }) {
             <OrderAmounts order={order} />
             {order.txHash !== null && (
               <Section>
-                <CopyRow label={LL.sendCrypto.txHash()} value={order.txHash} testId="tx-hash" />
+                <TxHashRow
+                  label={LL.sendCrypto.txHash()}
+                  hash={order.txHash}
+                  network={order.network}
+                  testId="tx-hash"
+                />
               </Section>
             )}
           </List>

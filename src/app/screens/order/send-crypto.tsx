@@ -2,27 +2,35 @@
  * `/order/{orderId}/send-crypto`: the sell's deposit (spec sections 2, 4, 5, 8). The amount, coin
  * and network to send, the deposit address with copy and a QR code, a warning that only this coin
  * on this network may be sent, and the transaction hash (required after trimming, checked for the
- * network before it is sent). Once the hash is accepted the screen goes on to sell-waiting;
- * polling and redirects are the table's. Cancel asks first, posts cancel and shows the order's
+ * network before it is sent). Issue 10: the sell's deadline as a countdown, with the spec's
+ * text that expiry cancels the order and a warning not to send after it; once it runs out the
+ * address gives way to a notice not to send. Once the hash is accepted the screen goes on to
+ * sell-waiting; polling and redirects are the table's. Cancel asks first, posts cancel and shows the order's
  * details; support opens with the order's number.
  */
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { Button, Input, List, Section } from '@telegram-apps/telegram-ui';
+import { Input, List, Section } from '@telegram-apps/telegram-ui';
 import { useForm, useWatch } from 'react-hook-form';
 import type { WalletRequisites } from '../../../shared/api';
+import { CRYPTO_SEND_WARNING_MS } from '../../../shared/limits';
 import { NETWORKS, type NetworkId } from '../../../shared/networks';
 import { txHashSchema } from '../../../shared/schemas/forms';
+import { orderNumber } from '../../../shared/support-link';
 import { submitTxHash } from '../../api/orders';
 import { CancelOrderButton } from '../../components/cancel-order-button';
 import { FieldError } from '../../components/field-error';
 import { formErrorText } from '../../components/form-error-text';
 import { CopyRow } from '../../components/copy-row';
+import { CountdownBanner } from '../../components/countdown-banner';
 import { Loading } from '../../components/loading';
 import { OrderNotFound } from '../../components/order-not-found';
+import { TimeUpNotice } from '../../components/order-ended';
 import { OrderSupportButton } from '../../components/order-support-button';
+import { PrimaryAction } from '../../components/primary-action';
 import { QrCode } from '../../components/qr-code';
 import { Screen } from '../../components/screen';
 import { formatCrypto, formatFiat } from '../../format';
+import { formatDuration, useCountdown } from '../../hooks/use-countdown';
 import { useOrderAction, type OrderAction } from '../../hooks/use-order-action';
 import { useOrderCancel } from '../../hooks/use-order-cancel';
 import { useOrderScreen } from '../../hooks/use-order-screen';
@@ -45,6 +53,7 @@ export function SendCrypto({ orderId }: { readonly orderId: string }) {
     headline: 'errorCreatingOrder',
   });
   const busy = cancel.busy || txAction.busy;
+  const countdown = useCountdown(order?.expiresAt, view.offsetMs);
 
   if (notFound || order === undefined) {
     return (
@@ -56,14 +65,33 @@ export function SendCrypto({ orderId }: { readonly orderId: string }) {
       </Screen>
     );
   }
+  if (countdown.expired && order.status === 'WAITING_CRYPTO') {
+    return (
+      <Screen testId="send-crypto" header={{ title: LL.sendCrypto.title(), back: '/my-orders' }}>
+        <TimeUpNotice order={order} />
+        <div className="screen__actions">
+          <OrderSupportButton orderId={orderId} mode="bezeled" />
+        </div>
+      </Screen>
+    );
+  }
   const deposit = (order.requisites as WalletRequisites | null)?.walletAddress ?? '';
   const network = NETWORKS[order.network];
   const amount = formatCrypto(order.amount, order.cryptoCurrency, language);
 
   return (
     <Screen testId="send-crypto" header={{ title: LL.sendCrypto.title(), back: '/my-orders' }}>
+      {countdown.remainingMs !== undefined && (
+        <CountdownBanner
+          text={LL.payment.timeLeft({ time: formatDuration(countdown.remainingMs) })}
+          warning={
+            countdown.remainingMs < CRYPTO_SEND_WARNING_MS ? LL.sendCrypto.timeWarning() : null
+          }
+          note={LL.sendCrypto.expiryNote()}
+        />
+      )}
       <List>
-        <Section header={LL.common.orderNumber({ id: order.id.slice(0, 8) })}>
+        <Section header={LL.common.orderNumber({ id: orderNumber(order.id) })}>
           <CopyRow
             label={LL.sellForm.youSend()}
             value={amount}
@@ -153,16 +181,14 @@ function TxHashForm({
         </Section>
       </List>
       <div className="screen__actions">
-        <Button
-          type="submit"
-          size="l"
-          stretched
-          loading={busy}
+        <PrimaryAction
+          submit
+          text={LL.sendCrypto.submit()}
+          loading={submit.busy}
           disabled={busy || txHash.trim() === ''}
-          data-testid="submit-tx"
-        >
-          {LL.sendCrypto.submit()}
-        </Button>
+          onClick={() => void onSubmit()}
+          testId="submit-tx"
+        />
       </div>
     </form>
   );

@@ -21,6 +21,7 @@ import { useOrderAction } from '../../hooks/use-order-action';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
 import { hapticError, hapticSuccess, showAlert } from '../../telegram/actions';
+import { PrimaryAction } from '../../components/primary-action';
 
 /** A picked file and its real type, read from its first bytes. */
 interface PickedReceipt {
@@ -153,15 +154,12 @@ export function UploadReceipt({ orderId }: { readonly orderId: string }) {
             </div>
           )}
           <div className="screen__actions">
-            <Button
-              size="l"
-              stretched
+            <PrimaryAction
+              text={LL.uploadReceipt.send()}
               loading={send.busy}
               onClick={() => void sendFile()}
-              data-testid="send-receipt"
-            >
-              {LL.uploadReceipt.send()}
-            </Button>
+              testId="send-receipt"
+            />
             <OrderSupportButton orderId={orderId} />
           </div>
         </>

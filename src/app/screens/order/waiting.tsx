@@ -2,7 +2,9 @@
  * `/order/{orderId}/waiting`: waiting for requisites (spec sections 2 and 4). When and how often
  * it asks, and where it goes, is the table's; the elapsed counter starts from
  * `waiting_start_{orderId}` in local storage so it survives a reload, and is forgotten once a rule
- * sends the screen on. Cancel (after a confirmation) and support with the order's number.
+ * sends the screen on. Below it, the time left before the server cancels the order for want of an
+ * operator's answer (REQUISITES_TIMEOUT, stored as the order's deadline). Cancel (after a
+ * confirmation) and support with the order's number.
  */
 import { Button, Placeholder, Spinner, Text } from '@telegram-apps/telegram-ui';
 import { useState } from 'react';
@@ -11,7 +13,7 @@ import { CancelOrderButton } from '../../components/cancel-order-button';
 import { OrderNotFound } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
-import { formatDuration } from '../../hooks/use-countdown';
+import { formatDuration, useCountdown } from '../../hooks/use-countdown';
 import { useElapsed } from '../../hooks/use-elapsed';
 import { useOrderCancel } from '../../hooks/use-order-cancel';
 import { useOrderScreen } from '../../hooks/use-order-screen';
@@ -26,6 +28,10 @@ export function Waiting({ orderId }: { readonly orderId: string }) {
   const view = useOrderScreen('waiting', orderId, {
     onRuleLeave: () => clearWaitingStart(orderId),
   });
+  const operatorDeadline = useCountdown(
+    view.order?.status === 'WAITING_REQUISITES' ? view.order.expiresAt : null,
+    view.offsetMs,
+  );
   const cancel = useOrderCancel(orderId, view.order, view, {
     onCancelled: () => clearWaitingStart(orderId),
   });
@@ -42,6 +48,11 @@ export function Waiting({ orderId }: { readonly orderId: string }) {
           <Text className="waiting__elapsed" data-testid="elapsed">
             {LL.waiting.elapsed({ time: formatDuration(elapsed, false) })}
           </Text>
+          {operatorDeadline.remainingMs !== undefined && (
+            <Text className="waiting__auto-cancel" data-testid="auto-cancel">
+              {LL.waiting.autoCancel({ time: formatDuration(operatorDeadline.remainingMs) })}
+            </Text>
+          )}
           <div className="screen__actions">
             <Button size="l" stretched mode="bezeled" onClick={() => navigate('/my-orders')}>
               {LL.common.myOrders()}

@@ -5,7 +5,7 @@
  * /order/{orderId}/send-crypto.
  */
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { Button, Input, List, Section, Text } from '@telegram-apps/telegram-ui';
+import { Input, List, Section, Text } from '@telegram-apps/telegram-ui';
 import { useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useLocation } from 'wouter';
@@ -38,6 +38,8 @@ import { currencySign, formatCrypto, formatFiat, formatNumber, formatRate } from
 import { useQuotedOrder } from '../../hooks/use-quoted-order';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { hapticError, showAlert } from '../../telegram/actions';
+import { OpenOrders } from '../../components/open-orders';
+import { PrimaryAction } from '../../components/primary-action';
 
 const BOUNDS = fiatBounds('P2P', 'RUB');
 
@@ -67,7 +69,7 @@ function SellForm() {
     reValidateMode: 'onChange',
   });
   const values = useWatch({ control: form.control }) as SellFormValues;
-  const { rate, submitting, submit } = useQuotedOrder(
+  const { rate, submitting, openOrders, submit } = useQuotedOrder(
     {
       currency: 'RUB',
       operation: 'SELL',
@@ -303,17 +305,16 @@ function SellForm() {
             {commentError !== null && <FieldError text={commentError} testId="comment-error" />}
           </Section>
         </List>
+        <OpenOrders orders={openOrders} />
         <div className="screen__actions">
-          <Button
-            type="submit"
-            size="l"
-            stretched
+          <PrimaryAction
+            submit
+            text={LL.common.continue()}
             disabled={submitting || rate === undefined || missing}
             loading={submitting}
-            data-testid="continue"
-          >
-            {LL.common.continue()}
-          </Button>
+            onClick={() => void onSubmit()}
+            testId="continue"
+          />
         </div>
       </form>
     </Screen>

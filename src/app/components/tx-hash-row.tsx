@@ -1,0 +1,39 @@
+/**
+ * A transaction hash (the seller's incoming one, or the electronic receipt of crypto sent): the
+ * hash with tap-to-copy, and a link that opens it on the network's block explorer through Telegram.
+ */
+import { Cell } from '@telegram-apps/telegram-ui';
+import { explorerTxUrl, type NetworkId } from '../../shared/networks';
+import { useEnvironment } from '../environment-context';
+import { useI18nContext } from '../i18n/language';
+import { openExternalLink } from '../telegram/actions';
+import { CopyRow } from './copy-row';
+
+export function TxHashRow({
+  label,
+  hash,
+  network,
+  testId,
+}: {
+  readonly label: string;
+  readonly hash: string;
+  readonly network: NetworkId;
+  readonly testId?: string;
+}) {
+  const { LL } = useI18nContext();
+  const { inTelegram } = useEnvironment();
+  const url = explorerTxUrl(network, hash);
+  return (
+    <>
+      <CopyRow label={label} value={hash} testId={testId} />
+      <Cell
+        data-testid={testId === undefined ? undefined : `${testId}-explorer`}
+        data-href={url}
+        onClick={() => openExternalLink(url, inTelegram)}
+        after={<span aria-hidden="true">↗</span>}
+      >
+        <span className="copy-hint">{LL.explorer.open()}</span>
+      </Cell>
+    </>
+  );
+}
