@@ -410,6 +410,7 @@ const en: Translation = {
     FILE_TYPE: 'Please upload an image or PDF file',
     FILE_TOO_LARGE: 'File is too large. Maximum size: 10MB',
     NO_FILE: 'Please select a file',
+    RATE_CHANGE_UNCONFIRMED: 'The rate changes by more than 5%. Confirm the change once more.',
     RATE_LIMITED: 'Too many requests. Please try again shortly.',
     INTERNAL: 'Internal server error. Please try again later.',
   },

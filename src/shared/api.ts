@@ -14,6 +14,7 @@ export const API_PATHS = {
   rate: '/api/rates/calculate',
   createOrder: '/api/orders/create',
   activeOrders: '/api/orders/active',
+  me: '/api/me',
   history: '/api/orders/history',
   cities: (currencyCode: string) => `/api/cities/${encodeURIComponent(currencyCode)}`,
   orderStatus: (id: string) => `/api/orders/${encodeURIComponent(id)}/status`,

@@ -32,6 +32,7 @@ const ERROR_CODES = [
   'FILE_TOO_LARGE',
   'NO_FILE',
   'RATE_LIMITED',
+  'RATE_CHANGE_UNCONFIRMED',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -70,5 +71,6 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   FILE_TOO_LARGE: 413,
   NO_FILE: 400,
   RATE_LIMITED: 429,
+  RATE_CHANGE_UNCONFIRMED: 409,
   INTERNAL: 500,
 };

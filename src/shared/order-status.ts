@@ -91,6 +91,17 @@ export const EXPIRABLE_STATUSES: readonly OrderStatus[] = [
   'WAITING_CRYPTO',
 ];
 
+/**
+ * Statuses in which the customer has already said they paid or sent crypto: past its deadline
+ * such an order never expires by itself; it is flagged for a person (design.md).
+ */
+export const PAID_STATUSES: readonly OrderStatus[] = [
+  'PAYMENT_PENDING',
+  'PAYMENT_STARTED',
+  'RECEIPT_UPLOADED',
+  'TX_PENDING',
+];
+
 /** Statuses that wait for an operator: past their deadline, nobody answered in time. */
 export const WAITING_FOR_OPERATOR: readonly OrderStatus[] = [
   'WAITING_REQUISITES',

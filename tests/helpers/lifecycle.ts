@@ -4,6 +4,7 @@
  * or PDF files, every status-changing call of the transition table, and orders created exactly
  * as the mini-app creates them (the server's rate, amount = total / rate to 4 decimals).
  */
+import { OPERATOR_PATHS } from '../../src/shared/operator-api';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -192,19 +193,7 @@ export function send(
 }
 
 /** The staff API's paths. */
-export const OPERATOR_PATHS = {
-  orders: '/api/operator/orders',
-  order: (id: string) => `/api/operator/orders/${id}`,
-  receipt: (id: string, receiptId: string) => `/api/operator/orders/${id}/receipts/${receiptId}`,
-  requisites: (id: string) => `/api/operator/orders/${id}/requisites`,
-  officeInstructions: (id: string) => `/api/operator/orders/${id}/office-instructions`,
-  confirmPayment: (id: string) => `/api/operator/orders/${id}/confirm-payment`,
-  confirmTx: (id: string) => `/api/operator/orders/${id}/confirm-tx`,
-  complete: (id: string) => `/api/operator/orders/${id}/complete`,
-  reject: (id: string) => `/api/operator/orders/${id}/reject`,
-  rates: '/api/operator/rates',
-  spreads: '/api/operator/spreads',
-} as const;
+export { OPERATOR_PATHS };
 
 /** The actions of the transition table that an HTTP call makes, and the call that makes each. */
 export type HttpAction = Exclude<OrderAction, 'expire'>;

@@ -9,7 +9,7 @@ import type { OrderStatus } from '../../src/shared/order-status';
 
 export async function insertOrder(
   db: Kysely<Database>,
-  owner: { id: number; first_name: string },
+  owner: { id: number; first_name: string; username?: string },
   fields: Partial<NewOrderRow> & { status: OrderStatus },
 ): Promise<string> {
   const now = fields.created_at ?? Date.now();
@@ -19,7 +19,7 @@ export async function insertOrder(
       telegram_id: owner.id,
       first_name: owner.first_name,
       last_name: null,
-      username: null,
+      username: owner.username ?? null,
       language_code: null,
       first_seen_at: now,
       last_seen_at: now,

@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
+import type { OperatorOrderResponse, OperatorOrdersResponse } from '../../src/shared/operator-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   API_PATHS,
@@ -155,25 +156,9 @@ interface Loss {
   readonly found: string;
 }
 
-/** The operator's view of one order, as routes/operator.ts answers it. */
-interface OperatorOrderView {
-  readonly order: {
-    readonly id: string;
-    readonly status: OrderStatus;
-    readonly payoutCard: Readonly<Record<string, unknown>> | null;
-  };
-  readonly receipts: readonly {
-    readonly id: string;
-    readonly fileName: string;
-    readonly sizeBytes: number;
-    readonly sha256: string;
-  }[];
-}
-
-interface OperatorOrderList {
-  readonly orders: readonly { readonly id: string; readonly userId: number }[];
-  readonly hasMore: boolean;
-}
+/** The operator's view of one order and a page of the operator's list (src/shared/operator-api.ts). */
+type OperatorOrderView = OperatorOrderResponse;
+type OperatorOrderList = OperatorOrdersResponse;
 
 /** What was found of one order after the last restart. */
 interface FoundOrder {
@@ -697,8 +682,8 @@ function lossesOf(
     loss('create', `totalRub ${String(sent['totalRub'])}`, String(details.totalRub));
   }
   if (view !== undefined && sent['type'] === 'SELL') {
-    const card = view.order.payoutCard;
-    if (card?.['cardNumber'] !== sent['cardNumber'] || card?.['bankName'] !== sent['bankName']) {
+    const card = view.payoutCard;
+    if (card?.cardNumber !== sent['cardNumber'] || card?.bankName !== sent['bankName']) {
       loss('create', `payout card ${String(sent['cardNumber'])}`, JSON.stringify(card));
     }
   }
@@ -785,7 +770,7 @@ async function verify(run: CrashRun): Promise<Verdict> {
     const page = await run.read(`${OPERATOR_PATHS.orders}?limit=100&offset=${offset}`, OPERATOR);
     if (page.code !== 200) throw new Error(`the operator's list answered ${describeAnswer(page)}`);
     const body = parse(page) as OperatorOrderList;
-    listed.push(...body.orders);
+    listed.push(...body.orders.map((o) => ({ id: o.id, userId: o.customer.telegramId })));
     if (!body.hasMore) break;
   }
 

@@ -503,9 +503,20 @@ function buildProbes(): void {
       route: OPERATOR_PATHS.orders,
       caller: 'operator',
       path: OPERATOR_PATHS.orders,
-      query: { status: 'active', type: 'BUY', method: 'P2P', limit: '50', offset: '0' },
+      query: {
+        q: 'alice',
+        from: '2026-11-01',
+        to: '2026-11-30',
+        status: 'active',
+        type: 'BUY',
+        method: 'P2P',
+        limit: '50',
+        offset: '0',
+      },
     },
     { route: OPERATOR_PATHS.rates, caller: 'operator', path: OPERATOR_PATHS.rates, query: {} },
+    { route: OPERATOR_PATHS.queue, caller: 'operator', path: OPERATOR_PATHS.queue, query: {} },
+    { route: API_PATHS.me, caller: 'customer', path: API_PATHS.me, query: {} },
   ];
   for (const r of queryRoutes) {
     const route = `GET ${r.route}`;

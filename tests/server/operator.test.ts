@@ -72,6 +72,7 @@ interface RouteCase {
 let order: string;
 let receiptId: string;
 const ROUTES: readonly RouteCase[] = [
+  { name: 'GET queue', method: 'GET', url: () => OPERATOR_PATHS.queue },
   { name: 'GET orders', method: 'GET', url: () => OPERATOR_PATHS.orders },
   { name: 'GET one order', method: 'GET', url: () => OPERATOR_PATHS.order(order) },
   { name: 'GET a receipt', method: 'GET', url: () => OPERATOR_PATHS.receipt(order, receiptId) },
@@ -184,7 +185,7 @@ describe('only operators get in', () => {
 describe('GET /api/operator/orders: lists by status, type and method, newest first, paged', () => {
   let app: TestApp;
   const ids: Record<string, string> = {};
-  /** [name, kind, status, needs attention], oldest first. */
+  /** [name, kind, status, paid past its deadline (flagged for a person)], oldest first. */
   const ORDERS: readonly [string, OrderKind, OrderStatus, boolean][] = [
     ['p2pWaiting', 'p2pBuy', 'WAITING_REQUISITES', false],
     ['p2pReady', 'p2pBuy', 'REQUISITES_READY', false],
@@ -204,7 +205,8 @@ describe('GET /api/operator/orders: lists by status, type and method, newest fir
         ...rowOf(kind),
         status,
         created_at: base + i * 60_000,
-        needs_attention: attention ? 1 : 0,
+        // Past its deadline in a status that says the customer paid: flagged, never expired.
+        expires_at: attention ? app.clock.now() - 60_000 : null,
       });
     }
   });
@@ -218,8 +220,8 @@ describe('GET /api/operator/orders: lists by status, type and method, newest fir
       status: OrderStatus;
       type: OrderType;
       paymentMethod: PaymentMethod;
-      userId: number;
-      needsAttention: boolean;
+      customer: { telegramId: number; firstName: string; username: string | null };
+      flags: string[];
     }[];
     hasMore: boolean;
   }
@@ -233,7 +235,7 @@ describe('GET /api/operator/orders: lists by status, type and method, newest fir
     answer.orders.map((o) => Object.keys(ids).find((name) => ids[name] === o.id));
   const newestFirst = (selected: string[]) => [...selected].reverse();
 
-  it('lists every order, newest first, with the customer and the attention flag', async () => {
+  it('lists every order, newest first, with the customer and its flags', async () => {
     const answer = await list('');
     expect(names(answer)).toEqual(newestFirst(ORDERS.map(([name]) => name)));
     expect(answer.hasMore).toBe(false);
@@ -241,13 +243,33 @@ describe('GET /api/operator/orders: lists by status, type and method, newest fir
       status: 'PAYMENT_PENDING',
       type: 'BUY',
       paymentMethod: 'BANK_ACCOUNT',
-      userId: ALICE.id,
-      needsAttention: true,
+      customer: { telegramId: ALICE.id, firstName: ALICE.first_name },
+      flags: ['paidLate'],
     });
     expect(answer.orders.find((o) => o.id === ids['p2pReady'])).toMatchObject({
-      userId: BOB.id,
-      needsAttention: false,
+      customer: { telegramId: BOB.id },
+      flags: [],
     });
+  });
+
+  it('q finds an order by its number, a customer by Telegram id, @username or name; from and to by day', async () => {
+    const bankPaid = ids['bankPaid'] ?? '';
+    expect(names(await list(`?q=${bankPaid.slice(0, 8)}`))).toEqual(['bankPaid']);
+    expect(names(await list(`?q=${bankPaid.slice(0, 8).toUpperCase()}`))).toEqual(['bankPaid']);
+    const bobs = newestFirst(ORDERS.filter((_, i) => i % 2 === 1).map(([name]) => name));
+    expect(names(await list(`?q=${BOB.id}`))).toEqual(bobs);
+    expect(names(await list(`?q=${encodeURIComponent(`@${BOB.username}`)}`))).toEqual(bobs);
+    expect(names(await list(`?q=${encodeURIComponent(`@${BOB.username.slice(0, 2)}`)}`))).toEqual(
+      bobs,
+    );
+    expect(names(await list(`?q=${encodeURIComponent(ALICE.first_name.toLowerCase())}`))).toEqual(
+      newestFirst(ORDERS.filter((_, i) => i % 2 === 0).map(([name]) => name)),
+    );
+    expect(names(await list('?q=%25'))).toEqual([]);
+    expect(names(await list('?q=nobody'))).toEqual([]);
+    expect(names(await list('?from=2026-11-24&to=2026-11-24'))).toHaveLength(ORDERS.length);
+    expect(names(await list('?from=2026-11-25'))).toEqual([]);
+    expect(names(await list('?to=2026-11-23'))).toEqual([]);
   });
 
   it.each(ORDER_STATUSES.filter((s) => ORDERS.some(([, , status]) => status === s)))(
@@ -312,6 +334,10 @@ describe('GET /api/operator/orders: lists by status, type and method, newest fir
     'limit=101',
     'limit=ten',
     'offset=-1',
+    'from=2026-13-01',
+    'to=yesterday',
+    `q=${'x'.repeat(101)}`,
+    'q=%00',
   ])('a bad query (%s) answers 400 VALIDATION_FAILED', async (query) => {
     const res = await send(app, 'GET', `${OPERATOR_PATHS.orders}?${query}`, OPERATOR);
     expectError(res, 400, 'VALIDATION_FAILED');
@@ -349,10 +375,19 @@ describe('GET /api/operator/orders/{id}: the order with its customer, events and
         status: 'RECEIPT_UPLOADED',
         type: 'BUY',
         paymentMethod: 'P2P',
-        needsAttention: false,
         walletAddress: 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL',
+        requisites: { cardHolder: 'IVAN PETROV' },
       },
-      customer: { telegram_id: CUSTOMER.id, first_name: CUSTOMER.first_name },
+      flags: [],
+      deadline: new Date(readyAt + 30 * 60_000).toISOString(),
+      customer: {
+        telegramId: CUSTOMER.id,
+        firstName: CUSTOMER.first_name,
+        username: CUSTOMER.username,
+        orderCount: expect.any(Number) as number,
+      },
+      offices: [],
+      defaultBankAccount: null,
       events: [
         {
           from: 'WAITING_REQUISITES',
@@ -379,6 +414,7 @@ describe('GET /api/operator/orders/{id}: the order with its customer, events and
           sizeBytes: file.length,
           sha256: createHash('sha256').update(file).digest('hex'),
           uploadedAt: new Date(uploadedAt).toISOString(),
+          alsoOn: [],
         },
       ],
     });
@@ -389,12 +425,8 @@ describe('GET /api/operator/orders/{id}: the order with its customer, events and
     const id = await orderOf('sell', 'TX_PENDING', { tx_hash: txHash });
     const res = await send(t, 'GET', OPERATOR_PATHS.order(id), OPERATOR);
     expect(res.json()).toMatchObject({
-      order: {
-        type: 'SELL',
-        txHash,
-        walletAddress: null,
-        payoutCard: { cardNumber: '2200700123456781', cardHolder: 'IVAN PETROV' },
-      },
+      order: { type: 'SELL', txHash, walletAddress: null },
+      payoutCard: { cardNumber: '2200700123456781', cardHolder: 'IVAN PETROV' },
       events: [],
       receipts: [],
     });

@@ -26,6 +26,11 @@ export function openDatabase(config: DatabaseConfig): OpenDatabase {
     database.pragma('journal_mode = WAL');
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
+    // SQLite's own lower() knows ASCII only; operators search Cyrillic names too, as PostgreSQL's
+    // lower() (a UTF-8 database) lets them.
+    database.function('lower', { deterministic: true }, (value: unknown) =>
+      typeof value === 'string' ? value.toLowerCase() : value,
+    );
     return {
       db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }),
       dialect: 'sqlite',

@@ -14,11 +14,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { OPERATOR_USUAL_ANSWER_MS } from '../../shared/limits';
-import {
-  EXPIRABLE_STATUSES,
-  WAITING_FOR_OPERATOR,
-  type OrderStatus,
-} from '../../shared/order-status';
+import { EXPIRABLE_STATUSES, PAID_STATUSES, WAITING_FOR_OPERATOR } from '../../shared/order-status';
 import type { Dialect } from '../db/migrations';
 import type { Database } from '../db/schema';
 import { applyTransitionIn } from '../orders/transition';
@@ -29,13 +25,6 @@ const SWEEP_INTERVAL_MS = 2_000;
 
 /** The expirable statuses whose deadline is `expiresAt` (the office's is `reservedUntil`). */
 const BY_EXPIRES_AT = EXPIRABLE_STATUSES.filter((s) => s !== 'OFFICE_READY');
-
-const PAID: readonly OrderStatus[] = [
-  'PAYMENT_PENDING',
-  'PAYMENT_STARTED',
-  'RECEIPT_UPLOADED',
-  'TX_PENDING',
-];
 
 export interface SweepResult {
   readonly expired: readonly string[];
@@ -89,7 +78,7 @@ export async function sweepOnce(database: SweptDatabase, now: number): Promise<S
     .where('deadline_alerted_at', 'is', null)
     .where((eb) =>
       eb.or([
-        eb.and([eb('status', 'in', PAID), eb('expires_at', '<=', now)]),
+        eb.and([eb('status', 'in', PAID_STATUSES), eb('expires_at', '<=', now)]),
         eb.and([
           eb('status', 'in', WAITING_FOR_OPERATOR),
           eb('created_at', '<=', now - OPERATOR_USUAL_ANSWER_MS),

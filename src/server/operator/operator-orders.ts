@@ -9,19 +9,22 @@ import type * as v from 'valibot';
 import type { BankRequisites, CardRequisites } from '../../shared/api';
 import { checkTxHash } from '../../shared/addresses';
 import { OFFICE_RATE_FIXED_MS, PAYMENT_WINDOWS } from '../../shared/limits';
-import { ACTIVE_STATUSES } from '../../shared/order-status';
-import { FREE_TEXT_REJECT_REASON, type RejectReason } from '../../shared/reject-reasons';
+import type { OperatorOrderResponse } from '../../shared/operator-api';
+import { orderFlags } from '../../shared/operator-queue';
+import { FREE_TEXT_REJECT_REASON } from '../../shared/reject-reasons';
 import type {
   BankRequisitesSchema,
   CardRequisitesSchema,
-  OperatorListQuerySchema,
+  CompleteSchema,
+  OfficeInstructionsSchema,
+  OperatorActionSchema,
+  RejectSchema,
 } from '../../shared/schemas/operator';
 import type { ServerContext } from '../context';
 import type { Database, OrderRow } from '../db/schema';
 import { AppError } from '../errors';
-import { toOrderSummary } from '../orders/order-view';
-import type { StoredReservation } from '../orders/order-view';
-import { applyTransition, type TransitionResult } from '../orders/transition';
+import { toOrderDetails, type StoredReservation } from '../orders/order-view';
+import { applyTransition, orderDeadline, type TransitionResult } from '../orders/transition';
 
 async function findOrder(db: Kysely<Database>, orderId: string): Promise<OrderRow> {
   const row = await db
@@ -33,38 +36,25 @@ async function findOrder(db: Kysely<Database>, orderId: string): Promise<OrderRo
   return row;
 }
 
-export async function listOrders(
+/** Everything an operator needs to act on one order (`GET /api/operator/orders/{id}`). */
+export async function orderForOperator(
   ctx: ServerContext,
-  query: v.InferOutput<typeof OperatorListQuerySchema>,
-) {
-  let select = ctx.db.selectFrom('orders').selectAll();
-  if (query.status === 'active') select = select.where('status', 'in', ACTIVE_STATUSES);
-  else if (query.status === 'attention') select = select.where('needs_attention', '=', 1);
-  else if (query.status !== undefined) select = select.where('status', '=', query.status);
-  if (query.type !== undefined) select = select.where('type', '=', query.type);
-  if (query.method !== undefined) select = select.where('payment_method', '=', query.method);
-  const rows = await select
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(query.limit + 1)
-    .offset(query.offset)
-    .execute();
-  return {
-    orders: rows.slice(0, query.limit).map((row) => ({
-      ...toOrderSummary(row),
-      userId: row.user_id,
-      needsAttention: row.needs_attention === 1,
-    })),
-    hasMore: rows.length > query.limit,
-  };
-}
-
-/** Everything an operator needs to act on one order: the customer, the card, events, receipts. */
-export async function orderForOperator(ctx: ServerContext, orderId: string) {
+  orderId: string,
+): Promise<OperatorOrderResponse> {
   const { db } = ctx;
+  const now = ctx.now();
   const row = await findOrder(db, orderId);
-  const [customer, events, receipts] = await Promise.all([
-    db.selectFrom('users').selectAll().where('telegram_id', '=', row.user_id).executeTakeFirst(),
+  const [customer, orderCount, events, receipts, offices, order] = await Promise.all([
+    db
+      .selectFrom('users')
+      .selectAll()
+      .where('telegram_id', '=', row.user_id)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('user_id', '=', row.user_id)
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom('order_events')
       .selectAll()
@@ -76,10 +66,57 @@ export async function orderForOperator(ctx: ServerContext, orderId: string) {
       .selectAll()
       .where('order_id', '=', orderId)
       .orderBy('uploaded_at')
+      .orderBy('id')
       .execute(),
+    row.payment_method === 'OFFICE' && row.city_id !== null
+      ? db
+          .selectFrom('offices')
+          .selectAll()
+          .where('city_id', '=', row.city_id)
+          .orderBy('position')
+          .execute()
+      : Promise.resolve([]),
+    toOrderDetails(db, row, { now, botUsername: ctx.config.botUsername }),
   ]);
+  const shared =
+    receipts.length === 0
+      ? []
+      : await db
+          .selectFrom('receipts')
+          .select(['sha256', 'order_id'])
+          .where(
+            'sha256',
+            'in',
+            receipts.map((r) => r.sha256),
+          )
+          .where('order_id', '!=', orderId)
+          .execute();
+  const deadline = orderDeadline(row);
   return {
-    customer,
+    order,
+    customer: {
+      telegramId: customer.telegram_id,
+      firstName: customer.first_name,
+      lastName: customer.last_name,
+      username: customer.username,
+      languageCode: customer.language_code,
+      firstSeenAt: new Date(customer.first_seen_at).toISOString(),
+      orderCount: Number(orderCount.count),
+    },
+    deadline: deadline === null ? null : new Date(deadline).toISOString(),
+    flags: orderFlags(
+      {
+        status: row.status,
+        createdAt: row.created_at,
+        expiresAt: row.expires_at,
+        reusedReceipt: shared.length > 0,
+      },
+      now,
+    ),
+    payoutCard:
+      row.payout_card === null
+        ? null
+        : (JSON.parse(row.payout_card) as OperatorOrderResponse['payoutCard']),
     events: events.map((e) => ({
       from: e.from_status,
       to: e.to_status,
@@ -95,18 +132,19 @@ export async function orderForOperator(ctx: ServerContext, orderId: string) {
       sizeBytes: r.size_bytes,
       sha256: r.sha256,
       uploadedAt: new Date(r.uploaded_at).toISOString(),
+      alsoOn: [...new Set(shared.filter((o) => o.sha256 === r.sha256).map((o) => o.order_id))],
     })),
-    order: {
-      id: row.id,
-      status: row.status,
-      type: row.type,
-      paymentMethod: row.payment_method,
-      needsAttention: row.needs_attention === 1,
-      payoutCard: row.payout_card === null ? null : (JSON.parse(row.payout_card) as unknown),
-      walletAddress: row.wallet_address,
-      txHash: row.tx_hash,
-      cityId: row.city_id,
-    },
+    offices: offices.map((o) => ({
+      id: o.id,
+      addressRu: o.address_ru,
+      addressEn: o.address_en,
+      workingHoursRu: o.working_hours_ru,
+      workingHoursEn: o.working_hours_en,
+      phone: o.phone,
+      mapLink: o.map_link,
+    })),
+    defaultBankAccount:
+      row.payment_method === 'BANK_ACCOUNT' ? (ctx.config.bankAccount ?? null) : null,
   };
 }
 
@@ -153,6 +191,7 @@ export async function giveRequisites(
       action: 'giveRequisites',
       actor: 'operator',
       actorId: operatorId,
+      expectedStatus: body.expectedStatus,
       patch: {
         requisites: JSON.stringify(requisites),
         requisites_ready_at: now,
@@ -176,7 +215,7 @@ export async function giveOfficeInstructions(
   ctx: ServerContext,
   operatorId: number,
   orderId: string,
-  body: { readonly instructions: string; readonly officeId?: string | undefined },
+  body: v.InferOutput<typeof OfficeInstructionsSchema>,
 ): Promise<TransitionResult> {
   const order = await findOrder(ctx.db, orderId);
   if (order.payment_method !== 'OFFICE' || order.city_id === null) {
@@ -199,6 +238,7 @@ export async function giveOfficeInstructions(
       action: 'giveOfficeInstructions',
       actor: 'operator',
       actorId: operatorId,
+      expectedStatus: body.expectedStatus,
       patch: {
         office_instructions: body.instructions,
         office_id: office.id,
@@ -218,18 +258,40 @@ export async function giveOfficeInstructions(
   );
 }
 
-export function confirmPaymentByOperator(ctx: ServerContext, operatorId: number, orderId: string) {
+export function confirmPaymentByOperator(
+  ctx: ServerContext,
+  operatorId: number,
+  orderId: string,
+  body: v.InferOutput<typeof OperatorActionSchema>,
+) {
   return applyTransition(
     ctx.db,
-    { orderId, action: 'operatorConfirmPayment', actor: 'operator', actorId: operatorId },
+    {
+      orderId,
+      action: 'operatorConfirmPayment',
+      actor: 'operator',
+      actorId: operatorId,
+      expectedStatus: body.expectedStatus,
+    },
     ctx.now(),
   );
 }
 
-export function confirmIncomingTx(ctx: ServerContext, operatorId: number, orderId: string) {
+export function confirmIncomingTx(
+  ctx: ServerContext,
+  operatorId: number,
+  orderId: string,
+  body: v.InferOutput<typeof OperatorActionSchema>,
+) {
   return applyTransition(
     ctx.db,
-    { orderId, action: 'confirmIncomingTx', actor: 'operator', actorId: operatorId },
+    {
+      orderId,
+      action: 'confirmIncomingTx',
+      actor: 'operator',
+      actorId: operatorId,
+      expectedStatus: body.expectedStatus,
+    },
     ctx.now(),
   );
 }
@@ -239,7 +301,7 @@ export async function completeOrder(
   ctx: ServerContext,
   operatorId: number,
   orderId: string,
-  body: { readonly outgoingTxHash?: string | undefined },
+  body: v.InferOutput<typeof CompleteSchema>,
 ): Promise<TransitionResult> {
   const order = await findOrder(ctx.db, orderId);
   const hash = body.outgoingTxHash;
@@ -256,6 +318,7 @@ export async function completeOrder(
       action: 'complete',
       actor: 'operator',
       actorId: operatorId,
+      expectedStatus: body.expectedStatus,
       patch: hash === undefined ? {} : { outgoing_tx_hash: hash },
     },
     ctx.now(),
@@ -267,7 +330,7 @@ export function rejectOrder(
   ctx: ServerContext,
   operatorId: number,
   orderId: string,
-  { reasonCode, reason }: { readonly reasonCode: RejectReason; readonly reason?: string },
+  { reasonCode, reason, expectedStatus }: v.InferOutput<typeof RejectSchema>,
 ) {
   return applyTransition(
     ctx.db,
@@ -276,6 +339,7 @@ export function rejectOrder(
       action: 'reject',
       actor: 'operator',
       actorId: operatorId,
+      expectedStatus,
       // The audit trail: the catalogue code (none for free text alone), then the text.
       reason: [reasonCode === FREE_TEXT_REJECT_REASON ? undefined : reasonCode, reason]
         .filter((part) => part !== undefined)

@@ -16,6 +16,7 @@ import {
   findTransition,
   type Actor,
   type OrderAction,
+  type OrderStatus,
 } from '../../shared/order-status';
 import type { ServerContext } from '../context';
 import type { Database, OrderRow, OrdersTable } from '../db/schema';
@@ -45,6 +46,11 @@ export interface TransitionRequest {
   readonly holdsSame?: (order: OrderRow) => boolean;
   /** The code of that refusal (409); INVALID_STATUS when not given. */
   readonly conflict?: ErrorCode;
+  /**
+   * Only while the order is still in this status (the one an operator saw): otherwise 409
+   * INVALID_STATUS with the status it has now, so a stale view never acts.
+   */
+  readonly expectedStatus?: OrderStatus | undefined;
 }
 
 /** The deadline an order in its current status must meet: the office's reservation, else `expiresAt`. */
@@ -101,6 +107,9 @@ export async function applyTransitionIn(
     if (request.ownerId !== undefined) query = query.where('user_id', '=', request.ownerId);
     const current = await query.executeTakeFirst();
     if (current === undefined) throw new AppError('ORDER_NOT_FOUND');
+    if (request.expectedStatus !== undefined && current.status !== request.expectedStatus) {
+      throw new AppError('INVALID_STATUS', { status: current.status });
+    }
 
     const stays = TAKEN_WITHOUT_CHANGE[request.action]?.includes(current.status) ?? false;
     if (!rule.from.includes(current.status) && !stays) {

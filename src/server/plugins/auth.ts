@@ -1,13 +1,14 @@
 /**
  * Identity as preHandler hooks (design.md, "Identity"): `authenticate` verifies the caller's
  * Telegram init data and puts them on `request.caller`; `operatorOnly` does the same for the
- * Telegram users of OPERATOR_IDS and answers 403 FORBIDDEN to anyone else. A route file adds one
+ * Telegram users of OPERATOR_IDS (and, in demo mode, the demo customer) and answers 403
+ * FORBIDDEN to anyone else. A route file adds one
  * of them to its whole scope, so none of its routes can forget it.
  */
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createAuthenticator } from '../auth/authenticator';
-import { DEMO_BOT_TOKEN, type Customer } from '../auth/telegram-auth';
+import { DEMO_BOT_TOKEN, DEMO_USER, type Customer } from '../auth/telegram-auth';
 import { AppError } from '../errors';
 
 declare module 'fastify' {
@@ -16,6 +17,8 @@ declare module 'fastify' {
     authenticate: (request: FastifyRequest) => Promise<void>;
     /** preHandler: as `authenticate`, for operators only; FORBIDDEN for anyone else. */
     operatorOnly: (request: FastifyRequest) => Promise<void>;
+    /** Whether a Telegram user is an operator: OPERATOR_IDS, and the demo customer in demo mode. */
+    isOperator: (telegramId: number) => boolean;
   }
   interface FastifyRequest {
     /**
@@ -34,14 +37,19 @@ export const authPlugin = fp(
       maxAgeSeconds: app.config.initDataMaxAgeSeconds,
       now: app.now,
     });
-    const operatorIds: ReadonlySet<number> = new Set(app.config.operatorIds);
+    // In demo mode (no bot token) the demo customer plays both sides (issue 11).
+    const operatorIds: ReadonlySet<number> = new Set([
+      ...app.config.operatorIds,
+      ...(app.config.botToken === undefined ? [DEMO_USER.id] : []),
+    ]);
+    app.decorate('isOperator', (telegramId: number) => operatorIds.has(telegramId));
     app.decorateRequest('caller');
     app.decorate('authenticate', async (request: FastifyRequest) => {
       request.caller = await verifiedCustomer(request);
     });
     app.decorate('operatorOnly', async (request: FastifyRequest) => {
       const caller = await verifiedCustomer(request);
-      if (!operatorIds.has(caller.telegramId)) throw new AppError('FORBIDDEN');
+      if (!app.isOperator(caller.telegramId)) throw new AppError('FORBIDDEN');
       request.caller = caller;
     });
     done();

@@ -10,6 +10,7 @@ import type { CryptoCurrency } from '../../shared/networks';
 import type { OrderType, PaymentMethod } from '../../shared/order-status';
 import type { RateQuerySchema } from '../../shared/schemas/queries';
 import { methodTakesCurrency } from '../../shared/currencies';
+import { rateChangeNeedsConfirmation } from '../../shared/limits';
 import { applyBasisPoints, fromUnits, toUnits } from '../../shared/money';
 import type { ServerContext } from '../context';
 import type { Database } from '../db/schema';
@@ -117,10 +118,28 @@ export async function readRates({ db }: Pick<ServerContext, 'db'>) {
 export async function setBaseRate(
   ctx: ServerContext,
   operatorId: number,
-  body: { readonly fiat: string; readonly crypto: CryptoCurrency; readonly baseRate: number },
+  body: {
+    readonly fiat: string;
+    readonly crypto: CryptoCurrency;
+    readonly baseRate: number;
+    readonly confirmLargeChange: boolean;
+  },
 ): ReturnType<typeof readRates> {
   const units = toUnits(body.baseRate);
   if (units === undefined) throw new AppError('VALIDATION_FAILED');
+  const current = await ctx.db
+    .selectFrom('rates')
+    .select('base_rate_units')
+    .where('fiat', '=', body.fiat)
+    .where('crypto', '=', body.crypto)
+    .executeTakeFirst();
+  if (
+    current !== undefined &&
+    !body.confirmLargeChange &&
+    rateChangeNeedsConfirmation(current.base_rate_units, units)
+  ) {
+    throw new AppError('RATE_CHANGE_UNCONFIRMED', { rate: fromUnits(current.base_rate_units) });
+  }
   const set = { base_rate_units: units, updated_at: ctx.now(), updated_by: operatorId };
   await ctx.db
     .insertInto('rates')

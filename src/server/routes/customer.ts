@@ -15,6 +15,7 @@ import {
   type OrderDetails,
   type RateResponse,
 } from '../../shared/api';
+import type { MeResponse } from '../../shared/operator-api';
 import { CreateOrderSchema } from '../../shared/schemas/create-order';
 import { ReceiptUploadSchema, TxHashSchema } from '../../shared/schemas/order-actions';
 import { HistoryQuerySchema, RateQuerySchema } from '../../shared/schemas/queries';
@@ -61,6 +62,13 @@ export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
       return created;
     },
   );
+
+  // Who the caller is, and whether the console is theirs (its entry shows only for operators).
+  app.get(API_PATHS.me, async (request, reply): Promise<MeResponse> => {
+    noStore(reply);
+    const { telegramId, firstName } = request.caller;
+    return { telegramId, firstName, operator: app.isOperator(telegramId) };
+  });
 
   app.get(API_PATHS.activeOrders, async (request, reply): Promise<ActiveOrdersResponse> => {
     noStore(reply);

@@ -6,10 +6,17 @@ import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import type { OrderActionResponse } from '../../shared/api';
 import {
+  OPERATOR_PATHS,
+  type OperatorOrderResponse,
+  type OperatorOrdersResponse,
+  type OperatorQueueResponse,
+} from '../../shared/operator-api';
+import {
   BankRequisitesSchema,
   CardRequisitesSchema,
   CompleteSchema,
   OfficeInstructionsSchema,
+  OperatorActionSchema,
   OperatorListQuerySchema,
   RejectSchema,
   SetRateSchema,
@@ -21,12 +28,12 @@ import {
   confirmPaymentByOperator,
   giveOfficeInstructions,
   giveRequisites,
-  listOrders,
   orderForOperator,
   rejectOrder,
 } from '../operator/operator-orders';
 import { actionResponse } from '../orders/order-view';
 import type { OrderActionService } from '../orders/transition';
+import { operatorQueue, searchOrders } from '../operator/queue';
 import { readRates, setBaseRate, setSpread } from '../rates/rates';
 import { openReceipt } from '../receipts/receipts';
 import { orderIdParam, parseWith, receiptIdParam } from '../validation';
@@ -43,14 +50,18 @@ export const operatorRoutes: FastifyPluginCallback = (app, _options, done) => {
       const id = orderIdParam(request.params);
       return actionResponse(await action(app, request.caller.telegramId, id, body));
     };
-  const IgnoredBody = v.unknown();
 
-  app.get('/api/operator/orders', async (request, reply) => {
+  app.get(OPERATOR_PATHS.queue, async (_request, reply): Promise<OperatorQueueResponse> => {
     noStore(reply);
-    return listOrders(app, parseWith(OperatorListQuerySchema, request.query));
+    return operatorQueue(app);
   });
 
-  app.get('/api/operator/orders/:id', async (request, reply) => {
+  app.get(OPERATOR_PATHS.orders, async (request, reply): Promise<OperatorOrdersResponse> => {
+    noStore(reply);
+    return searchOrders(app, parseWith(OperatorListQuerySchema, request.query));
+  });
+
+  app.get('/api/operator/orders/:id', async (request, reply): Promise<OperatorOrderResponse> => {
     noStore(reply);
     return orderForOperator(app, orderIdParam(request.params));
   });
@@ -81,9 +92,12 @@ export const operatorRoutes: FastifyPluginCallback = (app, _options, done) => {
   );
   app.post(
     '/api/operator/orders/:id/confirm-payment',
-    orderAction(IgnoredBody, confirmPaymentByOperator),
+    orderAction(OperatorActionSchema, confirmPaymentByOperator),
   );
-  app.post('/api/operator/orders/:id/confirm-tx', orderAction(IgnoredBody, confirmIncomingTx));
+  app.post(
+    '/api/operator/orders/:id/confirm-tx',
+    orderAction(OperatorActionSchema, confirmIncomingTx),
+  );
   // No body completes an order that needs no outgoing hash (an office buy, a sell).
   app.post(
     '/api/operator/orders/:id/complete',

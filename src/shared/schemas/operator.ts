@@ -12,8 +12,19 @@ import {
 import { FREE_TEXT_REJECT_REASON, REJECT_REASONS } from '../reject-reasons';
 import { line, lineText, paragraph, SlugSchema } from './text';
 
+/**
+ * Every action body may carry the status the operator saw: the action is then taken only while
+ * the order is still in it, so an operator acting on a view another operator already changed is
+ * refused (409 INVALID_STATUS with the status it has now), never acting twice (issue 11).
+ */
+const seen = { expectedStatus: v.optional(v.picklist(ORDER_STATUSES)) };
+
+/** The body of an action that carries nothing else (confirm a payment, a transaction). */
+export const OperatorActionSchema = v.nullish(v.object(seen), {});
+
 /** P2P card requisites for a P2P buy. */
 export const CardRequisitesSchema = v.object({
+  ...seen,
   bankName: bankNameField,
   cardNumber: cardNumberField,
   /** As the customer's bank app shows it: any script (a payout card's holder is Latin). */
@@ -24,6 +35,7 @@ export const CardRequisitesSchema = v.object({
 
 /** Bank requisites for a bank-transfer buy (Russian bank details). */
 export const BankRequisitesSchema = v.object({
+  ...seen,
   recipientName: line(200),
   accountNumber: bankDetailField('accountNumber'),
   bankName: line(200),
@@ -36,12 +48,14 @@ export const BankRequisitesSchema = v.object({
 });
 
 export const OfficeInstructionsSchema = v.object({
+  ...seen,
   instructions: paragraph(2000),
   /** One of the offices of the order's city; its first office when absent. */
   officeId: v.optional(SlugSchema),
 });
 
 export const CompleteSchema = v.object({
+  ...seen,
   /** The transaction that sent the customer's crypto (required for a P2P or bank buy). */
   outgoingTxHash: v.optional(lineText(100)),
 });
@@ -52,6 +66,7 @@ export const CompleteSchema = v.object({
  */
 export const RejectSchema = v.pipe(
   v.object({
+    ...seen,
     reasonCode: v.optional(v.picklist(REJECT_REASONS), FREE_TEXT_REJECT_REASON),
     reason: v.optional(paragraph(500)),
   }),
@@ -69,6 +84,8 @@ export const SetRateSchema = v.object({
   crypto: v.picklist(CRYPTO_CURRENCIES),
   /** Fiat per coin, up to 6 decimals. */
   baseRate: v.pipe(v.number(), v.finite(), v.minValue(0.000001), v.maxValue(1_000_000)),
+  /** Given once the operator confirmed a change of more than 5% (RATE_CHANGE_CONFIRM_BP). */
+  confirmLargeChange: v.optional(v.boolean(), false),
 });
 
 export const SetSpreadSchema = v.object({
@@ -78,7 +95,15 @@ export const SetSpreadSchema = v.object({
   spreadBp: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2_000)),
 });
 
+/** A calendar day, `yyyy-mm-dd` (UTC). */
+const DaySchema = v.pipe(v.string(), v.isoDate());
+
 export const OperatorListQuerySchema = v.looseObject({
+  /** An order number (the start of its id), a Telegram id, a @username or a customer's name. */
+  q: v.optional(line(100)),
+  /** Created on or after this day, and on or before `to`. */
+  from: v.optional(DaySchema),
+  to: v.optional(DaySchema),
   status: v.optional(v.picklist([...ORDER_STATUSES, 'active', 'attention'])),
   type: v.optional(v.picklist(ORDER_TYPES)),
   method: v.optional(v.picklist(PAYMENT_METHODS)),

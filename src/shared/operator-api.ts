@@ -1,0 +1,109 @@
+/**
+ * The operators' calls under /api/operator/ (issue 11): paths, and the answers the console reads.
+ * Bodies are the schemas of src/shared/schemas/operator.ts.
+ */
+import type { OrderDetails, OrderSummary, BankRequisites, OfficeInfo } from './api';
+import type { Actor, OrderStatus } from './order-status';
+import type { OrderFlag, QueueGroup } from './operator-queue';
+
+export const OPERATOR_PATHS = {
+  queue: '/api/operator/queue',
+  orders: '/api/operator/orders',
+  order: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}`,
+  receipt: (id: string, receiptId: string) =>
+    `/api/operator/orders/${encodeURIComponent(id)}/receipts/${encodeURIComponent(receiptId)}`,
+  requisites: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/requisites`,
+  officeInstructions: (id: string) =>
+    `/api/operator/orders/${encodeURIComponent(id)}/office-instructions`,
+  confirmPayment: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/confirm-payment`,
+  confirmTx: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/confirm-tx`,
+  complete: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/complete`,
+  reject: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/reject`,
+  rates: '/api/operator/rates',
+  spreads: '/api/operator/spreads',
+} as const;
+
+/** `GET /api/me`: who the caller is, and whether the console is theirs. */
+export interface MeResponse {
+  readonly telegramId: number;
+  readonly firstName: string;
+  readonly operator: boolean;
+}
+
+/** The customer of an order as operators see them. */
+export interface OperatorCustomer {
+  readonly telegramId: number;
+  readonly firstName: string;
+  readonly lastName: string | null;
+  readonly username: string | null;
+}
+
+/** One row of the queue or of a search: the order, its customer, its deadline and its flags. */
+export interface OperatorOrderRow extends OrderSummary {
+  readonly customer: OperatorCustomer;
+  /** The deadline that matters now: the office's reservation, else `expiresAt`; null without one. */
+  readonly deadline: string | null;
+  readonly flags: readonly OrderFlag[];
+}
+
+/** `GET /api/operator/queue`: every group, most urgent first, with its full count. */
+export interface OperatorQueueResponse {
+  readonly groups: readonly {
+    readonly group: QueueGroup;
+    readonly count: number;
+    readonly orders: readonly OperatorOrderRow[];
+  }[];
+  readonly serverTime: string;
+}
+
+/** `GET /api/operator/orders?…`: a page of a search or filter, newest first. */
+export interface OperatorOrdersResponse {
+  readonly orders: readonly OperatorOrderRow[];
+  readonly hasMore: boolean;
+}
+
+export interface OperatorEvent {
+  readonly from: OrderStatus | null;
+  readonly to: OrderStatus;
+  readonly actor: Actor;
+  readonly actorId: number | null;
+  readonly reason: string | null;
+  readonly at: string;
+}
+
+export interface OperatorReceipt {
+  readonly id: string;
+  readonly fileName: string;
+  readonly mimeType: string;
+  readonly sizeBytes: number;
+  readonly sha256: string;
+  readonly uploadedAt: string;
+  /** Other orders that carry the same file. */
+  readonly alsoOn: readonly string[];
+}
+
+/** `GET /api/operator/orders/{id}`: everything an operator needs to act on one order. */
+export interface OperatorOrderResponse {
+  readonly order: OrderDetails;
+  readonly customer: OperatorCustomer & {
+    readonly languageCode: string | null;
+    readonly firstSeenAt: string;
+    readonly orderCount: number;
+  };
+  readonly deadline: string | null;
+  readonly flags: readonly OrderFlag[];
+  /** The card a sell pays out to. */
+  readonly payoutCard: {
+    readonly cardNumber: string;
+    readonly cardHolder: string;
+    readonly bankName: string;
+    readonly phone?: string;
+    readonly comment?: string;
+  } | null;
+  readonly events: readonly OperatorEvent[];
+  readonly receipts: readonly OperatorReceipt[];
+  /** An office buy: the offices of its city, to give instructions for. */
+  readonly offices: readonly OfficeInfo[];
+  /** A bank buy: the configured default account, to prefill its requisites. */
+  readonly defaultBankAccount: BankRequisites | null;
+}
