@@ -1147,6 +1147,230 @@ type RootTranslation = {
 		 */
 		officeWaiting: string
 	}
+	console: {
+		/**
+		 * К​о​н​с​о​л​ь​ ​о​п​е​р​а​т​о​р​а
+		 */
+		entry: string
+		/**
+		 * О​ч​е​р​е​д​ь
+		 */
+		title: string
+		/**
+		 * З​а​к​а​з
+		 */
+		orderTitle: string
+		/**
+		 * П​у​с​т​о
+		 */
+		empty: string
+		groups: {
+			/**
+			 * В​ы​д​а​т​ь​ ​р​е​к​в​и​з​и​т​ы
+			 */
+			requisites: string
+			/**
+			 * В​ы​д​а​т​ь​ ​и​н​с​т​р​у​к​ц​и​и​ ​о​ф​и​с​а
+			 */
+			officeInstructions: string
+			/**
+			 * П​р​о​в​е​р​и​т​ь​ ​о​п​л​а​т​у
+			 */
+			receipts: string
+			/**
+			 * П​о​д​т​в​е​р​д​и​т​ь​ ​т​р​а​н​з​а​к​ц​и​ю
+			 */
+			transactions: string
+			/**
+			 * С​д​е​л​а​т​ь​ ​в​ы​п​л​а​т​у
+			 */
+			payouts: string
+			/**
+			 * Т​р​е​б​у​ю​т​ ​в​н​и​м​а​н​и​я
+			 */
+			flagged: string
+		}
+		flags: {
+			/**
+			 * О​п​л​а​ч​е​н​ ​п​о​с​л​е​ ​с​р​о​к​а
+			 */
+			paidLate: string
+			/**
+			 * Т​о​т​ ​ж​е​ ​ч​е​к​ ​н​а​ ​д​р​у​г​о​м​ ​з​а​к​а​з​е
+			 */
+			reusedReceipt: string
+			/**
+			 * Ж​д​ё​т​ ​о​п​е​р​а​т​о​р​а​ ​б​о​л​ь​ш​е​ ​1​0​ ​м​и​н​у​т
+			 */
+			waitingTooLong: string
+		}
+		/**
+		 * с​о​з​д​а​н​ ​{​t​i​m​e​}​ ​н​а​з​а​д
+		 * @param {string} time
+		 */
+		age: RequiredParams<'time'>
+		/**
+		 * о​с​т​а​л​о​с​ь​ ​{​t​i​m​e​}
+		 * @param {string} time
+		 */
+		left: RequiredParams<'time'>
+		/**
+		 * п​р​о​с​р​о​ч​е​н​ ​н​а​ ​{​t​i​m​e​}
+		 * @param {string} time
+		 */
+		overdue: RequiredParams<'time'>
+		/**
+		 * К​л​и​е​н​т
+		 */
+		customer: string
+		/**
+		 * З​а​к​а​з​о​в​ ​в​с​е​г​о​:​ ​{​c​o​u​n​t​}
+		 * @param {number} count
+		 */
+		orderCount: RequiredParams<'count'>
+		/**
+		 * В​п​е​р​в​ы​е​:​ ​{​d​a​t​e​}
+		 * @param {string} date
+		 */
+		firstSeen: RequiredParams<'date'>
+		/**
+		 * Н​а​п​и​с​а​т​ь​ ​в​ ​T​e​l​e​g​r​a​m
+		 */
+		writeTo: string
+		/**
+		 * С​р​о​к
+		 */
+		deadline: string
+		/**
+		 * Ч​е​к​и
+		 */
+		receipts: string
+		/**
+		 * И​с​т​о​р​и​я
+		 */
+		events: string
+		/**
+		 * К​а​р​т​а​ ​д​л​я​ ​в​ы​п​л​а​т​ы
+		 */
+		payoutCard: string
+		actors: {
+			/**
+			 * к​л​и​е​н​т
+			 */
+			customer: string
+			/**
+			 * о​п​е​р​а​т​о​р​ ​{​i​d​}
+			 * @param {number} id
+			 */
+			operator: RequiredParams<'id'>
+			/**
+			 * с​и​с​т​е​м​а
+			 */
+			system: string
+		}
+		/**
+		 * В​ы​д​а​т​ь​ ​р​е​к​в​и​з​и​т​ы​ ​к​а​р​т​ы
+		 */
+		giveCard: string
+		/**
+		 * В​ы​д​а​т​ь​ ​б​а​н​к​о​в​с​к​и​е​ ​р​е​к​в​и​з​и​т​ы
+		 */
+		giveBank: string
+		/**
+		 * В​ы​д​а​т​ь​ ​и​н​с​т​р​у​к​ц​и​и
+		 */
+		giveOffice: string
+		/**
+		 * О​ф​и​с
+		 */
+		office: string
+		/**
+		 * Т​е​к​с​т​ ​д​л​я​ ​к​л​и​е​н​т​а
+		 */
+		instructions: string
+		/**
+		 * П​о​д​т​в​е​р​д​и​т​ь​ ​о​п​л​а​т​у
+		 */
+		confirmPayment: string
+		/**
+		 * Д​е​н​ь​г​и​ ​п​о​ ​з​а​к​а​з​у​ ​№​{​i​d​}​ ​(​{​a​m​o​u​n​t​}​)​ ​п​р​и​ш​л​и​ ​н​а​ ​с​ч​ё​т​?​ ​К​л​и​е​н​т​у​ ​у​й​д​ё​т​ ​к​р​и​п​т​о​в​а​л​ю​т​а​.
+		 * @param {string} amount
+		 * @param {string} id
+		 */
+		confirmPaymentAsk: RequiredParams<'amount' | 'id'>
+		/**
+		 * П​о​д​т​в​е​р​д​и​т​ь​ ​т​р​а​н​з​а​к​ц​и​ю
+		 */
+		confirmTx: string
+		/**
+		 * Т​р​а​н​з​а​к​ц​и​я​ ​п​о​ ​з​а​к​а​з​у​ ​№​{​i​d​}​ ​(​{​a​m​o​u​n​t​}​)​ ​п​о​д​т​в​е​р​ж​д​е​н​а​ ​в​ ​с​е​т​и​?
+		 * @param {string} amount
+		 * @param {string} id
+		 */
+		confirmTxAsk: RequiredParams<'amount' | 'id'>
+		/**
+		 * З​а​в​е​р​ш​и​т​ь​:​ ​к​р​и​п​т​о​в​а​л​ю​т​а​ ​о​т​п​р​а​в​л​е​н​а
+		 */
+		complete: string
+		/**
+		 * З​а​в​е​р​ш​и​т​ь​:​ ​в​ы​п​л​а​т​а​ ​н​а​ ​к​а​р​т​у​ ​с​д​е​л​а​н​а
+		 */
+		completeSell: string
+		/**
+		 * В​ы​п​л​а​т​а​ ​{​a​m​o​u​n​t​}​ ​н​а​ ​к​а​р​т​у​ ​п​о​ ​з​а​к​а​з​у​ ​№​{​i​d​}​ ​с​д​е​л​а​н​а​?
+		 * @param {string} amount
+		 * @param {string} id
+		 */
+		completeSellAsk: RequiredParams<'amount' | 'id'>
+		/**
+		 * З​а​в​е​р​ш​и​т​ь​:​ ​к​л​и​е​н​т​ ​п​о​л​у​ч​и​л​ ​к​р​и​п​т​о​в​а​л​ю​т​у
+		 */
+		completeOffice: string
+		/**
+		 * К​л​и​е​н​т​ ​п​о​л​у​ч​и​л​ ​к​р​и​п​т​о​в​а​л​ю​т​у​ ​п​о​ ​з​а​к​а​з​у​ ​№​{​i​d​}​?
+		 * @param {string} id
+		 */
+		completeOfficeAsk: RequiredParams<'id'>
+		/**
+		 * Х​е​ш​ ​и​с​х​о​д​я​щ​е​й​ ​т​р​а​н​з​а​к​ц​и​и
+		 */
+		outgoingTxHash: string
+		/**
+		 * О​т​к​л​о​н​и​т​ь
+		 */
+		reject: string
+		/**
+		 * П​р​и​ч​и​н​а
+		 */
+		rejectReason: string
+		/**
+		 * К​о​м​м​е​н​т​а​р​и​й​ ​д​л​я​ ​к​л​и​е​н​т​а
+		 */
+		rejectText: string
+		/**
+		 * О​т​к​л​о​н​и​т​ь​ ​з​а​к​а​з​ ​№​{​i​d​}​?
+		 * @param {string} id
+		 */
+		rejectAsk: RequiredParams<'id'>
+		/**
+		 * Д​а
+		 */
+		yes: string
+		/**
+		 * Н​е​т
+		 */
+		no: string
+		/**
+		 * Г​о​т​о​в​о​:​ ​з​а​к​а​з​ ​т​е​п​е​р​ь​ ​«​{​s​t​a​t​u​s​}​»
+		 * @param {string} status
+		 */
+		done: RequiredParams<'status'>
+		/**
+		 * Д​р​у​г​о​й​ ​о​п​е​р​а​т​о​р​ ​у​ж​е​ ​и​з​м​е​н​и​л​ ​з​а​к​а​з​:​ ​т​е​п​е​р​ь​ ​о​н​ ​«​{​s​t​a​t​u​s​}​»​.​ ​Д​а​н​н​ы​е​ ​о​б​н​о​в​л​е​н​ы​.
+		 * @param {string} status
+		 */
+		stale: RequiredParams<'status'>
+	}
 	errors: {
 		/**
 		 * П​р​о​и​з​о​ш​л​а​ ​о​ш​и​б​к​а​ ​п​р​и​ ​с​о​з​д​а​н​и​и​ ​з​а​к​а​з​а​.​ ​П​о​ж​а​л​у​й​с​т​а​,​ ​п​о​п​р​о​б​у​й​т​е​ ​с​н​о​в​а​.
@@ -2546,6 +2770,214 @@ export type TranslationFunctions = {
 		 * Ожидает в офисе
 		 */
 		officeWaiting: () => LocalizedString
+	}
+	console: {
+		/**
+		 * Консоль оператора
+		 */
+		entry: () => LocalizedString
+		/**
+		 * Очередь
+		 */
+		title: () => LocalizedString
+		/**
+		 * Заказ
+		 */
+		orderTitle: () => LocalizedString
+		/**
+		 * Пусто
+		 */
+		empty: () => LocalizedString
+		groups: {
+			/**
+			 * Выдать реквизиты
+			 */
+			requisites: () => LocalizedString
+			/**
+			 * Выдать инструкции офиса
+			 */
+			officeInstructions: () => LocalizedString
+			/**
+			 * Проверить оплату
+			 */
+			receipts: () => LocalizedString
+			/**
+			 * Подтвердить транзакцию
+			 */
+			transactions: () => LocalizedString
+			/**
+			 * Сделать выплату
+			 */
+			payouts: () => LocalizedString
+			/**
+			 * Требуют внимания
+			 */
+			flagged: () => LocalizedString
+		}
+		flags: {
+			/**
+			 * Оплачен после срока
+			 */
+			paidLate: () => LocalizedString
+			/**
+			 * Тот же чек на другом заказе
+			 */
+			reusedReceipt: () => LocalizedString
+			/**
+			 * Ждёт оператора больше 10 минут
+			 */
+			waitingTooLong: () => LocalizedString
+		}
+		/**
+		 * создан {time} назад
+		 */
+		age: (arg: { time: string }) => LocalizedString
+		/**
+		 * осталось {time}
+		 */
+		left: (arg: { time: string }) => LocalizedString
+		/**
+		 * просрочен на {time}
+		 */
+		overdue: (arg: { time: string }) => LocalizedString
+		/**
+		 * Клиент
+		 */
+		customer: () => LocalizedString
+		/**
+		 * Заказов всего: {count}
+		 */
+		orderCount: (arg: { count: number }) => LocalizedString
+		/**
+		 * Впервые: {date}
+		 */
+		firstSeen: (arg: { date: string }) => LocalizedString
+		/**
+		 * Написать в Telegram
+		 */
+		writeTo: () => LocalizedString
+		/**
+		 * Срок
+		 */
+		deadline: () => LocalizedString
+		/**
+		 * Чеки
+		 */
+		receipts: () => LocalizedString
+		/**
+		 * История
+		 */
+		events: () => LocalizedString
+		/**
+		 * Карта для выплаты
+		 */
+		payoutCard: () => LocalizedString
+		actors: {
+			/**
+			 * клиент
+			 */
+			customer: () => LocalizedString
+			/**
+			 * оператор {id}
+			 */
+			operator: (arg: { id: number }) => LocalizedString
+			/**
+			 * система
+			 */
+			system: () => LocalizedString
+		}
+		/**
+		 * Выдать реквизиты карты
+		 */
+		giveCard: () => LocalizedString
+		/**
+		 * Выдать банковские реквизиты
+		 */
+		giveBank: () => LocalizedString
+		/**
+		 * Выдать инструкции
+		 */
+		giveOffice: () => LocalizedString
+		/**
+		 * Офис
+		 */
+		office: () => LocalizedString
+		/**
+		 * Текст для клиента
+		 */
+		instructions: () => LocalizedString
+		/**
+		 * Подтвердить оплату
+		 */
+		confirmPayment: () => LocalizedString
+		/**
+		 * Деньги по заказу №{id} ({amount}) пришли на счёт? Клиенту уйдёт криптовалюта.
+		 */
+		confirmPaymentAsk: (arg: { amount: string, id: string }) => LocalizedString
+		/**
+		 * Подтвердить транзакцию
+		 */
+		confirmTx: () => LocalizedString
+		/**
+		 * Транзакция по заказу №{id} ({amount}) подтверждена в сети?
+		 */
+		confirmTxAsk: (arg: { amount: string, id: string }) => LocalizedString
+		/**
+		 * Завершить: криптовалюта отправлена
+		 */
+		complete: () => LocalizedString
+		/**
+		 * Завершить: выплата на карту сделана
+		 */
+		completeSell: () => LocalizedString
+		/**
+		 * Выплата {amount} на карту по заказу №{id} сделана?
+		 */
+		completeSellAsk: (arg: { amount: string, id: string }) => LocalizedString
+		/**
+		 * Завершить: клиент получил криптовалюту
+		 */
+		completeOffice: () => LocalizedString
+		/**
+		 * Клиент получил криптовалюту по заказу №{id}?
+		 */
+		completeOfficeAsk: (arg: { id: string }) => LocalizedString
+		/**
+		 * Хеш исходящей транзакции
+		 */
+		outgoingTxHash: () => LocalizedString
+		/**
+		 * Отклонить
+		 */
+		reject: () => LocalizedString
+		/**
+		 * Причина
+		 */
+		rejectReason: () => LocalizedString
+		/**
+		 * Комментарий для клиента
+		 */
+		rejectText: () => LocalizedString
+		/**
+		 * Отклонить заказ №{id}?
+		 */
+		rejectAsk: (arg: { id: string }) => LocalizedString
+		/**
+		 * Да
+		 */
+		yes: () => LocalizedString
+		/**
+		 * Нет
+		 */
+		no: () => LocalizedString
+		/**
+		 * Готово: заказ теперь «{status}»
+		 */
+		done: (arg: { status: string }) => LocalizedString
+		/**
+		 * Другой оператор уже изменил заказ: теперь он «{status}». Данные обновлены.
+		 */
+		stale: (arg: { status: string }) => LocalizedString
 	}
 	errors: {
 		/**

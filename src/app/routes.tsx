@@ -62,6 +62,13 @@ const OfficeExchange = onDemand(() =>
 const OfficeDetails = onDemand(() =>
   import('./screens/office/office-details').then((m) => m.OfficeDetails),
 );
+// The operators' console: its own chunk, which customers never load.
+const ConsoleQueue = onDemand(() =>
+  import('./screens/console/console-queue').then((m) => m.ConsoleQueue),
+);
+const ConsoleOrder = onDemand(() =>
+  import('./screens/console/console-order').then((m) => m.ConsoleOrder),
+);
 // History and the order screens
 const MyOrders = onDemand(() => import('./screens/history/my-orders').then((m) => m.MyOrders));
 const ORDER_SCREEN_COMPONENTS: Record<OrderScreen, OnDemand<{ readonly orderId: string }>> = {
@@ -110,6 +117,10 @@ export function AppRoutes() {
             </Route>
           );
         })}
+        <Route path="/console" component={ConsoleQueue} />
+        <Route path="/console/orders/:id">
+          {(params) => <ConsoleOrder key={params.id} orderId={params.id} />}
+        </Route>
         <Route component={NotFound} />
       </Switch>
     </Suspense>

@@ -27,7 +27,7 @@ export class ApiError extends Error {
 }
 
 export interface RequestOptions {
-  readonly method?: 'GET' | 'POST';
+  readonly method?: 'GET' | 'POST' | 'PUT';
   readonly body?: unknown;
   readonly signal?: AbortSignal;
   /** Give up after this long (ApiError TIMEOUT). */
@@ -35,8 +35,18 @@ export interface RequestOptions {
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(path, options, 'application/json');
+  return (await response.json()) as T;
+}
+
+/** A file the API answers (an operator's receipt), as a Blob. */
+export async function apiFile(path: string, options: RequestOptions = {}): Promise<Blob> {
+  return (await send(path, options, '*/*')).blob();
+}
+
+async function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
   const headers: Record<string, string> = {
-    accept: 'application/json',
+    accept,
     'accept-language': getStoredLanguage() ?? DEFAULT_LANGUAGE,
   };
   if (initDataRaw !== undefined) headers['authorization'] = `tma ${initDataRaw}`;
@@ -84,5 +94,5 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     }
     throw new ApiError(response.status, isErrorCode(body.code) ? body.code : 'INTERNAL', body);
   }
-  return (await response.json()) as T;
+  return response;
 }

@@ -13,6 +13,7 @@ import {
   type RateResponse,
   type ReceiptUpload,
 } from '../../shared/api';
+import type { MeResponse } from '../../shared/operator-api';
 import type { CreateOrderInput } from '../../shared/schemas/create-order';
 import { apiRequest } from './client';
 
@@ -28,6 +29,11 @@ export function fetchRate(query: RateQuery, signal?: AbortSignal): Promise<RateR
     `${API_PATHS.rate}?${params.toString()}`,
     signal ? { signal } : {},
   );
+}
+
+/** Who the caller is, and whether they are an operator (the console's entry shows then). */
+export function fetchMe(signal?: AbortSignal): Promise<MeResponse> {
+  return apiRequest<MeResponse>(API_PATHS.me, signal ? { signal } : {});
 }
 
 /** The customer's orders still in progress (newest first). */

@@ -1,4 +1,7 @@
-/** `/currencies`: the five currencies, the hint, My orders and Logout (spec section 2). */
+/**
+ * `/currencies`: the five currencies, the hint, My orders and Logout (spec section 2); for an
+ * operator (the server says so in `GET /api/me`), the entry to the console (issue 11).
+ */
 import { Button, Cell, List, Section } from '@telegram-apps/telegram-ui';
 import { useLocation } from 'wouter';
 import {
@@ -7,7 +10,9 @@ import {
   methodRoute,
   type ListedCurrency,
 } from '../../../shared/currencies';
+import { fetchMe } from '../../api/orders';
 import { Screen } from '../../components/screen';
+import { useFetchState } from '../../hooks/use-fetch-state';
 import { currencyName } from '../../format';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { clearStoredLanguage, setSelectedCurrency } from '../../storage';
@@ -17,6 +22,10 @@ export function Currencies() {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
   const [, navigate] = useLocation();
+  // Nobody but an operator sees the entry; a failed call hides it (the console checks again).
+  const me = useFetchState('me', (signal) => fetchMe(signal), {
+    onError: (error) => console.warn('who am I failed; no console entry', error),
+  });
 
   const pick = (code: ListedCurrency) => {
     hapticSelection();
@@ -50,6 +59,17 @@ export function Currencies() {
         <Button size="l" stretched mode="bezeled" onClick={() => navigate('/my-orders')}>
           {LL.common.myOrders()}
         </Button>
+        {me.data?.operator === true && (
+          <Button
+            size="l"
+            stretched
+            mode="gray"
+            onClick={() => navigate('/console')}
+            data-testid="console-entry"
+          >
+            {LL.console.entry()}
+          </Button>
+        )}
         <Button
           size="l"
           stretched

@@ -1,0 +1,52 @@
+/** The operator console's calls (src/shared/operator-api.ts), typed. */
+import type { OrderActionResponse } from '../../shared/api';
+import {
+  OPERATOR_PATHS,
+  type OperatorOrderResponse,
+  type OperatorOrdersResponse,
+  type OperatorQueueResponse,
+} from '../../shared/operator-api';
+import { apiFile, apiRequest } from './client';
+
+export function fetchQueue(signal?: AbortSignal): Promise<OperatorQueueResponse> {
+  return apiRequest<OperatorQueueResponse>(OPERATOR_PATHS.queue, signal ? { signal } : {});
+}
+
+export function searchOrders(
+  query: Readonly<Record<string, string>>,
+  signal?: AbortSignal,
+): Promise<OperatorOrdersResponse> {
+  const params = new URLSearchParams(query).toString();
+  return apiRequest<OperatorOrdersResponse>(
+    params === '' ? OPERATOR_PATHS.orders : `${OPERATOR_PATHS.orders}?${params}`,
+    signal ? { signal } : {},
+  );
+}
+
+export function fetchOperatorOrder(
+  id: string,
+  signal?: AbortSignal,
+): Promise<OperatorOrderResponse> {
+  return apiRequest<OperatorOrderResponse>(OPERATOR_PATHS.order(id), signal ? { signal } : {});
+}
+
+export function fetchReceiptFile(orderId: string, receiptId: string): Promise<Blob> {
+  return apiFile(OPERATOR_PATHS.receipt(orderId, receiptId));
+}
+
+/** The operator actions, each a POST of its body (with the status the operator saw). */
+export type OperatorActionPath = Exclude<
+  keyof typeof OPERATOR_PATHS,
+  'queue' | 'orders' | 'order' | 'receipt' | 'rates' | 'spreads'
+>;
+
+export function operatorAction(
+  action: OperatorActionPath,
+  orderId: string,
+  body: object,
+): Promise<OrderActionResponse> {
+  return apiRequest<OrderActionResponse>(OPERATOR_PATHS[action](orderId), {
+    method: 'POST',
+    body,
+  });
+}

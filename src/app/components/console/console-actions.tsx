@@ -1,0 +1,383 @@
+/**
+ * What an operator can do with an order in its status (issue 11), each a form on the valibot
+ * schemas of src/shared/schemas/operator.ts: card or bank requisites (bank prefilled from the
+ * default account), office instructions, confirming a payment or a transaction, completing (the
+ * outgoing hash checked for the order's network), rejecting with a catalogue reason. Where money
+ * moves, the operator is asked first.
+ */
+import { valibotResolver } from '@hookform/resolvers/valibot';
+import { Button, Input, List, Section, Select, Textarea } from '@telegram-apps/telegram-ui';
+import { useForm, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
+import * as v from 'valibot';
+import type { OperatorOrderResponse } from '../../../shared/operator-api';
+import { NETWORKS } from '../../../shared/networks';
+import { ACTIVE_STATUSES } from '../../../shared/order-status';
+import { REJECT_REASONS, type RejectReason } from '../../../shared/reject-reasons';
+import { txHashSchema } from '../../../shared/schemas/forms';
+import {
+  BankRequisitesSchema,
+  CardRequisitesSchema,
+  OfficeInstructionsSchema,
+  RejectSchema,
+} from '../../../shared/schemas/operator';
+import { orderNumber } from '../../../shared/support-link';
+import { FieldError } from '../../components/field-error';
+import { formErrorText } from '../../components/form-error-text';
+import { formatCrypto, formatFiat } from '../../format';
+import { useI18nContext, useLanguage } from '../../i18n/language';
+import type { ConsoleAction } from '../../hooks/use-console-action';
+
+type Fields = Record<string, string>;
+
+/**
+ * A schema of src/shared/schemas/operator.ts for a form whose fields are all text: optional
+ * fields left empty are left out before it judges them (an empty beneficiary is no beneficiary).
+ */
+function textForm<S extends v.GenericSchema>(schema: S) {
+  return valibotResolver(
+    v.pipe(
+      v.record(v.string(), v.string()),
+      // What is left is the schema's to judge, whatever it holds.
+      v.transform((fields: Fields): unknown => withoutEmpty(fields)),
+      schema,
+    ),
+  );
+}
+
+/** A text field of a console form, with its translated error. */
+function Field<T extends FieldValues>({
+  form,
+  name,
+  label,
+  multiline = false,
+}: {
+  readonly form: UseFormReturn<T>;
+  readonly name: Path<T>;
+  readonly label: string;
+  readonly multiline?: boolean;
+}) {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
+  const message = form.formState.errors[name]?.message;
+  const error =
+    message === undefined
+      ? null
+      : (formErrorText(typeof message === 'string' ? message : undefined, LL, { language }) ??
+        LL.errors.fillAllFields());
+  const field = form.register(name);
+  return (
+    <>
+      {multiline ? (
+        <Textarea header={label} status={error === null ? 'default' : 'error'} {...field} />
+      ) : (
+        <Input
+          header={label}
+          autoComplete="off"
+          status={error === null ? 'default' : 'error'}
+          {...field}
+        />
+      )}
+      {error !== null && <FieldError text={error} testId={`error-${name}`} />}
+    </>
+  );
+}
+
+function withoutEmpty(values: Fields): Fields {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value.trim() !== ''));
+}
+
+function SubmitButton({ text, busy, testId }: { text: string; busy: boolean; testId: string }) {
+  return (
+    <div className="screen__actions">
+      <Button type="submit" size="l" stretched loading={busy} disabled={busy} data-testid={testId}>
+        {text}
+      </Button>
+    </div>
+  );
+}
+
+function CardForm({ action }: { readonly action: ConsoleAction }) {
+  const { LL } = useI18nContext();
+  const form = useForm<Fields, unknown, v.InferOutput<typeof CardRequisitesSchema>>({
+    resolver: textForm(CardRequisitesSchema),
+    defaultValues: { bankName: '', cardNumber: '', cardHolder: '', phone: '', comment: '' },
+  });
+  const submit = form.handleSubmit((values) => action.run('requisites', values));
+  return (
+    <form noValidate onSubmit={(e) => void submit(e)} data-testid="card-form">
+      <List>
+        <Section header={LL.console.giveCard()}>
+          <Field form={form} name="cardNumber" label={LL.payment.cardNumber()} />
+          <Field form={form} name="bankName" label={LL.payment.bank()} />
+          <Field form={form} name="cardHolder" label={LL.payment.cardHolder()} />
+          <Field form={form} name="phone" label={LL.payment.phone()} />
+          <Field form={form} name="comment" label={LL.payment.comment()} multiline />
+        </Section>
+      </List>
+      <SubmitButton text={LL.console.giveCard()} busy={action.busy} testId="give-card" />
+    </form>
+  );
+}
+
+const BANK_FIELDS = [
+  'recipientName',
+  'accountNumber',
+  'bankName',
+  'bik',
+  'correspondentAccount',
+  'inn',
+  'bankAddress',
+  'beneficiaryName',
+  'beneficiaryAccount',
+] as const;
+
+function BankForm({
+  action,
+  prefill,
+}: {
+  readonly action: ConsoleAction;
+  readonly prefill: OperatorOrderResponse['defaultBankAccount'];
+}) {
+  const { LL } = useI18nContext();
+  const form = useForm<Fields, unknown, v.InferOutput<typeof BankRequisitesSchema>>({
+    resolver: textForm(BankRequisitesSchema),
+    defaultValues: Object.fromEntries(BANK_FIELDS.map((f) => [f, prefill?.[f] ?? ''])),
+  });
+  const submit = form.handleSubmit((values) => action.run('requisites', values));
+  return (
+    <form noValidate onSubmit={(e) => void submit(e)} data-testid="bank-form">
+      <List>
+        <Section header={LL.console.giveBank()}>
+          {BANK_FIELDS.map((name) => (
+            <Field key={name} form={form} name={name} label={LL.bankRequisites[name]()} />
+          ))}
+        </Section>
+      </List>
+      <SubmitButton text={LL.console.giveBank()} busy={action.busy} testId="give-bank" />
+    </form>
+  );
+}
+
+function OfficeForm({
+  action,
+  offices,
+}: {
+  readonly action: ConsoleAction;
+  readonly offices: OperatorOrderResponse['offices'];
+}) {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
+  const form = useForm<Fields, unknown, v.InferOutput<typeof OfficeInstructionsSchema>>({
+    resolver: textForm(OfficeInstructionsSchema),
+    defaultValues: { officeId: offices[0]?.id ?? '', instructions: '' },
+  });
+  const submit = form.handleSubmit((values) => action.run('officeInstructions', values));
+  return (
+    <form noValidate onSubmit={(e) => void submit(e)} data-testid="office-form">
+      <List>
+        <Section header={LL.console.giveOffice()}>
+          <Select header={LL.console.office()} {...form.register('officeId')}>
+            {offices.map((office) => (
+              <option key={office.id} value={office.id}>
+                {language === 'ru' ? office.addressRu : office.addressEn}
+              </option>
+            ))}
+          </Select>
+          <Field form={form} name="instructions" label={LL.console.instructions()} multiline />
+        </Section>
+      </List>
+      <SubmitButton text={LL.console.giveOffice()} busy={action.busy} testId="give-office" />
+    </form>
+  );
+}
+
+function CompleteWithHashForm({
+  action,
+  view,
+}: {
+  readonly action: ConsoleAction;
+  readonly view: OperatorOrderResponse;
+}) {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
+  const { network } = view.order;
+  const form = useForm<{ txHash: string }>({
+    resolver: valibotResolver(txHashSchema(network)),
+    defaultValues: { txHash: '' },
+  });
+  const error = formErrorText(form.formState.errors.txHash?.message, LL, {
+    language,
+    network: NETWORKS[network].name,
+  });
+  const submit = form.handleSubmit(({ txHash }) =>
+    action.run('complete', { outgoingTxHash: txHash }),
+  );
+  return (
+    <form noValidate onSubmit={(e) => void submit(e)} data-testid="complete-form">
+      <List>
+        <Section header={LL.console.complete()}>
+          <Input
+            header={`${LL.console.outgoingTxHash()} · ${NETWORKS[network].name}`}
+            autoComplete="off"
+            spellCheck={false}
+            status={error === null ? 'default' : 'error'}
+            {...form.register('txHash')}
+          />
+          {error !== null && <FieldError text={error} testId="error-txHash" />}
+        </Section>
+      </List>
+      <SubmitButton text={LL.console.complete()} busy={action.busy} testId="complete" />
+    </form>
+  );
+}
+
+function RejectForm({ action, id }: { readonly action: ConsoleAction; readonly id: string }) {
+  const { LL } = useI18nContext();
+  const form = useForm<Fields, unknown, v.InferOutput<typeof RejectSchema>>({
+    resolver: textForm(RejectSchema),
+    defaultValues: { reasonCode: 'payment_not_received', reason: '' },
+  });
+  const submit = form.handleSubmit((values) =>
+    action.run('reject', values, LL.console.rejectAsk({ id: orderNumber(id) })),
+  );
+  return (
+    <form noValidate onSubmit={(e) => void submit(e)} data-testid="reject-form">
+      <List>
+        <Section header={LL.console.reject()}>
+          <Select header={LL.console.rejectReason()} {...form.register('reasonCode')}>
+            {REJECT_REASONS.map((code: RejectReason) => (
+              <option key={code} value={code}>
+                {LL.rejectReasons[code]()}
+              </option>
+            ))}
+          </Select>
+          <Field form={form} name="reason" label={LL.console.rejectText()} multiline />
+        </Section>
+      </List>
+      <div className="screen__actions">
+        <Button
+          type="submit"
+          size="l"
+          stretched
+          mode="bezeled"
+          loading={action.busy}
+          disabled={action.busy}
+          data-testid="reject"
+        >
+          {LL.console.reject()}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** A one-tap action, asked first. */
+function AskedAction({
+  text,
+  ask,
+  run,
+  busy,
+  testId,
+}: {
+  readonly text: string;
+  readonly ask: string;
+  readonly run: (confirm: string) => Promise<void>;
+  readonly busy: boolean;
+  readonly testId: string;
+}) {
+  return (
+    <div className="screen__actions">
+      <Button
+        size="l"
+        stretched
+        loading={busy}
+        disabled={busy}
+        onClick={() => void run(ask)}
+        data-testid={testId}
+      >
+        {text}
+      </Button>
+    </div>
+  );
+}
+
+/** The actions of the order's status, most likely first; reject on every active order. */
+export function ConsoleActions({
+  view,
+  action,
+}: {
+  readonly view: OperatorOrderResponse;
+  readonly action: ConsoleAction;
+}) {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
+  const { order } = view;
+  const id = orderNumber(order.id);
+  const fiat = formatFiat(order.totalRub, order.currency, language);
+  const crypto = formatCrypto(order.amount, order.cryptoCurrency, language);
+  const status = order.status;
+  let main = null;
+  if (status === 'WAITING_REQUISITES') {
+    main =
+      order.paymentMethod === 'BANK_ACCOUNT' ? (
+        <BankForm action={action} prefill={view.defaultBankAccount} />
+      ) : (
+        <CardForm action={action} />
+      );
+  } else if (status === 'OFFICE_PENDING') {
+    main = <OfficeForm action={action} offices={view.offices} />;
+  } else if (
+    status === 'PAYMENT_PENDING' ||
+    status === 'PAYMENT_STARTED' ||
+    status === 'RECEIPT_UPLOADED'
+  ) {
+    main = (
+      <AskedAction
+        text={LL.console.confirmPayment()}
+        ask={LL.console.confirmPaymentAsk({ id, amount: fiat })}
+        run={(ask) => action.run('confirmPayment', {}, ask)}
+        busy={action.busy}
+        testId="confirm-payment"
+      />
+    );
+  } else if (status === 'TX_PENDING') {
+    main = (
+      <AskedAction
+        text={LL.console.confirmTx()}
+        ask={LL.console.confirmTxAsk({ id, amount: crypto })}
+        run={(ask) => action.run('confirmTx', {}, ask)}
+        busy={action.busy}
+        testId="confirm-tx"
+      />
+    );
+  } else if (status === 'PAYMENT_CONFIRMED') {
+    main = <CompleteWithHashForm action={action} view={view} />;
+  } else if (status === 'TX_CONFIRMED') {
+    main = (
+      <AskedAction
+        text={LL.console.completeSell()}
+        ask={LL.console.completeSellAsk({ id, amount: fiat })}
+        run={(ask) => action.run('complete', {}, ask)}
+        busy={action.busy}
+        testId="complete"
+      />
+    );
+  } else if (status === 'OFFICE_READY') {
+    main = (
+      <AskedAction
+        text={LL.console.completeOffice()}
+        ask={LL.console.completeOfficeAsk({ id })}
+        run={(ask) => action.run('complete', {}, ask)}
+        busy={action.busy}
+        testId="complete"
+      />
+    );
+  }
+  if (!ACTIVE_STATUSES.includes(status)) return null;
+  return (
+    <div data-testid="console-actions">
+      {main}
+      <RejectForm action={action} id={order.id} />
+    </div>
+  );
+}

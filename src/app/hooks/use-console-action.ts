@@ -1,0 +1,69 @@
+/**
+ * An operator's action on the order the console shows (issue 11): asked first where money moves,
+ * sent with the status the operator saw, and then the order is read again. Another operator who
+ * acted first is told plainly, with the status the order has now, never acted on twice.
+ */
+import { useState } from 'react';
+import type { OrderStatus } from '../../shared/order-status';
+import { STATUS_LABEL_KEYS } from '../../shared/order-status';
+import { ApiError } from '../api/client';
+import { operatorAction, type OperatorActionPath } from '../api/operator';
+import { failureText } from '../components/failure-text';
+import { useEnvironment } from '../environment-context';
+import { useI18nContext, useLanguage } from '../i18n/language';
+import { askConfirm, hapticError, hapticSuccess } from '../telegram/actions';
+
+export interface ConsoleNotice {
+  readonly kind: 'done' | 'stale' | 'error';
+  readonly text: string;
+}
+
+export interface ConsoleAction {
+  readonly busy: boolean;
+  readonly notice: ConsoleNotice | null;
+  /** Asks `confirm` first when given; resolves once the action settled. */
+  readonly run: (action: OperatorActionPath, body: object, confirm?: string) => Promise<void>;
+}
+
+export function useConsoleAction(
+  orderId: string,
+  seen: OrderStatus | undefined,
+  reload: () => void,
+): ConsoleAction {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
+  const { inTelegram } = useEnvironment();
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<ConsoleNotice | null>(null);
+  const label = (status: OrderStatus) => LL.statusLabels[STATUS_LABEL_KEYS[status]]();
+
+  const run = async (action: OperatorActionPath, body: object, confirm?: string) => {
+    if (busy || seen === undefined) return;
+    if (
+      confirm !== undefined &&
+      !(await askConfirm(confirm, { ok: LL.console.yes(), cancel: LL.console.no() }, inTelegram))
+    ) {
+      return;
+    }
+    setBusy(true);
+    setNotice(null);
+    try {
+      const answer = await operatorAction(action, orderId, { ...body, expectedStatus: seen });
+      hapticSuccess();
+      setNotice({ kind: 'done', text: LL.console.done({ status: label(answer.status) }) });
+    } catch (error) {
+      hapticError();
+      const status = error instanceof ApiError ? error.body.status : undefined;
+      setNotice(
+        error instanceof ApiError && error.code === 'INVALID_STATUS' && status !== undefined
+          ? { kind: 'stale', text: LL.console.stale({ status: label(status) }) }
+          : { kind: 'error', text: failureText(error, LL, LL.errors.generic(), language) },
+      );
+    } finally {
+      setBusy(false);
+      reload();
+    }
+  };
+
+  return { busy, notice, run };
+}

@@ -1,0 +1,305 @@
+/**
+ * `/console/orders/{id}`: one order as an operator acts on it (issue 11): its status, flags and
+ * the countdown that matters, the amounts, the customer (with a link to write to them in
+ * Telegram, how many orders they have had, when first seen), what was given and sent (requisites,
+ * hashes on the explorer, the payout card of a sell), the receipts (images inline, PDFs opened),
+ * the audit trail, and the actions of its status. Asked again every 5 seconds, and after each
+ * action, so a change by another operator shows.
+ */
+import { Button, Cell, List, Placeholder, Section } from '@telegram-apps/telegram-ui';
+import { useEffect, useState, type ReactNode } from 'react';
+import type { CardRequisites, BankRequisites, WalletRequisites } from '../../../shared/api';
+import type { OperatorOrderResponse, OperatorReceipt } from '../../../shared/operator-api';
+import { STATUS_LABEL_KEYS } from '../../../shared/order-status';
+import { orderNumber } from '../../../shared/support-link';
+import { ApiError } from '../../api/client';
+import { fetchOperatorOrder, fetchReceiptFile } from '../../api/operator';
+import { CopyRow } from '../../components/copy-row';
+import { failureText } from '../../components/failure-text';
+import { Loading } from '../../components/loading';
+import { OrderAmounts } from '../../components/order-amounts';
+import { Screen } from '../../components/screen';
+import { TxHashRow } from '../../components/tx-hash-row';
+import { useEnvironment } from '../../environment-context';
+import { localeOf } from '../../format';
+import { clockOffset } from '../../hooks/use-countdown';
+import { useFetchState } from '../../hooks/use-fetch-state';
+import { useI18nContext, useLanguage } from '../../i18n/language';
+import { openSupportLink } from '../../telegram/actions';
+import { ConsoleActions } from '../../components/console/console-actions';
+import { customerName } from '../../components/console/console-order-row';
+import { deadlineText, useServerNow } from '../../components/console/console-time';
+import { useConsoleAction } from '../../hooks/use-console-action';
+
+/** How often the open order is asked again. */
+const ORDER_POLL_MS = 5_000;
+
+/** A receipt: an image shown inline, anything else (a PDF) opened on a tap. */
+function Receipt({
+  orderId,
+  receipt,
+  date,
+}: {
+  readonly orderId: string;
+  readonly receipt: OperatorReceipt;
+  readonly date: (iso: string) => string;
+}) {
+  const { LL } = useI18nContext();
+  const [url, setUrl] = useState<string>();
+  const image = receipt.mimeType.startsWith('image/');
+  useEffect(() => {
+    let revoked = false;
+    let objectUrl: string | undefined;
+    void fetchReceiptFile(orderId, receipt.id).then(
+      (blob) => {
+        if (revoked) return;
+        objectUrl = URL.createObjectURL(blob);
+        setUrl(objectUrl);
+      },
+      (error: unknown) => console.warn('receipt download failed', error),
+    );
+    return () => {
+      revoked = true;
+      if (objectUrl !== undefined) URL.revokeObjectURL(objectUrl);
+    };
+  }, [orderId, receipt.id]);
+  return (
+    <div className="console-receipt" data-receipt={receipt.id}>
+      <Cell
+        multiline
+        subhead={receipt.fileName}
+        description={
+          receipt.alsoOn.length === 0
+            ? undefined
+            : `${LL.console.flags.reusedReceipt()}: ${receipt.alsoOn.map((id) => `№${orderNumber(id)}`).join(', ')}`
+        }
+        after={
+          !image && url !== undefined ? (
+            <Button size="s" mode="bezeled" onClick={() => window.open(url, '_blank', 'noopener')}>
+              PDF
+            </Button>
+          ) : undefined
+        }
+      >
+        {date(receipt.uploadedAt)}
+      </Cell>
+      {image && url !== undefined && (
+        <img className="console-receipt__image" src={url} alt={receipt.fileName} />
+      )}
+    </div>
+  );
+}
+
+function Requisites({ view }: { readonly view: OperatorOrderResponse }) {
+  const { LL } = useI18nContext();
+  const { requisites, paymentMethod, type } = view.order;
+  if (requisites === null) return null;
+  if (type === 'SELL' || paymentMethod === 'OFFICE') {
+    return (
+      <CopyRow
+        label={LL.sendCrypto.depositAddress()}
+        value={(requisites as WalletRequisites).walletAddress}
+      />
+    );
+  }
+  if (paymentMethod === 'BANK_ACCOUNT') {
+    const bank = requisites as BankRequisites;
+    return (
+      <CopyRow
+        label={LL.bankRequisites.accountNumber()}
+        value={`${bank.recipientName} · ${bank.accountNumber}`}
+      />
+    );
+  }
+  const card = requisites as CardRequisites;
+  return (
+    <CopyRow
+      label={LL.payment.cardNumber()}
+      value={`${card.bankName} · ${card.cardNumber} · ${card.cardHolder}`}
+    />
+  );
+}
+
+function OrderView({
+  view,
+  now,
+  actions,
+}: {
+  readonly view: OperatorOrderResponse;
+  readonly now: number;
+  /** The actions of its status, shown right under what the order is. */
+  readonly actions: ReactNode;
+}) {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
+  const { inTelegram } = useEnvironment();
+  const { order, customer } = view;
+  const date = (iso: string) =>
+    new Intl.DateTimeFormat(localeOf(language), { dateStyle: 'medium', timeStyle: 'short' }).format(
+      new Date(iso),
+    );
+  const deadline = deadlineText(view.deadline, now, LL);
+  return (
+    <List>
+      <Section>
+        <Cell subhead={LL.details.status()} data-testid="console-status" data-status={order.status}>
+          {LL.statusLabels[STATUS_LABEL_KEYS[order.status]]()}
+        </Cell>
+        {deadline !== null && (
+          <Cell
+            subhead={LL.console.deadline()}
+            className={deadline.overdue ? 'console-deadline--overdue' : undefined}
+          >
+            {deadline.text}
+          </Cell>
+        )}
+        {view.flags.map((flag) => (
+          <Cell key={flag} className="console-flag-cell" data-flag={flag}>
+            {LL.console.flags[flag]()}
+          </Cell>
+        ))}
+        <Cell subhead={LL.details.createdAt()}>{date(order.createdAt)}</Cell>
+      </Section>
+      <OrderAmounts order={order} />
+      {actions}
+      <Section header={LL.console.customer()}>
+        <Cell
+          multiline
+          subtitle={`${LL.console.orderCount({ count: customer.orderCount })} · ${LL.console.firstSeen({ date: date(customer.firstSeenAt) })}`}
+          data-testid="console-customer"
+        >
+          {customerName(customer)}
+        </Cell>
+        {customer.username !== null && (
+          <Cell
+            onClick={() => openSupportLink(`https://t.me/${customer.username ?? ''}`, inTelegram)}
+            after={<span aria-hidden="true">↗</span>}
+          >
+            <span className="copy-hint">{LL.console.writeTo()}</span>
+          </Cell>
+        )}
+      </Section>
+      <Section>
+        {order.walletAddress !== null && (
+          <CopyRow label={LL.buyForm.walletAddress()} value={order.walletAddress} />
+        )}
+        <Requisites view={view} />
+        {order.txHash !== null && (
+          <TxHashRow label={LL.sendCrypto.txHash()} hash={order.txHash} network={order.network} />
+        )}
+        {order.outgoingTxHash !== null && (
+          <TxHashRow
+            label={LL.complete.electronicReceipt()}
+            hash={order.outgoingTxHash}
+            network={order.network}
+          />
+        )}
+        {order.officeInstructions !== null && (
+          <Cell subhead={LL.officeWaiting.instructions()} multiline>
+            {order.officeInstructions}
+          </Cell>
+        )}
+        {order.reservation !== null && (
+          <CopyRow
+            label={LL.officeDetails.reservationCode()}
+            value={order.reservation.reservationCode}
+          />
+        )}
+      </Section>
+      {view.payoutCard !== null && (
+        <Section header={LL.console.payoutCard()}>
+          <CopyRow label={LL.payment.cardNumber()} value={view.payoutCard.cardNumber} />
+          <CopyRow label={LL.payment.cardHolder()} value={view.payoutCard.cardHolder} />
+          <CopyRow label={LL.payment.bank()} value={view.payoutCard.bankName} />
+          {view.payoutCard.phone !== undefined && (
+            <CopyRow label={LL.payment.phone()} value={view.payoutCard.phone} />
+          )}
+        </Section>
+      )}
+      {view.receipts.length > 0 && (
+        <Section header={LL.console.receipts()}>
+          {view.receipts.map((receipt) => (
+            <Receipt key={receipt.id} orderId={order.id} receipt={receipt} date={date} />
+          ))}
+        </Section>
+      )}
+      <Section header={LL.console.events()} data-testid="console-events">
+        {view.events.map((event, index) => (
+          <Cell
+            key={index}
+            multiline
+            subhead={date(event.at)}
+            description={event.reason ?? undefined}
+          >
+            {`${event.from === null ? '' : `${LL.statusLabels[STATUS_LABEL_KEYS[event.from]]()} → `}${LL.statusLabels[STATUS_LABEL_KEYS[event.to]]()} · ${
+              event.actor === 'operator'
+                ? LL.console.actors.operator({ id: event.actorId ?? 0 })
+                : LL.console.actors[event.actor]()
+            }`}
+          </Cell>
+        ))}
+      </Section>
+    </List>
+  );
+}
+
+export function ConsoleOrder({ orderId }: { readonly orderId: string }) {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
+  const fetched = useFetchState(
+    orderId,
+    async (signal) => {
+      const view = await fetchOperatorOrder(orderId, signal);
+      return { view, offsetMs: clockOffset(view.order.serverTime) };
+    },
+    { intervalMs: ORDER_POLL_MS },
+  );
+  const now = useServerNow(fetched.data?.offsetMs ?? 0);
+  const view = fetched.data?.view;
+  const action = useConsoleAction(orderId, view?.order.status, fetched.reload);
+
+  let body;
+  if (view === undefined && fetched.error !== undefined) {
+    body = (
+      <Placeholder
+        header={
+          fetched.error instanceof ApiError && fetched.error.code === 'ORDER_NOT_FOUND'
+            ? LL.errors.orderNotFound()
+            : failureText(fetched.error, LL, LL.errors.generic(), language)
+        }
+      />
+    );
+  } else if (view === undefined) {
+    body = <Loading />;
+  } else {
+    body = (
+      <>
+        {action.notice !== null && (
+          <div
+            className={
+              action.notice.kind === 'done'
+                ? 'warning-box console-notice--done'
+                : 'warning-box warning-box--danger'
+            }
+            role="status"
+            data-testid="console-notice"
+            data-kind={action.notice.kind}
+          >
+            {action.notice.text}
+          </div>
+        )}
+        <OrderView
+          view={view}
+          now={now}
+          actions={<ConsoleActions key={view.order.status} view={view} action={action} />}
+        />
+      </>
+    );
+  }
+
+  return (
+    <Screen testId="console-order" header={{ title: LL.console.orderTitle(), back: '/console' }}>
+      {body}
+    </Screen>
+  );
+}

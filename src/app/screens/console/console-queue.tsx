@@ -1,0 +1,64 @@
+/**
+ * `/console`: the operators' queue (issue 11): the orders waiting for an operator, one section per
+ * group (src/shared/operator-queue.ts) with its count, most urgent first, asked again every
+ * 10 seconds while open.
+ */
+import { List, Placeholder, Section, Text } from '@telegram-apps/telegram-ui';
+import { Loading } from '../../components/loading';
+import { Screen } from '../../components/screen';
+import { clockOffset } from '../../hooks/use-countdown';
+import { useFetchState } from '../../hooks/use-fetch-state';
+import { fetchQueue } from '../../api/operator';
+import { failureText } from '../../components/failure-text';
+import { useI18nContext, useLanguage } from '../../i18n/language';
+import { ConsoleOrderRow } from '../../components/console/console-order-row';
+import { useServerNow } from '../../components/console/console-time';
+
+/** How often the open queue is asked again. */
+const QUEUE_POLL_MS = 10_000;
+
+export function ConsoleQueue() {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
+  const queue = useFetchState(
+    'queue',
+    async (signal) => {
+      const answer = await fetchQueue(signal);
+      return { answer, offsetMs: clockOffset(answer.serverTime) };
+    },
+    { intervalMs: QUEUE_POLL_MS },
+  );
+  const now = useServerNow(queue.data?.offsetMs ?? 0);
+
+  let body;
+  if (queue.data === undefined && queue.error !== undefined) {
+    body = <Placeholder header={failureText(queue.error, LL, LL.errors.generic(), language)} />;
+  } else if (queue.data === undefined) {
+    body = <Loading />;
+  } else {
+    body = (
+      <List>
+        {queue.data.answer.groups.map(({ group, count, orders }) => (
+          <Section
+            key={group}
+            header={`${LL.console.groups[group]()} · ${count}`}
+            data-queue-group={group}
+            data-count={count}
+          >
+            {orders.length === 0 ? (
+              <Text className="console-empty">{LL.console.empty()}</Text>
+            ) : (
+              orders.map((order) => <ConsoleOrderRow key={order.id} order={order} now={now} />)
+            )}
+          </Section>
+        ))}
+      </List>
+    );
+  }
+
+  return (
+    <Screen testId="console-queue" header={{ title: LL.console.title(), back: '/currencies' }}>
+      {body}
+    </Screen>
+  );
+}

@@ -1,0 +1,305 @@
+/**
+ * The operator console's screens (issue 11) with the API faked: the entry on /currencies only
+ * for operators, the queue's groups and rows, and on the order screen the actions of each status,
+ * their forms (the card checked by Luhn, the bank form prefilled from the default account), the
+ * status the operator saw sent with every action, and what a stale view is told.
+ */
+import { fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { OrderDetails } from '../../src/shared/api';
+import type {
+  OperatorOrderResponse,
+  OperatorOrderRow,
+  OperatorQueueResponse,
+} from '../../src/shared/operator-api';
+import { QUEUE_GROUPS } from '../../src/shared/operator-queue';
+import type { OrderStatus } from '../../src/shared/order-status';
+import { FIXTURE_BANK, FIXTURE_NOW, iso, makeOrder, orderSummary } from '../helpers/order-fixtures';
+import {
+  advance,
+  fakeApi,
+  renderApp,
+  setUpScreenTests,
+  settle,
+  type FakeApi,
+} from '../helpers/render-app';
+
+const ID = '3f9c2a7b-61d4-4e0a-9b7c-2d5e8f1a0c34';
+const MINUTE = 60_000;
+const CUSTOMER = { telegramId: 200_000_001, firstName: 'Алиса', lastName: null, username: 'alice' };
+
+const setup = setUpScreenTests(FIXTURE_NOW);
+
+function row(fields: Partial<OperatorOrderRow> = {}): OperatorOrderRow {
+  return {
+    ...orderSummary({ id: ID }),
+    customer: CUSTOMER,
+    deadline: null,
+    flags: [],
+    ...fields,
+  };
+}
+
+function view(order: Partial<OrderDetails>, fields: Partial<OperatorOrderResponse> = {}) {
+  const full = makeOrder({ id: ID, ...order });
+  const answer: OperatorOrderResponse = {
+    order: full,
+    customer: { ...CUSTOMER, languageCode: 'ru', firstSeenAt: iso(FIXTURE_NOW), orderCount: 3 },
+    deadline: full.expiresAt,
+    flags: [],
+    payoutCard: null,
+    events: [],
+    receipts: [],
+    offices: [],
+    defaultBankAccount: null,
+    ...fields,
+  };
+  return answer;
+}
+
+function serveConsoleOrder(answer: OperatorOrderResponse): FakeApi {
+  return fakeApi([
+    { method: 'GET', path: `/api/operator/orders/${ID}`, reply: { json: answer } },
+    ...(
+      [
+        'requisites',
+        'office-instructions',
+        'confirm-payment',
+        'confirm-tx',
+        'complete',
+        'reject',
+      ] as const
+    ).map((action) => ({
+      method: 'POST' as const,
+      path: `/api/operator/orders/${ID}/${action}`,
+      reply: { json: { success: true, status: 'COMPLETED' } },
+    })),
+  ]);
+}
+
+async function openOrder(answer: OperatorOrderResponse, language: 'en' | 'ru' = 'en') {
+  const api = serveConsoleOrder(answer);
+  const app = renderApp(`/console/orders/${ID}`, { language });
+  await settle();
+  return { api, app };
+}
+
+const type = (name: string, value: string) => {
+  const input = document.querySelector<HTMLInputElement | HTMLTextAreaElement>(`[name="${name}"]`);
+  if (input === null) throw new Error(`no field ${name}`);
+  fireEvent.change(input, { target: { value } });
+};
+const press = async (testId: string) => {
+  fireEvent.click(screen.getByTestId(testId));
+  await settle();
+  await settle();
+};
+
+describe('the console entry on /currencies', () => {
+  it.each([
+    [true, 'shows'],
+    [false, 'hides'],
+  ])('operator %s: %s the entry', async (operator) => {
+    fakeApi([
+      {
+        method: 'GET',
+        path: '/api/me',
+        reply: { json: { telegramId: 1, firstName: 'A', operator } },
+      },
+    ]);
+    const app = renderApp('/currencies', { language: 'en' });
+    await settle();
+    const entry = screen.queryByTestId('console-entry');
+    expect(entry !== null).toBe(operator);
+    if (entry !== null) {
+      expect(entry.textContent).toBe('Operator console');
+      fireEvent.click(entry);
+      expect(app.currentPath()).toBe('/console');
+    }
+  });
+});
+
+describe('the queue', () => {
+  const answer: OperatorQueueResponse = {
+    serverTime: iso(FIXTURE_NOW),
+    groups: QUEUE_GROUPS.map((group) => ({
+      group,
+      count: group === 'requisites' ? 2 : group === 'flagged' ? 1 : 0,
+      orders:
+        group === 'requisites'
+          ? [
+              row({ deadline: iso(FIXTURE_NOW + 5 * MINUTE) }),
+              row({ id: 'second', deadline: iso(FIXTURE_NOW - 2 * MINUTE) }),
+            ]
+          : group === 'flagged'
+            ? [row({ id: 'second', flags: ['waitingTooLong'] })]
+            : [],
+    })),
+  };
+
+  it('shows each group with its count; rows with the customer, the time left or overdue, and flags', async () => {
+    const api = fakeApi([{ method: 'GET', path: '/api/operator/queue', reply: { json: answer } }]);
+    const app = renderApp('/console', { language: 'en' });
+    await settle();
+    const headers = [...document.querySelectorAll('[data-queue-group] header')].map(
+      (h) => h.textContent,
+    );
+    expect(headers).toEqual([
+      'Give requisites · 2',
+      'Give office instructions · 0',
+      'Check payments · 0',
+      'Confirm transactions · 0',
+      'Make payouts · 0',
+      'Need attention · 1',
+    ]);
+    const first = document.querySelector<HTMLElement>(`[data-console-order="${ID}"]`);
+    expect(first?.textContent).toContain('Алиса · @alice');
+    expect(first?.textContent).toContain('5:00 left');
+    const overdue = document.querySelector(
+      '[data-queue-group="requisites"] [data-console-order="second"]',
+    );
+    expect(overdue?.textContent).toContain('2:00 overdue');
+    expect(
+      document.querySelector('[data-queue-group="flagged"] [data-flag="waitingTooLong"]')
+        ?.textContent,
+    ).toBe('Waiting for an operator over 10 minutes');
+    expect(api.callsTo('GET', '/api/operator/queue')).toHaveLength(1);
+    await advance(10_000);
+    expect(api.callsTo('GET', '/api/operator/queue')).toHaveLength(2);
+    fireEvent.click(first as HTMLElement);
+    expect(app.currentPath()).toBe(`/console/orders/${ID}`);
+  });
+});
+
+describe('the order: the actions of its status', () => {
+  const cases: readonly [OrderStatus, Partial<OrderDetails>, string | null][] = [
+    ['WAITING_REQUISITES', {}, 'card-form'],
+    ['WAITING_REQUISITES', { paymentMethod: 'BANK_ACCOUNT' }, 'bank-form'],
+    ['OFFICE_PENDING', { paymentMethod: 'OFFICE' }, 'office-form'],
+    ['RECEIPT_UPLOADED', {}, 'confirm-payment'],
+    ['PAYMENT_PENDING', {}, 'confirm-payment'],
+    ['TX_PENDING', { type: 'SELL' }, 'confirm-tx'],
+    ['PAYMENT_CONFIRMED', {}, 'complete-form'],
+    ['TX_CONFIRMED', { type: 'SELL' }, 'complete'],
+    ['OFFICE_READY', { paymentMethod: 'OFFICE' }, 'complete'],
+    ['REQUISITES_READY', {}, null],
+    ['WAITING_CRYPTO', { type: 'SELL' }, null],
+  ];
+  it.each(cases)('%s %o: %s, and reject', async (status, fields, action) => {
+    await openOrder(view({ status, ...fields }));
+    if (action !== null) expect(screen.getByTestId(action)).not.toBeNull();
+    expect(screen.getByTestId('reject-form')).not.toBeNull();
+  });
+
+  it.each(['COMPLETED', 'CANCELLED', 'REJECTED'] as const)(
+    '%s: no actions at all',
+    async (status) => {
+      await openOrder(view({ status }));
+      expect(screen.queryByTestId('console-actions')).toBeNull();
+      expect(screen.getByTestId('console-status').dataset['status']).toBe(status);
+    },
+  );
+});
+
+describe('the forms', () => {
+  it('card requisites: a card failing the Luhn check is refused in the form; a good one is sent with the status seen', async () => {
+    const { api } = await openOrder(view({ status: 'WAITING_REQUISITES' }));
+    type('cardNumber', '2200 7001 2345 6780');
+    type('bankName', 'T-Bank');
+    type('cardHolder', 'IVAN PETROV');
+    await press('give-card');
+    expect(screen.getByTestId('error-cardNumber').textContent).toBe(
+      'Check the card number: 16 digits, no typos',
+    );
+    expect(api.callsTo('POST', `/api/operator/orders/${ID}/requisites`)).toHaveLength(0);
+    type('cardNumber', '2200 7001 2345 6781');
+    await press('give-card');
+    expect(api.callsTo('POST', `/api/operator/orders/${ID}/requisites`)[0]?.body).toEqual({
+      cardNumber: '2200700123456781',
+      bankName: 'T-Bank',
+      cardHolder: 'IVAN PETROV',
+      expectedStatus: 'WAITING_REQUISITES',
+    });
+    expect(screen.getByTestId('console-notice').textContent).toBe(
+      'Done: the order is now “Completed”',
+    );
+  });
+
+  it('bank requisites come prefilled from the default account; an empty beneficiary is not sent', async () => {
+    const { api } = await openOrder(
+      view(
+        { status: 'WAITING_REQUISITES', paymentMethod: 'BANK_ACCOUNT' },
+        { defaultBankAccount: { ...FIXTURE_BANK } },
+      ),
+    );
+    expect(document.querySelector<HTMLInputElement>('[name="bik"]')?.value).toBe(FIXTURE_BANK.bik);
+    type('beneficiaryName', '');
+    type('beneficiaryAccount', '');
+    await press('give-bank');
+    const body = api.callsTo('POST', `/api/operator/orders/${ID}/requisites`)[0]?.body;
+    expect(body).toMatchObject({
+      recipientName: FIXTURE_BANK.recipientName,
+      bik: FIXTURE_BANK.bik,
+    });
+    expect(body).not.toHaveProperty('beneficiaryName');
+  });
+
+  it('complete checks the outgoing hash for the network before sending it', async () => {
+    const { api } = await openOrder(view({ status: 'PAYMENT_CONFIRMED', network: 'TRC20' }));
+    type('txHash', `0x${'a'.repeat(64)}`);
+    await press('complete');
+    expect(screen.getByTestId('error-txHash').textContent).toBe(
+      'Invalid transaction hash for TRC20',
+    );
+    type('txHash', 'a'.repeat(64));
+    await press('complete');
+    expect(api.callsTo('POST', `/api/operator/orders/${ID}/complete`)[0]?.body).toEqual({
+      outgoingTxHash: 'a'.repeat(64),
+      expectedStatus: 'PAYMENT_CONFIRMED',
+    });
+  });
+
+  it('confirm payment asks first, naming the order and the amount; declined, nothing is sent', async () => {
+    const { api } = await openOrder(view({ status: 'RECEIPT_UPLOADED' }));
+    setup.dialogs.confirm.mockReturnValue(false);
+    await press('confirm-payment');
+    expect(setup.dialogs.confirm).toHaveBeenCalledWith(
+      'Did the money of order #3f9c2a7b (₽5,000) arrive? The customer then gets the crypto.',
+    );
+    expect(api.callsTo('POST', `/api/operator/orders/${ID}/confirm-payment`)).toHaveLength(0);
+    setup.dialogs.confirm.mockReturnValue(true);
+    await press('confirm-payment');
+    expect(api.callsTo('POST', `/api/operator/orders/${ID}/confirm-payment`)[0]?.body).toEqual({
+      expectedStatus: 'RECEIPT_UPLOADED',
+    });
+  });
+
+  it('reject sends the catalogue reason and the comment, after a confirmation', async () => {
+    const { api } = await openOrder(view({ status: 'RECEIPT_UPLOADED' }), 'ru');
+    const select = document.querySelector<HTMLSelectElement>('select[name="reasonCode"]');
+    fireEvent.change(select as HTMLSelectElement, { target: { value: 'amount_mismatch' } });
+    type('reason', 'Пришло 4 900 ₽');
+    await press('reject');
+    expect(setup.dialogs.confirm).toHaveBeenCalledWith('Отклонить заказ №3f9c2a7b?');
+    expect(api.callsTo('POST', `/api/operator/orders/${ID}/reject`)[0]?.body).toEqual({
+      reasonCode: 'amount_mismatch',
+      reason: 'Пришло 4 900 ₽',
+      expectedStatus: 'RECEIPT_UPLOADED',
+    });
+  });
+
+  it('another operator acted first: told plainly with the status the order has now', async () => {
+    const { api } = await openOrder(view({ status: 'RECEIPT_UPLOADED' }), 'ru');
+    api.on('POST', `/api/operator/orders/${ID}/confirm-payment`, {
+      status: 409,
+      json: { error: 'x', code: 'INVALID_STATUS', status: 'REJECTED' },
+    });
+    await press('confirm-payment');
+    const notice = screen.getByTestId('console-notice');
+    expect(notice.dataset['kind']).toBe('stale');
+    expect(notice.textContent).toBe(
+      'Другой оператор уже изменил заказ: теперь он «Отклонён». Данные обновлены.',
+    );
+    expect(api.callsTo('GET', `/api/operator/orders/${ID}`).length).toBeGreaterThan(1);
+  });
+});

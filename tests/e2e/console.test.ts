@@ -1,0 +1,217 @@
+/**
+ * The operator console (issue 11) in Chromium against the real server in demo mode, where the
+ * demo customer is an operator too: one tab is the customer, another the console. An operator
+ * takes a P2P buy from the queue to COMPLETED while the customer's tab follows; a rejection with
+ * a catalogue reason given in English is read by the customer in Russian; two operators on one
+ * order: the second is told what happened instead of acting. Screenshots of the console screens.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  launchBrowser,
+  onScreen,
+  openPhone,
+  screenshot,
+  startServer,
+  type RunningServer,
+} from './harness';
+
+let browser: Browser;
+let server: RunningServer;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startServer({ maxActiveOrders: 50 });
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+const TRON_WALLET = 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL';
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+const orderIdOf = (page: Page) => /\/order\/([0-9a-f-]{36})\//.exec(page.url())?.[1] ?? '';
+
+/** A phone whose dialogs (the console's confirmations) are accepted and recorded. */
+async function phone(language: 'ru' | 'en', theme: 'light' | 'dark' = 'light', width = 390) {
+  const opened = await openPhone(browser, { storedLanguage: language, theme, width });
+  const dialogs: string[] = [];
+  opened.page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.accept();
+  });
+  return { ...opened, dialogs };
+}
+
+async function createP2pBuy(page: Page): Promise<string> {
+  await page.goto(`${server.url}/currencies`);
+  await page.locator('[data-currency="RUB"]').click();
+  await page.locator('[data-method="p2p"]').click();
+  await page.locator('[data-direction="buy"]').click();
+  await onScreen(page, 'p2p-buy');
+  await expect.poll(() => page.getByTestId('rate').textContent()).toMatch(/1 USDC = /);
+  await page.locator('[data-coin="USDT"]').click();
+  await page.locator('select[name="network"]').selectOption('TRC20');
+  await page.locator('input[name="fiatAmount"]').fill('10000');
+  await page.locator('input[name="walletAddress"]').fill(TRON_WALLET);
+  await page.getByTestId('continue').click();
+  await onScreen(page, 'waiting');
+  return orderIdOf(page);
+}
+
+/** The console from its entry on /currencies, then the order from its queue group. */
+async function openFromQueue(page: Page, group: string, id: string): Promise<void> {
+  await page.goto(`${server.url}/currencies`);
+  await page.getByTestId('console-entry').click();
+  await onScreen(page, 'console-queue');
+  const row = page.locator(`[data-queue-group="${group}"] [data-console-order="${id}"]`);
+  await row.waitFor({ timeout: 15_000 });
+  await row.click();
+  await onScreen(page, 'console-order');
+}
+
+describe('the operator console', () => {
+  it('an operator takes a P2P buy from the queue to COMPLETED while the customer follows (en console, ru customer)', async () => {
+    const customer = await phone('ru');
+    const operator = await phone('en');
+    try {
+      const id = await createP2pBuy(customer.page);
+      await openFromQueue(operator.page, 'requisites', id);
+      await screenshot(operator.page, 'console-order-requisites-en-light');
+
+      // A card number that fails the Luhn check is refused in the form.
+      await operator.page.locator('input[name="cardNumber"]').fill('2200 7001 2345 6780');
+      await operator.page.locator('input[name="bankName"]').fill('T-Bank');
+      await operator.page.locator('input[name="cardHolder"]').fill('IVAN PETROV');
+      await operator.page.getByTestId('give-card').click();
+      await operator.page.getByTestId('error-cardNumber').waitFor();
+      await operator.page.locator('input[name="cardNumber"]').fill('2200 7001 2345 6781');
+      await operator.page.getByTestId('give-card').click();
+      await operator.page
+        .getByTestId('console-notice')
+        .getByText('Done: the order is now “Details ready”')
+        .waitFor();
+
+      await onScreen(customer.page, 'payment');
+      await customer.page.getByTestId('req-card').getByText('2200 7001 2345 6781').waitFor();
+      await customer.page.getByTestId('i-have-paid').click();
+      await onScreen(customer.page, 'upload-receipt');
+      await customer.page
+        .getByTestId('receipt-input')
+        .setInputFiles({ name: 'чек.png', mimeType: 'image/png', buffer: PNG });
+      await customer.page.getByTestId('send-receipt').click();
+      await onScreen(customer.page, 'complete');
+
+      await openFromQueue(operator.page, 'receipts', id);
+      await operator.page.locator('.console-receipt__image').waitFor();
+      await screenshot(operator.page, 'console-order-receipt-en-light');
+      await operator.page.getByTestId('confirm-payment').click();
+      await operator.page.getByTestId('complete-form').waitFor();
+      await operator.page.locator('input[name="txHash"]').fill('0x' + 'a'.repeat(64));
+      await operator.page.getByTestId('complete').click();
+      await operator.page.getByTestId('error-txHash').waitFor();
+      const hash = 'b'.repeat(64);
+      await operator.page.locator('input[name="txHash"]').fill(hash);
+      await operator.page.getByTestId('complete').click();
+      await expect
+        .poll(() => operator.page.getByTestId('console-status').getAttribute('data-status'))
+        .toBe('COMPLETED');
+      expect(operator.dialogs).toEqual([
+        `Did the money of order #${id.slice(0, 8)} (₽10,000) arrive? The customer then gets the crypto.`,
+      ]);
+      await customer.page.getByText('Заказ выполнен').waitFor({ timeout: 10_000 });
+      await customer.page.getByTestId('outgoing-tx').getByText(hash).waitFor();
+      await operator.page
+        .getByTestId('console-events')
+        .getByText(/operator 100000001/)
+        .first()
+        .waitFor();
+      await screenshot(operator.page, 'console-order-completed-en-light');
+    } finally {
+      await customer.context.close();
+      await operator.context.close();
+    }
+  });
+
+  it('a rejection with a catalogue reason given in English is read by the customer in Russian', async () => {
+    const customer = await phone('ru');
+    const operator = await phone('en', 'dark');
+    try {
+      const id = await createP2pBuy(customer.page);
+      await openFromQueue(operator.page, 'requisites', id);
+      await operator.page.locator('select[name="reasonCode"]').selectOption('limits_or_checks');
+      await operator.page.locator('textarea[name="reason"]').fill('KYC: documents needed');
+      await screenshot(operator.page, 'console-order-reject-en-dark');
+      await operator.page.getByTestId('reject').click();
+      await expect
+        .poll(() => operator.page.getByTestId('console-status').getAttribute('data-status'))
+        .toBe('REJECTED');
+      await onScreen(customer.page, 'my-orders');
+      await customer.page.goto(`${server.url}/order/${id}/details`);
+      await customer.page
+        .getByTestId('reject-reason')
+        .getByText('Заказ не прошёл проверку: KYC: documents needed')
+        .waitFor();
+    } finally {
+      await customer.context.close();
+      await operator.context.close();
+    }
+  });
+
+  it('two operators on one order: the second is told what happened instead of acting (ru, 360 px)', async () => {
+    const customer = await phone('ru');
+    const first = await phone('ru', 'light', 360);
+    const second = await phone('ru', 'light', 360);
+    try {
+      const id = await createP2pBuy(customer.page);
+      await openFromQueue(first.page, 'requisites', id);
+      await openFromQueue(second.page, 'requisites', id);
+      await screenshot(second.page, 'console-queue-order-ru-light-360');
+      for (const page of [first.page, second.page]) {
+        await page.locator('input[name="cardNumber"]').fill('2200 7001 2345 6781');
+        await page.locator('input[name="bankName"]').fill('Т-Банк');
+        await page.locator('input[name="cardHolder"]').fill('IVAN PETROV');
+      }
+      await first.page.getByTestId('give-card').click();
+      await first.page.getByTestId('console-notice').waitFor();
+      await second.page.getByTestId('give-card').click();
+      const notice = second.page.getByTestId('console-notice');
+      await notice.waitFor();
+      expect(await notice.getAttribute('data-kind')).toBe('stale');
+      expect(await notice.textContent()).toBe(
+        'Другой оператор уже изменил заказ: теперь он «Реквизиты готовы». Данные обновлены.',
+      );
+      await screenshot(second.page, 'console-order-stale-ru-light-360');
+      const events = await server.database.db
+        .selectFrom('order_events')
+        .select('to_status')
+        .where('order_id', '=', id)
+        .execute();
+      expect(events.map((e) => e.to_status)).toEqual(['WAITING_REQUISITES', 'REQUISITES_READY']);
+    } finally {
+      await customer.context.close();
+      await first.context.close();
+      await second.context.close();
+    }
+  });
+
+  it.each([
+    ['ru', 'light', 390],
+    ['en', 'dark', 390],
+    ['ru', 'dark', 360],
+    ['en', 'light', 360],
+  ] as const)('the queue (%s, %s, %i px)', async (language, theme, width) => {
+    const operator = await phone(language, theme, width);
+    try {
+      await operator.page.goto(`${server.url}/console`);
+      await onScreen(operator.page, 'console-queue');
+      await operator.page.locator('[data-queue-group="flagged"]').waitFor();
+      await screenshot(operator.page, `console-queue-${language}-${theme}-${width}`);
+    } finally {
+      await operator.context.close();
+    }
+  });
+});
