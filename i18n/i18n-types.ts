@@ -1353,6 +1353,48 @@ type RootTranslation = {
 		 */
 		rejectAsk: RequiredParams<'id'>
 		/**
+		 * К​у​р​с​ы
+		 */
+		rates: string
+		/**
+		 * Б​а​з​о​в​ы​е​ ​к​у​р​с​ы
+		 */
+		baseRates: string
+		/**
+		 * С​п​р​е​д​ы
+		 */
+		spreads: string
+		/**
+		 * С​о​х​р​а​н​и​т​ь
+		 */
+		save: string
+		/**
+		 * В​в​е​д​и​т​е​ ​ч​и​с​л​о​,​ ​н​а​п​р​и​м​е​р​ ​9​5​.​4​0
+		 */
+		notANumber: string
+		/**
+		 * В​в​е​д​и​т​е​ ​п​р​о​ц​е​н​т​ ​о​т​ ​0​ ​д​о​ ​2​0​,​ ​н​а​п​р​и​м​е​р​ ​2​.​5
+		 */
+		notAPercent: string
+		/**
+		 * И​з​м​е​н​и​л​ ​о​п​е​р​а​т​о​р​ ​{​i​d​}​,​ ​{​d​a​t​e​}
+		 * @param {string} date
+		 * @param {number} id
+		 */
+		changedBy: RequiredParams<'date' | 'id'>
+		/**
+		 * Н​а​ч​а​л​ь​н​о​е​ ​з​н​а​ч​е​н​и​е
+		 */
+		seeded: string
+		/**
+		 * К​у​р​с​ ​{​p​a​i​r​}​ ​м​е​н​я​е​т​с​я​ ​с​ ​{​f​r​o​m​}​ ​н​а​ ​{​t​o​}​ ​(​{​c​h​a​n​g​e​}​)​.​ ​Э​т​о​ ​б​о​л​ь​ш​е​ ​5​%​:​ ​п​о​д​т​в​е​р​д​и​т​е​ ​е​щ​ё​ ​р​а​з​.
+		 * @param {string} change
+		 * @param {string} from
+		 * @param {string} pair
+		 * @param {string} to
+		 */
+		largeChange: RequiredParams<'change' | 'from' | 'pair' | 'to'>
+		/**
 		 * Д​а
 		 */
 		yes: string
@@ -2962,6 +3004,42 @@ export type TranslationFunctions = {
 		 * Отклонить заказ №{id}?
 		 */
 		rejectAsk: (arg: { id: string }) => LocalizedString
+		/**
+		 * Курсы
+		 */
+		rates: () => LocalizedString
+		/**
+		 * Базовые курсы
+		 */
+		baseRates: () => LocalizedString
+		/**
+		 * Спреды
+		 */
+		spreads: () => LocalizedString
+		/**
+		 * Сохранить
+		 */
+		save: () => LocalizedString
+		/**
+		 * Введите число, например 95.40
+		 */
+		notANumber: () => LocalizedString
+		/**
+		 * Введите процент от 0 до 20, например 2.5
+		 */
+		notAPercent: () => LocalizedString
+		/**
+		 * Изменил оператор {id}, {date}
+		 */
+		changedBy: (arg: { date: string, id: number }) => LocalizedString
+		/**
+		 * Начальное значение
+		 */
+		seeded: () => LocalizedString
+		/**
+		 * Курс {pair} меняется с {from} на {to} ({change}). Это больше 5%: подтвердите ещё раз.
+		 */
+		largeChange: (arg: { change: string, from: string, pair: string, to: string }) => LocalizedString
 		/**
 		 * Да
 		 */

@@ -66,6 +66,9 @@ const OfficeDetails = onDemand(() =>
 const ConsoleQueue = onDemand(() =>
   import('./screens/console/console-queue').then((m) => m.ConsoleQueue),
 );
+const ConsoleRates = onDemand(() =>
+  import('./screens/console/console-rates').then((m) => m.ConsoleRates),
+);
 const ConsoleOrder = onDemand(() =>
   import('./screens/console/console-order').then((m) => m.ConsoleOrder),
 );
@@ -118,6 +121,7 @@ export function AppRoutes() {
           );
         })}
         <Route path="/console" component={ConsoleQueue} />
+        <Route path="/console/rates" component={ConsoleRates} />
         <Route path="/console/orders/:id">
           {(params) => <ConsoleOrder key={params.id} orderId={params.id} />}
         </Route>

@@ -3,7 +3,8 @@
  * Bodies are the schemas of src/shared/schemas/operator.ts.
  */
 import type { OrderDetails, OrderSummary, BankRequisites, OfficeInfo } from './api';
-import type { Actor, OrderStatus } from './order-status';
+import type { CryptoCurrency } from './networks';
+import type { Actor, OrderStatus, OrderType, PaymentMethod } from './order-status';
 import type { OrderFlag, QueueGroup } from './operator-queue';
 
 export const OPERATOR_PATHS = {
@@ -22,6 +23,27 @@ export const OPERATOR_PATHS = {
   rates: '/api/operator/rates',
   spreads: '/api/operator/spreads',
 } as const;
+
+/** `GET /api/operator/rates` (and the answer of each change): base rates and spreads, who set each. */
+export interface OperatorRatesResponse {
+  readonly rates: readonly {
+    readonly fiat: string;
+    readonly crypto: CryptoCurrency;
+    /** Fiat per coin. */
+    readonly baseRate: number;
+    readonly updatedAt: string;
+    /** The operator's Telegram id; null for the seed. */
+    readonly updatedBy: number | null;
+  }[];
+  readonly spreads: readonly {
+    readonly paymentMethod: PaymentMethod;
+    readonly operation: OrderType;
+    /** Basis points: 150 = 1.5 %. */
+    readonly spreadBp: number;
+    readonly updatedAt: string;
+    readonly updatedBy: number | null;
+  }[];
+}
 
 /** `GET /api/me`: who the caller is, and whether the console is theirs. */
 export interface MeResponse {

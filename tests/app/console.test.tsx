@@ -303,3 +303,97 @@ describe('the forms', () => {
     expect(api.callsTo('GET', `/api/operator/orders/${ID}`).length).toBeGreaterThan(1);
   });
 });
+
+describe('rates and spreads', () => {
+  const RATES = {
+    rates: [
+      {
+        fiat: 'RUB',
+        crypto: 'USDT',
+        baseRate: 95.4,
+        updatedAt: iso(FIXTURE_NOW),
+        updatedBy: 300_000_001,
+      },
+    ],
+    spreads: [
+      {
+        paymentMethod: 'P2P',
+        operation: 'BUY',
+        spreadBp: 250,
+        updatedAt: iso(FIXTURE_NOW),
+        updatedBy: null,
+      },
+    ],
+  };
+  const serveRates = () =>
+    fakeApi([
+      { method: 'GET', path: '/api/operator/rates', reply: { json: RATES } },
+      { method: 'PUT', path: '/api/operator/rates', reply: { json: RATES } },
+      { method: 'PUT', path: '/api/operator/spreads', reply: { json: RATES } },
+    ]);
+  const typeIn = (testId: string, value: string) => {
+    const input = screen.getByTestId(testId).querySelector('input');
+    fireEvent.change(input as HTMLInputElement, { target: { value } });
+  };
+
+  it('show who changed each and when; 5% or less is saved at once', async () => {
+    const api = serveRates();
+    renderApp('/console/rates', { language: 'en' });
+    await settle();
+    expect(screen.getByTestId('rate-RUB-USDT').textContent).toContain(
+      'Changed by operator 300000001',
+    );
+    expect(screen.getByTestId('spread-P2P-BUY').textContent).toContain('Initial value');
+    typeIn('rate-RUB-USDT', '99,5');
+    await press('rate-RUB-USDT-save');
+    expect(setup.dialogs.confirm).not.toHaveBeenCalled();
+    expect(api.callsTo('PUT', '/api/operator/rates')[0]?.body).toEqual({
+      fiat: 'RUB',
+      crypto: 'USDT',
+      baseRate: 99.5,
+      confirmLargeChange: false,
+    });
+  });
+
+  it('more than 5% asks a second time, naming the change; declined, nothing is saved', async () => {
+    const api = serveRates();
+    renderApp('/console/rates', { language: 'ru' });
+    await settle();
+    typeIn('rate-RUB-USDT', '120');
+    setup.dialogs.confirm.mockReturnValue(false);
+    await press('rate-RUB-USDT-save');
+    expect(setup.dialogs.confirm.mock.calls[0]?.[0]?.replace(/\s/g, ' ')).toBe(
+      'Курс RUB/USDT меняется с 95,4 на 120 (+25,8%). Это больше 5%: подтвердите ещё раз.',
+    );
+    expect(api.callsTo('PUT', '/api/operator/rates')).toHaveLength(0);
+    setup.dialogs.confirm.mockReturnValue(true);
+    await press('rate-RUB-USDT-save');
+    expect(api.callsTo('PUT', '/api/operator/rates')[0]?.body).toMatchObject({
+      baseRate: 120,
+      confirmLargeChange: true,
+    });
+  });
+
+  it('a spread is typed in percent and saved in basis points; not a number is refused in place', async () => {
+    const api = serveRates();
+    renderApp('/console/rates', { language: 'en' });
+    await settle();
+    typeIn('spread-P2P-BUY', '30');
+    await press('spread-P2P-BUY-save');
+    expect(screen.getByTestId('spread-P2P-BUY-error').textContent).toBe(
+      'Enter a percentage from 0 to 20, e.g. 2.5',
+    );
+    typeIn('spread-P2P-BUY', '1,75');
+    await press('spread-P2P-BUY-save');
+    expect(api.callsTo('PUT', '/api/operator/spreads')[0]?.body).toEqual({
+      paymentMethod: 'P2P',
+      operation: 'BUY',
+      spreadBp: 175,
+    });
+    typeIn('rate-RUB-USDT', 'ninety');
+    await press('rate-RUB-USDT-save');
+    expect(screen.getByTestId('rate-RUB-USDT-error').textContent).toBe(
+      'Enter a number, e.g. 95.40',
+    );
+  });
+});

@@ -198,18 +198,71 @@ describe('the operator console', () => {
     }
   });
 
+  it("a rate change reaches a customer's quote at once; more than 5% is asked twice", async () => {
+    const customer = await phone('en');
+    const operator = await phone('ru');
+    try {
+      await customer.page.goto(`${server.url}/currencies`);
+      await customer.page.locator('[data-currency="RUB"]').click();
+      await customer.page.locator('[data-method="p2p"]').click();
+      await customer.page.locator('[data-direction="buy"]').click();
+      await onScreen(customer.page, 'p2p-buy');
+      await expect.poll(() => customer.page.getByTestId('rate').textContent()).toMatch(/1 USDC = /);
+
+      await operator.page.goto(`${server.url}/console`);
+      await operator.page.getByTestId('console-rates-entry').click();
+      await onScreen(operator.page, 'console-rates');
+      const row = operator.page.getByTestId('rate-RUB-USDC');
+      await row.locator('input').fill('99');
+      await operator.page.getByTestId('rate-RUB-USDC-save').click();
+      await row.getByText(/Изменил оператор 100000001/).waitFor();
+      expect(operator.dialogs).toEqual([]);
+      // The customer's form asks again as they type: 99 × (1 + 2.5%) = 101.475 ≈ 101.48.
+      await customer.page.locator('input[name="fiatAmount"]').fill('5000');
+      await expect
+        .poll(() => customer.page.getByTestId('rate').textContent(), { timeout: 10_000 })
+        .toContain('101.48');
+
+      await operator.page.getByTestId('rate-RUB-USDC').locator('input').fill('120');
+      await operator.page.getByTestId('rate-RUB-USDC-save').click();
+      await expect.poll(() => operator.dialogs.length).toBe(1);
+      await expect
+        .poll(async () => {
+          const rate = await server.database.db
+            .selectFrom('rates')
+            .select('base_rate_units')
+            .where('fiat', '=', 'RUB')
+            .where('crypto', '=', 'USDC')
+            .executeTakeFirstOrThrow();
+          return rate.base_rate_units;
+        })
+        .toBe(120_000_000);
+      expect(operator.dialogs[0]?.replace(/\s/g, ' ')).toBe(
+        'Курс RUB/USDC меняется с 99 на 120 (+21,2%). Это больше 5%: подтвердите ещё раз.',
+      );
+      await screenshot(operator.page, 'console-rates-ru-light');
+    } finally {
+      await customer.context.close();
+      await operator.context.close();
+    }
+  });
+
   it.each([
     ['ru', 'light', 390],
     ['en', 'dark', 390],
     ['ru', 'dark', 360],
     ['en', 'light', 360],
-  ] as const)('the queue (%s, %s, %i px)', async (language, theme, width) => {
+  ] as const)('the queue and the rates (%s, %s, %i px)', async (language, theme, width) => {
     const operator = await phone(language, theme, width);
     try {
       await operator.page.goto(`${server.url}/console`);
       await onScreen(operator.page, 'console-queue');
       await operator.page.locator('[data-queue-group="flagged"]').waitFor();
       await screenshot(operator.page, `console-queue-${language}-${theme}-${width}`);
+      await operator.page.getByTestId('console-rates-entry').click();
+      await onScreen(operator.page, 'console-rates');
+      await operator.page.getByTestId('rate-RUB-USDT').waitFor();
+      await screenshot(operator.page, `console-rates-${language}-${theme}-${width}`);
     } finally {
       await operator.context.close();
     }

@@ -124,7 +124,7 @@ export function stubDialogs(confirmAnswer = true) {
 // ---------------------------------------------------------------------------------------------
 // The fake API
 
-export type HttpMethod = 'GET' | 'POST';
+export type HttpMethod = 'GET' | 'POST' | 'PUT';
 
 export interface ApiCall {
   readonly method: HttpMethod;

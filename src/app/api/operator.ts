@@ -5,6 +5,7 @@ import {
   type OperatorOrderResponse,
   type OperatorOrdersResponse,
   type OperatorQueueResponse,
+  type OperatorRatesResponse,
 } from '../../shared/operator-api';
 import { apiFile, apiRequest } from './client';
 
@@ -49,4 +50,25 @@ export function operatorAction(
     method: 'POST',
     body,
   });
+}
+
+export function fetchRates(signal?: AbortSignal): Promise<OperatorRatesResponse> {
+  return apiRequest<OperatorRatesResponse>(OPERATOR_PATHS.rates, signal ? { signal } : {});
+}
+
+export function putRate(body: {
+  readonly fiat: string;
+  readonly crypto: string;
+  readonly baseRate: number;
+  readonly confirmLargeChange: boolean;
+}): Promise<OperatorRatesResponse> {
+  return apiRequest<OperatorRatesResponse>(OPERATOR_PATHS.rates, { method: 'PUT', body });
+}
+
+export function putSpread(body: {
+  readonly paymentMethod: string;
+  readonly operation: string;
+  readonly spreadBp: number;
+}): Promise<OperatorRatesResponse> {
+  return apiRequest<OperatorRatesResponse>(OPERATOR_PATHS.spreads, { method: 'PUT', body });
 }

@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import type * as v from 'valibot';
 import type { RateResponse } from '../../shared/api';
+import type { OperatorRatesResponse } from '../../shared/operator-api';
 import type { CryptoCurrency } from '../../shared/networks';
 import type { OrderType, PaymentMethod } from '../../shared/order-status';
 import type { RateQuerySchema } from '../../shared/schemas/queries';
@@ -86,7 +87,7 @@ export async function currentRate(
 }
 
 /** Base rates and spreads as operators read them, with who set each and when. */
-export async function readRates({ db }: Pick<ServerContext, 'db'>) {
+export async function readRates({ db }: Pick<ServerContext, 'db'>): Promise<OperatorRatesResponse> {
   const [rates, spreads] = await Promise.all([
     db.selectFrom('rates').selectAll().orderBy('fiat').orderBy('crypto').execute(),
     db

@@ -3,7 +3,8 @@
  * group (src/shared/operator-queue.ts) with its count, most urgent first, asked again every
  * 10 seconds while open.
  */
-import { List, Placeholder, Section, Text } from '@telegram-apps/telegram-ui';
+import { Button, List, Placeholder, Section, Text } from '@telegram-apps/telegram-ui';
+import { useLocation } from 'wouter';
 import { Loading } from '../../components/loading';
 import { Screen } from '../../components/screen';
 import { clockOffset } from '../../hooks/use-countdown';
@@ -20,6 +21,7 @@ const QUEUE_POLL_MS = 10_000;
 export function ConsoleQueue() {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
+  const [, navigate] = useLocation();
   const queue = useFetchState(
     'queue',
     async (signal) => {
@@ -58,6 +60,17 @@ export function ConsoleQueue() {
 
   return (
     <Screen testId="console-queue" header={{ title: LL.console.title(), back: '/currencies' }}>
+      <div className="screen__actions">
+        <Button
+          size="m"
+          stretched
+          mode="bezeled"
+          onClick={() => navigate('/console/rates')}
+          data-testid="console-rates-entry"
+        >
+          {LL.console.rates()}
+        </Button>
+      </div>
       {body}
     </Screen>
   );
