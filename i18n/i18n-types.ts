@@ -1361,6 +1361,46 @@ type RootTranslation = {
 		 */
 		baseRates: string
 		/**
+		 * П​о​и​с​к
+		 */
+		search: string
+		/**
+		 * Н​о​м​е​р​ ​з​а​к​а​з​а​,​ ​T​e​l​e​g​r​a​m​ ​i​d​,​ ​@​u​s​e​r​n​a​m​e​ ​и​л​и​ ​и​м​я
+		 */
+		searchQuery: string
+		/**
+		 * С​т​а​т​у​с
+		 */
+		filterStatus: string
+		/**
+		 * Т​и​п
+		 */
+		filterType: string
+		/**
+		 * С​п​о​с​о​б
+		 */
+		filterMethod: string
+		/**
+		 * С​о​з​д​а​н​ ​с
+		 */
+		filterFrom: string
+		/**
+		 * С​о​з​д​а​н​ ​п​о
+		 */
+		filterTo: string
+		/**
+		 * В​с​е
+		 */
+		any: string
+		/**
+		 * В​с​е​ ​а​к​т​и​в​н​ы​е
+		 */
+		anyActive: string
+		/**
+		 * Н​и​ч​е​г​о​ ​н​е​ ​н​а​й​д​е​н​о
+		 */
+		nothingFound: string
+		/**
 		 * С​п​р​е​д​ы
 		 */
 		spreads: string
@@ -3012,6 +3052,46 @@ export type TranslationFunctions = {
 		 * Базовые курсы
 		 */
 		baseRates: () => LocalizedString
+		/**
+		 * Поиск
+		 */
+		search: () => LocalizedString
+		/**
+		 * Номер заказа, Telegram id, @username или имя
+		 */
+		searchQuery: () => LocalizedString
+		/**
+		 * Статус
+		 */
+		filterStatus: () => LocalizedString
+		/**
+		 * Тип
+		 */
+		filterType: () => LocalizedString
+		/**
+		 * Способ
+		 */
+		filterMethod: () => LocalizedString
+		/**
+		 * Создан с
+		 */
+		filterFrom: () => LocalizedString
+		/**
+		 * Создан по
+		 */
+		filterTo: () => LocalizedString
+		/**
+		 * Все
+		 */
+		any: () => LocalizedString
+		/**
+		 * Все активные
+		 */
+		anyActive: () => LocalizedString
+		/**
+		 * Ничего не найдено
+		 */
+		nothingFound: () => LocalizedString
 		/**
 		 * Спреды
 		 */

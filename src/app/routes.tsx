@@ -66,6 +66,9 @@ const OfficeDetails = onDemand(() =>
 const ConsoleQueue = onDemand(() =>
   import('./screens/console/console-queue').then((m) => m.ConsoleQueue),
 );
+const ConsoleSearch = onDemand(() =>
+  import('./screens/console/console-search').then((m) => m.ConsoleSearch),
+);
 const ConsoleRates = onDemand(() =>
   import('./screens/console/console-rates').then((m) => m.ConsoleRates),
 );
@@ -122,6 +125,7 @@ export function AppRoutes() {
         })}
         <Route path="/console" component={ConsoleQueue} />
         <Route path="/console/rates" component={ConsoleRates} />
+        <Route path="/console/orders" component={ConsoleSearch} />
         <Route path="/console/orders/:id">
           {(params) => <ConsoleOrder key={params.id} orderId={params.id} />}
         </Route>

@@ -397,3 +397,54 @@ describe('rates and spreads', () => {
     );
   });
 });
+
+describe('search', () => {
+  it('asks with what is set: the text after a pause in typing, the pickers at once; load more pages on', async () => {
+    const api = fakeApi([
+      {
+        method: 'GET',
+        path: '/api/operator/orders',
+        reply: { json: { orders: [row()], hasMore: true } },
+      },
+    ]);
+    const app = renderApp('/console/orders', { language: 'en' });
+    await settle();
+    const queries = () =>
+      api.callsTo('GET', '/api/operator/orders').map((c) => Object.fromEntries(c.query));
+    expect(queries()).toEqual([{ limit: '20', offset: '0' }]);
+    type('q', '@ali');
+    await advance(399);
+    expect(queries()).toHaveLength(1);
+    await advance(1);
+    expect(queries().at(-1)).toEqual({ q: '@ali', limit: '20', offset: '0' });
+    const status = document.querySelector<HTMLSelectElement>('select[name="status"]');
+    fireEvent.change(status as HTMLSelectElement, { target: { value: 'attention' } });
+    await settle();
+    expect(queries().at(-1)).toEqual({
+      q: '@ali',
+      status: 'attention',
+      limit: '20',
+      offset: '0',
+    });
+    await press('search-more');
+    expect(queries().slice(-2)).toEqual([
+      { q: '@ali', status: 'attention', limit: '20', offset: '0' },
+      { q: '@ali', status: 'attention', limit: '20', offset: '20' },
+    ]);
+    fireEvent.click(document.querySelector(`[data-console-order="${ID}"]`) as HTMLElement);
+    expect(app.currentPath()).toBe(`/console/orders/${ID}`);
+  });
+
+  it('says when nothing is found', async () => {
+    fakeApi([
+      {
+        method: 'GET',
+        path: '/api/operator/orders',
+        reply: { json: { orders: [], hasMore: false } },
+      },
+    ]);
+    renderApp('/console/orders', { language: 'ru' });
+    await settle();
+    expect(document.body.textContent).toContain('Ничего не найдено');
+  });
+});

@@ -198,6 +198,27 @@ describe('the operator console', () => {
     }
   });
 
+  it('search finds an order by its number and opens it (ru, 360 px)', async () => {
+    const customer = await phone('ru');
+    const operator = await phone('ru', 'light', 360);
+    try {
+      const id = await createP2pBuy(customer.page);
+      await operator.page.goto(`${server.url}/console`);
+      await operator.page.getByTestId('console-search-entry').click();
+      await onScreen(operator.page, 'console-search');
+      await operator.page.locator('input[name="q"]').fill(id.slice(0, 8));
+      const found = operator.page.locator(`[data-testid="search-results"] [data-console-order]`);
+      await expect.poll(() => found.count()).toBe(1);
+      await screenshot(operator.page, 'console-search-ru-light-360');
+      await found.click();
+      await onScreen(operator.page, 'console-order');
+      expect(new URL(operator.page.url()).pathname).toBe(`/console/orders/${id}`);
+    } finally {
+      await customer.context.close();
+      await operator.context.close();
+    }
+  });
+
   it("a rate change reaches a customer's quote at once; more than 5% is asked twice", async () => {
     const customer = await phone('en');
     const operator = await phone('ru');

@@ -60,7 +60,16 @@ export function ConsoleQueue() {
 
   return (
     <Screen testId="console-queue" header={{ title: LL.console.title(), back: '/currencies' }}>
-      <div className="screen__actions">
+      <div className="console-links">
+        <Button
+          size="m"
+          stretched
+          mode="bezeled"
+          onClick={() => navigate('/console/orders')}
+          data-testid="console-search-entry"
+        >
+          {LL.console.search()}
+        </Button>
         <Button
           size="m"
           stretched
