@@ -136,6 +136,111 @@ describe('the operator console', () => {
     }
   });
 
+  it('a bank buy, an office buy and a sell go from the queue to COMPLETED (ru console, en customer)', async () => {
+    const customer = await phone('en');
+    const operator = await phone('ru', 'dark');
+    const EVM = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+    const pick = async (currency: string, method: string) => {
+      await customer.page.goto(`${server.url}/currencies`);
+      await customer.page.locator(`[data-currency="${currency}"]`).click();
+      await customer.page.locator(`[data-method="${method}"]`).click();
+    };
+    try {
+      // Bank: the operator types the account (no default one is configured here).
+      await pick('RUB', 'bankAccount');
+      await onScreen(customer.page, 'bank-account');
+      await expect.poll(() => customer.page.getByTestId('rate').textContent()).toMatch(/1 USDC =/);
+      await customer.page.locator('input[name="fiatAmount"]').fill('600000');
+      await customer.page.locator('input[name="walletAddress"]').fill(EVM);
+      await customer.page.getByTestId('continue').click();
+      await onScreen(customer.page, 'bank-requisites');
+      const bank = orderIdOf(customer.page);
+      await openFromQueue(operator.page, 'requisites', bank);
+      const fill = (name: string, value: string) =>
+        operator.page.locator(`input[name="${name}"]`).fill(value);
+      await fill('recipientName', 'ООО «Криптообмен»');
+      await fill('accountNumber', '40702810938000123456');
+      await fill('bankName', 'ПАО Сбербанк');
+      await fill('bik', '044525225');
+      await fill('correspondentAccount', '30101810400000000225');
+      await fill('inn', '7707083893');
+      await screenshot(operator.page, 'console-order-bank-ru-dark');
+      await operator.page.getByTestId('give-bank').click();
+      await operator.page.getByTestId('console-notice').waitFor();
+      await customer.page.getByText('40702810938000123456').first().waitFor({ timeout: 10_000 });
+      await customer.page.getByTestId('i-have-paid').click();
+      await onScreen(customer.page, 'upload-receipt');
+      await customer.page
+        .getByTestId('receipt-input')
+        .setInputFiles({ name: 'bank.png', mimeType: 'image/png', buffer: PNG });
+      await customer.page.getByTestId('send-receipt').click();
+      await onScreen(customer.page, 'complete');
+      await openFromQueue(operator.page, 'receipts', bank);
+      await operator.page.getByTestId('confirm-payment').click();
+      await operator.page.getByTestId('complete-form').waitFor();
+      await operator.page.locator('input[name="txHash"]').fill(`0x${'c'.repeat(64)}`);
+      await operator.page.getByTestId('complete').click();
+      await customer.page.getByText('Order completed').waitFor({ timeout: 10_000 });
+
+      // Office: instructions for an office of the order's city, then the customer's receipt.
+      await pick('AED', 'office');
+      await onScreen(customer.page, 'office-exchange');
+      await expect.poll(() => customer.page.getByTestId('rate').textContent()).toMatch(/1 USDC =/);
+      await customer.page.locator('[data-city="dubai"]').click();
+      await customer.page.locator('input[name="fiatAmount"]').fill('25000');
+      await customer.page.locator('input[name="walletAddress"]').fill(EVM);
+      await customer.page.getByTestId('continue').click();
+      await onScreen(customer.page, 'office-waiting');
+      const office = orderIdOf(customer.page);
+      await openFromQueue(operator.page, 'officeInstructions', office);
+      await operator.page
+        .locator('textarea[name="instructions"]')
+        .fill('Bring your passport and give the code at the desk.');
+      await screenshot(operator.page, 'console-order-office-ru-dark');
+      await operator.page.getByTestId('give-office').click();
+      await customer.page.getByTestId('instructions').waitFor({ timeout: 10_000 });
+      await customer.page.getByTestId('i-received').click();
+      await customer.page.getByText('Order completed').waitFor({ timeout: 10_000 });
+
+      // Sell: the customer's hash, the operator's confirmation of it, then the payout.
+      await customer.page.goto(`${server.url}/currencies`);
+      await customer.page.locator('[data-currency="RUB"]').click();
+      await customer.page.locator('[data-method="p2p"]').click();
+      await customer.page.locator('[data-direction="sell"]').click();
+      await onScreen(customer.page, 'p2p-sell');
+      await customer.page.locator('[data-coin="USDT"]').click();
+      await expect.poll(() => customer.page.getByTestId('rate').textContent()).toMatch(/1 USDT =/);
+      await customer.page.locator('select[name="network"]').selectOption('TRC20');
+      await customer.page.locator('input[name="cryptoAmount"]').fill('100');
+      await customer.page.locator('input[name="cardNumber"]').pressSequentially('2200700123456781');
+      await customer.page.locator('input[name="cardHolder"]').fill('ivan petrov');
+      await customer.page.locator('input[name="bankName"]').fill('T-Bank');
+      await customer.page.getByTestId('continue').click();
+      await onScreen(customer.page, 'send-crypto');
+      const sell = orderIdOf(customer.page);
+      await customer.page.locator('input[name="txHash"]').fill('d'.repeat(64));
+      await customer.page.getByTestId('submit-tx').click();
+      await onScreen(customer.page, 'sell-waiting');
+      await openFromQueue(operator.page, 'transactions', sell);
+      await operator.page.getByText('2200700123456781').first().waitFor();
+      await operator.page.getByTestId('confirm-tx').click();
+      await openFromQueue(operator.page, 'payouts', sell);
+      await screenshot(operator.page, 'console-order-payout-ru-dark');
+      await operator.page.getByTestId('complete').click();
+      await customer.page.getByText('Order completed').waitFor({ timeout: 10_000 });
+      // Asked where money moves: the bank payment, the seller's transaction, the card payout.
+      expect(operator.dialogs).toHaveLength(3);
+      expect(operator.dialogs[0]).toMatch(
+        /^Деньги по заказу №\w{8} \(600\s000\s₽\) пришли на счёт\?/,
+      );
+      expect(operator.dialogs[1]).toMatch(/^Транзакция по заказу №\w{8} \(100 USDT\) подтверждена/);
+      expect(operator.dialogs[2]).toMatch(/^Выплата [\d\s]+₽ на карту по заказу №\w{8} сделана\?$/);
+    } finally {
+      await customer.context.close();
+      await operator.context.close();
+    }
+  });
+
   it('a rejection with a catalogue reason given in English is read by the customer in Russian', async () => {
     const customer = await phone('ru');
     const operator = await phone('en', 'dark');
