@@ -232,6 +232,8 @@ describe('POST /api/orders/{id}/receipt: a second receipt and a reused one', () 
     expect((await uploadFile(alice, id, '1.png', 'image/png', FILES.png())).statusCode).toBe(200);
     const confirmed = await post(t, `/api/operator/orders/${id}/confirm-payment`, {}, BOB);
     expect(confirmed.json()).toMatchObject({ status: 'PAYMENT_CONFIRMED' });
+    // Later, as a late receipt is: receipts are listed in the order they came.
+    t.clock.advance(60_000);
     const late = await uploadFile(alice, id, 'late.pdf', 'application/pdf', FILES.pdf());
     expect(late.json()).toEqual({ success: true, status: 'PAYMENT_CONFIRMED' });
     const rows = await receiptRows(id);
