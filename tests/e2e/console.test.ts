@@ -15,6 +15,7 @@ import {
   startServer,
   type RunningServer,
 } from './harness';
+import { createP2pBuy, orderIdOf } from './journeys';
 
 let browser: Browser;
 let server: RunningServer;
@@ -28,12 +29,10 @@ afterAll(async () => {
   await server.close();
 });
 
-const TRON_WALLET = 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL';
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
-const orderIdOf = (page: Page) => /\/order\/([0-9a-f-]{36})\//.exec(page.url())?.[1] ?? '';
 
 /** A phone whose dialogs (the console's confirmations) are accepted and recorded. */
 async function phone(language: 'ru' | 'en', theme: 'light' | 'dark' = 'light', width = 390) {
@@ -44,22 +43,6 @@ async function phone(language: 'ru' | 'en', theme: 'light' | 'dark' = 'light', w
     void dialog.accept();
   });
   return { ...opened, dialogs };
-}
-
-async function createP2pBuy(page: Page): Promise<string> {
-  await page.goto(`${server.url}/currencies`);
-  await page.locator('[data-currency="RUB"]').click();
-  await page.locator('[data-method="p2p"]').click();
-  await page.locator('[data-direction="buy"]').click();
-  await onScreen(page, 'p2p-buy');
-  await expect.poll(() => page.getByTestId('rate').textContent()).toMatch(/1 USDC = /);
-  await page.locator('[data-coin="USDT"]').click();
-  await page.locator('select[name="network"]').selectOption('TRC20');
-  await page.locator('input[name="fiatAmount"]').fill('10000');
-  await page.locator('input[name="walletAddress"]').fill(TRON_WALLET);
-  await page.getByTestId('continue').click();
-  await onScreen(page, 'waiting');
-  return orderIdOf(page);
 }
 
 /** The console from its entry on /currencies, then the order from its queue group. */
@@ -78,7 +61,7 @@ describe('the operator console', () => {
     const customer = await phone('ru');
     const operator = await phone('en');
     try {
-      const id = await createP2pBuy(customer.page);
+      const id = await createP2pBuy(customer.page, server.url);
       await openFromQueue(operator.page, 'requisites', id);
       await screenshot(operator.page, 'console-order-requisites-en-light');
 
@@ -245,7 +228,7 @@ describe('the operator console', () => {
     const customer = await phone('ru');
     const operator = await phone('en', 'dark');
     try {
-      const id = await createP2pBuy(customer.page);
+      const id = await createP2pBuy(customer.page, server.url);
       await openFromQueue(operator.page, 'requisites', id);
       await operator.page.locator('select[name="reasonCode"]').selectOption('limits_or_checks');
       await operator.page.locator('textarea[name="reason"]').fill('KYC: documents needed');
@@ -271,7 +254,7 @@ describe('the operator console', () => {
     const first = await phone('ru', 'light', 360);
     const second = await phone('ru', 'light', 360);
     try {
-      const id = await createP2pBuy(customer.page);
+      const id = await createP2pBuy(customer.page, server.url);
       await openFromQueue(first.page, 'requisites', id);
       await openFromQueue(second.page, 'requisites', id);
       await screenshot(second.page, 'console-queue-order-ru-light-360');
@@ -307,7 +290,7 @@ describe('the operator console', () => {
     const customer = await phone('ru');
     const operator = await phone('ru', 'light', 360);
     try {
-      const id = await createP2pBuy(customer.page);
+      const id = await createP2pBuy(customer.page, server.url);
       await operator.page.goto(`${server.url}/console`);
       await operator.page.getByTestId('console-search-entry').click();
       await onScreen(operator.page, 'console-search');

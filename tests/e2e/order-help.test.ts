@@ -4,7 +4,7 @@
  * support button of an order screen opens the support chat with the order's number typed.
  * Screenshots at 360 and 390 px.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   launchBrowser,
@@ -14,6 +14,7 @@ import {
   withPhone,
   type RunningServer,
 } from './harness';
+import { createP2pBuy, recordOpenedLinks } from './journeys';
 
 let browser: Browser;
 let server: RunningServer;
@@ -27,26 +28,6 @@ afterAll(async () => {
   await server.close();
 });
 
-const TRON_WALLET = 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL';
-
-const orderIdOf = (page: Page) => /\/order\/([0-9a-f-]{36})\//.exec(page.url())?.[1] ?? '';
-
-/** A P2P buy of `rub` roubles created from the form: the app is then on its waiting screen. */
-async function createP2pBuy(page: Page, rub: string): Promise<string> {
-  await page.goto(`${server.url}/p2p/buy`);
-  await onScreen(page, 'p2p-buy');
-  await expect.poll(() => page.getByTestId('rate').textContent()).toMatch(/1 USDC = /);
-  await page.locator('[data-coin="USDT"]').click();
-  await page.locator('select[name="network"]').selectOption('TRC20');
-  await page.locator('input[name="fiatAmount"]').fill(rub);
-  await page.locator('input[name="walletAddress"]').fill(TRON_WALLET);
-  await page.getByTestId('continue').click();
-  await onScreen(page, 'waiting');
-  const id = orderIdOf(page);
-  expect(id).not.toBe('');
-  return id;
-}
-
 describe('help on the order screens', () => {
   it.each([390, 360])(
     'a P2P buy cancelled from the waiting screen ends on its details showing it cancelled (ru, %i px)',
@@ -54,7 +35,7 @@ describe('help on the order screens', () => {
       await withPhone(browser, { storedLanguage: 'ru', width }, async (page, dialogs) => {
         await page.goto(`${server.url}/currencies`);
         await page.locator('[data-currency="RUB"]').click();
-        const id = await createP2pBuy(page, '10000');
+        const id = await createP2pBuy(page, server.url);
         await page.getByTestId('cancel-order').waitFor();
         await screenshot(page, `waiting-cancel-ru-light-${width}`);
         await page.getByTestId('cancel-order').click();
@@ -82,20 +63,14 @@ describe('help on the order screens', () => {
       await withPhone(browser, { storedLanguage: 'en', width }, async (page, dialogs) => {
         await page.goto(`${server.url}/currencies`);
         await page.locator('[data-currency="RUB"]').click();
-        const id = await createP2pBuy(page, '10000');
+        const id = await createP2pBuy(page, server.url);
         const support = page.getByTestId('order-support');
         await support.waitFor();
         expect(await support.textContent()).toBe('Contact support');
         await screenshot(page, `waiting-support-en-light-${width}`);
-        // Outside Telegram the link opens in a new tab: record it instead.
-        await page.evaluate(() => {
-          window.open = (url?: string | URL) => {
-            document.body.dataset['opened'] = String(url);
-            return null;
-          };
-        });
+        const openedLink = await recordOpenedLinks(page);
         await support.click();
-        const opened = await page.evaluate(() => document.body.dataset['opened'] ?? '');
+        const opened = await openedLink();
         const supportUrl = new URL(server.config.supportUrl);
         expect(opened).toBe(
           `${supportUrl.href}?text=${encodeURIComponent(`Order #${id.slice(0, 8)}: `)}`,

@@ -6,7 +6,7 @@
  * a customer at the active-order limit reaches the open orders in one tap. Both languages;
  * screenshots at 390 and 360 px.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR, OperatorClient } from '../helpers/operator';
 import {
@@ -17,6 +17,7 @@ import {
   withPhone,
   type RunningServer,
 } from './harness';
+import { createP2pBuy, createSell, recordOpenedLinks } from './journeys';
 
 let browser: Browser;
 let server: RunningServer;
@@ -32,55 +33,8 @@ afterAll(async () => {
   await server.close();
 });
 
-const TRON_WALLET = 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL';
 const TRON_HASH = 'c0ffee'.repeat(10) + 'c0ff';
-const orderIdOf = (page: Page) => /\/order\/([0-9a-f-]{36})\//.exec(page.url())?.[1] ?? '';
 const plain = (s: string | null) => (s ?? '').replace(/\s/g, ' ');
-
-async function createSell(page: Page, base: string): Promise<string> {
-  await page.goto(`${base}/currencies`);
-  await page.locator('[data-currency="RUB"]').click();
-  await page.locator('[data-method="p2p"]').click();
-  await page.locator('[data-direction="sell"]').click();
-  await onScreen(page, 'p2p-sell');
-  await page.locator('[data-coin="USDT"]').click();
-  await expect.poll(() => page.getByTestId('rate').textContent()).toMatch(/1 USDT = /);
-  await page.locator('select[name="network"]').selectOption('TRC20');
-  await page.locator('input[name="cryptoAmount"]').fill('100');
-  await page.locator('input[name="cardNumber"]').pressSequentially('2200700123456781');
-  await page.locator('input[name="cardHolder"]').fill('ivan petrov');
-  await page.locator('input[name="bankName"]').fill('Т-Банк');
-  await page.getByTestId('continue').click();
-  await onScreen(page, 'send-crypto');
-  return orderIdOf(page);
-}
-
-async function createP2pBuy(page: Page, base: string): Promise<string> {
-  await page.goto(`${base}/currencies`);
-  await page.locator('[data-currency="RUB"]').click();
-  await page.locator('[data-method="p2p"]').click();
-  await page.locator('[data-direction="buy"]').click();
-  await onScreen(page, 'p2p-buy');
-  await expect.poll(() => page.getByTestId('rate').textContent()).toMatch(/1 USDC = /);
-  await page.locator('[data-coin="USDT"]').click();
-  await page.locator('select[name="network"]').selectOption('TRC20');
-  await page.locator('input[name="fiatAmount"]').fill('10000');
-  await page.locator('input[name="walletAddress"]').fill(TRON_WALLET);
-  await page.getByTestId('continue').click();
-  await onScreen(page, 'waiting');
-  return orderIdOf(page);
-}
-
-/** Outside Telegram a link opens in a new tab: record the URL instead. */
-async function recordOpenedLinks(page: Page): Promise<() => Promise<string>> {
-  await page.evaluate(() => {
-    window.open = (url?: string | URL) => {
-      document.body.dataset['opened'] = String(url);
-      return null;
-    };
-  });
-  return () => page.evaluate(() => document.body.dataset['opened'] ?? '');
-}
 
 describe('the sell deadline', () => {
   it.each([
