@@ -63,18 +63,7 @@ const OfficeDetails = onDemand(() =>
   import('./screens/office/office-details').then((m) => m.OfficeDetails),
 );
 // The operators' console: its own chunk, which customers never load.
-const ConsoleQueue = onDemand(() =>
-  import('./screens/console/console-queue').then((m) => m.ConsoleQueue),
-);
-const ConsoleSearch = onDemand(() =>
-  import('./screens/console/console-search').then((m) => m.ConsoleSearch),
-);
-const ConsoleRates = onDemand(() =>
-  import('./screens/console/console-rates').then((m) => m.ConsoleRates),
-);
-const ConsoleOrder = onDemand(() =>
-  import('./screens/console/console-order').then((m) => m.ConsoleOrder),
-);
+const ConsoleRoutes = onDemand(() => import('./console-routes').then((m) => m.ConsoleRoutes));
 // History and the order screens
 const MyOrders = onDemand(() => import('./screens/history/my-orders').then((m) => m.MyOrders));
 const ORDER_SCREEN_COMPONENTS: Record<OrderScreen, OnDemand<{ readonly orderId: string }>> = {
@@ -123,12 +112,7 @@ export function AppRoutes() {
             </Route>
           );
         })}
-        <Route path="/console" component={ConsoleQueue} />
-        <Route path="/console/rates" component={ConsoleRates} />
-        <Route path="/console/orders" component={ConsoleSearch} />
-        <Route path="/console/orders/:id">
-          {(params) => <ConsoleOrder key={params.id} orderId={params.id} />}
-        </Route>
+        <Route path="/console/*?" component={ConsoleRoutes} />
         <Route component={NotFound} />
       </Switch>
     </Suspense>

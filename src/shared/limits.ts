@@ -110,17 +110,6 @@ export const CRYPTO_DECIMALS = 4;
 export const RATE_DECIMALS = 2;
 export const RUB_DECIMALS = 0;
 
-/**
- * A base rate changed by more than this (basis points of the current rate) needs a second
- * confirmation from the operator: a typo in a rate costs money on every order until noticed.
- */
-export const RATE_CHANGE_CONFIRM_BP = 500;
-
-/** A change from `current` to `next` large enough to need the second confirmation. */
-export function rateChangeNeedsConfirmation(current: number, next: number): boolean {
-  return current > 0 && Math.abs(next - current) * 10_000 > current * RATE_CHANGE_CONFIRM_BP;
-}
-
 /** The crypto amount of a sell order created without one. */
 export const DEFAULT_SELL_AMOUNT = 100;
 

@@ -79,18 +79,6 @@ export function applyBasisPoints(baseUnits: number, basisPoints: number): number
 }
 
 /** `units` as an exact decimal string without trailing zeros ("12.5", "3"). */
-/** A spread typed as a percentage ("2.5", "2,5") in basis points (250); undefined if not one. */
-export function basisPointsFromPercent(text: string): number | undefined {
-  const trimmed = text.trim().replace(',', '.');
-  if (!/^\d{1,3}(\.\d{1,2})?$/.test(trimmed)) return undefined;
-  return Math.round(Number(trimmed) * 100);
-}
-
-/** Basis points as the percentage operators read: 250 → "2.5". */
-export function percentFromBasisPoints(basisPoints: number): string {
-  return String(basisPoints / 100);
-}
-
 export function unitsToDecimal(units: number): string {
   return scaledToDecimal(units, UNITS_PER_COIN);
 }

@@ -39,12 +39,12 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   return (await response.json()) as T;
 }
 
-/** A file the API answers (an operator's receipt), as a Blob. */
-export async function apiFile(path: string, options: RequestOptions = {}): Promise<Blob> {
-  return (await send(path, options, '*/*')).blob();
-}
-
-async function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
+/** The answer of a call that succeeded, as it came (a file), or the ApiError of one that failed. */
+export async function send(
+  path: string,
+  options: RequestOptions,
+  accept: string,
+): Promise<Response> {
   const headers: Record<string, string> = {
     accept,
     'accept-language': getStoredLanguage() ?? DEFAULT_LANGUAGE,

@@ -7,7 +7,7 @@ import {
   type OperatorQueueResponse,
   type OperatorRatesResponse,
 } from '../../shared/operator-api';
-import { apiFile, apiRequest } from './client';
+import { apiRequest, send } from './client';
 
 export function fetchQueue(signal?: AbortSignal): Promise<OperatorQueueResponse> {
   return apiRequest<OperatorQueueResponse>(OPERATOR_PATHS.queue, signal ? { signal } : {});
@@ -31,8 +31,9 @@ export function fetchOperatorOrder(
   return apiRequest<OperatorOrderResponse>(OPERATOR_PATHS.order(id), signal ? { signal } : {});
 }
 
-export function fetchReceiptFile(orderId: string, receiptId: string): Promise<Blob> {
-  return apiFile(OPERATOR_PATHS.receipt(orderId, receiptId));
+/** A receipt's file as uploaded, as a Blob. */
+export async function fetchReceiptFile(orderId: string, receiptId: string): Promise<Blob> {
+  return (await send(OPERATOR_PATHS.receipt(orderId, receiptId), {}, '*/*')).blob();
 }
 
 /** The operator actions, each a POST of its body (with the status the operator saw). */

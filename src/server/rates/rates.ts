@@ -11,7 +11,7 @@ import type { CryptoCurrency } from '../../shared/networks';
 import type { OrderType, PaymentMethod } from '../../shared/order-status';
 import type { RateQuerySchema } from '../../shared/schemas/queries';
 import { methodTakesCurrency } from '../../shared/currencies';
-import { rateChangeNeedsConfirmation } from '../../shared/limits';
+import { rateChangeNeedsConfirmation } from '../../shared/rate-rules';
 import { applyBasisPoints, fromUnits, toUnits } from '../../shared/money';
 import type { ServerContext } from '../context';
 import type { Database } from '../db/schema';

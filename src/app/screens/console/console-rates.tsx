@@ -6,13 +6,12 @@
 import { Button, Cell, Input, List, Placeholder, Section } from '@telegram-apps/telegram-ui';
 import { useState } from 'react';
 import type { OperatorRatesResponse } from '../../../shared/operator-api';
-import { rateChangeNeedsConfirmation } from '../../../shared/limits';
+import { fromUnits, toUnits } from '../../../shared/money';
 import {
   basisPointsFromPercent,
-  fromUnits,
   percentFromBasisPoints,
-  toUnits,
-} from '../../../shared/money';
+  rateChangeNeedsConfirmation,
+} from '../../../shared/rate-rules';
 import { fetchRates, putRate, putSpread } from '../../api/operator';
 import { FieldError } from '../../components/field-error';
 import { failureText } from '../../components/failure-text';

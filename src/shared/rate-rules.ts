@@ -1,0 +1,28 @@
+/**
+ * How operators change rates (issue 11): the second confirmation a large change of a base rate
+ * needs, and spreads typed as percentages but kept in basis points. Only the server and the
+ * console use these, so they stay out of the customer's first chunk.
+ */
+
+/**
+ * A base rate changed by more than this (basis points of the current rate) needs a second
+ * confirmation from the operator: a typo in a rate costs money on every order until noticed.
+ */
+export const RATE_CHANGE_CONFIRM_BP = 500;
+
+/** A change from `current` to `next` large enough to need the second confirmation. */
+export function rateChangeNeedsConfirmation(current: number, next: number): boolean {
+  return current > 0 && Math.abs(next - current) * 10_000 > current * RATE_CHANGE_CONFIRM_BP;
+}
+
+/** A spread typed as a percentage ("2.5", "2,5") in basis points (250); undefined if not one. */
+export function basisPointsFromPercent(text: string): number | undefined {
+  const trimmed = text.trim().replace(',', '.');
+  if (!/^\d{1,3}(\.\d{1,2})?$/.test(trimmed)) return undefined;
+  return Math.round(Number(trimmed) * 100);
+}
+
+/** Basis points as the percentage operators read: 250 → "2.5". */
+export function percentFromBasisPoints(basisPoints: number): string {
+  return String(basisPoints / 100);
+}
