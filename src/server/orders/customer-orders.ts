@@ -212,7 +212,6 @@ export async function uploadReceipt(
             })
             .execute();
           receipt.kept = true;
-          await flagReusedReceipt(trx, orderId, checked.sha256);
         },
       },
       now,
@@ -221,6 +220,10 @@ export async function uploadReceipt(
     // Refused, or the same file already on the order: no row will ever name this file.
     if (!receipt.kept) await removeReceiptFile(ctx.config.receiptsDir, storageKey);
   }
+  // After the commit, not inside it: two uploads of one file to two orders at once each see the
+  // other's row only once it committed, so whichever commits last flags both. (The console reads
+  // reuse from the receipts themselves; this column keeps that a receipt was ever reused.)
+  if (receipt.kept) await flagReusedReceipt(ctx.db, orderId, checked.sha256);
   return result;
 }
 
