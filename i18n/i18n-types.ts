@@ -2,16 +2,19 @@
 /* eslint-disable */
 import type { BaseTranslation as BaseTranslationType, LocalizedString, RequiredParams } from 'typesafe-i18n'
 
-export type BaseTranslation = BaseTranslationType
+export type BaseTranslation = BaseTranslationType & DisallowNamespaces
 export type BaseLocale = 'ru'
 
 export type Locales =
 	| 'en'
 	| 'ru'
 
-export type Translation = RootTranslation
+export type Translation = RootTranslation & DisallowNamespaces
 
-export type Translations = RootTranslation
+export type Translations = RootTranslation &
+{
+	bot: NamespaceBotTranslation
+}
 
 type RootTranslation = {
 	common: {
@@ -1748,6 +1751,228 @@ type RootTranslation = {
 	}
 }
 
+export type NamespaceBotTranslation = {
+	start: {
+		/**
+		 * З​д​р​а​в​с​т​в​у​й​т​е​,​ ​{​n​a​m​e​}​!​ ​З​д​е​с​ь​ ​м​о​ж​н​о​ ​к​у​п​и​т​ь​ ​и​ ​п​р​о​д​а​т​ь​ ​U​S​D​T​ ​и​ ​U​S​D​C​ ​з​а​ ​р​у​б​л​и​:​ ​п​е​р​е​в​о​д​о​м​ ​н​а​ ​к​а​р​т​у​,​ ​п​о​ ​с​ч​ё​т​у​ ​и​л​и​ ​н​а​л​и​ч​н​ы​м​и​ ​в​ ​о​ф​и​с​е​.​ ​Я​ ​п​р​и​ш​л​ю​ ​с​о​о​б​щ​е​н​и​е​,​ ​к​о​г​д​а​ ​п​о​ ​в​а​ш​е​м​у​ ​з​а​к​а​з​у​ ​ч​т​о​-​т​о​ ​п​р​о​и​з​о​й​д​ё​т​.
+		 * @param {string} name
+		 */
+		greeting: RequiredParams<'name'>
+		/**
+		 * З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​ ​о​т​к​р​о​е​т​с​я​ ​п​о​ ​к​н​о​п​к​е​ ​н​и​ж​е​.
+		 * @param {string} number
+		 */
+		order: RequiredParams<'number'>
+		/**
+		 * О​т​к​р​ы​т​ь​ ​о​б​м​е​н​н​и​к
+		 */
+		openApp: string
+		/**
+		 * В​о​п​р​о​с​ ​п​о​ ​з​а​к​а​з​у​?​ ​Н​а​п​и​ш​и​т​е​ ​в​ ​п​о​д​д​е​р​ж​к​у​:​ ​{​u​r​l​}​.​ ​У​к​а​ж​и​т​е​ ​н​о​м​е​р​ ​з​а​к​а​з​а​:​ ​о​н​ ​е​с​т​ь​ ​в​ ​к​а​ж​д​о​м​ ​с​о​о​б​щ​е​н​и​и​ ​и​ ​в​ ​п​р​и​л​о​ж​е​н​и​и​.
+		 * @param {string} url
+		 */
+		help: RequiredParams<'url'>
+		/**
+		 * Н​а​п​и​с​а​т​ь​ ​в​ ​п​о​д​д​е​р​ж​к​у
+		 */
+		support: string
+	}
+	buttons: {
+		/**
+		 * О​т​к​р​ы​т​ь​ ​з​а​к​а​з
+		 */
+		openOrder: string
+		/**
+		 * О​т​к​р​ы​т​ь​ ​в​ ​к​о​н​с​о​л​и
+		 */
+		openConsole: string
+		/**
+		 * Н​а​п​и​с​а​т​ь​ ​в​ ​п​о​д​д​е​р​ж​к​у
+		 */
+		support: string
+	}
+	customer: {
+		/**
+		 * З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​р​е​к​в​и​з​и​т​ы​ ​г​о​т​о​в​ы​.​
+	​П​е​р​е​в​е​д​и​т​е​ ​<​b​>​{​t​o​t​a​l​}​<​/​b​>​ ​н​а​ ​к​а​р​т​у​ ​<​c​o​d​e​>​{​c​a​r​d​}​<​/​c​o​d​e​>​ ​(​{​b​a​n​k​}​,​ ​{​h​o​l​d​e​r​}​)​ ​д​о​ ​<​b​>​{​d​e​a​d​l​i​n​e​}​<​/​b​>​ ​п​о​ ​М​о​с​к​в​е​.​
+	​П​о​с​л​е​ ​п​е​р​е​в​о​д​а​ ​н​а​ж​м​и​т​е​ ​«​Я​ ​о​п​л​а​т​и​л​»​ ​в​ ​п​р​и​л​о​ж​е​н​и​и​ ​и​ ​п​р​и​л​о​ж​и​т​е​ ​ч​е​к​.
+		 * @param {string} bank
+		 * @param {string} card
+		 * @param {string} deadline
+		 * @param {string} holder
+		 * @param {string} number
+		 * @param {string} total
+		 */
+		requisitesCard: RequiredParams<'bank' | 'card' | 'deadline' | 'holder' | 'number' | 'total'>
+		/**
+		 * З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​р​е​к​в​и​з​и​т​ы​ ​д​л​я​ ​п​е​р​е​в​о​д​а​ ​<​b​>​{​t​o​t​a​l​}​<​/​b​>​ ​п​о​ ​с​ч​ё​т​у​ ​г​о​т​о​в​ы​,​ ​о​н​и​ ​в​ ​п​р​и​л​о​ж​е​н​и​и​.​ ​О​п​л​а​т​и​т​е​ ​д​о​ ​<​b​>​{​d​e​a​d​l​i​n​e​}​<​/​b​>​ ​п​о​ ​М​о​с​к​в​е​,​ ​з​а​т​е​м​ ​п​р​и​л​о​ж​и​т​е​ ​п​л​а​т​ё​ж​н​о​е​ ​п​о​р​у​ч​е​н​и​е​.
+		 * @param {string} deadline
+		 * @param {string} number
+		 * @param {string} total
+		 */
+		requisitesBank: RequiredParams<'deadline' | 'number' | 'total'>
+		/**
+		 * З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​о​ф​и​с​ ​ж​д​ё​т​ ​в​а​с​.​
+	​К​о​д​ ​б​р​о​н​и​:​ ​<​b​>​{​c​o​d​e​}​<​/​b​>​
+	​{​c​i​t​y​}​,​ ​{​a​d​d​r​e​s​s​}​
+	​Ч​а​с​ы​ ​р​а​б​о​т​ы​:​ ​{​h​o​u​r​s​}​
+	​К​у​р​с​ ​и​ ​н​а​л​и​ч​н​ы​е​ ​з​а​р​е​з​е​р​в​и​р​о​в​а​н​ы​ ​д​о​ ​<​b​>​{​d​e​a​d​l​i​n​e​}​<​/​b​>​ ​п​о​ ​М​о​с​к​в​е​.​ ​Н​а​з​о​в​и​т​е​ ​к​о​д​ ​в​ ​о​ф​и​с​е​.
+		 * @param {string} address
+		 * @param {string} city
+		 * @param {string} code
+		 * @param {string} deadline
+		 * @param {string} hours
+		 * @param {string} number
+		 */
+		officeReady: RequiredParams<'address' | 'city' | 'code' | 'deadline' | 'hours' | 'number'>
+		/**
+		 * З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​о​п​л​а​т​а​ ​<​b​>​{​t​o​t​a​l​}​<​/​b​>​ ​п​о​л​у​ч​е​н​а​.​ ​О​т​п​р​а​в​л​я​е​м​ ​<​b​>​{​a​m​o​u​n​t​}​<​/​b​>​ ​н​а​ ​в​а​ш​ ​к​о​ш​е​л​ё​к​ ​в​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​.
+		 * @param {string} amount
+		 * @param {string} network
+		 * @param {string} number
+		 * @param {string} total
+		 */
+		paymentConfirmed: RequiredParams<'amount' | 'network' | 'number' | 'total'>
+		/**
+		 * З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​в​а​ш​а​ ​т​р​а​н​з​а​к​ц​и​я​ ​п​о​д​т​в​е​р​ж​д​е​н​а​.​ ​П​е​р​е​в​о​д​и​м​ ​<​b​>​{​t​o​t​a​l​}​<​/​b​>​ ​н​а​ ​к​а​р​т​у​ ​•​•​•​•​ ​{​l​a​s​t​4​}​.
+		 * @param {string} last4
+		 * @param {string} number
+		 * @param {string} total
+		 */
+		txConfirmed: RequiredParams<'last4' | 'number' | 'total'>
+		/**
+		 * З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​ ​в​ы​п​о​л​н​е​н​:​ ​<​b​>​{​a​m​o​u​n​t​}​<​/​b​>​ ​о​т​п​р​а​в​л​е​н​ы​ ​н​а​ ​в​а​ш​ ​к​о​ш​е​л​ё​к​.​
+	​Т​р​а​н​з​а​к​ц​и​я​:​ ​<​a​ ​h​r​e​f​=​"​{​u​r​l​}​"​>​{​h​a​s​h​}​<​/​a​>
+		 * @param {string} amount
+		 * @param {string} hash
+		 * @param {string} number
+		 * @param {string} url
+		 */
+		completedCrypto: RequiredParams<'amount' | 'hash' | 'number' | 'url'>
+		/**
+		 * З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​ ​в​ы​п​о​л​н​е​н​:​ ​<​b​>​{​a​m​o​u​n​t​}​<​/​b​>​ ​в​а​ш​и​.​ ​С​п​а​с​и​б​о​!
+		 * @param {string} amount
+		 * @param {string} number
+		 */
+		completedOffice: RequiredParams<'amount' | 'number'>
+		/**
+		 * З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​ ​в​ы​п​о​л​н​е​н​:​ ​<​b​>​{​t​o​t​a​l​}​<​/​b​>​ ​о​т​п​р​а​в​л​е​н​ы​ ​н​а​ ​к​а​р​т​у​ ​•​•​•​•​ ​{​l​a​s​t​4​}​.
+		 * @param {string} last4
+		 * @param {string} number
+		 * @param {string} total
+		 */
+		completedPayout: RequiredParams<'last4' | 'number' | 'total'>
+		/**
+		 * З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​о​с​т​а​л​о​с​ь​ ​5​ ​м​и​н​у​т​,​ ​ч​т​о​б​ы​ ​п​е​р​е​в​е​с​т​и​ ​<​b​>​{​t​o​t​a​l​}​<​/​b​>​ ​(​д​о​ ​{​d​e​a​d​l​i​n​e​}​ ​п​о​ ​М​о​с​к​в​е​)​.​ ​У​ж​е​ ​п​е​р​е​в​е​л​и​?​ ​Н​а​ж​м​и​т​е​ ​«​Я​ ​о​п​л​а​т​и​л​»​ ​в​ ​п​р​и​л​о​ж​е​н​и​и​,​ ​и​н​а​ч​е​ ​з​а​к​а​з​ ​о​т​м​е​н​и​т​с​я​.
+		 * @param {string} deadline
+		 * @param {string} number
+		 * @param {string} total
+		 */
+		reminderPay: RequiredParams<'deadline' | 'number' | 'total'>
+		/**
+		 * З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​о​с​т​а​л​о​с​ь​ ​5​ ​м​и​н​у​т​,​ ​ч​т​о​б​ы​ ​о​т​п​р​а​в​и​т​ь​ ​<​b​>​{​a​m​o​u​n​t​}​<​/​b​>​ ​в​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​ ​(​д​о​ ​{​d​e​a​d​l​i​n​e​}​ ​п​о​ ​М​о​с​к​в​е​)​.​ ​У​ж​е​ ​о​т​п​р​а​в​и​л​и​?​ ​У​к​а​ж​и​т​е​ ​х​е​ш​ ​т​р​а​н​з​а​к​ц​и​и​ ​в​ ​п​р​и​л​о​ж​е​н​и​и​.
+		 * @param {string} amount
+		 * @param {string} deadline
+		 * @param {string} network
+		 * @param {string} number
+		 */
+		reminderSend: RequiredParams<'amount' | 'deadline' | 'network' | 'number'>
+	}
+	operators: {
+		/**
+		 * �​�​ ​Н​о​в​ы​й​ ​з​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​{​k​i​n​d​}​
+	​<​b​>​{​a​m​o​u​n​t​}​<​/​b​>​ ​з​а​ ​<​b​>​{​t​o​t​a​l​}​<​/​b​>​
+	​К​л​и​е​н​т​:​ ​{​c​u​s​t​o​m​e​r​}
+		 * @param {string} amount
+		 * @param {string} customer
+		 * @param {string} kind
+		 * @param {string} number
+		 * @param {string} total
+		 */
+		newOrder: RequiredParams<'amount' | 'customer' | 'kind' | 'number' | 'total'>
+		/**
+		 * �​�​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​к​л​и​е​н​т​ ​п​р​и​л​о​ж​и​л​ ​ч​е​к​.​ ​П​р​о​в​е​р​ь​т​е​ ​о​п​л​а​т​у​ ​<​b​>​{​t​o​t​a​l​}​<​/​b​>​.​
+	​К​л​и​е​н​т​:​ ​{​c​u​s​t​o​m​e​r​}
+		 * @param {string} customer
+		 * @param {string} number
+		 * @param {string} total
+		 */
+		receiptUploaded: RequiredParams<'customer' | 'number' | 'total'>
+		/**
+		 * �​�​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​к​л​и​е​н​т​ ​о​т​п​р​а​в​и​л​ ​<​b​>​{​a​m​o​u​n​t​}​<​/​b​>​ ​в​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​.​
+	​Х​е​ш​:​ ​<​c​o​d​e​>​{​h​a​s​h​}​<​/​c​o​d​e​>​
+	​К​л​и​е​н​т​:​ ​{​c​u​s​t​o​m​e​r​}
+		 * @param {string} amount
+		 * @param {string} customer
+		 * @param {string} hash
+		 * @param {string} network
+		 * @param {string} number
+		 */
+		txSubmitted: RequiredParams<'amount' | 'customer' | 'hash' | 'network' | 'number'>
+		/**
+		 * ⚠​️​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​к​л​и​е​н​т​ ​о​п​л​а​т​и​л​,​ ​н​о​ ​с​р​о​к​ ​п​р​о​ш​ё​л​.​ ​З​а​к​а​з​ ​ж​д​ё​т​ ​р​е​ш​е​н​и​я​ ​о​п​е​р​а​т​о​р​а​.​
+	​К​л​и​е​н​т​:​ ​{​c​u​s​t​o​m​e​r​}
+		 * @param {string} customer
+		 * @param {string} number
+		 */
+		flagPaidLate: RequiredParams<'customer' | 'number'>
+		/**
+		 * ⚠​️​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​т​о​т​ ​ж​е​ ​ч​е​к​ ​п​р​и​л​о​ж​е​н​ ​к​ ​з​а​к​а​з​а​м​ ​{​o​t​h​e​r​s​}​.​ ​П​р​о​в​е​р​ь​т​е​ ​о​п​л​а​т​у​.​
+	​К​л​и​е​н​т​:​ ​{​c​u​s​t​o​m​e​r​}
+		 * @param {string} customer
+		 * @param {string} number
+		 * @param {string} others
+		 */
+		flagReusedReceipt: RequiredParams<'customer' | 'number' | 'others'>
+		/**
+		 * ⏰​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​ ​ж​д​ё​т​ ​о​п​е​р​а​т​о​р​а​ ​б​о​л​ь​ш​е​ ​1​0​ ​м​и​н​у​т​:​ ​{​k​i​n​d​}​,​ ​<​b​>​{​t​o​t​a​l​}​<​/​b​>​.​
+	​К​л​и​е​н​т​:​ ​{​c​u​s​t​o​m​e​r​}
+		 * @param {string} customer
+		 * @param {string} kind
+		 * @param {string} number
+		 * @param {string} total
+		 */
+		flagWaiting: RequiredParams<'customer' | 'kind' | 'number' | 'total'>
+		kinds: {
+			/**
+			 * п​о​к​у​п​к​а​,​ ​п​е​р​е​в​о​д​ ​н​а​ ​к​а​р​т​у
+			 */
+			BUY_P2P: string
+			/**
+			 * п​о​к​у​п​к​а​,​ ​п​е​р​е​в​о​д​ ​п​о​ ​с​ч​ё​т​у
+			 */
+			BUY_BANK_ACCOUNT: string
+			/**
+			 * п​о​к​у​п​к​а​,​ ​н​а​л​и​ч​н​ы​е​ ​в​ ​о​ф​и​с​е
+			 */
+			BUY_OFFICE: string
+			/**
+			 * п​р​о​д​а​ж​а​,​ ​в​ы​п​л​а​т​а​ ​н​а​ ​к​а​р​т​у
+			 */
+			SELL_P2P: string
+			/**
+			 * п​р​о​д​а​ж​а​,​ ​в​ы​п​л​а​т​а​ ​п​о​ ​с​ч​ё​т​у
+			 */
+			SELL_BANK_ACCOUNT: string
+			/**
+			 * п​р​о​д​а​ж​а​ ​в​ ​о​ф​и​с​е
+			 */
+			SELL_OFFICE: string
+		}
+	}
+}
+
+export type Namespaces =
+	| 'bot'
+
+type DisallowNamespaces = {
+	/**
+	 * reserved for 'bot'-namespace\
+	 * you need to use the `./bot/index.ts` file instead
+	 */
+	bot?: "[typesafe-i18n] reserved for 'bot'-namespace. You need to use the `./bot/index.ts` file instead."
+}
+
 export type TranslationFunctions = {
 	common: {
 		/**
@@ -3422,6 +3647,153 @@ export type TranslationFunctions = {
 		 * Внутренняя ошибка сервера. Попробуйте позже.
 		 */
 		INTERNAL: () => LocalizedString
+	}
+	bot: {
+		start: {
+			/**
+			 * Здравствуйте, {name}! Здесь можно купить и продать USDT и USDC за рубли: переводом на карту, по счёту или наличными в офисе. Я пришлю сообщение, когда по вашему заказу что-то произойдёт.
+			 */
+			greeting: (arg: { name: string }) => LocalizedString
+			/**
+			 * Заказ №{number} откроется по кнопке ниже.
+			 */
+			order: (arg: { number: string }) => LocalizedString
+			/**
+			 * Открыть обменник
+			 */
+			openApp: () => LocalizedString
+			/**
+			 * Вопрос по заказу? Напишите в поддержку: {url}. Укажите номер заказа: он есть в каждом сообщении и в приложении.
+			 */
+			help: (arg: { url: string }) => LocalizedString
+			/**
+			 * Написать в поддержку
+			 */
+			support: () => LocalizedString
+		}
+		buttons: {
+			/**
+			 * Открыть заказ
+			 */
+			openOrder: () => LocalizedString
+			/**
+			 * Открыть в консоли
+			 */
+			openConsole: () => LocalizedString
+			/**
+			 * Написать в поддержку
+			 */
+			support: () => LocalizedString
+		}
+		customer: {
+			/**
+			 * Заказ №{number}: реквизиты готовы.
+		Переведите <b>{total}</b> на карту <code>{card}</code> ({bank}, {holder}) до <b>{deadline}</b> по Москве.
+		После перевода нажмите «Я оплатил» в приложении и приложите чек.
+			 */
+			requisitesCard: (arg: { bank: string, card: string, deadline: string, holder: string, number: string, total: string }) => LocalizedString
+			/**
+			 * Заказ №{number}: реквизиты для перевода <b>{total}</b> по счёту готовы, они в приложении. Оплатите до <b>{deadline}</b> по Москве, затем приложите платёжное поручение.
+			 */
+			requisitesBank: (arg: { deadline: string, number: string, total: string }) => LocalizedString
+			/**
+			 * Заказ №{number}: офис ждёт вас.
+		Код брони: <b>{code}</b>
+		{city}, {address}
+		Часы работы: {hours}
+		Курс и наличные зарезервированы до <b>{deadline}</b> по Москве. Назовите код в офисе.
+			 */
+			officeReady: (arg: { address: string, city: string, code: string, deadline: string, hours: string, number: string }) => LocalizedString
+			/**
+			 * Заказ №{number}: оплата <b>{total}</b> получена. Отправляем <b>{amount}</b> на ваш кошелёк в сети {network}.
+			 */
+			paymentConfirmed: (arg: { amount: string, network: string, number: string, total: string }) => LocalizedString
+			/**
+			 * Заказ №{number}: ваша транзакция подтверждена. Переводим <b>{total}</b> на карту •••• {last4}.
+			 */
+			txConfirmed: (arg: { last4: string, number: string, total: string }) => LocalizedString
+			/**
+			 * Заказ №{number} выполнен: <b>{amount}</b> отправлены на ваш кошелёк.
+		Транзакция: <a href="{url}">{hash}</a>
+			 */
+			completedCrypto: (arg: { amount: string, hash: string, number: string, url: string }) => LocalizedString
+			/**
+			 * Заказ №{number} выполнен: <b>{amount}</b> ваши. Спасибо!
+			 */
+			completedOffice: (arg: { amount: string, number: string }) => LocalizedString
+			/**
+			 * Заказ №{number} выполнен: <b>{total}</b> отправлены на карту •••• {last4}.
+			 */
+			completedPayout: (arg: { last4: string, number: string, total: string }) => LocalizedString
+			/**
+			 * Заказ №{number}: осталось 5 минут, чтобы перевести <b>{total}</b> (до {deadline} по Москве). Уже перевели? Нажмите «Я оплатил» в приложении, иначе заказ отменится.
+			 */
+			reminderPay: (arg: { deadline: string, number: string, total: string }) => LocalizedString
+			/**
+			 * Заказ №{number}: осталось 5 минут, чтобы отправить <b>{amount}</b> в сети {network} (до {deadline} по Москве). Уже отправили? Укажите хеш транзакции в приложении.
+			 */
+			reminderSend: (arg: { amount: string, deadline: string, network: string, number: string }) => LocalizedString
+		}
+		operators: {
+			/**
+			 * 🆕 Новый заказ №{number}: {kind}
+		<b>{amount}</b> за <b>{total}</b>
+		Клиент: {customer}
+			 */
+			newOrder: (arg: { amount: string, customer: string, kind: string, number: string, total: string }) => LocalizedString
+			/**
+			 * 🧾 Заказ №{number}: клиент приложил чек. Проверьте оплату <b>{total}</b>.
+		Клиент: {customer}
+			 */
+			receiptUploaded: (arg: { customer: string, number: string, total: string }) => LocalizedString
+			/**
+			 * 🔗 Заказ №{number}: клиент отправил <b>{amount}</b> в сети {network}.
+		Хеш: <code>{hash}</code>
+		Клиент: {customer}
+			 */
+			txSubmitted: (arg: { amount: string, customer: string, hash: string, network: string, number: string }) => LocalizedString
+			/**
+			 * ⚠️ Заказ №{number}: клиент оплатил, но срок прошёл. Заказ ждёт решения оператора.
+		Клиент: {customer}
+			 */
+			flagPaidLate: (arg: { customer: string, number: string }) => LocalizedString
+			/**
+			 * ⚠️ Заказ №{number}: тот же чек приложен к заказам {others}. Проверьте оплату.
+		Клиент: {customer}
+			 */
+			flagReusedReceipt: (arg: { customer: string, number: string, others: string }) => LocalizedString
+			/**
+			 * ⏰ Заказ №{number} ждёт оператора больше 10 минут: {kind}, <b>{total}</b>.
+		Клиент: {customer}
+			 */
+			flagWaiting: (arg: { customer: string, kind: string, number: string, total: string }) => LocalizedString
+			kinds: {
+				/**
+				 * покупка, перевод на карту
+				 */
+				BUY_P2P: () => LocalizedString
+				/**
+				 * покупка, перевод по счёту
+				 */
+				BUY_BANK_ACCOUNT: () => LocalizedString
+				/**
+				 * покупка, наличные в офисе
+				 */
+				BUY_OFFICE: () => LocalizedString
+				/**
+				 * продажа, выплата на карту
+				 */
+				SELL_P2P: () => LocalizedString
+				/**
+				 * продажа, выплата по счёту
+				 */
+				SELL_BANK_ACCOUNT: () => LocalizedString
+				/**
+				 * продажа в офисе
+				 */
+				SELL_OFFICE: () => LocalizedString
+			}
+		}
 	}
 }
 

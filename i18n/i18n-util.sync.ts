@@ -8,9 +8,18 @@ import { loadedFormatters, loadedLocales, locales } from './i18n-util'
 import en from './en'
 import ru from './ru'
 
+import en_bot from './en/bot'
+import ru_bot from './ru/bot'
+
 const localeTranslations = {
-	en,
-	ru,
+	en: {
+		...en,
+		bot: en_bot
+	},
+	ru: {
+		...ru,
+		bot: ru_bot
+	},
 }
 
 export const loadLocale = (locale: Locales): void => {

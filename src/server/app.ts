@@ -15,6 +15,7 @@ import {
 import type { AppConfig } from './config';
 import type { Database } from './db/schema';
 import { authPlugin } from './plugins/auth';
+import { botPlugin } from './plugins/bot';
 import { callLimitsPlugin } from './plugins/call-limits';
 import { contextPlugin } from './plugins/context';
 import { errorsPlugin, sendError } from './plugins/errors';
@@ -31,7 +32,10 @@ export interface AppDeps {
   readonly now?: () => number;
   /** Where log lines go instead of stdout (tests read them). */
   readonly logStream?: { write(line: string): void };
-  /** Run the background jobs (expiry sweeper, housekeeping) while the server is up; main.ts does. */
+  /**
+   * Run the background jobs (expiry sweeper, housekeeping, the notification outbox and, with a
+   * BOT_TOKEN, the bot's updates) while the server is up; main.ts does.
+   */
   readonly jobs?: boolean;
 }
 
@@ -55,6 +59,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(authPlugin);
   await app.register(callLimitsPlugin);
   if (deps.jobs === true) await app.register(jobsPlugin);
+  await app.register(botPlugin, { jobs: deps.jobs === true });
   await app.register(publicRoutes);
   await app.register(customerRoutes);
   await app.register(operatorRoutes);

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import * as v from 'valibot';
-import type { BankRequisites } from '../shared/api';
+import { LANGUAGES, type BankRequisites, type Language } from '../shared/api';
 import { checkWalletAddress } from '../shared/addresses';
 import {
   DEFAULT_MAX_ACTIVE_ORDERS,
@@ -44,6 +44,14 @@ export interface AppConfig {
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** The built mini-app to serve at `/`; undefined serves the API alone. */
   readonly staticDir: string | undefined;
+  /** The chat (a group or a private chat) the bot alerts operators in; none when unset. */
+  readonly operatorChatId: number | undefined;
+  /** The language of the operators' chat. */
+  readonly operatorChatLanguage: Language;
+  /** Where Telegram sends the bot's updates; long polling when unset. */
+  readonly webhookUrl: string | undefined;
+  /** The Bot API server: Telegram's own, a self-hosted one, or a test double. */
+  readonly telegramApiRoot: string;
 }
 
 /** Demo mode: no bot token, the server signs init data for a demo customer itself. */
@@ -202,6 +210,46 @@ export const EnvVariablesSchema = v.object({
   BANK_ADDRESS: v.optional(text),
   BANK_BENEFICIARY_NAME: v.optional(text),
   BANK_BENEFICIARY_ACCOUNT: v.optional(text),
+  OPERATOR_CHAT_ID: v.optional(
+    v.pipe(
+      text,
+      v.regex(
+        /^-?\d{1,20}$/,
+        (issue) =>
+          `OPERATOR_CHAT_ID must be a Telegram chat id (a group's starts with -100), got "${issue.input}"`,
+      ),
+      v.transform(Number),
+    ),
+  ),
+  OPERATOR_CHAT_LANGUAGE: v.optional(
+    v.picklist(
+      LANGUAGES,
+      (issue) =>
+        `OPERATOR_CHAT_LANGUAGE must be one of ${LANGUAGES.join(', ')}, got "${String(issue.input)}"`,
+    ),
+    'ru',
+  ),
+  WEBHOOK_URL: v.optional(
+    v.pipe(
+      text,
+      v.regex(
+        /^https:\/\/[^\s/?#]+\/[^\s?#]*$/,
+        (issue) =>
+          `WEBHOOK_URL must be an https:// address with a path (https://exchange.example/telegram/webhook), got "${issue.input}"`,
+      ),
+    ),
+  ),
+  TELEGRAM_API_ROOT: v.optional(
+    v.pipe(
+      text,
+      v.regex(
+        /^https?:\/\/[^\s]+[^\s/]$/,
+        (issue) =>
+          `TELEGRAM_API_ROOT must be an http(s):// address without a trailing slash, got "${issue.input}"`,
+      ),
+    ),
+    'https://api.telegram.org',
+  ),
   LOG_LEVEL: v.optional(
     v.picklist(
       LOG_LEVELS,
@@ -253,6 +301,12 @@ const EnvSchema = v.pipe(
       }
     }
   }),
+  v.rawCheck(({ dataset, addIssue }) => {
+    const env = variablesOf(dataset.value);
+    if (env.BOT_TOKEN === undefined && env.WEBHOOK_URL !== undefined) {
+      addIssue({ message: 'WEBHOOK_URL needs BOT_TOKEN: there is no bot to receive updates for' });
+    }
+  }),
   // A half-configured account would send customers to pay with a field missing.
   v.rawCheck(({ dataset, addIssue }) => {
     const env = variablesOf(dataset.value);
@@ -295,6 +349,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     bankAccount: bankAccount(variables),
     logLevel: variables.LOG_LEVEL,
     staticDir: path.resolve(cwd, variables.STATIC_DIR),
+    operatorChatId: variables.OPERATOR_CHAT_ID,
+    operatorChatLanguage: variables.OPERATOR_CHAT_LANGUAGE,
+    webhookUrl: variables.WEBHOOK_URL,
+    telegramApiRoot: variables.TELEGRAM_API_ROOT,
   };
 }
 

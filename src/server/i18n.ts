@@ -33,6 +33,11 @@ export function negotiateLanguage(header: string | undefined): Language {
   return (ranked.find((r) => isLanguage(r.lang))?.lang as Language | undefined) ?? DEFAULT_LANGUAGE;
 }
 
+/** Every text of the dictionaries (the bot's namespace among them) in one language. */
+export function translator(language: Language): TranslationFunctions {
+  return translators[language];
+}
+
 export function errorMessage(code: ErrorCode, language: Language): string {
   return translators[language].apiErrors[code]();
 }

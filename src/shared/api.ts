@@ -109,11 +109,36 @@ export interface DemoSessionResponse {
 /** The Telegram start parameter that opens an order: `order_<id>` (spec section 2, landing). */
 export const ORDER_START_PARAM_PREFIX = 'order_';
 
+/** The start parameter that opens an order in the operators' console: `console_<id>`. */
+export const CONSOLE_START_PARAM_PREFIX = 'console_';
+
+function idFromStartParam(
+  startParam: string | undefined | null,
+  prefix: string,
+): string | undefined {
+  if (!startParam?.startsWith(prefix)) return undefined;
+  const id = startParam.slice(prefix.length);
+  return /^[A-Za-z0-9-]{1,64}$/.test(id) ? id : undefined;
+}
+
 /** The order id of a start parameter `order_<id>`, or undefined for any other parameter. */
 export function orderIdFromStartParam(startParam: string | undefined | null): string | undefined {
-  if (!startParam?.startsWith(ORDER_START_PARAM_PREFIX)) return undefined;
-  const id = startParam.slice(ORDER_START_PARAM_PREFIX.length);
-  return /^[A-Za-z0-9-]{1,64}$/.test(id) ? id : undefined;
+  return idFromStartParam(startParam, ORDER_START_PARAM_PREFIX);
+}
+
+/** The order id of a start parameter `console_<id>`, or undefined for any other parameter. */
+export function consoleOrderIdFromStartParam(
+  startParam: string | undefined | null,
+): string | undefined {
+  return idFromStartParam(startParam, CONSOLE_START_PARAM_PREFIX);
+}
+
+/**
+ * The link that opens the bot's mini-app with a start parameter (Telegram's main mini-app link):
+ * `https://t.me/<bot>?startapp=<param>`.
+ */
+export function startAppLink(botUsername: string, startParam: string): string {
+  return `https://t.me/${botUsername}?startapp=${encodeURIComponent(startParam)}`;
 }
 
 /** `GET /api/rates/calculate?amount&currency&operation&cryptoCurrency&paymentMethod`. */

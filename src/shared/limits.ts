@@ -82,6 +82,12 @@ export const CRYPTO_SEND_WINDOW_MS = 30 * 60 * 1000;
 /** The send-crypto countdown turns to a warning under 5 minutes, as the P2P payment's does. */
 export const CRYPTO_SEND_WARNING_MS = 5 * 60 * 1000;
 
+/**
+ * The bot reminds a customer who has not said they paid (or sent the crypto of a sell) this long
+ * before the deadline (issue 12).
+ */
+export const PAYMENT_REMINDER_BEFORE_MS = 5 * 60 * 1000;
+
 /** Office: the rate is fixed, and the cash reserved, for 3 hours; warning under 10 minutes. */
 export const OFFICE_RATE_FIXED_MS = 3 * 60 * 60 * 1000;
 export const OFFICE_RESERVATION_WARNING_MS = 10 * 60 * 1000;

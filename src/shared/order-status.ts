@@ -102,6 +102,12 @@ export const PAID_STATUSES: readonly OrderStatus[] = [
   'TX_PENDING',
 ];
 
+/**
+ * Statuses in which the customer has yet to pay or send the crypto before a deadline: the bot
+ * reminds them shortly before it.
+ */
+export const AWAITING_PAYMENT: readonly OrderStatus[] = ['REQUISITES_READY', 'WAITING_CRYPTO'];
+
 /** Statuses that wait for an operator: past their deadline, nobody answered in time. */
 export const WAITING_FOR_OPERATOR: readonly OrderStatus[] = [
   'WAITING_REQUISITES',

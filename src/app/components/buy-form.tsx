@@ -29,7 +29,13 @@ import type { PaymentMethod } from '../../shared/order-status';
 import { buyFormSchema, type BuyFormValues } from '../../shared/schemas/forms';
 import { createOrder } from '../api/orders';
 import { useEnvironment } from '../environment-context';
-import { currencySign, formatCrypto, formatFiat, formatNumber, formatRate } from '../format';
+import {
+  currencySign,
+  formatCrypto,
+  formatFiat,
+  formatNumber,
+  formatRate,
+} from '../../shared/format';
 import { useQuotedOrder } from '../hooks/use-quoted-order';
 import { useI18nContext, useLanguage } from '../i18n/language';
 import { hapticError, showAlert } from '../telegram/actions';

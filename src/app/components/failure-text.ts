@@ -8,7 +8,7 @@ import type { TranslationFunctions } from '../../../i18n/i18n-types';
 import type { ApiErrorBody, Language } from '../../shared/api';
 import type { ErrorCode } from '../../shared/errors';
 import { ApiError } from '../api/client';
-import { formatNumber, localeOf } from '../format';
+import { formatNumber, localeOf } from '../../shared/format';
 
 /** Refusals whose own message says more than "an error occurred". */
 const EXPLAINED: readonly ErrorCode[] = [

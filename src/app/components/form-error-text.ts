@@ -6,7 +6,7 @@ import type { TranslationFunctions } from '../../../i18n/i18n-types';
 import type { Language } from '../../shared/api';
 import type { AmountBounds } from '../../shared/limits';
 import type { FormErrorKey } from '../../shared/schemas/fields';
-import { formatNumber } from '../format';
+import { formatNumber } from '../../shared/format';
 
 export interface FormErrorContext {
   readonly language: Language;

@@ -8,7 +8,7 @@ import type { TranslationFunctions } from '../../../i18n/i18n-types';
 import type { OrderSummary } from '../../shared/api';
 import { NETWORKS } from '../../shared/networks';
 import { orderNumber } from '../../shared/support-link';
-import { formatCrypto, formatFiat, formatRate } from '../format';
+import { formatCrypto, formatFiat, formatRate } from '../../shared/format';
 import { useI18nContext, useLanguage } from '../i18n/language';
 
 /** The labels of the side the customer gives and the side they get. */

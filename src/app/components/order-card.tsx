@@ -10,7 +10,7 @@ import type { OrderSummary } from '../../shared/api';
 import { NETWORKS } from '../../shared/networks';
 import { historyCardTarget, orderScreenPath } from '../../shared/order-screens';
 import { STATUS_LABEL_KEYS, customerAction } from '../../shared/order-status';
-import { formatCrypto, formatFiat, formatTime } from '../format';
+import { formatCrypto, formatFiat, formatTime } from '../../shared/format';
 import { useI18nContext, useLanguage } from '../i18n/language';
 
 /** A card that opens its order where the history-card table says (spec section 4). */

@@ -10,7 +10,7 @@ import { orderScreenPath } from '../../shared/order-screens';
 import { orderNumber } from '../../shared/support-link';
 import { confirmOfficeReceipt } from '../api/orders';
 import { useEnvironment } from '../environment-context';
-import { formatCrypto } from '../format';
+import { formatCrypto } from '../../shared/format';
 import { useI18nContext, useLanguage } from '../i18n/language';
 import { askConfirm, hapticSuccess } from '../telegram/actions';
 import { useOrderAction, type FailureHeadline, type OrderAction } from './use-order-action';

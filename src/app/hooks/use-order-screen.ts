@@ -16,7 +16,7 @@ import {
   type OrderScreenDestination,
 } from '../../shared/order-screens';
 import { ApiError } from '../api/client';
-import { endedAlertText } from '../components/order-ended';
+import { endedAlertText } from '../../shared/order-ended';
 import { fetchOrder } from '../api/orders';
 import { useEnvironment } from '../environment-context';
 import { useI18nContext } from '../i18n/language';

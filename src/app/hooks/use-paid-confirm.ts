@@ -4,7 +4,7 @@
  */
 import type { OrderSummary } from '../../shared/api';
 import { useEnvironment } from '../environment-context';
-import { formatFiat } from '../format';
+import { formatFiat } from '../../shared/format';
 import { useI18nContext, useLanguage } from '../i18n/language';
 import { askConfirm } from '../telegram/actions';
 

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { isLanguage, type Language } from '../../shared/api';
 import type { Database } from '../db/schema';
 import { AppError } from '../errors';
 import { type Customer, extractInitData, recordCustomer, verifyInitData } from './telegram-auth';
@@ -11,6 +12,15 @@ const RECORDED_MAX = 10_000;
 
 /** The verified customer of a request, recorded in `users`; throws AUTH_* otherwise. */
 export type Authenticator = (request: FastifyRequest) => Promise<Customer>;
+
+/**
+ * The language the customer chose in the app: the app sends it alone as `Accept-Language`
+ * ("en"), where a browser's own header is a list ("en-GB,en;q=0.9"), which is no choice.
+ */
+function chosenLanguage(header: string | undefined): Language | undefined {
+  const value = header?.trim();
+  return isLanguage(value) ? value : undefined;
+}
 
 export function createAuthenticator(options: {
   db: Kysely<Database>;
@@ -26,15 +36,17 @@ export function createAuthenticator(options: {
     if (raw === undefined) throw new AppError('AUTH_MISSING');
     const now = options.now();
     const verified = verifyInitData(raw, options.botToken, options.maxAgeSeconds, now);
+    const language = chosenLanguage(request.headers['accept-language']);
     const key = [
       verified.firstName,
       verified.lastName,
       verified.username,
       verified.languageCode,
+      language,
     ].join('\u0000');
     const last = recorded.get(verified.telegramId);
     if (last === undefined || last.key !== key || now - last.at >= RECORD_INTERVAL_MS) {
-      await recordCustomer(options.db, verified, now);
+      await recordCustomer(options.db, verified, now, language);
       if (recorded.size >= RECORDED_MAX) recorded.clear();
       recorded.set(verified.telegramId, { key, at: now });
     }

@@ -8,7 +8,7 @@ import { isExpiredError, sign, validate } from '@telegram-apps/init-data-node';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import * as v from 'valibot';
-import { AUTH_SCHEME } from '../../shared/api';
+import { AUTH_SCHEME, type Language } from '../../shared/api';
 import { withoutControlCharacters } from '../../shared/schemas/text';
 import type { Database } from '../db/schema';
 import { AppError } from '../errors';
@@ -143,29 +143,35 @@ export function signInitData(
   );
 }
 
-/** Records the customer on first sight; keeps names and the last visit current afterwards. */
+/**
+ * Records the customer on first sight; keeps names and the last visit current afterwards, and
+ * the language chosen in the app when the call carries one (the bot writes in it).
+ */
 export async function recordCustomer(
   db: Kysely<Database>,
-  customer: Customer,
+  customer: Omit<Customer, 'startParam'>,
   now: number,
+  language?: Language,
 ): Promise<void> {
+  const names = {
+    first_name: customer.firstName,
+    last_name: customer.lastName,
+    username: customer.username,
+    language_code: customer.languageCode,
+  };
   await db
     .insertInto('users')
     .values({
       telegram_id: customer.telegramId,
-      first_name: customer.firstName,
-      last_name: customer.lastName,
-      username: customer.username,
-      language_code: customer.languageCode,
+      ...names,
+      language: language ?? null,
       first_seen_at: now,
       last_seen_at: now,
     })
     .onConflict((oc) =>
       oc.column('telegram_id').doUpdateSet({
-        first_name: customer.firstName,
-        last_name: customer.lastName,
-        username: customer.username,
-        language_code: customer.languageCode,
+        ...names,
+        ...(language === undefined ? {} : { language }),
         last_seen_at: now,
       }),
     )

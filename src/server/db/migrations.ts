@@ -204,6 +204,74 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('orders').dropColumn('reject_reason_code').execute();
       },
     },
+    '0006_notifications': {
+      async up(db: Kysely<unknown>) {
+        // The language the customer chose in the app (sent with every call), and when the bot
+        // found it blocked: notifications to such a customer are not retried.
+        await db.schema.alterTable('users').addColumn('language', 'text').execute();
+        await db.schema.alterTable('users').addColumn('bot_blocked_at', big).execute();
+        // When the customer was reminded of the payment deadline of the order's current wait.
+        await db.schema.alterTable('orders').addColumn('reminded_at', big).execute();
+        // The transactional outbox (design.md, "Staff side and notifications").
+        await db.schema
+          .createTable('notifications')
+          .addColumn('id', dialect === 'postgres' ? 'bigserial' : 'integer', (c) =>
+            dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+          )
+          .addColumn('dedupe_key', 'text', (c) => c.notNull().unique())
+          .addColumn('recipient', 'text', (c) => c.notNull())
+          .addColumn('order_id', 'text')
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('language', 'text')
+          .addColumn('payload', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('next_attempt_at', big, (c) => c.notNull())
+          .addColumn('claimed_until', big)
+          .addColumn('last_error', 'text')
+          .addColumn('message_id', big)
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('sent_at', big)
+          .execute();
+        await db.schema
+          .createIndex('notifications_due')
+          .on('notifications')
+          .columns(['status', 'next_attempt_at'])
+          .execute();
+        await db.schema
+          .createIndex('notifications_recipient')
+          .on('notifications')
+          .columns(['recipient', 'status', 'id'])
+          .execute();
+        await db.schema
+          .createIndex('notifications_order')
+          .on('notifications')
+          .columns(['order_id', 'id'])
+          .execute();
+        await db.schema
+          .createTable('notification_failures')
+          .addColumn('id', dialect === 'postgres' ? 'bigserial' : 'integer', (c) =>
+            dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+          )
+          .addColumn('notification_id', big, (c) => c.notNull().references('notifications.id'))
+          .addColumn('attempt', 'integer', (c) => c.notNull())
+          .addColumn('error', 'text', (c) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('notification_failures_notification')
+          .on('notification_failures')
+          .columns(['notification_id', 'id'])
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('notification_failures').execute();
+        await db.schema.dropTable('notifications').execute();
+        await db.schema.alterTable('orders').dropColumn('reminded_at').execute();
+        await db.schema.alterTable('users').dropColumn('bot_blocked_at').execute();
+        await db.schema.alterTable('users').dropColumn('language').execute();
+      },
+    },
   };
 }
 

@@ -4,7 +4,9 @@
  * rates in millionths of the fiat per coin.
  */
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { Language } from '../../shared/api';
 import type { CryptoCurrency, NetworkId } from '../../shared/networks';
+import type { NotificationKind, NotificationStatus } from '../../shared/notifications';
 import type { RejectReason } from '../../shared/reject-reasons';
 import type {
   Actor,
@@ -22,6 +24,10 @@ export interface UsersTable {
   language_code: string | null;
   first_seen_at: number;
   last_seen_at: number;
+  /** The language chosen in the app, sent with every call; notifications are written in it. */
+  language: ColumnType<Language | null, Language | null | undefined, Language | null>;
+  /** When the bot found itself blocked by this customer (403); cleared by their next /start. */
+  bot_blocked_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface OrdersTable {
@@ -75,6 +81,8 @@ export interface OrdersTable {
     CancelReason | null | undefined,
     CancelReason | null
   >;
+  /** When the customer was reminded of the deadline of the order's current wait. */
+  reminded_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface OrderEventsTable {
@@ -147,6 +155,42 @@ export interface CallCountsTable {
   count: number;
 }
 
+/**
+ * The transactional outbox: a message to Telegram, written in the same transaction as the change
+ * that causes it, unique per (event, recipient) by `dedupe_key`, sent later by the outbox worker.
+ */
+export interface NotificationsTable {
+  id: Generated<number>;
+  dedupe_key: string;
+  /** `customer:<telegram id>` or `operators` (the chat of OPERATOR_CHAT_ID, read when sent). */
+  recipient: string;
+  order_id: string | null;
+  kind: NotificationKind;
+  /** The customer's language; null for the operators' chat (OPERATOR_CHAT_LANGUAGE, when sent). */
+  language: Language | null;
+  /** JSON: the facts of the event, as they were when it happened. */
+  payload: string;
+  status: ColumnType<NotificationStatus, NotificationStatus, NotificationStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: number;
+  /** While a worker holds the row: no other claims it before this time. */
+  claimed_until: ColumnType<number | null, number | null | undefined, number | null>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The Telegram message it became: a later update of the order's thread edits it. */
+  message_id: ColumnType<number | null, number | null | undefined, number | null>;
+  created_at: number;
+  sent_at: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** Every failed attempt to send a notification, kept. */
+export interface NotificationFailuresTable {
+  id: Generated<number>;
+  notification_id: number;
+  attempt: number;
+  error: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   orders: OrdersTable;
@@ -157,8 +201,11 @@ export interface Database {
   cities: CitiesTable;
   offices: OfficesTable;
   call_counts: CallCountsTable;
+  notifications: NotificationsTable;
+  notification_failures: NotificationFailuresTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type NewOrderRow = Insertable<OrdersTable>;
+export type NotificationRow = Selectable<NotificationsTable>;

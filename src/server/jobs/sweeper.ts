@@ -5,7 +5,8 @@
  * `expired`, or `no_operator` when it still waited for requisites or office instructions. An
  * order waiting for an operator longer than the usual 10 minutes is flagged for operators once,
  * and so is an order whose customer already paid or sent crypto past its deadline: it never
- * expires by itself.
+ * expires by itself. Each flag alerts the operators' chat, and a customer who has yet to pay is
+ * reminded shortly before the deadline.
  *
  * Safe with several server instances: on PostgreSQL each pass claims the due orders with
  * `FOR UPDATE SKIP LOCKED`, so instances split the work; and each cancel is the same conditional
@@ -13,10 +14,16 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { OPERATOR_USUAL_ANSWER_MS } from '../../shared/limits';
-import { EXPIRABLE_STATUSES, PAID_STATUSES, WAITING_FOR_OPERATOR } from '../../shared/order-status';
+import { OPERATOR_USUAL_ANSWER_MS, PAYMENT_REMINDER_BEFORE_MS } from '../../shared/limits';
+import {
+  AWAITING_PAYMENT,
+  EXPIRABLE_STATUSES,
+  PAID_STATUSES,
+  WAITING_FOR_OPERATOR,
+} from '../../shared/order-status';
 import type { Dialect } from '../db/migrations';
 import type { Database } from '../db/schema';
+import { alertOperators, notifyCustomer } from '../notifications/outbox';
 import { applyTransitionIn } from '../orders/transition';
 import { periodicJob, type PeriodicJob } from './periodic';
 
@@ -29,6 +36,7 @@ const BY_EXPIRES_AT = EXPIRABLE_STATUSES.filter((s) => s !== 'OFFICE_READY');
 export interface SweepResult {
   readonly expired: readonly string[];
   readonly flagged: readonly string[];
+  readonly reminded: readonly string[];
 }
 
 /** How many due orders one pass claims at a time. */
@@ -72,23 +80,54 @@ export async function sweepOnce(database: SweptDatabase, now: number): Promise<S
     if (batch.length < SWEEP_BATCH) break;
   }
 
-  const flagged = await database.db
-    .updateTable('orders')
-    .set({ needs_attention: 1, deadline_alerted_at: now })
-    .where('deadline_alerted_at', 'is', null)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('status', 'in', PAID_STATUSES), eb('expires_at', '<=', now)]),
-        eb.and([
-          eb('status', 'in', WAITING_FOR_OPERATOR),
-          eb('created_at', '<=', now - OPERATOR_USUAL_ANSWER_MS),
+  const flagged = await database.db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .updateTable('orders')
+      .set({ needs_attention: 1, deadline_alerted_at: now })
+      .where('deadline_alerted_at', 'is', null)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('status', 'in', PAID_STATUSES), eb('expires_at', '<=', now)]),
+          eb.and([
+            eb('status', 'in', WAITING_FOR_OPERATOR),
+            eb('created_at', '<=', now - OPERATOR_USUAL_ANSWER_MS),
+          ]),
         ]),
-      ]),
-    )
-    .returning('id')
-    .execute();
+      )
+      .returningAll()
+      .execute();
+    for (const order of rows) {
+      const kind = PAID_STATUSES.includes(order.status) ? 'flag_paid_late' : 'flag_waiting';
+      await alertOperators(trx, kind, order, `flag:${order.id}:${order.status}`, now);
+    }
+    return rows;
+  });
 
-  return { expired, flagged: flagged.map((r) => r.id) };
+  // The customer who has not paid (or sent the crypto) yet hears of the deadline once, shortly
+  // before it, whether or not the app is open.
+  const reminded = await database.db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .updateTable('orders')
+      .set({ reminded_at: now })
+      .where('reminded_at', 'is', null)
+      .where('status', 'in', AWAITING_PAYMENT)
+      .where('expires_at', '>', now)
+      .where('expires_at', '<=', now + PAYMENT_REMINDER_BEFORE_MS)
+      .returningAll()
+      .execute();
+    for (const order of rows) {
+      await notifyCustomer(
+        trx,
+        'payment_reminder',
+        order,
+        `reminder:${order.id}:${order.status}`,
+        now,
+      );
+    }
+    return rows;
+  });
+
+  return { expired, flagged: flagged.map((r) => r.id), reminded: reminded.map((r) => r.id) };
 }
 
 export function createSweeper(options: {

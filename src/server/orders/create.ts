@@ -16,6 +16,7 @@ import type { AppConfig } from '../config';
 import type { ServerContext } from '../context';
 import type { NewOrderRow } from '../db/schema';
 import { AppError } from '../errors';
+import { alertOperators } from '../notifications/outbox';
 import { quote } from '../rates/rates';
 import { methodTakesCurrency } from '../../shared/currencies';
 
@@ -159,7 +160,11 @@ export async function createOrder(
     if (Number(count) >= config.maxActiveOrders) {
       throw new AppError('TOO_MANY_ACTIVE_ORDERS', { max: config.maxActiveOrders });
     }
-    await trx.insertInto('orders').values(row).execute();
+    const created = await trx
+      .insertInto('orders')
+      .values(row)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await trx
       .insertInto('order_events')
       .values({
@@ -172,6 +177,7 @@ export async function createOrder(
         created_at: now,
       })
       .execute();
+    await alertOperators(trx, 'new_order', created, `created:${id}`, now);
   });
   return { success: true, orderId: id };
 }

@@ -25,6 +25,7 @@ import {
   removeReceiptFile,
   writeReceiptFile,
 } from '../receipts/receipts';
+import { alertOperators } from '../notifications/outbox';
 import { applyTransition, type TransitionResult } from './transition';
 import { toOrderDetails, toOrderSummary } from './order-view';
 
@@ -190,7 +191,7 @@ export async function uploadReceipt(
         actor: 'customer',
         actorId: customerId,
         ownerId: customerId,
-        alongside: async (trx) => {
+        alongside: async (trx, order) => {
           const twin = await trx
             .selectFrom('receipts')
             .select('id')
@@ -211,6 +212,7 @@ export async function uploadReceipt(
               uploaded_at: now,
             })
             .execute();
+          await alertOperators(trx, 'receipt_uploaded', order, `receipt:${receiptId}`, now);
           receipt.kept = true;
         },
       },
@@ -223,7 +225,7 @@ export async function uploadReceipt(
   // After the commit, not inside it: two uploads of one file to two orders at once each see the
   // other's row only once it committed, so whichever commits last flags both. (The console reads
   // reuse from the receipts themselves; this column keeps that a receipt was ever reused.)
-  if (receipt.kept) await flagReusedReceipt(ctx.db, orderId, checked.sha256);
+  if (receipt.kept) await flagReusedReceipt(ctx.db, orderId, checked.sha256, ctx.now());
   return result;
 }
 
@@ -232,6 +234,7 @@ async function flagReusedReceipt(
   db: Kysely<Database>,
   orderId: string,
   sha256: string,
+  now: number,
 ): Promise<void> {
   const elsewhere = await db
     .selectFrom('receipts')
@@ -240,11 +243,21 @@ async function flagReusedReceipt(
     .where('order_id', '!=', orderId)
     .execute();
   if (elsewhere.length === 0) return;
-  await db
-    .updateTable('orders')
-    .set({ needs_attention: 1 })
-    .where('id', 'in', [orderId, ...elsewhere.map((r) => r.order_id)])
-    .execute();
+  const orderIds = [orderId, ...elsewhere.map((r) => r.order_id)];
+  await db.transaction().execute(async (trx) => {
+    const flagged = await trx
+      .updateTable('orders')
+      .set({ needs_attention: 1 })
+      .where('id', 'in', orderIds)
+      .returningAll()
+      .execute();
+    // One alert per order and file, whichever upload of the two writes it.
+    for (const order of flagged) {
+      await alertOperators(trx, 'flag_reused_receipt', order, `reused:${order.id}:${sha256}`, now, {
+        otherOrderIds: orderIds.filter((id) => id !== order.id),
+      });
+    }
+  });
 }
 
 /**

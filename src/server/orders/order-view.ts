@@ -11,7 +11,7 @@ import type {
   ReceiptInfo,
   Requisites,
 } from '../../shared/api';
-import { ORDER_START_PARAM_PREFIX } from '../../shared/api';
+import { ORDER_START_PARAM_PREFIX, startAppLink } from '../../shared/api';
 import { fromMinor, fromUnits } from '../../shared/money';
 import type { Database, OrderRow } from '../db/schema';
 import type { TransitionResult } from './transition';
@@ -119,7 +119,7 @@ export async function toOrderDetails(
     deepLink:
       options.botUsername === undefined
         ? null
-        : `https://t.me/${options.botUsername}?startapp=${ORDER_START_PARAM_PREFIX}${row.id}`,
+        : startAppLink(options.botUsername, `${ORDER_START_PARAM_PREFIX}${row.id}`),
     serverTime: new Date(options.now).toISOString(),
   };
 }

@@ -2,7 +2,7 @@
  * The one way an order's status changes (design.md, "Order lifecycle"; RoboSats'
  * `transition_status`). The table in src/shared says what is allowed; this function reads the
  * order, checks the table, and moves it with a conditional UPDATE … WHERE status = <what it read>,
- * writing the order_events row in the same transaction. If another request moved the order in
+ * writing the order_events row and the messages it causes (the outbox) in the same transaction. If another request moved the order in
  * between, the update touches no row and the action is judged again against the new status: 409
  * with the status it lost to, or 'already done' for a customer's repeated action.
  */
@@ -21,6 +21,7 @@ import {
 import type { ServerContext } from '../context';
 import type { Database, OrderRow, OrdersTable } from '../db/schema';
 import { AppError } from '../errors';
+import { recordTransition } from '../notifications/outbox';
 
 export interface TransitionRequest {
   readonly orderId: string;
@@ -160,6 +161,7 @@ export async function applyTransitionIn(
         })
         .execute();
     }
+    if (!stays) await recordTransition(trx, { order: moved, to, actor: request.actor }, now);
     await request.alongside?.(trx, moved);
     return { order: moved, changed: !stays };
   }

@@ -23,7 +23,7 @@ import {
 import { orderNumber } from '../../../shared/support-link';
 import { FieldError } from '../../components/field-error';
 import { formErrorText } from '../../components/form-error-text';
-import { formatCrypto, formatFiat } from '../../format';
+import { formatCrypto, formatFiat } from '../../../shared/format';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import type { ConsoleAction } from '../../hooks/use-console-action';
 

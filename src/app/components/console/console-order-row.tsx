@@ -7,7 +7,7 @@ import { useLocation } from 'wouter';
 import type { OperatorOrderRow } from '../../../shared/operator-api';
 import { NETWORKS } from '../../../shared/networks';
 import { orderNumber } from '../../../shared/support-link';
-import { formatCrypto, formatFiat } from '../../format';
+import { formatCrypto, formatFiat } from '../../../shared/format';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { ageText, deadlineText } from './console-time';
 

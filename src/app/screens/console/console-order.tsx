@@ -21,7 +21,7 @@ import { OrderAmounts } from '../../components/order-amounts';
 import { Screen } from '../../components/screen';
 import { TxHashRow } from '../../components/tx-hash-row';
 import { useEnvironment } from '../../environment-context';
-import { localeOf } from '../../format';
+import { localeOf } from '../../../shared/format';
 import { clockOffset } from '../../hooks/use-countdown';
 import { useFetchState } from '../../hooks/use-fetch-state';
 import { useI18nContext, useLanguage } from '../../i18n/language';

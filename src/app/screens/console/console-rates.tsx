@@ -18,7 +18,7 @@ import { failureText } from '../../components/failure-text';
 import { Loading } from '../../components/loading';
 import { Screen } from '../../components/screen';
 import { useEnvironment } from '../../environment-context';
-import { formatNumber, localeOf } from '../../format';
+import { formatNumber, localeOf } from '../../../shared/format';
 import { useFetchState } from '../../hooks/use-fetch-state';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { askConfirm, hapticError, hapticSuccess } from '../../telegram/actions';

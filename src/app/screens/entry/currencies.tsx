@@ -13,7 +13,7 @@ import {
 import { fetchMe } from '../../api/orders';
 import { Screen } from '../../components/screen';
 import { useFetchState } from '../../hooks/use-fetch-state';
-import { currencyName } from '../../format';
+import { currencyName } from '../../../shared/format';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { clearStoredLanguage, setSelectedCurrency } from '../../storage';
 import { hapticSelection } from '../../telegram/actions';

@@ -12,7 +12,7 @@ import {
 } from '../../../shared/currencies';
 import { RequireCurrency } from '../../components/require-currency';
 import { Screen } from '../../components/screen';
-import { currencyName } from '../../format';
+import { currencyName } from '../../../shared/format';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { hapticSelection } from '../../telegram/actions';
 

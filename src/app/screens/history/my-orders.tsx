@@ -23,7 +23,7 @@ import { fetchHistory, fetchOrder } from '../../api/orders';
 import { OrderCard } from '../../components/order-card';
 import { OrderNotFound } from '../../components/order-not-found';
 import { Screen } from '../../components/screen';
-import { localeOf } from '../../format';
+import { localeOf } from '../../../shared/format';
 import { useFetchState } from '../../hooks/use-fetch-state';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { hapticSelection } from '../../telegram/actions';

@@ -12,12 +12,12 @@ import { STATUS_LABEL_KEYS } from '../../../shared/order-status';
 import { CopyRow } from '../../components/copy-row';
 import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
-import { moneyNote, rejectReasonText } from '../../components/order-ended';
+import { moneyNote, rejectReasonText } from '../../../shared/order-ended';
 import { OrderNotFound } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
 import { TxHashRow } from '../../components/tx-hash-row';
-import { localeOf } from '../../format';
+import { localeOf } from '../../../shared/format';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 

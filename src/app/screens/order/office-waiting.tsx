@@ -20,7 +20,7 @@ import { OrderNotFound } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { PrimaryAction } from '../../components/primary-action';
 import { Screen } from '../../components/screen';
-import { formatCrypto, formatFiat } from '../../format';
+import { formatCrypto, formatFiat } from '../../../shared/format';
 import { formatDuration, useCountdown } from '../../hooks/use-countdown';
 import { useElapsed } from '../../hooks/use-elapsed';
 import { useOfficeConfirm } from '../../hooks/use-office-confirm';

@@ -25,7 +25,7 @@ import { useOrderCancel } from '../../hooks/use-order-cancel';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { usePaidConfirm } from '../../hooks/use-paid-confirm';
 import { usePaymentCountdown } from '../../hooks/use-payment-countdown';
-import { formatFiat } from '../../format';
+import { formatFiat } from '../../../shared/format';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { hapticTap } from '../../telegram/actions';
 

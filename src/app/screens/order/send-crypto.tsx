@@ -29,7 +29,7 @@ import { OrderSupportButton } from '../../components/order-support-button';
 import { PrimaryAction } from '../../components/primary-action';
 import { QrCode } from '../../components/qr-code';
 import { Screen } from '../../components/screen';
-import { formatCrypto, formatFiat } from '../../format';
+import { formatCrypto, formatFiat } from '../../../shared/format';
 import { formatDuration, useCountdown } from '../../hooks/use-countdown';
 import { useOrderAction, type OrderAction } from '../../hooks/use-order-action';
 import { useOrderCancel } from '../../hooks/use-order-cancel';

@@ -34,7 +34,13 @@ import { NetworkSelect } from '../../components/network-select';
 import { RequireCurrency } from '../../components/require-currency';
 import { Screen } from '../../components/screen';
 import { useEnvironment } from '../../environment-context';
-import { currencySign, formatCrypto, formatFiat, formatNumber, formatRate } from '../../format';
+import {
+  currencySign,
+  formatCrypto,
+  formatFiat,
+  formatNumber,
+  formatRate,
+} from '../../../shared/format';
 import { useQuotedOrder } from '../../hooks/use-quoted-order';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { hapticError, showAlert } from '../../telegram/actions';

@@ -1,6 +1,6 @@
 /** Numbers, money, dates and names through `Intl`, in the customer's language. */
-import type { Language } from '../shared/api';
-import { CRYPTO_DECIMALS, RATE_DECIMALS, RUB_DECIMALS } from '../shared/limits';
+import type { Language } from './api';
+import { CRYPTO_DECIMALS, RATE_DECIMALS, RUB_DECIMALS } from './limits';
 
 const LOCALES: Record<Language, string> = { ru: 'ru-RU', en: 'en-GB' };
 
@@ -69,8 +69,11 @@ export function formatCrypto(amount: number, coin: string, language: Language): 
   return `${formatNumber(amount, language, CRYPTO_DECIMALS)} ${coin}`;
 }
 
-export function formatTime(iso: string, language: Language): string {
-  return new Intl.DateTimeFormat(LOCALES[language], { hour: '2-digit', minute: '2-digit' }).format(
-    new Date(iso),
-  );
+/** A time of day (14:05), in the reader's time zone unless one is given. */
+export function formatTime(iso: string, language: Language, timeZone?: string): string {
+  return new Intl.DateTimeFormat(LOCALES[language], {
+    hour: '2-digit',
+    minute: '2-digit',
+    ...(timeZone === undefined ? {} : { timeZone }),
+  }).format(new Date(iso));
 }

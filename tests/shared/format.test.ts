@@ -4,7 +4,7 @@
  * decimals and its coin.
  */
 import { describe, expect, it } from 'vitest';
-import { currencySign, formatCrypto, formatFiat, formatRate } from '../../src/app/format';
+import { currencySign, formatCrypto, formatFiat, formatRate } from '../../src/shared/format';
 
 /** Intl separates with no-break spaces: compared with plain ones. */
 const plain = (s: string) => s.replace(/\s/g, ' ');

@@ -1,0 +1,62 @@
+import type { NamespaceBotTranslation } from '../../i18n-types';
+
+/** The bot's messages in English. Typed: a key missing here is a type error. */
+const en_bot: NamespaceBotTranslation = {
+  start: {
+    greeting:
+      'Hello, {name}! Here you can buy and sell USDT and USDC for roubles: by card transfer, bank transfer or cash at an office. I will message you whenever something happens to your order.',
+    order: 'Order #{number} opens with the button below.',
+    openApp: 'Open the exchange',
+    help: 'A question about an order? Write to support: {url}. Give the order number: it is in every message and in the app.',
+    support: 'Contact support',
+  },
+  buttons: {
+    openOrder: 'Open the order',
+    openConsole: 'Open in the console',
+    support: 'Contact support',
+  },
+  customer: {
+    requisitesCard:
+      'Order #{number}: the payment details are ready.\nTransfer <b>{total}</b> to the card <code>{card}</code> ({bank}, {holder}) by <b>{deadline}</b> Moscow time.\nThen tap ‘I have paid’ in the app and attach the receipt.',
+    requisitesBank:
+      'Order #{number}: the bank details for your transfer of <b>{total}</b> are ready in the app. Pay by <b>{deadline}</b> Moscow time, then attach the payment order.',
+    officeReady:
+      'Order #{number}: the office is expecting you.\nReservation code: <b>{code}</b>\n{city}, {address}\nOpening hours: {hours}\nThe rate and the cash are reserved until <b>{deadline}</b> Moscow time. Give the code at the office.',
+    paymentConfirmed:
+      'Order #{number}: your payment of <b>{total}</b> has arrived. We are sending <b>{amount}</b> to your wallet on {network}.',
+    txConfirmed:
+      'Order #{number}: your transaction is confirmed. We are paying <b>{total}</b> to the card •••• {last4}.',
+    completedCrypto:
+      'Order #{number} is complete: <b>{amount}</b> sent to your wallet.\nTransaction: <a href="{url}">{hash}</a>',
+    completedOffice: 'Order #{number} is complete: <b>{amount}</b> are yours. Thank you!',
+    completedPayout: 'Order #{number} is complete: <b>{total}</b> paid to the card •••• {last4}.',
+    reminderPay:
+      'Order #{number}: 5 minutes left to transfer <b>{total}</b> (until {deadline} Moscow time). Already paid? Tap ‘I have paid’ in the app, or the order will be cancelled.',
+    reminderSend:
+      'Order #{number}: 5 minutes left to send <b>{amount}</b> on {network} (until {deadline} Moscow time). Already sent? Give the transaction hash in the app.',
+  },
+  operators: {
+    newOrder:
+      '🆕 New order #{number}: {kind}\n<b>{amount}</b> for <b>{total}</b>\nCustomer: {customer}',
+    receiptUploaded:
+      '🧾 Order #{number}: the customer attached a receipt. Check the payment of <b>{total}</b>.\nCustomer: {customer}',
+    txSubmitted:
+      '🔗 Order #{number}: the customer sent <b>{amount}</b> on {network}.\nHash: <code>{hash}</code>\nCustomer: {customer}',
+    flagPaidLate:
+      '⚠️ Order #{number}: the customer paid, but past the deadline. The order waits for an operator’s decision.\nCustomer: {customer}',
+    flagReusedReceipt:
+      '⚠️ Order #{number}: the same receipt is attached to orders {others}. Check the payment.\nCustomer: {customer}',
+    flagWaiting:
+      '⏰ Order #{number} has waited for an operator over 10 minutes: {kind}, <b>{total}</b>.\nCustomer: {customer}',
+    kinds: {
+      BUY_P2P: 'buy, card transfer',
+      BUY_BANK_ACCOUNT: 'buy, bank transfer',
+      BUY_OFFICE: 'buy, cash at an office',
+      SELL_P2P: 'sell, paid to a card',
+      SELL_BANK_ACCOUNT: 'sell, paid to an account',
+      SELL_OFFICE: 'sell at an office',
+    },
+  },
+};
+
+export default en_bot;

@@ -1,0 +1,67 @@
+import type { BaseTranslation } from '../../i18n-types';
+
+/**
+ * The bot's messages (issue 12), in Russian, the base locale: only the server loads this
+ * namespace, so none of it reaches the customer's app. Values in `{…}` arrive HTML-escaped; the
+ * tags here are Telegram's HTML (<b>, <code>, <a>).
+ */
+const ru_bot: BaseTranslation = {
+  start: {
+    greeting:
+      'Здравствуйте, {name:string}! Здесь можно купить и продать USDT и USDC за рубли: переводом на карту, по счёту или наличными в офисе. Я пришлю сообщение, когда по вашему заказу что-то произойдёт.',
+    order: 'Заказ №{number:string} откроется по кнопке ниже.',
+    openApp: 'Открыть обменник',
+    help: 'Вопрос по заказу? Напишите в поддержку: {url:string}. Укажите номер заказа: он есть в каждом сообщении и в приложении.',
+    support: 'Написать в поддержку',
+  },
+  buttons: {
+    openOrder: 'Открыть заказ',
+    openConsole: 'Открыть в консоли',
+    support: 'Написать в поддержку',
+  },
+  customer: {
+    requisitesCard:
+      'Заказ №{number:string}: реквизиты готовы.\nПереведите <b>{total:string}</b> на карту <code>{card:string}</code> ({bank:string}, {holder:string}) до <b>{deadline:string}</b> по Москве.\nПосле перевода нажмите «Я оплатил» в приложении и приложите чек.',
+    requisitesBank:
+      'Заказ №{number:string}: реквизиты для перевода <b>{total:string}</b> по счёту готовы, они в приложении. Оплатите до <b>{deadline:string}</b> по Москве, затем приложите платёжное поручение.',
+    officeReady:
+      'Заказ №{number:string}: офис ждёт вас.\nКод брони: <b>{code:string}</b>\n{city:string}, {address:string}\nЧасы работы: {hours:string}\nКурс и наличные зарезервированы до <b>{deadline:string}</b> по Москве. Назовите код в офисе.',
+    paymentConfirmed:
+      'Заказ №{number:string}: оплата <b>{total:string}</b> получена. Отправляем <b>{amount:string}</b> на ваш кошелёк в сети {network:string}.',
+    txConfirmed:
+      'Заказ №{number:string}: ваша транзакция подтверждена. Переводим <b>{total:string}</b> на карту •••• {last4:string}.',
+    completedCrypto:
+      'Заказ №{number:string} выполнен: <b>{amount:string}</b> отправлены на ваш кошелёк.\nТранзакция: <a href="{url:string}">{hash:string}</a>',
+    completedOffice: 'Заказ №{number:string} выполнен: <b>{amount:string}</b> ваши. Спасибо!',
+    completedPayout:
+      'Заказ №{number:string} выполнен: <b>{total:string}</b> отправлены на карту •••• {last4:string}.',
+    reminderPay:
+      'Заказ №{number:string}: осталось 5 минут, чтобы перевести <b>{total:string}</b> (до {deadline:string} по Москве). Уже перевели? Нажмите «Я оплатил» в приложении, иначе заказ отменится.',
+    reminderSend:
+      'Заказ №{number:string}: осталось 5 минут, чтобы отправить <b>{amount:string}</b> в сети {network:string} (до {deadline:string} по Москве). Уже отправили? Укажите хеш транзакции в приложении.',
+  },
+  operators: {
+    newOrder:
+      '🆕 Новый заказ №{number:string}: {kind:string}\n<b>{amount:string}</b> за <b>{total:string}</b>\nКлиент: {customer:string}',
+    receiptUploaded:
+      '🧾 Заказ №{number:string}: клиент приложил чек. Проверьте оплату <b>{total:string}</b>.\nКлиент: {customer:string}',
+    txSubmitted:
+      '🔗 Заказ №{number:string}: клиент отправил <b>{amount:string}</b> в сети {network:string}.\nХеш: <code>{hash:string}</code>\nКлиент: {customer:string}',
+    flagPaidLate:
+      '⚠️ Заказ №{number:string}: клиент оплатил, но срок прошёл. Заказ ждёт решения оператора.\nКлиент: {customer:string}',
+    flagReusedReceipt:
+      '⚠️ Заказ №{number:string}: тот же чек приложен к заказам {others:string}. Проверьте оплату.\nКлиент: {customer:string}',
+    flagWaiting:
+      '⏰ Заказ №{number:string} ждёт оператора больше 10 минут: {kind:string}, <b>{total:string}</b>.\nКлиент: {customer:string}',
+    kinds: {
+      BUY_P2P: 'покупка, перевод на карту',
+      BUY_BANK_ACCOUNT: 'покупка, перевод по счёту',
+      BUY_OFFICE: 'покупка, наличные в офисе',
+      SELL_P2P: 'продажа, выплата на карту',
+      SELL_BANK_ACCOUNT: 'продажа, выплата по счёту',
+      SELL_OFFICE: 'продажа в офисе',
+    },
+  },
+};
+
+export default ru_bot;

@@ -1,0 +1,135 @@
+/**
+ * The facts of an order a message states, taken when the event happens and kept with the
+ * message: a message sent a minute later (a retry, a restart) still says what was true then.
+ */
+import type { Transaction } from 'kysely';
+import type { CardRequisites } from '../../shared/api';
+import type { CryptoCurrency, NetworkId } from '../../shared/networks';
+import { isCustomerNotice, type NotificationKind } from '../../shared/notifications';
+import type { CancelReason, OrderType, PaymentMethod } from '../../shared/order-status';
+import type { RejectReason } from '../../shared/reject-reasons';
+import type { Database, OrderRow } from '../db/schema';
+import type { StoredReservation } from '../orders/order-view';
+import { orderDeadline } from '../orders/transition';
+
+/** A text in both languages, picked when the message is written. */
+export interface Bilingual {
+  readonly ru: string;
+  readonly en: string;
+}
+
+export interface NotificationFacts {
+  readonly orderId: string;
+  readonly type: OrderType;
+  readonly method: PaymentMethod;
+  readonly crypto: CryptoCurrency;
+  readonly network: NetworkId;
+  readonly currency: string;
+  readonly amountUnits: number;
+  readonly totalMinor: number;
+  /** The deadline of the order's current wait (payment, sending, the office's reservation). */
+  readonly deadline: number | null;
+  /** The card to pay to, for a P2P buy whose requisites are ready. */
+  readonly card: CardRequisites | null;
+  readonly txHash: string | null;
+  readonly outgoingTxHash: string | null;
+  readonly rejectReasonCode: RejectReason | null;
+  readonly rejectReason: string | null;
+  readonly cancelReason: CancelReason | null;
+  readonly reservationCode: string | null;
+  readonly office: {
+    readonly city: Bilingual;
+    readonly address: Bilingual;
+    readonly hours: Bilingual;
+  } | null;
+  /** The last four digits of the card a sell pays out to. */
+  readonly payoutCardLast4: string | null;
+  /** Who the customer is, for the operators' chat. */
+  readonly customer: {
+    readonly telegramId: number;
+    readonly name: string;
+    readonly username: string | null;
+  } | null;
+  /** The other orders the same receipt file was sent to (a reused receipt). */
+  readonly otherOrderIds?: readonly string[];
+}
+
+export async function orderFacts(
+  trx: Transaction<Database>,
+  order: OrderRow,
+  kind: NotificationKind,
+): Promise<NotificationFacts> {
+  const forCustomer = isCustomerNotice(kind);
+  return {
+    orderId: order.id,
+    type: order.type,
+    method: order.payment_method,
+    crypto: order.crypto_currency,
+    network: order.network,
+    currency: order.currency,
+    amountUnits: order.amount_units,
+    totalMinor: order.total_minor,
+    deadline: orderDeadline(order),
+    card:
+      order.payment_method === 'P2P' && order.type === 'BUY' && order.requisites !== null
+        ? (JSON.parse(order.requisites) as CardRequisites)
+        : null,
+    txHash: order.tx_hash,
+    outgoingTxHash: order.outgoing_tx_hash,
+    rejectReasonCode: order.reject_reason_code,
+    rejectReason: order.reject_reason,
+    cancelReason: order.cancel_reason,
+    reservationCode:
+      order.reservation === null
+        ? null
+        : (JSON.parse(order.reservation) as StoredReservation).reservationCode,
+    office: kind === 'office_ready' ? await officeOf(trx, order) : null,
+    payoutCardLast4:
+      order.payout_card === null
+        ? null
+        : (JSON.parse(order.payout_card) as { cardNumber: string }).cardNumber.slice(-4),
+    customer: forCustomer ? null : await customerOf(trx, order.user_id),
+  };
+}
+
+async function officeOf(
+  trx: Transaction<Database>,
+  order: OrderRow,
+): Promise<NotificationFacts['office']> {
+  if (order.office_id === null) return null;
+  const office = await trx
+    .selectFrom('offices')
+    .innerJoin('cities', 'cities.id', 'offices.city_id')
+    .select([
+      'offices.address_ru',
+      'offices.address_en',
+      'offices.working_hours_ru',
+      'offices.working_hours_en',
+      'cities.name_ru',
+      'cities.name_en',
+    ])
+    .where('offices.id', '=', order.office_id)
+    .executeTakeFirst();
+  if (office === undefined) return null;
+  return {
+    city: { ru: office.name_ru, en: office.name_en },
+    address: { ru: office.address_ru, en: office.address_en },
+    hours: { ru: office.working_hours_ru, en: office.working_hours_en },
+  };
+}
+
+async function customerOf(
+  trx: Transaction<Database>,
+  telegramId: number,
+): Promise<NotificationFacts['customer']> {
+  const user = await trx
+    .selectFrom('users')
+    .select(['first_name', 'last_name', 'username'])
+    .where('telegram_id', '=', telegramId)
+    .executeTakeFirst();
+  return {
+    telegramId,
+    name: [user?.first_name, user?.last_name].filter((part) => part).join(' '),
+    username: user?.username ?? null,
+  };
+}

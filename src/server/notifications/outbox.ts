@@ -1,0 +1,168 @@
+/**
+ * The transactional outbox (design.md, "Staff side and notifications"; conventions, habit 15):
+ * a message to Telegram is a row written in the same transaction as the change that causes it,
+ * never a network call inside that transaction. Each row is unique per (event, recipient) by its
+ * `dedupe_key`, so an event recorded twice (two sweepers, a retried request) is one message, and
+ * a crash before the commit loses the change and its message together. The outbox worker
+ * (worker.ts) sends the rows later.
+ *
+ * Which event tells whom what is the tables below, read by `recordTransition`, which the one
+ * transition function calls for every status change it commits.
+ */
+import type { Transaction } from 'kysely';
+import { isLanguage, type Language, DEFAULT_LANGUAGE } from '../../shared/api';
+import type { CustomerNotice, NotificationKind, OperatorAlert } from '../../shared/notifications';
+import type { Actor, OrderStatus } from '../../shared/order-status';
+import type { Database, OrderRow } from '../db/schema';
+import { orderFacts, type NotificationFacts } from './facts';
+
+/** What the customer is told of a status an operator or the system moved their order to. */
+const STATUS_NOTICES: Partial<Record<OrderStatus, CustomerNotice>> = {
+  REQUISITES_READY: 'requisites_ready',
+  OFFICE_READY: 'office_ready',
+  PAYMENT_CONFIRMED: 'payment_confirmed',
+  TX_CONFIRMED: 'tx_confirmed',
+  COMPLETED: 'completed',
+  REJECTED: 'rejected',
+  CANCELLED: 'cancelled',
+};
+
+/** What the operators are alerted to of a status a customer moved their order to. */
+const STATUS_ALERTS: Partial<Record<OrderStatus, OperatorAlert>> = {
+  TX_PENDING: 'tx_submitted',
+};
+
+/** The recipient key of the operators' chat (OPERATOR_CHAT_ID, read when a row is sent). */
+export const OPERATORS_RECIPIENT = 'operators';
+
+/** The recipient key of a customer's private chat with the bot (its id is the user's id). */
+export function customerRecipient(telegramId: number): string {
+  return `customer:${telegramId}`;
+}
+
+/** The customer's Telegram id of a recipient key, or undefined for the operators' chat. */
+export function customerOfRecipient(recipient: string): number | undefined {
+  return recipient.startsWith('customer:')
+    ? Number(recipient.slice('customer:'.length))
+    : undefined;
+}
+
+interface Notification {
+  readonly kind: NotificationKind;
+  readonly recipient: string;
+  /** What makes this event this event: with the recipient, the row's unique key. */
+  readonly event: string;
+  readonly orderId: string | null;
+  /** The customer's language; null for the operators' chat, whose language is read when sent. */
+  readonly language: Language | null;
+  readonly facts: NotificationFacts;
+}
+
+/** Writes one notification; one already written for the same event and recipient is kept as is. */
+async function enqueue(
+  trx: Transaction<Database>,
+  notification: Notification,
+  now: number,
+): Promise<void> {
+  await trx
+    .insertInto('notifications')
+    .values({
+      dedupe_key: `${notification.event}:${notification.recipient}`,
+      recipient: notification.recipient,
+      order_id: notification.orderId,
+      kind: notification.kind,
+      language: notification.language,
+      payload: JSON.stringify(notification.facts),
+      status: 'pending',
+      next_attempt_at: now,
+      created_at: now,
+    })
+    .onConflict((oc) => oc.column('dedupe_key').doNothing())
+    .execute();
+}
+
+/**
+ * The language a customer is written to in: the one chosen in the app, else their Telegram
+ * client's, else the base language.
+ */
+async function customerLanguage(trx: Transaction<Database>, telegramId: number): Promise<Language> {
+  const user = await trx
+    .selectFrom('users')
+    .select(['language', 'language_code'])
+    .where('telegram_id', '=', telegramId)
+    .executeTakeFirst();
+  const telegram = user?.language_code?.toLowerCase().split('-')[0];
+  return user?.language ?? (isLanguage(telegram) ? telegram : DEFAULT_LANGUAGE);
+}
+
+/** Tells the customer of an order. */
+export async function notifyCustomer(
+  trx: Transaction<Database>,
+  kind: CustomerNotice,
+  order: OrderRow,
+  event: string,
+  now: number,
+): Promise<void> {
+  await enqueue(
+    trx,
+    {
+      kind,
+      recipient: customerRecipient(order.user_id),
+      event,
+      orderId: order.id,
+      language: await customerLanguage(trx, order.user_id),
+      facts: await orderFacts(trx, order, kind),
+    },
+    now,
+  );
+}
+
+/** Alerts the operators' chat about an order. */
+export async function alertOperators(
+  trx: Transaction<Database>,
+  kind: OperatorAlert,
+  order: OrderRow,
+  event: string,
+  now: number,
+  extra: Partial<NotificationFacts> = {},
+): Promise<void> {
+  await enqueue(
+    trx,
+    {
+      kind,
+      recipient: OPERATORS_RECIPIENT,
+      event,
+      orderId: order.id,
+      language: null,
+      facts: { ...(await orderFacts(trx, order, kind)), ...extra },
+    },
+    now,
+  );
+}
+
+/**
+ * The messages of one status change, written by the transition function in its transaction:
+ * the customer hears of what an operator or the system did to their order (not of what they did
+ * themselves, nor of their own cancel), the operators of what a customer did. Statuses only move
+ * forward, so (order, status reached) names the event.
+ */
+export async function recordTransition(
+  trx: Transaction<Database>,
+  change: {
+    readonly order: OrderRow;
+    readonly to: OrderStatus;
+    readonly actor: Actor;
+  },
+  now: number,
+): Promise<void> {
+  const { order, to, actor } = change;
+  const event = `status:${order.id}:${to}`;
+  const notice = STATUS_NOTICES[to];
+  if (notice !== undefined && actor !== 'customer') {
+    await notifyCustomer(trx, notice, order, event, now);
+  }
+  const alert = STATUS_ALERTS[to];
+  if (alert !== undefined && actor === 'customer') {
+    await alertOperators(trx, alert, order, event, now);
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * A notification as Telegram shows it: the text in the recipient's language (Telegram's HTML,
+ * every value escaped) and its buttons. Rendered when the row is sent (or shown in the console),
+ * from the facts kept with it. The ended-order wording is the app's own (src/shared/order-ended.ts).
+ */
+import type { TranslationFunctions } from '../../../i18n/i18n-types';
+import {
+  CONSOLE_START_PARAM_PREFIX,
+  ORDER_START_PARAM_PREFIX,
+  startAppLink,
+  type Language,
+} from '../../shared/api';
+import { formatCrypto, formatFiat, formatTime } from '../../shared/format';
+import { fromMinor, fromUnits } from '../../shared/money';
+import { explorerTxUrl, NETWORKS } from '../../shared/networks';
+import { isCustomerNotice, type NotificationKind } from '../../shared/notifications';
+import { endedHeadline, moneyNote } from '../../shared/order-ended';
+import { orderNumber, orderSupportLink } from '../../shared/support-link';
+import { translator } from '../i18n';
+import type { NotificationFacts } from './facts';
+
+/** Deadlines are written in the service's time, said as "Moscow time" in the texts. */
+export const MESSAGE_TIME_ZONE = 'Europe/Moscow';
+
+export interface MessageButton {
+  readonly text: string;
+  readonly url: string;
+}
+
+export interface RenderedMessage {
+  readonly text: string;
+  readonly buttons: readonly MessageButton[];
+}
+
+export interface RenderOptions {
+  /** The bot's username, for the links that open the app; no such button without it. */
+  readonly botUsername: string | undefined;
+  readonly supportUrl: string;
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+};
+
+/** A value made safe for Telegram's HTML. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"]/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+/** Every value of a text's parameters, escaped. */
+function escaped<T extends Record<string, string>>(params: T): T {
+  return Object.fromEntries(
+    Object.entries(params).map(([key, value]) => [key, escapeHtml(value)]),
+  ) as T;
+}
+
+export function renderNotification(
+  kind: NotificationKind,
+  facts: NotificationFacts,
+  language: Language,
+  options: RenderOptions,
+): RenderedMessage {
+  const LL = translator(language);
+  const number = orderNumber(facts.orderId);
+  const total = formatFiat(fromMinor(facts.totalMinor), facts.currency, language);
+  const amount = formatCrypto(fromUnits(facts.amountUnits), facts.crypto, language);
+  const network = NETWORKS[facts.network].name;
+  const deadline =
+    facts.deadline === null
+      ? ''
+      : formatTime(new Date(facts.deadline).toISOString(), language, MESSAGE_TIME_ZONE);
+  const common = { number, total, amount, network, deadline };
+  const text = (): string => {
+    const words = LL.bot;
+    switch (kind) {
+      case 'requisites_ready':
+        return facts.card === null
+          ? words.customer.requisitesBank(escaped(common))
+          : words.customer.requisitesCard(
+              escaped({
+                ...common,
+                card: facts.card.cardNumber,
+                bank: facts.card.bankName,
+                holder: facts.card.cardHolder,
+              }),
+            );
+      case 'office_ready':
+        return words.customer.officeReady(
+          escaped({
+            ...common,
+            code: facts.reservationCode ?? '',
+            city: facts.office?.city[language] ?? '',
+            address: facts.office?.address[language] ?? '',
+            hours: facts.office?.hours[language] ?? '',
+          }),
+        );
+      case 'payment_confirmed':
+        return words.customer.paymentConfirmed(escaped(common));
+      case 'tx_confirmed':
+        return words.customer.txConfirmed(
+          escaped({ ...common, last4: facts.payoutCardLast4 ?? '' }),
+        );
+      case 'completed':
+        if (facts.type === 'SELL') {
+          return words.customer.completedPayout(
+            escaped({ ...common, last4: facts.payoutCardLast4 ?? '' }),
+          );
+        }
+        if (facts.outgoingTxHash === null) return words.customer.completedOffice(escaped(common));
+        return words.customer.completedCrypto(
+          escaped({
+            ...common,
+            hash: facts.outgoingTxHash,
+            url: explorerTxUrl(facts.network, facts.outgoingTxHash),
+          }),
+        );
+      case 'rejected':
+        return escapeHtml(endedText('REJECTED', facts, LL));
+      case 'cancelled':
+        return escapeHtml(endedText('CANCELLED', facts, LL));
+      case 'payment_reminder':
+        return facts.type === 'SELL'
+          ? words.customer.reminderSend(escaped(common))
+          : words.customer.reminderPay(escaped(common));
+      case 'new_order':
+        return words.operators.newOrder(escaped({ ...common, ...operatorFacts(facts, LL) }));
+      case 'receipt_uploaded':
+        return words.operators.receiptUploaded(escaped({ ...common, ...operatorFacts(facts, LL) }));
+      case 'tx_submitted':
+        return words.operators.txSubmitted(
+          escaped({ ...common, ...operatorFacts(facts, LL), hash: facts.txHash ?? '' }),
+        );
+      case 'flag_paid_late':
+        return words.operators.flagPaidLate(escaped({ ...common, ...operatorFacts(facts, LL) }));
+      case 'flag_reused_receipt':
+        return words.operators.flagReusedReceipt(
+          escaped({
+            ...common,
+            ...operatorFacts(facts, LL),
+            others: (facts.otherOrderIds ?? []).map((id) => `#${orderNumber(id)}`).join(', '),
+          }),
+        );
+      case 'flag_waiting':
+        return words.operators.flagWaiting(escaped({ ...common, ...operatorFacts(facts, LL) }));
+    }
+  };
+  return { text: text(), buttons: buttons(kind, facts, LL, options) };
+}
+
+/** Why the order ended, then on its own paragraph what happens to the money: the app's words. */
+function endedText(
+  status: 'REJECTED' | 'CANCELLED',
+  facts: NotificationFacts,
+  LL: TranslationFunctions,
+): string {
+  const ended = {
+    id: facts.orderId,
+    type: facts.type,
+    status,
+    cancelReason: facts.cancelReason,
+    rejectReason: facts.rejectReason,
+    rejectReasonCode: facts.rejectReasonCode,
+  };
+  return [endedHeadline(ended, LL) ?? LL.errors.orderCancelled(), moneyNote(ended, LL)].join(
+    '\n\n',
+  );
+}
+
+/** What the operators' chat reads about the order and its customer. */
+function operatorFacts(
+  facts: NotificationFacts,
+  LL: TranslationFunctions,
+): { readonly kind: string; readonly customer: string } {
+  const who = facts.customer;
+  const customer =
+    who === null
+      ? ''
+      : [who.name, who.username === null ? null : `@${who.username}`, `id ${who.telegramId}`]
+          .filter((part) => part !== null && part !== '')
+          .join(', ');
+  return { kind: LL.bot.operators.kinds[`${facts.type}_${facts.method}`](), customer };
+}
+
+function buttons(
+  kind: NotificationKind,
+  facts: NotificationFacts,
+  LL: TranslationFunctions,
+  options: RenderOptions,
+): MessageButton[] {
+  const bot = options.botUsername;
+  if (!isCustomerNotice(kind)) {
+    return bot === undefined
+      ? []
+      : [
+          {
+            text: LL.bot.buttons.openConsole(),
+            url: startAppLink(bot, `${CONSOLE_START_PARAM_PREFIX}${facts.orderId}`),
+          },
+        ];
+  }
+  const open =
+    bot === undefined
+      ? []
+      : [
+          {
+            text: LL.bot.buttons.openOrder(),
+            url: startAppLink(bot, `${ORDER_START_PARAM_PREFIX}${facts.orderId}`),
+          },
+        ];
+  // An order that ended badly may need a person: the support chat, with the order named.
+  const support =
+    kind === 'rejected' || kind === 'cancelled'
+      ? [
+          {
+            text: LL.bot.buttons.support(),
+            url: orderSupportLink(options.supportUrl, facts.orderId, (id) =>
+              LL.orderHelp.supportMessage({ id }),
+            ),
+          },
+        ]
+      : [];
+  return [...open, ...support];
+}

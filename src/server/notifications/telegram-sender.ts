@@ -1,0 +1,98 @@
+/**
+ * Sending one message through the Bot API (grammY's `Api`), and what became of it, as the outbox
+ * worker decides on it: sent (with its message id), retry after Telegram's `retry_after` (429),
+ * the chat blocked the bot (403), a fault worth retrying (5xx, a network error), or refused for
+ * good (any other 4xx). Telegram's limits (30 messages a second overall, one a second per chat,
+ * 20 a minute per group) are kept by grammY's throttler on this process's calls.
+ */
+import { apiThrottler } from '@grammyjs/transformer-throttler';
+import { Api, GrammyError, HttpError } from 'grammy';
+import type { InlineKeyboardMarkup } from 'grammy/types';
+import type { RenderedMessage } from './render';
+
+export type SendOutcome =
+  | { readonly kind: 'sent'; readonly messageId: number }
+  | { readonly kind: 'retry_after'; readonly seconds: number; readonly error: string }
+  | { readonly kind: 'blocked'; readonly error: string }
+  | { readonly kind: 'transient'; readonly error: string }
+  | { readonly kind: 'refused'; readonly error: string };
+
+/** Sends a message to a chat, or edits the bot's earlier message there when `editMessageId` is given. */
+export interface MessageSender {
+  send(chatId: number, message: RenderedMessage, editMessageId?: number): Promise<SendOutcome>;
+}
+
+/** How long one call may take before it counts as a network fault and is retried later. */
+const CALL_TIMEOUT_SECONDS = 20;
+
+export function createTelegramSender(options: {
+  readonly token: string;
+  readonly apiRoot: string;
+}): MessageSender {
+  const api = new Api(options.token, {
+    apiRoot: options.apiRoot,
+    timeoutSeconds: CALL_TIMEOUT_SECONDS,
+  });
+  api.config.use(apiThrottler());
+
+  const markupOf = (message: RenderedMessage): InlineKeyboardMarkup | undefined =>
+    message.buttons.length === 0
+      ? undefined
+      : {
+          inline_keyboard: message.buttons.map((button) => [
+            { text: button.text, url: button.url },
+          ]),
+        };
+
+  const sendNew = async (chatId: number, message: RenderedMessage): Promise<SendOutcome> => {
+    const markup = markupOf(message);
+    const sent = await api.sendMessage(chatId, message.text, {
+      parse_mode: 'HTML',
+      link_preview_options: { is_disabled: true },
+      ...(markup === undefined ? {} : { reply_markup: markup }),
+    });
+    return { kind: 'sent', messageId: sent.message_id };
+  };
+
+  return {
+    async send(chatId, message, editMessageId) {
+      try {
+        if (editMessageId === undefined) return await sendNew(chatId, message);
+        try {
+          const markup = markupOf(message);
+          await api.editMessageText(chatId, editMessageId, message.text, {
+            parse_mode: 'HTML',
+            link_preview_options: { is_disabled: true },
+            ...(markup === undefined ? {} : { reply_markup: markup }),
+          });
+          return { kind: 'sent', messageId: editMessageId };
+        } catch (error) {
+          if (!(error instanceof GrammyError) || error.error_code !== 400) throw error;
+          // The same text again: the message already says it.
+          if (error.description.includes('message is not modified')) {
+            return { kind: 'sent', messageId: editMessageId };
+          }
+          // The customer deleted it, or it can no longer be edited: say it anew.
+          return await sendNew(chatId, message);
+        }
+      } catch (error) {
+        return outcomeOf(error);
+      }
+    },
+  };
+}
+
+/** What a failed call means for the message. */
+export function outcomeOf(error: unknown): SendOutcome {
+  if (error instanceof GrammyError) {
+    const text = `${error.error_code} ${error.description}`;
+    if (error.error_code === 429) {
+      return { kind: 'retry_after', seconds: error.parameters.retry_after ?? 1, error: text };
+    }
+    if (error.error_code === 403) return { kind: 'blocked', error: text };
+    if (error.error_code >= 500) return { kind: 'transient', error: text };
+    return { kind: 'refused', error: text };
+  }
+  if (error instanceof HttpError) return { kind: 'transient', error: `network: ${error.message}` };
+  return { kind: 'transient', error: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,124 @@
+/**
+ * The bot and the notification outbox in the server process (issue 12). The outbox worker runs
+ * with the other jobs: it sends through the Bot API when a BOT_TOKEN is set, and in demo mode
+ * marks each message as not sent, so the console shows what the customer would have received.
+ * With a token, the bot takes its updates by long polling, or, when WEBHOOK_URL is set, at that
+ * URL's path, where a call without Telegram's secret token is refused.
+ */
+import fp from 'fastify-plugin';
+import type { Bot } from 'grammy';
+import type { Update } from 'grammy/types';
+import { ALLOWED_UPDATES, createBot, isWebhookSecret, webhookSecret } from '../bot/bot';
+import { periodicJob } from '../jobs/periodic';
+import { createTelegramSender } from '../notifications/telegram-sender';
+import { sendDueNotifications } from '../notifications/worker';
+import { AppError } from '../errors';
+
+/** How often the outbox looks for due messages when the last pass found none to spare. */
+const OUTBOX_INTERVAL_MS = 250;
+/** How long to wait before trying Telegram again when the bot could not start. */
+const RESTART_DELAY_MS = 5_000;
+
+export const botPlugin = fp<{ readonly jobs: boolean }>(
+  (app, options, done) => {
+    const { config } = app;
+    const token = config.botToken;
+    const bot: Bot | undefined =
+      token === undefined
+        ? undefined
+        : createBot({
+            token,
+            apiRoot: config.telegramApiRoot,
+            db: app.db,
+            now: app.now,
+            log: app.log,
+            supportUrl: config.supportUrl,
+            botUsername: config.botUsername,
+          });
+
+    if (bot !== undefined && token !== undefined && config.webhookUrl !== undefined) {
+      app.post(new URL(config.webhookUrl).pathname, async (request, reply) => {
+        if (!isWebhookSecret(token, request.headers['x-telegram-bot-api-secret-token'])) {
+          throw new AppError('FORBIDDEN');
+        }
+        if (!bot.isInited()) await bot.init();
+        await bot.handleUpdate(request.body as Update);
+        return reply.send({ ok: true });
+      });
+    }
+
+    if (!options.jobs) {
+      done();
+      return;
+    }
+
+    const sender =
+      token === undefined
+        ? undefined
+        : createTelegramSender({ token, apiRoot: config.telegramApiRoot });
+    const outbox = periodicJob({
+      name: 'notification outbox',
+      intervalMs: OUTBOX_INTERVAL_MS,
+      log: app.log,
+      run: async () => {
+        const settings = {
+          db: app.db,
+          dialect: config.database.kind,
+          now: app.now,
+          log: app.log,
+          sender,
+          operatorChatId: config.operatorChatId,
+          operatorChatLanguage: config.operatorChatLanguage,
+          render: () => ({
+            botUsername:
+              config.botUsername ?? (bot?.isInited() === true ? bot.botInfo.username : undefined),
+            supportUrl: config.supportUrl,
+          }),
+        };
+        // Drain what is due, batch after batch, then rest until the next interval.
+        while ((await sendDueNotifications(settings)).claimed > 0);
+      },
+    });
+
+    let stopped = false;
+    const isStopped = () => stopped;
+    let restart: NodeJS.Timeout | undefined;
+    const startUpdates = async (): Promise<void> => {
+      if (bot === undefined || stopped) return;
+      try {
+        if (config.webhookUrl !== undefined) {
+          await bot.init();
+          await bot.api.setWebhook(config.webhookUrl, {
+            secret_token: webhookSecret(bot.token),
+            allowed_updates: [...ALLOWED_UPDATES],
+          });
+          app.log.info({ url: config.webhookUrl }, 'bot: webhook set');
+        } else {
+          await bot.start({
+            allowed_updates: [...ALLOWED_UPDATES],
+            onStart: (me) => app.log.info({ bot: me.username }, 'bot: long polling'),
+          });
+        }
+      } catch (error) {
+        // Read again: `stop()` may have come while Telegram was being called.
+        if (isStopped()) return;
+        app.log.error({ err: error }, 'bot: could not reach Telegram, trying again');
+        restart = setTimeout(() => void startUpdates(), RESTART_DELAY_MS);
+      }
+    };
+
+    app.addHook('onReady', (ready) => {
+      outbox.start();
+      void startUpdates();
+      ready();
+    });
+    app.addHook('onClose', async () => {
+      stopped = true;
+      clearTimeout(restart);
+      if (bot?.isRunning() === true) await bot.stop();
+      await outbox.stop();
+    });
+    done();
+  },
+  { name: 'bot', dependencies: ['context'] },
+);
