@@ -119,16 +119,43 @@ export class FakeBotApi {
 
   /** Waits until `count` calls of `method` have arrived. */
   async waitFor(method: string, count: number, timeoutMs = 10_000): Promise<BotApiCall[]> {
+    await this.waitUntil(
+      () => this.callsOf(method).length >= count,
+      timeoutMs,
+      () => `${count} ${method} calls, got ${this.callsOf(method).length}`,
+    );
+    return this.callsOf(method);
+  }
+
+  /** Waits for a message sent (or edited) to `chatId` whose text passes `test`. */
+  async waitForMessage(
+    chatId: number,
+    test: (text: string) => boolean,
+    timeoutMs = 10_000,
+  ): Promise<BotApiCall> {
+    const find = () =>
+      this.calls.find(
+        (call) =>
+          (call.method === 'sendMessage' || call.method === 'editMessageText') &&
+          call.payload['chat_id'] === chatId &&
+          test(String(call.payload['text'])),
+      );
+    await this.waitUntil(
+      () => find() !== undefined,
+      timeoutMs,
+      () => `a message to ${chatId}`,
+    );
+    const found = find();
+    if (found === undefined) throw new Error('unreachable');
+    return found;
+  }
+
+  private async waitUntil(done: () => boolean, timeoutMs: number, what: () => string) {
     const deadline = Date.now() + timeoutMs;
-    while (this.callsOf(method).length < count) {
-      if (Date.now() > deadline) {
-        throw new Error(
-          `waited ${timeoutMs} ms for ${count} ${method} calls, got ${this.callsOf(method).length}`,
-        );
-      }
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what()}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    return this.callsOf(method);
   }
 
   private async handle(

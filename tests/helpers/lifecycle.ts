@@ -184,10 +184,13 @@ export function send(
   user: TestUser | null,
   body?: unknown,
 ): Promise<LightMyRequestResponse> {
+  // Signed with the app's bot token, as Telegram signs it; with the demo token in demo mode.
+  const token = t.config.botToken;
   return t.app.inject({
     method,
     url,
-    headers: user === null ? {} : headersFor(user),
+    headers:
+      user === null ? {} : authHeader(initDataFor(user, token === undefined ? {} : { token })),
     ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
   });
 }
