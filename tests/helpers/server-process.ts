@@ -7,6 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import pg from 'pg';
+import { testDatabaseKind } from './test-database';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** How many lines of the server's output are kept to explain a failure. */
@@ -142,4 +144,45 @@ export class ServerProcess {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
+}
+
+/** A database of its own for a server process, and how to drop it. */
+export interface ServerDatabase {
+  readonly env: Readonly<Record<string, string>>;
+  readonly drop: () => Promise<void>;
+}
+
+/**
+ * On SQLite a file in `dir`; on PostgreSQL (TEST_DB=postgres) a fresh database beside
+ * TEST_DATABASE_URL's, which the server uses with its default schema.
+ */
+export async function serverDatabase(dir: string): Promise<ServerDatabase> {
+  if (testDatabaseKind() === 'sqlite') {
+    return { env: { SQLITE_PATH: path.join(dir, 'exchange.db') }, drop: () => Promise.resolve() };
+  }
+  const adminUrl = process.env['TEST_DATABASE_URL'];
+  if (adminUrl === undefined || adminUrl === '') {
+    throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  }
+  // The server uses its database's default schema: a database of its own, dropped afterwards.
+  const name = `crash_${path
+    .basename(dir)
+    .replace(/[^a-z0-9]/gi, '')
+    .toLowerCase()}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    drop: () => admin(`drop database if exists ${name} with (force)`),
+  };
 }

@@ -17,7 +17,6 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import pg from 'pg';
 import type { OperatorOrderResponse, OperatorOrdersResponse } from '../../src/shared/operator-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -53,7 +52,12 @@ import {
   type OrderKind,
   type TestUser,
 } from '../helpers/lifecycle';
-import { ServerProcess, freePort } from '../helpers/server-process';
+import {
+  ServerProcess,
+  freePort,
+  serverDatabase,
+  type ServerDatabase,
+} from '../helpers/server-process';
 import { testDatabaseKind } from '../helpers/test-database';
 
 /** Kills per run (the rule asks for at least two). */
@@ -844,44 +848,6 @@ async function verify(run: CrashRun): Promise<Verdict> {
     );
   });
   return { losses, halfThere, listedOrders: listed.length, listedReceipts };
-}
-
-// --- Databases ---
-
-interface ServerDatabase {
-  readonly env: Readonly<Record<string, string>>;
-  readonly drop: () => Promise<void>;
-}
-
-async function serverDatabase(dir: string): Promise<ServerDatabase> {
-  if (testDatabaseKind() === 'sqlite') {
-    return { env: { SQLITE_PATH: path.join(dir, 'exchange.db') }, drop: () => Promise.resolve() };
-  }
-  const adminUrl = process.env['TEST_DATABASE_URL'];
-  if (adminUrl === undefined || adminUrl === '') {
-    throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  }
-  // The server uses its database's default schema: a database of its own, dropped afterwards.
-  const name = `crash_${path
-    .basename(dir)
-    .replace(/[^a-z0-9]/gi, '')
-    .toLowerCase()}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.toString() },
-    drop: () => admin(`drop database if exists ${name} with (force)`),
-  };
 }
 
 // --- The test ---
