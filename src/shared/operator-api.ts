@@ -3,6 +3,7 @@
  * Bodies are the schemas of src/shared/schemas/operator.ts.
  */
 import type { OrderDetails, OrderSummary, BankRequisites, OfficeInfo } from './api';
+import type { NotificationKind, NotificationStatus } from './notifications';
 import type { CryptoCurrency } from './networks';
 import type { Actor, OrderStatus, OrderType, PaymentMethod } from './order-status';
 import type { OrderFlag, QueueGroup } from './operator-queue';
@@ -104,6 +105,25 @@ export interface OperatorReceipt {
   readonly alsoOn: readonly string[];
 }
 
+/**
+ * A message the bot sent, or will send, about the order (the outbox): in demo mode, what the
+ * customer would have received.
+ */
+export interface OperatorMessage {
+  readonly id: number;
+  readonly to: 'customer' | 'operators';
+  readonly kind: NotificationKind;
+  readonly status: NotificationStatus;
+  /** As the recipient reads it, without Telegram's formatting. */
+  readonly text: string;
+  readonly buttons: readonly { readonly text: string; readonly url: string }[];
+  readonly attempts: number;
+  /** Why it was not sent (yet): Telegram's answer, or demo mode. */
+  readonly lastError: string | null;
+  readonly createdAt: string;
+  readonly sentAt: string | null;
+}
+
 /** `GET /api/operator/orders/{id}`: everything an operator needs to act on one order. */
 export interface OperatorOrderResponse {
   readonly order: OrderDetails;
@@ -128,4 +148,6 @@ export interface OperatorOrderResponse {
   readonly offices: readonly OfficeInfo[];
   /** A bank buy: the configured default account, to prefill its requisites. */
   readonly defaultBankAccount: BankRequisites | null;
+  /** The bot's messages about the order, oldest first. */
+  readonly messages: readonly OperatorMessage[];
 }

@@ -52,6 +52,7 @@ function view(order: Partial<OrderDetails>, fields: Partial<OperatorOrderRespons
     receipts: [],
     offices: [],
     defaultBankAccount: null,
+    messages: [],
     ...fields,
   };
   return answer;

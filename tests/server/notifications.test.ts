@@ -12,6 +12,7 @@ import {
   type OutboxSettings,
 } from '../../src/server/notifications/worker';
 import { API_PATHS } from '../../src/shared/api';
+import type { OperatorOrderResponse } from '../../src/shared/operator-api';
 import { PAYMENT_REMINDER_BEFORE_MS, P2P_PAYMENT_WINDOW_MS } from '../../src/shared/limits';
 import { BOT_INFO, FAKE_TOKEN, FAULTS, FakeBotApi } from '../helpers/fake-bot-api';
 import { ALICE, BOB } from '../helpers/identity';
@@ -22,7 +23,10 @@ import {
   perform,
   pngFile,
   headersFor,
+  OPERATOR,
+  OPERATOR_PATHS,
   receiptBody,
+  send,
   txHashFor,
 } from '../helpers/lifecycle';
 import type { TestApp } from '../helpers/test-app';
@@ -287,6 +291,30 @@ describe('the worker sends through the Bot API', () => {
       ['skipped', 'demo mode: no BOT_TOKEN, nothing is sent'],
     ]);
     expect(api.calls).toEqual([]);
+  });
+});
+
+describe("the console's view of the outbox", () => {
+  it('each message of an order as its recipient reads it, where it stands and why it was not sent', async () => {
+    const id = await p2pBuyWithRequisites(ALICE);
+    await drain(outbox({ sender: undefined }));
+    const res = await send(t, 'GET', OPERATOR_PATHS.order(id), OPERATOR);
+    expect(res.statusCode).toBe(200);
+    const { messages } = res.json<OperatorOrderResponse>();
+    expect(messages.map((m) => [m.to, m.kind, m.status, m.lastError])).toEqual([
+      ['operators', 'new_order', 'skipped', 'demo mode: no BOT_TOKEN, nothing is sent'],
+      ['customer', 'requisites_ready', 'skipped', 'demo mode: no BOT_TOKEN, nothing is sent'],
+    ]);
+    expect(messages[1]?.text).toMatch(
+      /^Заказ №\w{8}: реквизиты готовы\.\nПереведите 15\s000\s₽ на карту 2200700123456781 \(Т-Банк, IVAN PETROV\)/,
+    );
+  });
+
+  it('a customer gets 403 and no messages', async () => {
+    const id = await createOrderViaHttp(t, ALICE, 'p2pBuy');
+    const res = await send(t, 'GET', OPERATOR_PATHS.order(id), ALICE);
+    expect(res.statusCode).toBe(403);
+    expect(res.body).not.toContain('messages');
   });
 });
 

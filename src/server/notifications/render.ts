@@ -57,6 +57,15 @@ function escaped<T extends Record<string, string>>(params: T): T {
   ) as T;
 }
 
+const HTML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"' };
+
+/** A message's text as read, without Telegram's HTML: for the console's view of the outbox. */
+export function plainText(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(amp|lt|gt|quot);/g, (_, name: string) => HTML_ENTITIES[name] ?? '');
+}
+
 export function renderNotification(
   kind: NotificationKind,
   facts: NotificationFacts,

@@ -9,7 +9,7 @@ import type * as v from 'valibot';
 import type { BankRequisites, CardRequisites } from '../../shared/api';
 import { checkTxHash } from '../../shared/addresses';
 import { OFFICE_RATE_FIXED_MS, PAYMENT_WINDOWS } from '../../shared/limits';
-import type { OperatorOrderResponse } from '../../shared/operator-api';
+import type { OperatorMessage, OperatorOrderResponse } from '../../shared/operator-api';
 import { orderFlags } from '../../shared/operator-queue';
 import { FREE_TEXT_REJECT_REASON } from '../../shared/reject-reasons';
 import type {
@@ -23,6 +23,9 @@ import type {
 import type { ServerContext } from '../context';
 import type { Database, OrderRow } from '../db/schema';
 import { AppError } from '../errors';
+import type { NotificationFacts } from '../notifications/facts';
+import { OPERATORS_RECIPIENT } from '../notifications/outbox';
+import { plainText, renderNotification } from '../notifications/render';
 import { toOrderDetails, type StoredReservation } from '../orders/order-view';
 import { applyTransition, orderDeadline, type TransitionResult } from '../orders/transition';
 
@@ -44,7 +47,7 @@ export async function orderForOperator(
   const { db } = ctx;
   const now = ctx.now();
   const row = await findOrder(db, orderId);
-  const [customer, orderCount, events, receipts, offices, order] = await Promise.all([
+  const [customer, orderCount, events, receipts, offices, order, messages] = await Promise.all([
     db
       .selectFrom('users')
       .selectAll()
@@ -77,6 +80,7 @@ export async function orderForOperator(
           .execute()
       : Promise.resolve([]),
     toOrderDetails(db, row, { now, botUsername: ctx.config.botUsername }),
+    orderMessages(ctx, orderId),
   ]);
   const shared =
     receipts.length === 0
@@ -145,7 +149,39 @@ export async function orderForOperator(
     })),
     defaultBankAccount:
       row.payment_method === 'BANK_ACCOUNT' ? (ctx.config.bankAccount ?? null) : null,
+    messages,
   };
+}
+
+/** The outbox of one order, each message as its recipient reads (or would read) it. */
+async function orderMessages(ctx: ServerContext, orderId: string): Promise<OperatorMessage[]> {
+  const rows = await ctx.db
+    .selectFrom('notifications')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .orderBy('id')
+    .execute();
+  const options = { botUsername: ctx.config.botUsername, supportUrl: ctx.config.supportUrl };
+  return rows.map((row) => {
+    const message = renderNotification(
+      row.kind,
+      JSON.parse(row.payload) as NotificationFacts,
+      row.language ?? ctx.config.operatorChatLanguage,
+      options,
+    );
+    return {
+      id: row.id,
+      to: row.recipient === OPERATORS_RECIPIENT ? 'operators' : 'customer',
+      kind: row.kind,
+      status: row.status,
+      text: plainText(message.text),
+      buttons: message.buttons,
+      attempts: row.attempts,
+      lastError: row.last_error,
+      createdAt: new Date(row.created_at).toISOString(),
+      sentAt: row.sent_at === null ? null : new Date(row.sent_at).toISOString(),
+    };
+  });
 }
 
 /** P2P card requisites for a P2P buy, or bank requisites for a bank buy; starts the payment timer. */
