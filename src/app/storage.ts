@@ -4,12 +4,19 @@
  * (session storage) and `waiting_start_{orderId}` (local storage). Storage can be unavailable or
  * hold junk; every read is defensive.
  */
-import { isLanguage, orderIdFromStartParam, type Language } from '../shared/api';
+import {
+  consoleOrderIdFromStartParam,
+  isLanguage,
+  orderIdFromStartParam,
+  type Language,
+} from '../shared/api';
 import { CURRENCIES, isListedCurrency, type ListedCurrency } from '../shared/currencies';
 
 const LANGUAGE_KEY = 'selectedLanguage';
 const CURRENCY_KEY = 'selectedCurrency';
 const DEEP_LINK_KEY = 'deepLinkOrderId';
+/** An operator's link from the bot's alert (`console_<id>`): the order in the console. */
+const CONSOLE_LINK_KEY = 'deepLinkConsoleOrderId';
 
 export interface SelectedCurrency {
   readonly code: ListedCurrency;
@@ -69,13 +76,24 @@ export function setSelectedCurrency(code: ListedCurrency): void {
 export function rememberDeepLink(startParam: string | undefined): void {
   const orderId = orderIdFromStartParam(startParam);
   if (orderId !== undefined) write(sessionStorage, DEEP_LINK_KEY, orderId);
+  const consoleOrderId = consoleOrderIdFromStartParam(startParam);
+  if (consoleOrderId !== undefined) write(sessionStorage, CONSOLE_LINK_KEY, consoleOrderId);
+}
+
+function take(key: string): string | null {
+  const id = read(sessionStorage, key);
+  write(sessionStorage, key, null);
+  return id;
 }
 
 /** The deep-link order id, removed as it is read so that it opens the order once. */
 export function takeDeepLinkOrderId(): string | null {
-  const id = read(sessionStorage, DEEP_LINK_KEY);
-  write(sessionStorage, DEEP_LINK_KEY, null);
-  return id;
+  return take(DEEP_LINK_KEY);
+}
+
+/** The order an operator's link opens in the console, handed out once like the customer's. */
+export function takeConsoleLinkOrderId(): string | null {
+  return take(CONSOLE_LINK_KEY);
 }
 
 const waitingStartKey = (orderId: string) => `waiting_start_${orderId}`;

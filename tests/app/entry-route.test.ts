@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { entryRoute } from '../../src/app/entry-route';
+import { rememberDeepLink } from '../../src/app/storage';
 
 function answerActiveOrders(orders: unknown[] | 'fail') {
   const fetchMock = vi.fn(() =>
@@ -36,6 +37,16 @@ describe('where the app opens (spec section 2, landing, second reading)', () => 
     const fetchMock = answerActiveOrders([]);
     expect(await entryRoute('/')).toBe('/my-orders?orderId=abc-1');
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("opens an operator's console_<id> link from the bot's alert on that order in the console", async () => {
+    localStorage.setItem('selectedLanguage', 'ru');
+    rememberDeepLink('console_3f9c2a7b-61d4-4e0a-9b7c-2d5e8f1a0c34');
+    const fetchMock = answerActiveOrders([]);
+    expect(await entryRoute('/')).toBe('/console/orders/3f9c2a7b-61d4-4e0a-9b7c-2d5e8f1a0c34');
+    expect(fetchMock).not.toHaveBeenCalled();
+    // Once: the next start goes where it would have.
+    expect(await entryRoute('/')).toBe('/currencies');
   });
 
   it('opens /my-orders when there are active orders, /currencies otherwise', async () => {
