@@ -1776,6 +1776,11 @@ export type NamespaceBotTranslation = {
 		 * Н​а​п​и​с​а​т​ь​ ​в​ ​п​о​д​д​е​р​ж​к​у
 		 */
 		support: string
+		/**
+		 * И​д​е​н​т​и​ф​и​к​а​т​о​р​ ​э​т​о​г​о​ ​ч​а​т​а​:​ ​<​c​o​d​e​>​{​i​d​}​<​/​c​o​d​e​>​.​ ​Ч​т​о​б​ы​ ​б​о​т​ ​п​р​и​с​ы​л​а​л​ ​с​ю​д​а​ ​о​п​о​в​е​щ​е​н​и​я​ ​о​п​е​р​а​т​о​р​а​м​,​ ​з​а​п​у​с​т​и​т​е​ ​с​е​р​в​е​р​ ​с​ ​O​P​E​R​A​T​O​R​_​C​H​A​T​_​I​D​=​{​i​d​}​.
+		 * @param {string} id
+		 */
+		chatId: RequiredParams<'id' | 'id'>
 	}
 	buttons: {
 		/**
@@ -3670,6 +3675,10 @@ export type TranslationFunctions = {
 			 * Написать в поддержку
 			 */
 			support: () => LocalizedString
+			/**
+			 * Идентификатор этого чата: <code>{id}</code>. Чтобы бот присылал сюда оповещения операторам, запустите сервер с OPERATOR_CHAT_ID={id}.
+			 */
+			chatId: (arg: { id: string }) => LocalizedString
 		}
 		buttons: {
 			/**

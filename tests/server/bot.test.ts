@@ -118,6 +118,25 @@ describe('long polling', () => {
     });
   });
 
+  it('/chatid tells a group its id, for OPERATOR_CHAT_ID', async () => {
+    api.pushUpdate({
+      message: {
+        message_id: 99,
+        date: Math.floor(Date.now() / 1000),
+        chat: { id: OPERATOR_CHAT, type: 'supergroup', title: 'Desk' },
+        from: { is_bot: false, ...JOHN },
+        text: '/chatid',
+        entities: [{ type: 'bot_command', offset: 0, length: 7 }],
+      },
+    });
+    const reply = await api.waitForMessage(OPERATOR_CHAT, (text) =>
+      text.includes('OPERATOR_CHAT_ID'),
+    );
+    expect(reply.payload['text']).toBe(
+      `This chat's id: <code>${OPERATOR_CHAT}</code>. For the bot to alert operators here, start the server with OPERATOR_CHAT_ID=${OPERATOR_CHAT}.`,
+    );
+  });
+
   it("an operator's requisites reach the customer's chat within a second, and the new order the operators' chat", async () => {
     const rate = await rateFor(t, JOHN, ORDER_KINDS.p2pBuy);
     const created = await call(

@@ -9,6 +9,8 @@ const en_bot: NamespaceBotTranslation = {
     openApp: 'Open the exchange',
     help: 'A question about an order? Write to support: {url}. Give the order number: it is in every message and in the app.',
     support: 'Contact support',
+    chatId:
+      "This chat's id: <code>{id}</code>. For the bot to alert operators here, start the server with OPERATOR_CHAT_ID={id}.",
   },
   buttons: {
     openOrder: 'Open the order',

@@ -1,7 +1,7 @@
 /**
  * The Telegram bot (issue 12), on grammY, in the server process: `/start` greets in the
  * customer's language with a button that opens the app (on the order of an `order_<id>`
- * payload), `/help` gives the support chat. Updates come by long polling, or by webhook when
+ * payload), `/help` gives the support chat, `/chatid` tells a group its id (for OPERATOR_CHAT_ID). Updates come by long polling, or by webhook when
  * `WEBHOOK_URL` is set (Telegram's secret token checked). The notifications themselves are sent
  * by the outbox worker (src/server/notifications).
  */
@@ -125,6 +125,12 @@ export function createBot(options: BotOptions): Bot {
       link_preview_options: { is_disabled: true },
       reply_markup: button(LL.support(), options.supportUrl),
     });
+  });
+
+  // Setting up the operators' chat: the bot says the id of the chat it is asked in.
+  bot.command('chatid', async (ctx) => {
+    const LL = translator(await languageOf(ctx)).bot.start;
+    await ctx.reply(LL.chatId({ id: String(ctx.chat.id) }), { parse_mode: 'HTML' });
   });
 
   bot.catch((error) => {
