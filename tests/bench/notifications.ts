@@ -1,0 +1,137 @@
+/**
+ * A benchmark of the bot's notifications (issue 12) against the local fake Bot API, with the
+ * server's own outbox worker and Telegram's limits kept by grammY's throttler:
+ * - throughput: MESSAGES messages to as many customers, all due at once: messages per second;
+ * - lag: status changes at CHANGES_PER_SECOND for BENCH_SECONDS, through the operators' and the
+ *   customers' HTTP calls, half of them telling the customer something (an operator's
+ *   requisites) and half not (the customer's 'I have paid'): the time from each change's answer
+ *   to its message reaching the fake Bot API, p50, p99 and max.
+ * Prints numbers; nothing is asserted. Run: `npm run bench` (TEST_DB=postgres for PostgreSQL).
+ */
+import { performance } from 'node:perf_hooks';
+import { API_PATHS } from '../../src/shared/api';
+import { OPERATOR_PATHS } from '../../src/shared/operator-api';
+import { FAKE_TOKEN, FakeBotApi } from '../helpers/fake-bot-api';
+import {
+  CARD_REQUISITES,
+  OPERATOR,
+  createLifecycleApp,
+  rowOf,
+  send,
+  type TestUser,
+} from '../helpers/lifecycle';
+import { insertOrder } from '../helpers/orders';
+import { testDatabaseKind } from '../helpers/test-database';
+
+const MESSAGES = Number(process.env['BENCH_MESSAGES'] ?? 300);
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
+const CHANGES_PER_SECOND = Number(process.env['BENCH_CHANGES_PER_SECOND'] ?? 50);
+
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? 0;
+
+async function main(): Promise<void> {
+  const api = await new FakeBotApi(FAKE_TOKEN).start();
+  const t = await createLifecycleApp(
+    { botToken: FAKE_TOKEN, telegramApiRoot: api.url, maxActiveOrders: 100 },
+    { realClock: true, jobs: true },
+  );
+  await t.app.ready();
+  console.log(
+    `notifications on ${testDatabaseKind()}: fake Bot API on loopback, Telegram's limits (30/s overall, 1/s per chat)`,
+  );
+
+  // Throughput: rows due at once, one per customer.
+  const now = Date.now();
+  await t.database.db
+    .insertInto('notifications')
+    .values(
+      Array.from({ length: MESSAGES }, (_, i) => ({
+        dedupe_key: `bench:${i}`,
+        recipient: `customer:${600_000_000 + i}`,
+        order_id: null,
+        kind: 'payment_reminder' as const,
+        language: 'en' as const,
+        payload: JSON.stringify({
+          orderId: `bench-${String(i).padStart(8, '0')}`,
+          type: 'BUY',
+          method: 'P2P',
+          crypto: 'USDT',
+          network: 'TRC20',
+          currency: 'RUB',
+          amountUnits: 100_000_000,
+          totalMinor: 950_000,
+          deadline: now + 300_000,
+        }),
+        status: 'pending' as const,
+        next_attempt_at: now,
+        created_at: now,
+      })),
+    )
+    .execute();
+  const started = performance.now();
+  await api.waitFor('sendMessage', MESSAGES, 120_000);
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `throughput: ${MESSAGES} messages in ${seconds.toFixed(1)} s = ${(MESSAGES / seconds).toFixed(1)} messages/s`,
+  );
+
+  // Lag: status changes at a steady rate, half of which tell the customer.
+  const changes = SECONDS * CHANGES_PER_SECOND;
+  const customers: TestUser[] = Array.from({ length: changes }, (_, i) => ({
+    id: 610_000_000 + i,
+    first_name: `Customer ${i}`,
+  }));
+  const orders = await Promise.all(
+    customers.map((customer, i) =>
+      insertOrder(t.database.db, customer, {
+        ...rowOf('p2pBuy'),
+        status: i % 2 === 0 ? 'WAITING_REQUISITES' : 'REQUISITES_READY',
+        expires_at: Date.now() + 3_600_000,
+      }),
+    ),
+  );
+  const changedAt = new Map<string, number>();
+  const sentBefore = api.callsOf('sendMessage').length;
+  const begin = performance.now();
+  const calls: Promise<unknown>[] = [];
+  for (let i = 0; i < changes; i++) {
+    const due = begin + (i * 1000) / CHANGES_PER_SECOND;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const id = orders[i] ?? '';
+    const customer = customers[i] as TestUser;
+    calls.push(
+      (i % 2 === 0
+        ? send(t, 'POST', OPERATOR_PATHS.requisites(id), OPERATOR, CARD_REQUISITES)
+        : send(t, 'POST', API_PATHS.paymentConfirm(id), customer, {})
+      ).then((res) => {
+        if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body}`);
+        if (i % 2 === 0) changedAt.set(id.slice(0, 8), Date.now());
+      }),
+    );
+  }
+  await Promise.all(calls);
+  const achieved = changes / ((performance.now() - begin) / 1000);
+  const told = changedAt.size;
+  await api.waitFor('sendMessage', sentBefore + told, 120_000);
+  const lags: number[] = [];
+  for (const call of api.callsOf('sendMessage').slice(sentBefore)) {
+    const number = /[#№]([0-9a-f]{8})/.exec(String(call.payload['text']))?.[1];
+    const at = number === undefined ? undefined : changedAt.get(number);
+    if (at !== undefined) lags.push(call.at - at);
+  }
+  lags.sort((a, b) => a - b);
+  console.log(
+    `lag at ${achieved.toFixed(0)} status changes/s for ${SECONDS} s (${told} messages): ` +
+      `p50 ${percentile(lags, 0.5)} ms  p99 ${percentile(lags, 0.99)} ms  max ${lags.at(-1) ?? 0} ms`,
+  );
+
+  await t.close();
+  await api.stop();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
