@@ -1,0 +1,101 @@
+/**
+ * Every message the bot can send, in both languages: each names its order, carries what its
+ * recipient needs to act (the amount, the card, the code, the deadline, the hash), has no
+ * placeholder left or value unescaped, and opens the order (the app, or the console).
+ */
+import { describe, expect, it } from 'vitest';
+import type { NotificationFacts } from '../../src/server/notifications/facts';
+import { renderNotification } from '../../src/server/notifications/render';
+import { LANGUAGES } from '../../src/shared/api';
+import {
+  CUSTOMER_NOTICES,
+  OPERATOR_ALERTS,
+  isCustomerNotice,
+  type NotificationKind,
+} from '../../src/shared/notifications';
+
+const ORDER_ID = '3f9c2a7b-61d4-4e0a-9b7c-2d5e8f1a0c34';
+const DEADLINE = Date.UTC(2026, 10, 24, 11, 35); // 14:35 in Moscow
+const HASH = 'a'.repeat(64);
+
+const base: NotificationFacts = {
+  orderId: ORDER_ID,
+  type: 'BUY',
+  method: 'P2P',
+  crypto: 'USDT',
+  network: 'TRC20',
+  currency: 'RUB',
+  amountUnits: 157_232_700,
+  totalMinor: 1_500_000,
+  deadline: DEADLINE,
+  card: { bankName: 'Т-Банк', cardNumber: '2200700123456781', cardHolder: 'IVAN <PETROV>' },
+  txHash: HASH,
+  outgoingTxHash: HASH,
+  rejectReasonCode: 'amount_mismatch',
+  rejectReason: null,
+  cancelReason: 'expired',
+  reservationCode: 'K7Q2M9',
+  office: {
+    city: { ru: 'Москва', en: 'Moscow' },
+    address: { ru: 'Пресненская наб., 12', en: '12 Presnenskaya Emb.' },
+    hours: { ru: 'Пн–Пт 10:00–20:00', en: 'Mon–Fri 10:00–20:00' },
+  },
+  payoutCardLast4: '6781',
+  customer: { telegramId: 200_000_001, name: 'Алиса', username: 'alice' },
+  otherOrderIds: ['9a8b7c6d-0000-4000-8000-000000000000'],
+};
+
+/** What each message must carry for its reader to act on it. */
+const MUST_SAY: Partial<Record<NotificationKind, readonly string[]>> = {
+  requisites_ready: ['2200700123456781', '14:35', 'IVAN &lt;PETROV&gt;'],
+  office_ready: ['K7Q2M9', '14:35'],
+  completed: [`https://tronscan.org/#/transaction/${HASH}`],
+  payment_reminder: ['14:35'],
+  tx_submitted: [HASH],
+  flag_reused_receipt: ['#9a8b7c6d'],
+};
+
+const KINDS: readonly NotificationKind[] = [...CUSTOMER_NOTICES, ...OPERATOR_ALERTS];
+
+describe.each(LANGUAGES)('every message in %s', (language) => {
+  it.each(KINDS)('%s: names the order, says what to act on, opens it', (kind) => {
+    const message = renderNotification(kind, base, language, {
+      botUsername: 'exchange_bot',
+      supportUrl: 'https://t.me/exchange_support',
+    });
+    expect(message.text).toContain('3f9c2a7b');
+    expect(message.text).not.toMatch(/\{|\}|undefined|null|NaN/);
+    for (const needed of MUST_SAY[kind] ?? []) expect(message.text).toContain(needed);
+    const param = isCustomerNotice(kind) ? `order_${ORDER_ID}` : `console_${ORDER_ID}`;
+    expect(message.buttons[0]?.url).toBe(`https://t.me/exchange_bot?startapp=${param}`);
+  });
+});
+
+it('an office buy completed says so without a hash; a sell completed names the card it paid', () => {
+  const office = renderNotification(
+    'completed',
+    { ...base, method: 'OFFICE', outgoingTxHash: null },
+    'en',
+    { botUsername: undefined, supportUrl: 'https://t.me/exchange_support' },
+  );
+  expect(office.text).toBe(
+    'Order #3f9c2a7b is complete: <b>157.2327 USDT</b> are yours. Thank you!',
+  );
+  expect(office.buttons).toEqual([]);
+  const sell = renderNotification('completed', { ...base, type: 'SELL' }, 'ru', {
+    botUsername: undefined,
+    supportUrl: 'https://t.me/exchange_support',
+  });
+  expect(sell.text).toMatch(
+    /^Заказ №3f9c2a7b выполнен: <b>15\s000\s₽<\/b> отправлены на карту •••• 6781\.$/,
+  );
+});
+
+it('an order cancelled because no operator answered says nothing was charged', () => {
+  const text = renderNotification('cancelled', { ...base, cancelReason: 'no_operator' }, 'en', {
+    botUsername: undefined,
+    supportUrl: 'https://t.me/exchange_support',
+  }).text;
+  expect(text).toContain('3f9c2a7b');
+  expect(text).toMatch(/No money was charged|nothing/i);
+});
