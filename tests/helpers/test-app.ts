@@ -30,7 +30,8 @@ export async function createTestApp(
     ...loadConfig({}),
     database: database.config,
     staticDir: undefined,
-    logLevel: 'silent',
+    // TEST_LOG_LEVEL=error (say) shows what a failing test's server logged.
+    logLevel: (process.env['TEST_LOG_LEVEL'] as AppConfig['logLevel'] | undefined) ?? 'silent',
     // Suites drive hundreds of orders through one customer in seconds; the limits have their
     // own tests (tests/server/rate-limit.test.ts), which pass CALL_LIMITS back in.
     callLimits: { create: 1_000_000, receipt: 1_000_000, action: 1_000_000 },

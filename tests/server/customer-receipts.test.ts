@@ -274,8 +274,16 @@ describe('POST /api/orders/{id}/receipt: a second receipt and a reused one', () 
   });
 
   it('stores the same file uploaded at the same moment to many orders, each with its own file', async () => {
+    // Rounds: each upload flags every order holding the file; two flagging the same orders at
+    // once must wait for each other, never deadlock (PostgreSQL answered one of them 500).
+    for (let round = 0; round < 10; round++) {
+      await sameFileAtOnce(5);
+    }
+  });
+
+  async function sameFileAtOnce(orders: number): Promise<void> {
     const alice = newCustomer('Alice');
-    const ids = await Promise.all(Array.from({ length: 4 }, () => paidOrder(alice)));
+    const ids = await Promise.all(Array.from({ length: orders }, () => paidOrder(alice)));
     const same = FILES.jpeg();
     const answers = await Promise.all(
       ids.flatMap((id) => [
@@ -293,7 +301,7 @@ describe('POST /api/orders/{id}/receipt: a second receipt and a reused one', () 
       expect(await needsAttention(id)).toBe(1);
     }
     expect(filesOnDisk().filter((f) => f.endsWith('.part'))).toEqual([]);
-  });
+  }
 
   it('keeps every receipt racing the operator confirming the payment, whichever wins', async () => {
     for (let round = 0; round < 8; round++) {

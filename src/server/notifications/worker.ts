@@ -52,6 +52,15 @@ export interface OutboxSettings {
 /** Claims the rows due now, at most CLAIM_BATCH, each the earliest pending one of its chat. */
 async function claim(settings: OutboxSettings, now: number): Promise<NotificationRow[]> {
   const { db } = settings;
+  // A read first: an idle outbox costs no write (on SQLite every UPDATE takes the write lock).
+  const due = await db
+    .selectFrom('notifications')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .limit(1)
+    .executeTakeFirst();
+  if (due === undefined) return [];
   return (
     db
       .updateTable('notifications')

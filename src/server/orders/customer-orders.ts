@@ -243,18 +243,20 @@ async function flagReusedReceipt(
     .where('order_id', '!=', orderId)
     .execute();
   if (elsewhere.length === 0) return;
-  const orderIds = [orderId, ...elsewhere.map((r) => r.order_id)];
+  // Sorted, and one row at a time: every upload flagging the same orders locks them in the
+  // same order, so two of them at once on PostgreSQL wait for each other instead of deadlocking.
+  const orderIds = [...new Set([orderId, ...elsewhere.map((r) => r.order_id)])].sort();
   await db.transaction().execute(async (trx) => {
-    const flagged = await trx
-      .updateTable('orders')
-      .set({ needs_attention: 1 })
-      .where('id', 'in', orderIds)
-      .returningAll()
-      .execute();
-    // One alert per order and file, whichever upload of the two writes it.
-    for (const order of flagged) {
-      await alertOperators(trx, 'flag_reused_receipt', order, `reused:${order.id}:${sha256}`, now, {
-        otherOrderIds: orderIds.filter((id) => id !== order.id),
+    for (const id of orderIds) {
+      const order = await trx
+        .updateTable('orders')
+        .set({ needs_attention: 1 })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      // One alert per order and file, whichever upload of the two writes it.
+      await alertOperators(trx, 'flag_reused_receipt', order, `reused:${id}:${sha256}`, now, {
+        otherOrderIds: orderIds.filter((other) => other !== id),
       });
     }
   });
