@@ -52,6 +52,8 @@ export interface AppConfig {
   readonly webhookUrl: string | undefined;
   /** The Bot API server: Telegram's own, a self-hosted one, or a test double. */
   readonly telegramApiRoot: string;
+  /** Demo mode's autopilot operator plays the staff side (never with a BOT_TOKEN). */
+  readonly demoAutopilot: boolean;
 }
 
 /** Demo mode: no bot token, the server signs init data for a demo customer itself. */
@@ -250,6 +252,12 @@ export const EnvVariablesSchema = v.object({
     ),
     'https://api.telegram.org',
   ),
+  DEMO_AUTOPILOT: v.optional(
+    v.picklist(
+      ['on', 'off'],
+      (issue) => `DEMO_AUTOPILOT must be on or off, got "${String(issue.input)}"`,
+    ),
+  ),
   LOG_LEVEL: v.optional(
     v.picklist(
       LOG_LEVELS,
@@ -306,6 +314,13 @@ const EnvSchema = v.pipe(
     if (env.BOT_TOKEN === undefined && env.WEBHOOK_URL !== undefined) {
       addIssue({ message: 'WEBHOOK_URL needs BOT_TOKEN: there is no bot to receive updates for' });
     }
+    // The autopilot confirms payments nobody checked: never where money is real.
+    if (env.BOT_TOKEN !== undefined && env.DEMO_AUTOPILOT === 'on') {
+      addIssue({
+        message:
+          'DEMO_AUTOPILOT=on plays the operator in demo mode only: it would confirm real payments nobody checked. Unset it, or unset BOT_TOKEN',
+      });
+    }
   }),
   // A half-configured account would send customers to pay with a field missing.
   v.rawCheck(({ dataset, addIssue }) => {
@@ -353,6 +368,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     operatorChatLanguage: variables.OPERATOR_CHAT_LANGUAGE,
     webhookUrl: variables.WEBHOOK_URL,
     telegramApiRoot: variables.TELEGRAM_API_ROOT,
+    demoAutopilot: variables.BOT_TOKEN === undefined && variables.DEMO_AUTOPILOT !== 'off',
   };
 }
 

@@ -106,6 +106,12 @@ export interface OperatorReceipt {
 }
 
 /**
+ * The operator id the demo's autopilot acts as (issue 13): no Telegram user has it, so the audit
+ * trail tells its steps from a person's.
+ */
+export const AUTOPILOT_OPERATOR_ID = 1;
+
+/**
  * A message the bot sent, or will send, about the order (the outbox): in demo mode, what the
  * customer would have received.
  */

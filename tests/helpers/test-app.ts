@@ -35,6 +35,8 @@ export async function createTestApp(
     // Suites drive hundreds of orders through one customer in seconds; the limits have their
     // own tests (tests/server/rate-limit.test.ts), which pass CALL_LIMITS back in.
     callLimits: { create: 1_000_000, receipt: 1_000_000, action: 1_000_000 },
+    // A test plays the operator itself; the autopilot's own tests turn it on.
+    demoAutopilot: false,
     // Nothing a test does reaches Telegram: a test of the bot points this at its fake Bot API.
     telegramApiRoot: 'http://127.0.0.1:9',
     ...overrides,

@@ -272,6 +272,16 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('users').dropColumn('language').execute();
       },
     },
+    '0007_taken_by': {
+      async up(db: Kysely<unknown>) {
+        // The operator who opened the order in the console first: the demo's autopilot leaves
+        // such an order to them.
+        await db.schema.alterTable('orders').addColumn('taken_by', big).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('orders').dropColumn('taken_by').execute();
+      },
+    },
   };
 }
 

@@ -83,6 +83,8 @@ export interface OrdersTable {
   >;
   /** When the customer was reminded of the deadline of the order's current wait. */
   reminded_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The operator who opened the order in the console first (the autopilot leaves it to them). */
+  taken_by: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface OrderEventsTable {

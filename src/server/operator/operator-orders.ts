@@ -39,14 +39,27 @@ async function findOrder(db: Kysely<Database>, orderId: string): Promise<OrderRo
   return row;
 }
 
-/** Everything an operator needs to act on one order (`GET /api/operator/orders/{id}`). */
+/**
+ * Everything an operator needs to act on one order (`GET /api/operator/orders/{id}`); the first
+ * operator to open it takes it.
+ */
 export async function orderForOperator(
   ctx: ServerContext,
+  operatorId: number,
   orderId: string,
 ): Promise<OperatorOrderResponse> {
   const { db } = ctx;
   const now = ctx.now();
   const row = await findOrder(db, orderId);
+  // The first operator to open it takes it: the demo's autopilot leaves it to them.
+  if (row.taken_by === null) {
+    await db
+      .updateTable('orders')
+      .set({ taken_by: operatorId })
+      .where('id', '=', orderId)
+      .where('taken_by', 'is', null)
+      .execute();
+  }
   const [customer, orderCount, events, receipts, offices, order, messages] = await Promise.all([
     db
       .selectFrom('users')

@@ -1,8 +1,10 @@
 /**
- * The background jobs of the server process (design.md, "Components"): the expiry sweeper and
- * housekeeping start when the server is ready and are waited for when it closes.
+ * The background jobs of the server process (design.md, "Components"): the expiry sweeper,
+ * housekeeping and, in demo mode, the autopilot operator start when the server is ready and are
+ * waited for when it closes.
  */
 import fp from 'fastify-plugin';
+import { createAutopilot } from '../jobs/autopilot';
 import { createHousekeeping } from '../jobs/housekeeping';
 import { createSweeper } from '../jobs/sweeper';
 
@@ -20,6 +22,7 @@ export const jobsPlugin = fp(
         now: app.now,
         log: app.log,
       }),
+      ...(app.config.demoAutopilot ? [createAutopilot(app, app.log)] : []),
     ];
     app.addHook('onReady', (ready) => {
       for (const job of jobs) job.start();

@@ -63,7 +63,7 @@ export const operatorRoutes: FastifyPluginCallback = (app, _options, done) => {
 
   app.get('/api/operator/orders/:id', async (request, reply): Promise<OperatorOrderResponse> => {
     noStore(reply);
-    return orderForOperator(app, orderIdParam(request.params));
+    return orderForOperator(app, request.caller.telegramId, orderIdParam(request.params));
   });
 
   app.get('/api/operator/orders/:id/receipts/:receiptId', async (request, reply) => {

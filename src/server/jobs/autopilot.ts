@@ -1,0 +1,144 @@
+/**
+ * The demo's autopilot operator (issue 13): in demo mode, where nobody plays the staff side, it
+ * does what an operator would, a few seconds after the customer's last step, through the same
+ * service functions as the console (so the same checks, transitions, audit trail and messages):
+ * card or bank requisites, office instructions with a reservation code, the payment confirmed
+ * once a receipt is uploaded, the seller's transaction confirmed once its hash is sent, and the
+ * order completed with a well-formed outgoing hash for its network. It leaves alone every order
+ * a person has taken: opened in the console, or acted on. Every action names the status it saw,
+ * so an operator acting at the same moment wins and the autopilot's action is refused.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { BankRequisites } from '../../shared/api';
+import { AUTOPILOT_OPERATOR_ID } from '../../shared/operator-api';
+import { isEvmNetwork, type NetworkId } from '../../shared/networks';
+import type { OrderStatus } from '../../shared/order-status';
+import type { ServerContext } from '../context';
+import type { OrderRow } from '../db/schema';
+import { AppError } from '../errors';
+import {
+  completeOrder,
+  confirmIncomingTx,
+  confirmPaymentByOperator,
+  giveOfficeInstructions,
+  giveRequisites,
+} from '../operator/operator-orders';
+import { periodicJob, type PeriodicJob } from './periodic';
+
+/** How long after the order's last change the autopilot answers: long enough to be seen. */
+export const AUTOPILOT_DELAY_MS = 3_000;
+const AUTOPILOT_INTERVAL_MS = 1_000;
+const AUTOPILOT_BATCH = 20;
+
+/** A demo card (it passes the Luhn check; no bank issued it). */
+const DEMO_CARD = {
+  bankName: 'Т-Банк',
+  cardNumber: '2200700123456781',
+  cardHolder: 'IVAN PETROV',
+  comment: 'Демо: не переводите настоящие деньги / Demo: do not send real money',
+} as const;
+
+/** A demo bank account, when no default account is configured. */
+const DEMO_BANK_ACCOUNT: BankRequisites = {
+  recipientName: 'ООО «Демо Обмен»',
+  accountNumber: '40702810938000123456',
+  bankName: 'ПАО Сбербанк',
+  bik: '044525225',
+  correspondentAccount: '30101810400000000225',
+  inn: '7707083893',
+  beneficiaryName: 'ООО «Демо Обмен»',
+  beneficiaryAccount: '40702810938000123456',
+};
+
+const OFFICE_INSTRUCTIONS =
+  'Демо: возьмите паспорт и назовите код брони на ресепшене.\n' +
+  'Demo: bring your passport and give the reservation code at the reception.';
+
+/** A transaction hash in the shape of the network, as a wallet would return it. */
+export function demoTxHash(network: NetworkId): string {
+  const hex = randomBytes(32).toString('hex');
+  return isEvmNetwork(network) ? `0x${hex}` : hex;
+}
+
+/** The statuses the autopilot moves on, and what it does in each. */
+const ACTIONS: Partial<
+  Record<OrderStatus, (ctx: ServerContext, order: OrderRow) => Promise<unknown>>
+> = {
+  WAITING_REQUISITES: (ctx, order) =>
+    giveRequisites(ctx, AUTOPILOT_OPERATOR_ID, order.id, {
+      expectedStatus: order.status,
+      ...(order.payment_method === 'BANK_ACCOUNT'
+        ? (ctx.config.bankAccount ?? DEMO_BANK_ACCOUNT)
+        : DEMO_CARD),
+    }),
+  OFFICE_PENDING: (ctx, order) =>
+    giveOfficeInstructions(ctx, AUTOPILOT_OPERATOR_ID, order.id, {
+      expectedStatus: order.status,
+      instructions: OFFICE_INSTRUCTIONS,
+    }),
+  RECEIPT_UPLOADED: (ctx, order) =>
+    confirmPaymentByOperator(ctx, AUTOPILOT_OPERATOR_ID, order.id, {
+      expectedStatus: order.status,
+    }),
+  TX_PENDING: (ctx, order) =>
+    confirmIncomingTx(ctx, AUTOPILOT_OPERATOR_ID, order.id, { expectedStatus: order.status }),
+  PAYMENT_CONFIRMED: (ctx, order) =>
+    completeOrder(ctx, AUTOPILOT_OPERATOR_ID, order.id, {
+      expectedStatus: order.status,
+      outgoingTxHash: demoTxHash(order.network),
+    }),
+  TX_CONFIRMED: (ctx, order) =>
+    completeOrder(ctx, AUTOPILOT_OPERATOR_ID, order.id, { expectedStatus: order.status }),
+};
+
+const STATUSES = Object.keys(ACTIONS) as OrderStatus[];
+
+/** One pass: each order due for the staff side and untaken gets its next step. */
+export async function runAutopilot(ctx: ServerContext, log: FastifyBaseLogger): Promise<number> {
+  const now = ctx.now();
+  const due = await ctx.db
+    .selectFrom('orders')
+    .selectAll()
+    .where('status', 'in', STATUSES)
+    .where('updated_at', '<=', now - AUTOPILOT_DELAY_MS)
+    .where('taken_by', 'is', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('order_events')
+            .select('order_events.id')
+            .whereRef('order_events.order_id', '=', 'orders.id')
+            .where('order_events.actor', '=', 'operator')
+            .where('order_events.actor_id', '!=', AUTOPILOT_OPERATOR_ID),
+        ),
+      ),
+    )
+    .orderBy('updated_at')
+    .limit(AUTOPILOT_BATCH)
+    .execute();
+  let acted = 0;
+  for (const order of due) {
+    try {
+      await ACTIONS[order.status]?.(ctx, order);
+      acted++;
+    } catch (error) {
+      // Someone moved the order first: theirs stands.
+      if (error instanceof AppError) continue;
+      throw error;
+    }
+  }
+  if (acted > 0) log.info({ orders: acted }, 'autopilot acted');
+  return acted;
+}
+
+export function createAutopilot(ctx: ServerContext, log: FastifyBaseLogger): PeriodicJob {
+  return periodicJob({
+    name: 'demo autopilot',
+    intervalMs: AUTOPILOT_INTERVAL_MS,
+    log,
+    run: async () => {
+      await runAutopilot(ctx, log);
+    },
+  });
+}
