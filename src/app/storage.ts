@@ -13,6 +13,8 @@ import {
 import { CURRENCIES, isListedCurrency, type ListedCurrency } from '../shared/currencies';
 
 const LANGUAGE_KEY = 'selectedLanguage';
+/** Demo mode only: this browser's own demo customer (issue 13). */
+const DEMO_BROWSER_KEY = 'demoBrowserId';
 const CURRENCY_KEY = 'selectedCurrency';
 const DEEP_LINK_KEY = 'deepLinkOrderId';
 /** An operator's link from the bot's alert (`console_<id>`): the order in the console. */
@@ -94,6 +96,21 @@ export function takeDeepLinkOrderId(): string | null {
 /** The order an operator's link opens in the console, handed out once like the customer's. */
 export function takeConsoleLinkOrderId(): string | null {
   return take(CONSOLE_LINK_KEY);
+}
+
+/**
+ * This browser's demo identity: a random id made on first use and kept, so each browser is its
+ * own demo customer. Without storage, a new one each visit.
+ */
+export function demoBrowserId(): string {
+  const stored = read(localStorage, DEMO_BROWSER_KEY);
+  if (stored !== null && /^[A-Za-z0-9-]{16,64}$/.test(stored)) return stored;
+  // getRandomValues, not randomUUID: a demo opened at http://<LAN address> is no secure context.
+  const made = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) =>
+    b.toString(16).padStart(2, '0'),
+  ).join('');
+  write(localStorage, DEMO_BROWSER_KEY, made);
+  return made;
 }
 
 const waitingStartKey = (orderId: string) => `waiting_start_${orderId}`;

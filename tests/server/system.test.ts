@@ -43,6 +43,55 @@ describe('in demo mode (no BOT_TOKEN)', () => {
     expect(orders.statusCode).toBe(200);
   });
 
+  it("each browser is its own demo customer: neither sees the other's orders, each is an operator", async () => {
+    const session = async (browser: string) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `${API_PATHS.demoSession}?browser=${browser}`,
+      });
+      return { authorization: `tma ${res.json<{ initData: string }>().initData}` };
+    };
+    const first = await session('0f1e2d3c4b5a69788796a5b4c3d2e1f0');
+    const second = await session('a1b2c3d4e5f60718293a4b5c6d7e8f90');
+    const again = await session('0f1e2d3c4b5a69788796a5b4c3d2e1f0');
+    const me = async (headers: { authorization: string }) =>
+      (await t.app.inject({ method: 'GET', url: API_PATHS.me, headers })).json<{
+        telegramId: number;
+        operator: boolean;
+      }>();
+    const [one, two, oneAgain] = [await me(first), await me(second), await me(again)];
+    expect(one.telegramId).not.toBe(two.telegramId);
+    expect(oneAgain.telegramId).toBe(one.telegramId);
+    expect([one.operator, two.operator]).toEqual([true, true]);
+    const rate = await t.app.inject({
+      method: 'GET',
+      url: `${API_PATHS.rate}?amount=15000&currency=RUB&operation=BUY&cryptoCurrency=USDT&paymentMethod=P2P`,
+      headers: first,
+    });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: API_PATHS.createOrder,
+      headers: first,
+      payload: {
+        type: 'BUY',
+        paymentMethod: 'P2P',
+        currency: 'RUB',
+        cryptoCurrency: 'USDT',
+        network: 'TRC20',
+        amount: Math.round((15_000 / rate.json<{ rate: number }>().rate) * 10_000) / 10_000,
+        totalRub: 15_000,
+        rate: rate.json<{ rate: number }>().rate,
+        walletAddress: 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL',
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const listed = async (headers: { authorization: string }) =>
+      (await t.app.inject({ method: 'GET', url: API_PATHS.activeOrders, headers })).json<{
+        orders: unknown[];
+      }>().orders.length;
+    expect([await listed(first), await listed(second)]).toEqual([1, 0]);
+  });
+
   it('signs an order_<id> start parameter into the demo init data, and drops any other', async () => {
     const withOrder = await t.app.inject({
       method: 'GET',

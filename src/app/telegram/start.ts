@@ -16,7 +16,7 @@ import {
 } from '@telegram-apps/sdk-react';
 import { API_PATHS, type AppConfigResponse, type DemoSessionResponse } from '../../shared/api';
 import { setInitData } from '../api/client';
-import { rememberDeepLink } from '../storage';
+import { demoBrowserId, rememberDeepLink } from '../storage';
 import type { AppEnvironment } from './environment';
 
 export type StartResult =
@@ -44,10 +44,13 @@ export async function startTelegram(): Promise<StartResult> {
   if (!inTelegram) {
     if (!config.demo) return { kind: 'open-in-telegram' };
     const startParam = browserStartParam();
-    const query = startParam === undefined ? '' : `?startParam=${encodeURIComponent(startParam)}`;
+    const query = new URLSearchParams({
+      browser: demoBrowserId(),
+      ...(startParam === undefined ? {} : { startParam }),
+    });
     // Loaded only here, so customers inside Telegram never download the imitation.
     const [session, { mockTelegram }] = await Promise.all([
-      fetchJson<DemoSessionResponse>(`${API_PATHS.demoSession}${query}`),
+      fetchJson<DemoSessionResponse>(`${API_PATHS.demoSession}?${query.toString()}`),
       import('./mock-env'),
     ]);
     mockTelegram(session.initData, startParam);

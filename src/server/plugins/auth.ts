@@ -8,7 +8,9 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createAuthenticator } from '../auth/authenticator';
-import { DEMO_BOT_TOKEN, DEMO_USER, type Customer } from '../auth/telegram-auth';
+import { isDemoCustomerId } from '../auth/demo-session';
+import { isDemoMode } from '../config';
+import { DEMO_BOT_TOKEN, type Customer } from '../auth/telegram-auth';
 import { AppError } from '../errors';
 
 declare module 'fastify' {
@@ -37,12 +39,13 @@ export const authPlugin = fp(
       maxAgeSeconds: app.config.initDataMaxAgeSeconds,
       now: app.now,
     });
-    // In demo mode (no bot token) the demo customer plays both sides (issue 11).
-    const operatorIds: ReadonlySet<number> = new Set([
-      ...app.config.operatorIds,
-      ...(app.config.botToken === undefined ? [DEMO_USER.id] : []),
-    ]);
-    app.decorate('isOperator', (telegramId: number) => operatorIds.has(telegramId));
+    // In demo mode (no bot token) every demo customer plays both sides (issue 11).
+    const operatorIds: ReadonlySet<number> = new Set(app.config.operatorIds);
+    const demo = isDemoMode(app.config);
+    app.decorate(
+      'isOperator',
+      (telegramId: number) => operatorIds.has(telegramId) || (demo && isDemoCustomerId(telegramId)),
+    );
     app.decorateRequest('caller');
     app.decorate('authenticate', async (request: FastifyRequest) => {
       request.caller = await verifiedCustomer(request);

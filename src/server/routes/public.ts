@@ -31,8 +31,8 @@ export const publicRoutes: FastifyPluginCallback = (app, _options, done) => {
   });
 
   app.get(API_PATHS.demoSession, async (request, reply): Promise<DemoSessionResponse> => {
-    const { startParam } = parseWith(DemoSessionQuerySchema, request.query);
-    const session = demoSession(app, startParam);
+    const { startParam, browser } = parseWith(DemoSessionQuerySchema, request.query);
+    const session = demoSession(app, startParam, browser);
     noStore(reply);
     return Promise.resolve(session);
   });

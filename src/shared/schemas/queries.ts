@@ -40,9 +40,11 @@ export const HistoryQuerySchema = v.looseObject({
 });
 
 /**
- * `GET /api/demo/session`: the start parameter the app was opened with, if any. Anything is
- * taken; only a well-formed order deep link is passed on.
+ * `GET /api/demo/session`: the start parameter the app was opened with, if any, and the
+ * browser's own demo identity. Anything is taken; only a well-formed deep link is passed on, and
+ * a malformed identity is the shared demo customer.
  */
 export const DemoSessionQuerySchema = v.looseObject({
   startParam: v.optional(v.unknown()),
+  browser: v.optional(v.unknown()),
 });
