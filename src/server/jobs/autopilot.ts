@@ -103,10 +103,11 @@ export async function runAutopilot(ctx: ServerContext, log: FastifyBaseLogger): 
     .where('status', 'in', STATUSES)
     .where('updated_at', '<=', now - AUTOPILOT_DELAY_MS)
     .where('taken_by', 'is', null)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('order_events')
+    .where((w) =>
+      w.not(
+        w.exists(
+          w
+            .selectFrom('order_events')
             .select('order_events.id')
             .whereRef('order_events.order_id', '=', 'orders.id')
             .where('order_events.actor', '=', 'operator')
