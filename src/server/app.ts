@@ -4,14 +4,8 @@
  * plugins: the context decorators first, then error handling and body parsing, identity and
  * call limits, the jobs, the route files, and the mini-app with the answer to unknown paths.
  */
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { OperatorListQuerySchema } from '../shared/schemas/operator';
-import {
-  DemoSessionQuerySchema,
-  HistoryQuerySchema,
-  RateQuerySchema,
-} from '../shared/schemas/queries';
 import type { AppConfig } from './config';
 import type { Database } from './db/schema';
 import { authPlugin } from './plugins/auth';
@@ -20,6 +14,7 @@ import { callLimitsPlugin } from './plugins/call-limits';
 import { contextPlugin } from './plugins/context';
 import { errorsPlugin, sendError } from './plugins/errors';
 import { jobsPlugin } from './plugins/jobs';
+import { requestLogPlugin, serializeRequest } from './plugins/request-log';
 import { BODY_LIMIT_BYTES, jsonBodyPlugin } from './plugins/json-body';
 import { webAppPlugin } from './plugins/web-app';
 import { customerRoutes } from './routes/customer';
@@ -44,8 +39,24 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     logger: {
       level: config.logLevel,
       serializers: { req: serializeRequest },
-      ...(deps.logStream === undefined ? {} : { stream: deps.logStream }),
+      ...(deps.logStream !== undefined
+        ? { stream: deps.logStream }
+        : // A person at a terminal reads lines; a log collector reads JSON.
+          process.stdout.isTTY
+          ? {
+              transport: {
+                target: 'pino-pretty',
+                // A request's line says it all in its message (plugins/request-log.ts).
+                options: {
+                  translateTime: 'SYS:HH:MM:ss',
+                  ignore: 'pid,hostname,reqId,req,res,responseTime',
+                },
+              },
+            }
+          : {}),
     },
+    // One line per request, written when it is answered (plugins/request-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     // Behind a reverse proxy on a private network the client's address is in X-Forwarded-For.
     trustProxy: 'loopback, linklocal, uniquelocal',
@@ -54,6 +65,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     frameworkErrors: sendError,
   });
   await app.register(contextPlugin, { config, db: deps.db, now: deps.now ?? Date.now });
+  await app.register(requestLogPlugin);
   await app.register(errorsPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(authPlugin);
@@ -65,44 +77,4 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(operatorRoutes);
   await app.register(webAppPlugin, { dir: config.staticDir });
   return app;
-}
-
-/**
- * Query keys whose values are logged as sent: those of the API's own query schemas. Any other
- * key's value is redacted, whatever its spelling: the spec's `telegramInitData` (a credential)
- * above all, also when sent percent-encoded (`telegram%49nitData`).
- */
-const LOGGED_QUERY_KEYS: ReadonlySet<string> = new Set([
-  ...Object.keys(RateQuerySchema.entries),
-  ...Object.keys(HistoryQuerySchema.entries),
-  ...Object.keys(OperatorListQuerySchema.entries),
-  ...Object.keys(DemoSessionQuerySchema.entries),
-]);
-const REDACTED = '[redacted]';
-
-/**
- * A request as the logs show it: method, path, the query as the server parsed it with every value
- * not in LOGGED_QUERY_KEYS redacted, and the client's address. Read from the parsed request, not
- * by matching the raw text, so no spelling of a key slips past; when the URL could not be parsed
- * (a malformed %-escape), its query is not logged at all.
- */
-function serializeRequest(request: FastifyRequest): Record<string, unknown> {
-  const url = request.url;
-  const mark = url.indexOf('?');
-  const path = mark === -1 ? url : url.slice(0, mark);
-  const query: unknown = mark === -1 ? undefined : request.query;
-  let shown = '';
-  if (typeof query === 'object' && query !== null) {
-    shown = Object.entries(query as Record<string, unknown>)
-      .map(([key, value]) => {
-        const safeKey = encodeURIComponent(key);
-        if (!LOGGED_QUERY_KEYS.has(key) || typeof value !== 'string')
-          return `${safeKey}=${REDACTED}`;
-        return `${safeKey}=${encodeURIComponent(value.slice(0, 64))}`;
-      })
-      .join('&');
-  } else if (mark !== -1) {
-    shown = REDACTED;
-  }
-  return { method: request.method, url: shown === '' ? path : `${path}?${shown}`, ip: request.ip };
 }

@@ -123,7 +123,8 @@ const depositAddress = (name: string, network: 'TRC20' | 'ERC20') =>
  */
 export const EnvVariablesSchema = v.object({
   PORT: wholeNumber('PORT', 3000, 0, 65535),
-  HOST: v.optional(text, '0.0.0.0'),
+  // Unset: only this machine in demo mode (its customers are signed in by the server itself).
+  HOST: v.optional(text),
   DATABASE_URL: v.optional(
     v.pipe(
       text,
@@ -343,7 +344,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const variables = result.output;
   return {
     port: variables.PORT,
-    host: variables.HOST,
+    host: variables.HOST ?? (variables.BOT_TOKEN === undefined ? '127.0.0.1' : '0.0.0.0'),
     database:
       variables.DATABASE_URL === undefined
         ? { kind: 'sqlite', path: path.resolve(cwd, variables.SQLITE_PATH) }

@@ -33,12 +33,6 @@ async function main(): Promise<void> {
     },
     'configuration loaded',
   );
-  if (isDemoMode(config)) {
-    app.log.warn(
-      'DEMO MODE: no BOT_TOKEN is set. The server signs init data for a demo customer and the app ' +
-        'runs in a plain browser. Set BOT_TOKEN to serve real Telegram users.',
-    );
-  }
 
   let closing = false;
   const shutdown = (signal: string): void => {
@@ -59,6 +53,22 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  const shown = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(config.host)
+    ? 'localhost'
+    : config.host;
+  const url = `http://${shown}:${config.port}`;
+  if (isDemoMode(config)) {
+    app.log.warn(
+      `Demo: open ${url} as a customer and ${url}/console as the operator` +
+        (config.demoAutopilot ? ' (the autopilot answers within seconds)' : '') +
+        '; no BOT_TOKEN, so nothing reaches Telegram' +
+        (config.host === '127.0.0.1'
+          ? ', and only this machine can connect (set HOST to share it)'
+          : ''),
+    );
+  } else {
+    app.log.info(`Serving ${url}`);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -21,15 +21,15 @@ afterAll(async () => {
   await database.destroy();
 });
 
-/** A server logging everything into `lines`. */
-async function loggingApp(botToken: string | undefined) {
+/** A server logging everything (or from `level` up) into `lines`. */
+async function loggingApp(botToken: string | undefined, level: 'trace' | 'info' = 'trace') {
   const lines: string[] = [];
   const app = await buildApp(
     {
       ...loadConfig({}),
       database: database.config,
       staticDir: undefined,
-      logLevel: 'trace',
+      logLevel: level,
       botToken,
     },
     { db: database.db, logStream: { write: (line: string) => void lines.push(line) } },
@@ -160,10 +160,34 @@ describe('logs never carry init data or the bot token', () => {
         url: `${API_PATHS.history}?status=active&limit=20&telegramInitData=${enc}`,
       });
       const incoming = lines.map((l) => JSON.parse(l) as { msg?: string; req?: { url?: string } });
-      const url = incoming.find((l) => l.msg === 'incoming request')?.req?.url;
-      expect(url).toBe(`${API_PATHS.history}?status=active&limit=20&telegramInitData=[redacted]`);
+      const line = incoming.find((l) => l.msg?.startsWith(`GET ${API_PATHS.history}`) === true);
+      const shown = `${API_PATHS.history}?status=active&limit=20&telegramInitData=[redacted]`;
+      expect(line?.req?.url).toBe(shown);
+      expect(line?.msg).toContain(`GET ${shown} `);
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('one readable line per request', () => {
+  it("each request is one line saying what it was and how it ended; a screen's polling is at debug", async () => {
+    for (const level of ['info', 'trace'] as const) {
+      const { app, lines } = await loggingApp(undefined, level);
+      await app.inject({ method: 'GET', url: API_PATHS.health });
+      await app.inject({ method: 'GET', url: API_PATHS.appConfig });
+      await app.inject({ method: 'GET', url: '/api/nope' });
+      await app.close();
+      const requests = lines
+        .map((line) => JSON.parse(line) as { level: number; msg: string })
+        .filter((line) => /^GET /.test(line.msg));
+      expect(requests.map((r) => r.msg.replace(/ [\d.]+ ms$/, ' … ms'))).toEqual([
+        ...(level === 'trace' ? ['GET /api/health 200 … ms'] : []),
+        'GET /api/app-config 200 … ms',
+        'GET /api/nope 404 … ms',
+      ]);
+      // No "incoming request" line besides.
+      expect(lines.filter((line) => line.includes('incoming request'))).toEqual([]);
     }
   });
 });

@@ -37,6 +37,7 @@ import type { LimitedCall } from '../rate-limit';
 import { currentRate } from '../rates/rates';
 import { orderIdParam, parseWith } from '../validation';
 import { noStore } from './cache-control';
+import { POLLED } from '../plugins/request-log';
 
 export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
   app.addHook('preHandler', app.authenticate);
@@ -81,7 +82,7 @@ export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
     return orderHistory(app, request.caller.telegramId, query);
   });
 
-  app.get('/api/orders/:id/status', async (request, reply): Promise<OrderDetails> => {
+  app.get('/api/orders/:id/status', POLLED, async (request, reply): Promise<OrderDetails> => {
     noStore(reply);
     return orderStatus(app, request.caller.telegramId, orderIdParam(request.params));
   });

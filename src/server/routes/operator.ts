@@ -38,6 +38,7 @@ import { readRates, setBaseRate, setSpread } from '../rates/rates';
 import { openReceipt } from '../receipts/receipts';
 import { orderIdParam, parseWith, receiptIdParam } from '../validation';
 import { noStore } from './cache-control';
+import { POLLED } from '../plugins/request-log';
 
 export const operatorRoutes: FastifyPluginCallback = (app, _options, done) => {
   app.addHook('preHandler', app.operatorOnly);
@@ -51,7 +52,7 @@ export const operatorRoutes: FastifyPluginCallback = (app, _options, done) => {
       return actionResponse(await action(app, request.caller.telegramId, id, body));
     };
 
-  app.get(OPERATOR_PATHS.queue, async (_request, reply): Promise<OperatorQueueResponse> => {
+  app.get(OPERATOR_PATHS.queue, POLLED, async (_request, reply): Promise<OperatorQueueResponse> => {
     noStore(reply);
     return operatorQueue(app);
   });
