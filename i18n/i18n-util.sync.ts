@@ -8,9 +8,18 @@ import { loadedFormatters, loadedLocales, locales } from './i18n-util'
 import en from './en'
 import ru from './ru'
 
+import en_console from './en/console'
+import ru_console from './ru/console'
+
 const localeTranslations = {
-	en,
-	ru,
+	en: {
+		...en,
+		console: en_console
+	},
+	ru: {
+		...ru,
+		console: ru_console
+	},
 }
 
 export const loadLocale = (locale: Locales): void => {
