@@ -19,6 +19,14 @@ function screenFlow(id: string): string | null {
 const CONSOLE_MODULE =
   /[\\/]src[\\/]app[\\/](screens[\\/]console|components[\\/]console)[\\/]|[\\/]src[\\/]app[\\/](hooks[\\/]use-console-action|api[\\/]operator)\.ts$/;
 
+/** The language and namespace of a dictionary namespace (`i18n/<language>/<namespace>/index.ts`). */
+function dictionaryNamespace(id: string | null): { language: string; namespace: string } | null {
+  const match = /[\\/]i18n[\\/](\w+)[\\/](\w+)[\\/]index\.ts$/.exec(id ?? '');
+  return match?.[1] === undefined || match[2] === undefined
+    ? null
+    : { language: match[1], namespace: match[2] };
+}
+
 const gzipKb = (code: string) => gzipSync(code, { level: 9 }).length / 1000;
 
 /**
@@ -66,13 +74,23 @@ function firstChunkSize(): Plugin {
       const consoleChunks = [...chunks.values()].filter((chunk) =>
         chunk.moduleIds.some((id) => CONSOLE_MODULE.test(id)),
       );
-      const leaked = consoleChunks.filter((chunk) => first.has(chunk.fileName));
+      // Its words, the dictionaries' `console` namespace: an operator loads one language's.
+      const consoleWords = [...chunks.values()].filter(
+        (chunk) => dictionaryNamespace(chunk.facadeModuleId)?.namespace === 'console',
+      );
+      const leaked = [...consoleChunks, ...consoleWords].filter((chunk) =>
+        first.has(chunk.fileName),
+      );
       if (leaked.length > 0)
         this.error(`the first chunk holds the console (${leaked[0]?.fileName})`);
       const consoleKb = consoleChunks.reduce((sum, chunk) => sum + gzipKb(chunk.code), 0);
+      const words = consoleWords
+        .map((c) => `${c.fileName} ${gzipKb(c.code).toFixed(1)} kB`)
+        .join(', ');
       const consoleLine =
         `operator console: ${consoleKb.toFixed(1)} kB gzip ` +
-        `(${consoleChunks.map((c) => c.fileName).join(' + ')}), loaded by operators only`;
+        `(${consoleChunks.map((c) => c.fileName).join(' + ')}) and its words in the ` +
+        `operator's language (${words}), loaded by operators only`;
       // On stdout, not through the logger: the lines show whatever the log level.
       process.stdout.write(`\n${line}\n${consoleLine}\n`);
     },
@@ -94,6 +112,14 @@ export default defineConfig({
     sourcemap: false,
     rolldownOptions: {
       output: {
+        // A dictionary's namespace is named for its language and itself (`ru-console-…`), not
+        // `console-…` like the console's code.
+        chunkFileNames: (chunk) => {
+          const words = dictionaryNamespace(chunk.facadeModuleId);
+          return words === null
+            ? 'assets/[name]-[hash].js'
+            : `assets/${words.language}-${words.namespace}-[hash].js`;
+        },
         // Everything the landing needs in one file; then one chunk per flow of screens, holding
         // the screens only (what several flows share becomes chunks of its own).
         codeSplitting: {

@@ -13,7 +13,8 @@ export type Translation = RootTranslation & DisallowNamespaces
 
 export type Translations = RootTranslation &
 {
-	bot: NamespaceBotTranslation
+	bot: NamespaceBotTranslation,
+	console: NamespaceConsoleTranslation
 }
 
 type RootTranslation = {
@@ -152,6 +153,10 @@ type RootTranslation = {
 		 * Д​л​я​ ​р​у​б​л​е​й​ ​д​о​с​т​у​п​н​о​ ​н​е​с​к​о​л​ь​к​о​ ​с​п​о​с​о​б​о​в​ ​о​п​л​а​т​ы​,​ ​в​к​л​ю​ч​а​я​ ​P​2​P​.​ ​О​с​т​а​л​ь​н​ы​е​ ​в​а​л​ю​т​ы​ ​о​б​м​е​н​и​в​а​ю​т​с​я​ ​в​ ​н​а​ш​и​х​ ​о​ф​и​с​а​х​.
 		 */
 		hint: string
+		/**
+		 * К​о​н​с​о​л​ь​ ​о​п​е​р​а​т​о​р​а
+		 */
+		consoleEntry: string
 	}
 	methods: {
 		/**
@@ -1150,312 +1155,6 @@ type RootTranslation = {
 		 */
 		officeWaiting: string
 	}
-	console: {
-		/**
-		 * К​о​н​с​о​л​ь​ ​о​п​е​р​а​т​о​р​а
-		 */
-		entry: string
-		/**
-		 * О​ч​е​р​е​д​ь
-		 */
-		title: string
-		/**
-		 * З​а​к​а​з
-		 */
-		orderTitle: string
-		/**
-		 * П​у​с​т​о
-		 */
-		empty: string
-		groups: {
-			/**
-			 * В​ы​д​а​т​ь​ ​р​е​к​в​и​з​и​т​ы
-			 */
-			requisites: string
-			/**
-			 * В​ы​д​а​т​ь​ ​и​н​с​т​р​у​к​ц​и​и​ ​о​ф​и​с​а
-			 */
-			officeInstructions: string
-			/**
-			 * П​р​о​в​е​р​и​т​ь​ ​о​п​л​а​т​у
-			 */
-			receipts: string
-			/**
-			 * П​о​д​т​в​е​р​д​и​т​ь​ ​т​р​а​н​з​а​к​ц​и​ю
-			 */
-			transactions: string
-			/**
-			 * С​д​е​л​а​т​ь​ ​в​ы​п​л​а​т​у
-			 */
-			payouts: string
-			/**
-			 * Т​р​е​б​у​ю​т​ ​в​н​и​м​а​н​и​я
-			 */
-			flagged: string
-		}
-		flags: {
-			/**
-			 * О​п​л​а​ч​е​н​ ​п​о​с​л​е​ ​с​р​о​к​а
-			 */
-			paidLate: string
-			/**
-			 * Т​о​т​ ​ж​е​ ​ч​е​к​ ​н​а​ ​д​р​у​г​о​м​ ​з​а​к​а​з​е
-			 */
-			reusedReceipt: string
-			/**
-			 * Ж​д​ё​т​ ​о​п​е​р​а​т​о​р​а​ ​б​о​л​ь​ш​е​ ​1​0​ ​м​и​н​у​т
-			 */
-			waitingTooLong: string
-		}
-		/**
-		 * с​о​з​д​а​н​ ​{​t​i​m​e​}​ ​н​а​з​а​д
-		 * @param {string} time
-		 */
-		age: RequiredParams<'time'>
-		/**
-		 * о​с​т​а​л​о​с​ь​ ​{​t​i​m​e​}
-		 * @param {string} time
-		 */
-		left: RequiredParams<'time'>
-		/**
-		 * п​р​о​с​р​о​ч​е​н​ ​н​а​ ​{​t​i​m​e​}
-		 * @param {string} time
-		 */
-		overdue: RequiredParams<'time'>
-		/**
-		 * К​л​и​е​н​т
-		 */
-		customer: string
-		/**
-		 * З​а​к​а​з​о​в​ ​в​с​е​г​о​:​ ​{​c​o​u​n​t​}
-		 * @param {number} count
-		 */
-		orderCount: RequiredParams<'count'>
-		/**
-		 * В​п​е​р​в​ы​е​:​ ​{​d​a​t​e​}
-		 * @param {string} date
-		 */
-		firstSeen: RequiredParams<'date'>
-		/**
-		 * Н​а​п​и​с​а​т​ь​ ​в​ ​T​e​l​e​g​r​a​m
-		 */
-		writeTo: string
-		/**
-		 * С​р​о​к
-		 */
-		deadline: string
-		/**
-		 * Ч​е​к​и
-		 */
-		receipts: string
-		/**
-		 * И​с​т​о​р​и​я
-		 */
-		events: string
-		/**
-		 * К​а​р​т​а​ ​д​л​я​ ​в​ы​п​л​а​т​ы
-		 */
-		payoutCard: string
-		actors: {
-			/**
-			 * к​л​и​е​н​т
-			 */
-			customer: string
-			/**
-			 * о​п​е​р​а​т​о​р​ ​{​i​d​}
-			 * @param {number} id
-			 */
-			operator: RequiredParams<'id'>
-			/**
-			 * с​и​с​т​е​м​а
-			 */
-			system: string
-		}
-		/**
-		 * В​ы​д​а​т​ь​ ​р​е​к​в​и​з​и​т​ы​ ​к​а​р​т​ы
-		 */
-		giveCard: string
-		/**
-		 * В​ы​д​а​т​ь​ ​б​а​н​к​о​в​с​к​и​е​ ​р​е​к​в​и​з​и​т​ы
-		 */
-		giveBank: string
-		/**
-		 * В​ы​д​а​т​ь​ ​и​н​с​т​р​у​к​ц​и​и
-		 */
-		giveOffice: string
-		/**
-		 * О​ф​и​с
-		 */
-		office: string
-		/**
-		 * Т​е​к​с​т​ ​д​л​я​ ​к​л​и​е​н​т​а
-		 */
-		instructions: string
-		/**
-		 * П​о​д​т​в​е​р​д​и​т​ь​ ​о​п​л​а​т​у
-		 */
-		confirmPayment: string
-		/**
-		 * Д​е​н​ь​г​и​ ​п​о​ ​з​а​к​а​з​у​ ​№​{​i​d​}​ ​(​{​a​m​o​u​n​t​}​)​ ​п​р​и​ш​л​и​ ​н​а​ ​с​ч​ё​т​?​ ​К​л​и​е​н​т​у​ ​у​й​д​ё​т​ ​к​р​и​п​т​о​в​а​л​ю​т​а​.
-		 * @param {string} amount
-		 * @param {string} id
-		 */
-		confirmPaymentAsk: RequiredParams<'amount' | 'id'>
-		/**
-		 * П​о​д​т​в​е​р​д​и​т​ь​ ​т​р​а​н​з​а​к​ц​и​ю
-		 */
-		confirmTx: string
-		/**
-		 * Т​р​а​н​з​а​к​ц​и​я​ ​п​о​ ​з​а​к​а​з​у​ ​№​{​i​d​}​ ​(​{​a​m​o​u​n​t​}​)​ ​п​о​д​т​в​е​р​ж​д​е​н​а​ ​в​ ​с​е​т​и​?
-		 * @param {string} amount
-		 * @param {string} id
-		 */
-		confirmTxAsk: RequiredParams<'amount' | 'id'>
-		/**
-		 * З​а​в​е​р​ш​и​т​ь​:​ ​к​р​и​п​т​о​в​а​л​ю​т​а​ ​о​т​п​р​а​в​л​е​н​а
-		 */
-		complete: string
-		/**
-		 * З​а​в​е​р​ш​и​т​ь​:​ ​в​ы​п​л​а​т​а​ ​н​а​ ​к​а​р​т​у​ ​с​д​е​л​а​н​а
-		 */
-		completeSell: string
-		/**
-		 * В​ы​п​л​а​т​а​ ​{​a​m​o​u​n​t​}​ ​н​а​ ​к​а​р​т​у​ ​п​о​ ​з​а​к​а​з​у​ ​№​{​i​d​}​ ​с​д​е​л​а​н​а​?
-		 * @param {string} amount
-		 * @param {string} id
-		 */
-		completeSellAsk: RequiredParams<'amount' | 'id'>
-		/**
-		 * З​а​в​е​р​ш​и​т​ь​:​ ​к​л​и​е​н​т​ ​п​о​л​у​ч​и​л​ ​к​р​и​п​т​о​в​а​л​ю​т​у
-		 */
-		completeOffice: string
-		/**
-		 * К​л​и​е​н​т​ ​п​о​л​у​ч​и​л​ ​к​р​и​п​т​о​в​а​л​ю​т​у​ ​п​о​ ​з​а​к​а​з​у​ ​№​{​i​d​}​?
-		 * @param {string} id
-		 */
-		completeOfficeAsk: RequiredParams<'id'>
-		/**
-		 * Х​е​ш​ ​и​с​х​о​д​я​щ​е​й​ ​т​р​а​н​з​а​к​ц​и​и
-		 */
-		outgoingTxHash: string
-		/**
-		 * О​т​к​л​о​н​и​т​ь
-		 */
-		reject: string
-		/**
-		 * П​р​и​ч​и​н​а
-		 */
-		rejectReason: string
-		/**
-		 * К​о​м​м​е​н​т​а​р​и​й​ ​д​л​я​ ​к​л​и​е​н​т​а
-		 */
-		rejectText: string
-		/**
-		 * О​т​к​л​о​н​и​т​ь​ ​з​а​к​а​з​ ​№​{​i​d​}​?
-		 * @param {string} id
-		 */
-		rejectAsk: RequiredParams<'id'>
-		/**
-		 * К​у​р​с​ы
-		 */
-		rates: string
-		/**
-		 * Б​а​з​о​в​ы​е​ ​к​у​р​с​ы
-		 */
-		baseRates: string
-		/**
-		 * П​о​и​с​к
-		 */
-		search: string
-		/**
-		 * Н​о​м​е​р​ ​з​а​к​а​з​а​,​ ​T​e​l​e​g​r​a​m​ ​i​d​,​ ​@​u​s​e​r​n​a​m​e​ ​и​л​и​ ​и​м​я
-		 */
-		searchQuery: string
-		/**
-		 * С​т​а​т​у​с
-		 */
-		filterStatus: string
-		/**
-		 * Т​и​п
-		 */
-		filterType: string
-		/**
-		 * С​п​о​с​о​б
-		 */
-		filterMethod: string
-		/**
-		 * С​о​з​д​а​н​ ​с
-		 */
-		filterFrom: string
-		/**
-		 * С​о​з​д​а​н​ ​п​о
-		 */
-		filterTo: string
-		/**
-		 * В​с​е
-		 */
-		any: string
-		/**
-		 * В​с​е​ ​а​к​т​и​в​н​ы​е
-		 */
-		anyActive: string
-		/**
-		 * Н​и​ч​е​г​о​ ​н​е​ ​н​а​й​д​е​н​о
-		 */
-		nothingFound: string
-		/**
-		 * С​п​р​е​д​ы
-		 */
-		spreads: string
-		/**
-		 * С​о​х​р​а​н​и​т​ь
-		 */
-		save: string
-		/**
-		 * В​в​е​д​и​т​е​ ​ч​и​с​л​о​,​ ​н​а​п​р​и​м​е​р​ ​9​5​.​4​0
-		 */
-		notANumber: string
-		/**
-		 * В​в​е​д​и​т​е​ ​п​р​о​ц​е​н​т​ ​о​т​ ​0​ ​д​о​ ​2​0​,​ ​н​а​п​р​и​м​е​р​ ​2​.​5
-		 */
-		notAPercent: string
-		/**
-		 * И​з​м​е​н​и​л​ ​о​п​е​р​а​т​о​р​ ​{​i​d​}​,​ ​{​d​a​t​e​}
-		 * @param {string} date
-		 * @param {number} id
-		 */
-		changedBy: RequiredParams<'date' | 'id'>
-		/**
-		 * Н​а​ч​а​л​ь​н​о​е​ ​з​н​а​ч​е​н​и​е
-		 */
-		seeded: string
-		/**
-		 * К​у​р​с​ ​{​p​a​i​r​}​ ​м​е​н​я​е​т​с​я​ ​с​ ​{​f​r​o​m​}​ ​н​а​ ​{​t​o​}​ ​(​{​c​h​a​n​g​e​}​)​.​ ​Э​т​о​ ​б​о​л​ь​ш​е​ ​5​%​:​ ​п​о​д​т​в​е​р​д​и​т​е​ ​е​щ​ё​ ​р​а​з​.
-		 * @param {string} change
-		 * @param {string} from
-		 * @param {string} pair
-		 * @param {string} to
-		 */
-		largeChange: RequiredParams<'change' | 'from' | 'pair' | 'to'>
-		/**
-		 * Д​а
-		 */
-		yes: string
-		/**
-		 * Н​е​т
-		 */
-		no: string
-		/**
-		 * Г​о​т​о​в​о​:​ ​з​а​к​а​з​ ​т​е​п​е​р​ь​ ​«​{​s​t​a​t​u​s​}​»
-		 * @param {string} status
-		 */
-		done: RequiredParams<'status'>
-		/**
-		 * Д​р​у​г​о​й​ ​о​п​е​р​а​т​о​р​ ​у​ж​е​ ​и​з​м​е​н​и​л​ ​з​а​к​а​з​:​ ​т​е​п​е​р​ь​ ​о​н​ ​«​{​s​t​a​t​u​s​}​»​.​ ​Д​а​н​н​ы​е​ ​о​б​н​о​в​л​е​н​ы​.
-		 * @param {string} status
-		 */
-		stale: RequiredParams<'status'>
-	}
 	errors: {
 		/**
 		 * П​р​о​и​з​о​ш​л​а​ ​о​ш​и​б​к​а​ ​п​р​и​ ​с​о​з​д​а​н​и​и​ ​з​а​к​а​з​а​.​ ​П​о​ж​а​л​у​й​с​т​а​,​ ​п​о​п​р​о​б​у​й​т​е​ ​с​н​о​в​а​.
@@ -1967,8 +1666,312 @@ export type NamespaceBotTranslation = {
 	}
 }
 
+export type NamespaceConsoleTranslation = {
+	/**
+	 * О​ч​е​р​е​д​ь
+	 */
+	title: string
+	/**
+	 * З​а​к​а​з
+	 */
+	orderTitle: string
+	/**
+	 * П​у​с​т​о
+	 */
+	empty: string
+	groups: {
+		/**
+		 * В​ы​д​а​т​ь​ ​р​е​к​в​и​з​и​т​ы
+		 */
+		requisites: string
+		/**
+		 * В​ы​д​а​т​ь​ ​и​н​с​т​р​у​к​ц​и​и​ ​о​ф​и​с​а
+		 */
+		officeInstructions: string
+		/**
+		 * П​р​о​в​е​р​и​т​ь​ ​о​п​л​а​т​у
+		 */
+		receipts: string
+		/**
+		 * П​о​д​т​в​е​р​д​и​т​ь​ ​т​р​а​н​з​а​к​ц​и​ю
+		 */
+		transactions: string
+		/**
+		 * С​д​е​л​а​т​ь​ ​в​ы​п​л​а​т​у
+		 */
+		payouts: string
+		/**
+		 * Т​р​е​б​у​ю​т​ ​в​н​и​м​а​н​и​я
+		 */
+		flagged: string
+	}
+	flags: {
+		/**
+		 * О​п​л​а​ч​е​н​ ​п​о​с​л​е​ ​с​р​о​к​а
+		 */
+		paidLate: string
+		/**
+		 * Т​о​т​ ​ж​е​ ​ч​е​к​ ​н​а​ ​д​р​у​г​о​м​ ​з​а​к​а​з​е
+		 */
+		reusedReceipt: string
+		/**
+		 * Ж​д​ё​т​ ​о​п​е​р​а​т​о​р​а​ ​б​о​л​ь​ш​е​ ​1​0​ ​м​и​н​у​т
+		 */
+		waitingTooLong: string
+	}
+	/**
+	 * с​о​з​д​а​н​ ​{​t​i​m​e​}​ ​н​а​з​а​д
+	 * @param {string} time
+	 */
+	age: RequiredParams<'time'>
+	/**
+	 * о​с​т​а​л​о​с​ь​ ​{​t​i​m​e​}
+	 * @param {string} time
+	 */
+	left: RequiredParams<'time'>
+	/**
+	 * п​р​о​с​р​о​ч​е​н​ ​н​а​ ​{​t​i​m​e​}
+	 * @param {string} time
+	 */
+	overdue: RequiredParams<'time'>
+	/**
+	 * К​л​и​е​н​т
+	 */
+	customer: string
+	/**
+	 * З​а​к​а​з​о​в​ ​в​с​е​г​о​:​ ​{​c​o​u​n​t​}
+	 * @param {number} count
+	 */
+	orderCount: RequiredParams<'count'>
+	/**
+	 * В​п​е​р​в​ы​е​:​ ​{​d​a​t​e​}
+	 * @param {string} date
+	 */
+	firstSeen: RequiredParams<'date'>
+	/**
+	 * Н​а​п​и​с​а​т​ь​ ​в​ ​T​e​l​e​g​r​a​m
+	 */
+	writeTo: string
+	/**
+	 * С​р​о​к
+	 */
+	deadline: string
+	/**
+	 * Ч​е​к​и
+	 */
+	receipts: string
+	/**
+	 * И​с​т​о​р​и​я
+	 */
+	events: string
+	/**
+	 * К​а​р​т​а​ ​д​л​я​ ​в​ы​п​л​а​т​ы
+	 */
+	payoutCard: string
+	actors: {
+		/**
+		 * к​л​и​е​н​т
+		 */
+		customer: string
+		/**
+		 * о​п​е​р​а​т​о​р​ ​{​i​d​}
+		 * @param {number} id
+		 */
+		operator: RequiredParams<'id'>
+		/**
+		 * с​и​с​т​е​м​а
+		 */
+		system: string
+	}
+	/**
+	 * В​ы​д​а​т​ь​ ​р​е​к​в​и​з​и​т​ы​ ​к​а​р​т​ы
+	 */
+	giveCard: string
+	/**
+	 * В​ы​д​а​т​ь​ ​б​а​н​к​о​в​с​к​и​е​ ​р​е​к​в​и​з​и​т​ы
+	 */
+	giveBank: string
+	/**
+	 * В​ы​д​а​т​ь​ ​и​н​с​т​р​у​к​ц​и​и
+	 */
+	giveOffice: string
+	/**
+	 * О​ф​и​с
+	 */
+	office: string
+	/**
+	 * Т​е​к​с​т​ ​д​л​я​ ​к​л​и​е​н​т​а
+	 */
+	instructions: string
+	/**
+	 * П​о​д​т​в​е​р​д​и​т​ь​ ​о​п​л​а​т​у
+	 */
+	confirmPayment: string
+	/**
+	 * Д​е​н​ь​г​и​ ​п​о​ ​з​а​к​а​з​у​ ​№​{​i​d​}​ ​(​{​a​m​o​u​n​t​}​)​ ​п​р​и​ш​л​и​ ​н​а​ ​с​ч​ё​т​?​ ​К​л​и​е​н​т​у​ ​у​й​д​ё​т​ ​к​р​и​п​т​о​в​а​л​ю​т​а​.
+	 * @param {string} amount
+	 * @param {string} id
+	 */
+	confirmPaymentAsk: RequiredParams<'amount' | 'id'>
+	/**
+	 * П​о​д​т​в​е​р​д​и​т​ь​ ​т​р​а​н​з​а​к​ц​и​ю
+	 */
+	confirmTx: string
+	/**
+	 * Т​р​а​н​з​а​к​ц​и​я​ ​п​о​ ​з​а​к​а​з​у​ ​№​{​i​d​}​ ​(​{​a​m​o​u​n​t​}​)​ ​п​о​д​т​в​е​р​ж​д​е​н​а​ ​в​ ​с​е​т​и​?
+	 * @param {string} amount
+	 * @param {string} id
+	 */
+	confirmTxAsk: RequiredParams<'amount' | 'id'>
+	/**
+	 * З​а​в​е​р​ш​и​т​ь​:​ ​к​р​и​п​т​о​в​а​л​ю​т​а​ ​о​т​п​р​а​в​л​е​н​а
+	 */
+	complete: string
+	/**
+	 * З​а​в​е​р​ш​и​т​ь​:​ ​в​ы​п​л​а​т​а​ ​н​а​ ​к​а​р​т​у​ ​с​д​е​л​а​н​а
+	 */
+	completeSell: string
+	/**
+	 * В​ы​п​л​а​т​а​ ​{​a​m​o​u​n​t​}​ ​н​а​ ​к​а​р​т​у​ ​п​о​ ​з​а​к​а​з​у​ ​№​{​i​d​}​ ​с​д​е​л​а​н​а​?
+	 * @param {string} amount
+	 * @param {string} id
+	 */
+	completeSellAsk: RequiredParams<'amount' | 'id'>
+	/**
+	 * З​а​в​е​р​ш​и​т​ь​:​ ​к​л​и​е​н​т​ ​п​о​л​у​ч​и​л​ ​к​р​и​п​т​о​в​а​л​ю​т​у
+	 */
+	completeOffice: string
+	/**
+	 * К​л​и​е​н​т​ ​п​о​л​у​ч​и​л​ ​к​р​и​п​т​о​в​а​л​ю​т​у​ ​п​о​ ​з​а​к​а​з​у​ ​№​{​i​d​}​?
+	 * @param {string} id
+	 */
+	completeOfficeAsk: RequiredParams<'id'>
+	/**
+	 * Х​е​ш​ ​и​с​х​о​д​я​щ​е​й​ ​т​р​а​н​з​а​к​ц​и​и
+	 */
+	outgoingTxHash: string
+	/**
+	 * О​т​к​л​о​н​и​т​ь
+	 */
+	reject: string
+	/**
+	 * П​р​и​ч​и​н​а
+	 */
+	rejectReason: string
+	/**
+	 * К​о​м​м​е​н​т​а​р​и​й​ ​д​л​я​ ​к​л​и​е​н​т​а
+	 */
+	rejectText: string
+	/**
+	 * О​т​к​л​о​н​и​т​ь​ ​з​а​к​а​з​ ​№​{​i​d​}​?
+	 * @param {string} id
+	 */
+	rejectAsk: RequiredParams<'id'>
+	/**
+	 * К​у​р​с​ы
+	 */
+	rates: string
+	/**
+	 * Б​а​з​о​в​ы​е​ ​к​у​р​с​ы
+	 */
+	baseRates: string
+	/**
+	 * П​о​и​с​к
+	 */
+	search: string
+	/**
+	 * Н​о​м​е​р​ ​з​а​к​а​з​а​,​ ​T​e​l​e​g​r​a​m​ ​i​d​,​ ​@​u​s​e​r​n​a​m​e​ ​и​л​и​ ​и​м​я
+	 */
+	searchQuery: string
+	/**
+	 * С​т​а​т​у​с
+	 */
+	filterStatus: string
+	/**
+	 * Т​и​п
+	 */
+	filterType: string
+	/**
+	 * С​п​о​с​о​б
+	 */
+	filterMethod: string
+	/**
+	 * С​о​з​д​а​н​ ​с
+	 */
+	filterFrom: string
+	/**
+	 * С​о​з​д​а​н​ ​п​о
+	 */
+	filterTo: string
+	/**
+	 * В​с​е
+	 */
+	any: string
+	/**
+	 * В​с​е​ ​а​к​т​и​в​н​ы​е
+	 */
+	anyActive: string
+	/**
+	 * Н​и​ч​е​г​о​ ​н​е​ ​н​а​й​д​е​н​о
+	 */
+	nothingFound: string
+	/**
+	 * С​п​р​е​д​ы
+	 */
+	spreads: string
+	/**
+	 * С​о​х​р​а​н​и​т​ь
+	 */
+	save: string
+	/**
+	 * В​в​е​д​и​т​е​ ​ч​и​с​л​о​,​ ​н​а​п​р​и​м​е​р​ ​9​5​.​4​0
+	 */
+	notANumber: string
+	/**
+	 * В​в​е​д​и​т​е​ ​п​р​о​ц​е​н​т​ ​о​т​ ​0​ ​д​о​ ​2​0​,​ ​н​а​п​р​и​м​е​р​ ​2​.​5
+	 */
+	notAPercent: string
+	/**
+	 * И​з​м​е​н​и​л​ ​о​п​е​р​а​т​о​р​ ​{​i​d​}​,​ ​{​d​a​t​e​}
+	 * @param {string} date
+	 * @param {number} id
+	 */
+	changedBy: RequiredParams<'date' | 'id'>
+	/**
+	 * Н​а​ч​а​л​ь​н​о​е​ ​з​н​а​ч​е​н​и​е
+	 */
+	seeded: string
+	/**
+	 * К​у​р​с​ ​{​p​a​i​r​}​ ​м​е​н​я​е​т​с​я​ ​с​ ​{​f​r​o​m​}​ ​н​а​ ​{​t​o​}​ ​(​{​c​h​a​n​g​e​}​)​.​ ​Э​т​о​ ​б​о​л​ь​ш​е​ ​5​%​:​ ​п​о​д​т​в​е​р​д​и​т​е​ ​е​щ​ё​ ​р​а​з​.
+	 * @param {string} change
+	 * @param {string} from
+	 * @param {string} pair
+	 * @param {string} to
+	 */
+	largeChange: RequiredParams<'change' | 'from' | 'pair' | 'to'>
+	/**
+	 * Д​а
+	 */
+	yes: string
+	/**
+	 * Н​е​т
+	 */
+	no: string
+	/**
+	 * Г​о​т​о​в​о​:​ ​з​а​к​а​з​ ​т​е​п​е​р​ь​ ​«​{​s​t​a​t​u​s​}​»
+	 * @param {string} status
+	 */
+	done: RequiredParams<'status'>
+	/**
+	 * Д​р​у​г​о​й​ ​о​п​е​р​а​т​о​р​ ​у​ж​е​ ​и​з​м​е​н​и​л​ ​з​а​к​а​з​:​ ​т​е​п​е​р​ь​ ​о​н​ ​«​{​s​t​a​t​u​s​}​»​.​ ​Д​а​н​н​ы​е​ ​о​б​н​о​в​л​е​н​ы​.
+	 * @param {string} status
+	 */
+	stale: RequiredParams<'status'>
+}
+
 export type Namespaces =
 	| 'bot'
+	| 'console'
 
 type DisallowNamespaces = {
 	/**
@@ -1976,6 +1979,12 @@ type DisallowNamespaces = {
 	 * you need to use the `./bot/index.ts` file instead
 	 */
 	bot?: "[typesafe-i18n] reserved for 'bot'-namespace. You need to use the `./bot/index.ts` file instead."
+
+	/**
+	 * reserved for 'console'-namespace\
+	 * you need to use the `./console/index.ts` file instead
+	 */
+	console?: "[typesafe-i18n] reserved for 'console'-namespace. You need to use the `./console/index.ts` file instead."
 }
 
 export type TranslationFunctions = {
@@ -2110,6 +2119,10 @@ export type TranslationFunctions = {
 		 * Для рублей доступно несколько способов оплаты, включая P2P. Остальные валюты обмениваются в наших офисах.
 		 */
 		hint: () => LocalizedString
+		/**
+		 * Консоль оператора
+		 */
+		consoleEntry: () => LocalizedString
 	}
 	methods: {
 		/**
@@ -3083,290 +3096,6 @@ export type TranslationFunctions = {
 		 */
 		officeWaiting: () => LocalizedString
 	}
-	console: {
-		/**
-		 * Консоль оператора
-		 */
-		entry: () => LocalizedString
-		/**
-		 * Очередь
-		 */
-		title: () => LocalizedString
-		/**
-		 * Заказ
-		 */
-		orderTitle: () => LocalizedString
-		/**
-		 * Пусто
-		 */
-		empty: () => LocalizedString
-		groups: {
-			/**
-			 * Выдать реквизиты
-			 */
-			requisites: () => LocalizedString
-			/**
-			 * Выдать инструкции офиса
-			 */
-			officeInstructions: () => LocalizedString
-			/**
-			 * Проверить оплату
-			 */
-			receipts: () => LocalizedString
-			/**
-			 * Подтвердить транзакцию
-			 */
-			transactions: () => LocalizedString
-			/**
-			 * Сделать выплату
-			 */
-			payouts: () => LocalizedString
-			/**
-			 * Требуют внимания
-			 */
-			flagged: () => LocalizedString
-		}
-		flags: {
-			/**
-			 * Оплачен после срока
-			 */
-			paidLate: () => LocalizedString
-			/**
-			 * Тот же чек на другом заказе
-			 */
-			reusedReceipt: () => LocalizedString
-			/**
-			 * Ждёт оператора больше 10 минут
-			 */
-			waitingTooLong: () => LocalizedString
-		}
-		/**
-		 * создан {time} назад
-		 */
-		age: (arg: { time: string }) => LocalizedString
-		/**
-		 * осталось {time}
-		 */
-		left: (arg: { time: string }) => LocalizedString
-		/**
-		 * просрочен на {time}
-		 */
-		overdue: (arg: { time: string }) => LocalizedString
-		/**
-		 * Клиент
-		 */
-		customer: () => LocalizedString
-		/**
-		 * Заказов всего: {count}
-		 */
-		orderCount: (arg: { count: number }) => LocalizedString
-		/**
-		 * Впервые: {date}
-		 */
-		firstSeen: (arg: { date: string }) => LocalizedString
-		/**
-		 * Написать в Telegram
-		 */
-		writeTo: () => LocalizedString
-		/**
-		 * Срок
-		 */
-		deadline: () => LocalizedString
-		/**
-		 * Чеки
-		 */
-		receipts: () => LocalizedString
-		/**
-		 * История
-		 */
-		events: () => LocalizedString
-		/**
-		 * Карта для выплаты
-		 */
-		payoutCard: () => LocalizedString
-		actors: {
-			/**
-			 * клиент
-			 */
-			customer: () => LocalizedString
-			/**
-			 * оператор {id}
-			 */
-			operator: (arg: { id: number }) => LocalizedString
-			/**
-			 * система
-			 */
-			system: () => LocalizedString
-		}
-		/**
-		 * Выдать реквизиты карты
-		 */
-		giveCard: () => LocalizedString
-		/**
-		 * Выдать банковские реквизиты
-		 */
-		giveBank: () => LocalizedString
-		/**
-		 * Выдать инструкции
-		 */
-		giveOffice: () => LocalizedString
-		/**
-		 * Офис
-		 */
-		office: () => LocalizedString
-		/**
-		 * Текст для клиента
-		 */
-		instructions: () => LocalizedString
-		/**
-		 * Подтвердить оплату
-		 */
-		confirmPayment: () => LocalizedString
-		/**
-		 * Деньги по заказу №{id} ({amount}) пришли на счёт? Клиенту уйдёт криптовалюта.
-		 */
-		confirmPaymentAsk: (arg: { amount: string, id: string }) => LocalizedString
-		/**
-		 * Подтвердить транзакцию
-		 */
-		confirmTx: () => LocalizedString
-		/**
-		 * Транзакция по заказу №{id} ({amount}) подтверждена в сети?
-		 */
-		confirmTxAsk: (arg: { amount: string, id: string }) => LocalizedString
-		/**
-		 * Завершить: криптовалюта отправлена
-		 */
-		complete: () => LocalizedString
-		/**
-		 * Завершить: выплата на карту сделана
-		 */
-		completeSell: () => LocalizedString
-		/**
-		 * Выплата {amount} на карту по заказу №{id} сделана?
-		 */
-		completeSellAsk: (arg: { amount: string, id: string }) => LocalizedString
-		/**
-		 * Завершить: клиент получил криптовалюту
-		 */
-		completeOffice: () => LocalizedString
-		/**
-		 * Клиент получил криптовалюту по заказу №{id}?
-		 */
-		completeOfficeAsk: (arg: { id: string }) => LocalizedString
-		/**
-		 * Хеш исходящей транзакции
-		 */
-		outgoingTxHash: () => LocalizedString
-		/**
-		 * Отклонить
-		 */
-		reject: () => LocalizedString
-		/**
-		 * Причина
-		 */
-		rejectReason: () => LocalizedString
-		/**
-		 * Комментарий для клиента
-		 */
-		rejectText: () => LocalizedString
-		/**
-		 * Отклонить заказ №{id}?
-		 */
-		rejectAsk: (arg: { id: string }) => LocalizedString
-		/**
-		 * Курсы
-		 */
-		rates: () => LocalizedString
-		/**
-		 * Базовые курсы
-		 */
-		baseRates: () => LocalizedString
-		/**
-		 * Поиск
-		 */
-		search: () => LocalizedString
-		/**
-		 * Номер заказа, Telegram id, @username или имя
-		 */
-		searchQuery: () => LocalizedString
-		/**
-		 * Статус
-		 */
-		filterStatus: () => LocalizedString
-		/**
-		 * Тип
-		 */
-		filterType: () => LocalizedString
-		/**
-		 * Способ
-		 */
-		filterMethod: () => LocalizedString
-		/**
-		 * Создан с
-		 */
-		filterFrom: () => LocalizedString
-		/**
-		 * Создан по
-		 */
-		filterTo: () => LocalizedString
-		/**
-		 * Все
-		 */
-		any: () => LocalizedString
-		/**
-		 * Все активные
-		 */
-		anyActive: () => LocalizedString
-		/**
-		 * Ничего не найдено
-		 */
-		nothingFound: () => LocalizedString
-		/**
-		 * Спреды
-		 */
-		spreads: () => LocalizedString
-		/**
-		 * Сохранить
-		 */
-		save: () => LocalizedString
-		/**
-		 * Введите число, например 95.40
-		 */
-		notANumber: () => LocalizedString
-		/**
-		 * Введите процент от 0 до 20, например 2.5
-		 */
-		notAPercent: () => LocalizedString
-		/**
-		 * Изменил оператор {id}, {date}
-		 */
-		changedBy: (arg: { date: string, id: number }) => LocalizedString
-		/**
-		 * Начальное значение
-		 */
-		seeded: () => LocalizedString
-		/**
-		 * Курс {pair} меняется с {from} на {to} ({change}). Это больше 5%: подтвердите ещё раз.
-		 */
-		largeChange: (arg: { change: string, from: string, pair: string, to: string }) => LocalizedString
-		/**
-		 * Да
-		 */
-		yes: () => LocalizedString
-		/**
-		 * Нет
-		 */
-		no: () => LocalizedString
-		/**
-		 * Готово: заказ теперь «{status}»
-		 */
-		done: (arg: { status: string }) => LocalizedString
-		/**
-		 * Другой оператор уже изменил заказ: теперь он «{status}». Данные обновлены.
-		 */
-		stale: (arg: { status: string }) => LocalizedString
-	}
 	errors: {
 		/**
 		 * Произошла ошибка при создании заказа. Пожалуйста, попробуйте снова.
@@ -3803,6 +3532,286 @@ export type TranslationFunctions = {
 				SELL_OFFICE: () => LocalizedString
 			}
 		}
+	}
+	console: {
+		/**
+		 * Очередь
+		 */
+		title: () => LocalizedString
+		/**
+		 * Заказ
+		 */
+		orderTitle: () => LocalizedString
+		/**
+		 * Пусто
+		 */
+		empty: () => LocalizedString
+		groups: {
+			/**
+			 * Выдать реквизиты
+			 */
+			requisites: () => LocalizedString
+			/**
+			 * Выдать инструкции офиса
+			 */
+			officeInstructions: () => LocalizedString
+			/**
+			 * Проверить оплату
+			 */
+			receipts: () => LocalizedString
+			/**
+			 * Подтвердить транзакцию
+			 */
+			transactions: () => LocalizedString
+			/**
+			 * Сделать выплату
+			 */
+			payouts: () => LocalizedString
+			/**
+			 * Требуют внимания
+			 */
+			flagged: () => LocalizedString
+		}
+		flags: {
+			/**
+			 * Оплачен после срока
+			 */
+			paidLate: () => LocalizedString
+			/**
+			 * Тот же чек на другом заказе
+			 */
+			reusedReceipt: () => LocalizedString
+			/**
+			 * Ждёт оператора больше 10 минут
+			 */
+			waitingTooLong: () => LocalizedString
+		}
+		/**
+		 * создан {time} назад
+		 */
+		age: (arg: { time: string }) => LocalizedString
+		/**
+		 * осталось {time}
+		 */
+		left: (arg: { time: string }) => LocalizedString
+		/**
+		 * просрочен на {time}
+		 */
+		overdue: (arg: { time: string }) => LocalizedString
+		/**
+		 * Клиент
+		 */
+		customer: () => LocalizedString
+		/**
+		 * Заказов всего: {count}
+		 */
+		orderCount: (arg: { count: number }) => LocalizedString
+		/**
+		 * Впервые: {date}
+		 */
+		firstSeen: (arg: { date: string }) => LocalizedString
+		/**
+		 * Написать в Telegram
+		 */
+		writeTo: () => LocalizedString
+		/**
+		 * Срок
+		 */
+		deadline: () => LocalizedString
+		/**
+		 * Чеки
+		 */
+		receipts: () => LocalizedString
+		/**
+		 * История
+		 */
+		events: () => LocalizedString
+		/**
+		 * Карта для выплаты
+		 */
+		payoutCard: () => LocalizedString
+		actors: {
+			/**
+			 * клиент
+			 */
+			customer: () => LocalizedString
+			/**
+			 * оператор {id}
+			 */
+			operator: (arg: { id: number }) => LocalizedString
+			/**
+			 * система
+			 */
+			system: () => LocalizedString
+		}
+		/**
+		 * Выдать реквизиты карты
+		 */
+		giveCard: () => LocalizedString
+		/**
+		 * Выдать банковские реквизиты
+		 */
+		giveBank: () => LocalizedString
+		/**
+		 * Выдать инструкции
+		 */
+		giveOffice: () => LocalizedString
+		/**
+		 * Офис
+		 */
+		office: () => LocalizedString
+		/**
+		 * Текст для клиента
+		 */
+		instructions: () => LocalizedString
+		/**
+		 * Подтвердить оплату
+		 */
+		confirmPayment: () => LocalizedString
+		/**
+		 * Деньги по заказу №{id} ({amount}) пришли на счёт? Клиенту уйдёт криптовалюта.
+		 */
+		confirmPaymentAsk: (arg: { amount: string, id: string }) => LocalizedString
+		/**
+		 * Подтвердить транзакцию
+		 */
+		confirmTx: () => LocalizedString
+		/**
+		 * Транзакция по заказу №{id} ({amount}) подтверждена в сети?
+		 */
+		confirmTxAsk: (arg: { amount: string, id: string }) => LocalizedString
+		/**
+		 * Завершить: криптовалюта отправлена
+		 */
+		complete: () => LocalizedString
+		/**
+		 * Завершить: выплата на карту сделана
+		 */
+		completeSell: () => LocalizedString
+		/**
+		 * Выплата {amount} на карту по заказу №{id} сделана?
+		 */
+		completeSellAsk: (arg: { amount: string, id: string }) => LocalizedString
+		/**
+		 * Завершить: клиент получил криптовалюту
+		 */
+		completeOffice: () => LocalizedString
+		/**
+		 * Клиент получил криптовалюту по заказу №{id}?
+		 */
+		completeOfficeAsk: (arg: { id: string }) => LocalizedString
+		/**
+		 * Хеш исходящей транзакции
+		 */
+		outgoingTxHash: () => LocalizedString
+		/**
+		 * Отклонить
+		 */
+		reject: () => LocalizedString
+		/**
+		 * Причина
+		 */
+		rejectReason: () => LocalizedString
+		/**
+		 * Комментарий для клиента
+		 */
+		rejectText: () => LocalizedString
+		/**
+		 * Отклонить заказ №{id}?
+		 */
+		rejectAsk: (arg: { id: string }) => LocalizedString
+		/**
+		 * Курсы
+		 */
+		rates: () => LocalizedString
+		/**
+		 * Базовые курсы
+		 */
+		baseRates: () => LocalizedString
+		/**
+		 * Поиск
+		 */
+		search: () => LocalizedString
+		/**
+		 * Номер заказа, Telegram id, @username или имя
+		 */
+		searchQuery: () => LocalizedString
+		/**
+		 * Статус
+		 */
+		filterStatus: () => LocalizedString
+		/**
+		 * Тип
+		 */
+		filterType: () => LocalizedString
+		/**
+		 * Способ
+		 */
+		filterMethod: () => LocalizedString
+		/**
+		 * Создан с
+		 */
+		filterFrom: () => LocalizedString
+		/**
+		 * Создан по
+		 */
+		filterTo: () => LocalizedString
+		/**
+		 * Все
+		 */
+		any: () => LocalizedString
+		/**
+		 * Все активные
+		 */
+		anyActive: () => LocalizedString
+		/**
+		 * Ничего не найдено
+		 */
+		nothingFound: () => LocalizedString
+		/**
+		 * Спреды
+		 */
+		spreads: () => LocalizedString
+		/**
+		 * Сохранить
+		 */
+		save: () => LocalizedString
+		/**
+		 * Введите число, например 95.40
+		 */
+		notANumber: () => LocalizedString
+		/**
+		 * Введите процент от 0 до 20, например 2.5
+		 */
+		notAPercent: () => LocalizedString
+		/**
+		 * Изменил оператор {id}, {date}
+		 */
+		changedBy: (arg: { date: string, id: number }) => LocalizedString
+		/**
+		 * Начальное значение
+		 */
+		seeded: () => LocalizedString
+		/**
+		 * Курс {pair} меняется с {from} на {to} ({change}). Это больше 5%: подтвердите ещё раз.
+		 */
+		largeChange: (arg: { change: string, from: string, pair: string, to: string }) => LocalizedString
+		/**
+		 * Да
+		 */
+		yes: () => LocalizedString
+		/**
+		 * Нет
+		 */
+		no: () => LocalizedString
+		/**
+		 * Готово: заказ теперь «{status}»
+		 */
+		done: (arg: { status: string }) => LocalizedString
+		/**
+		 * Другой оператор уже изменил заказ: теперь он «{status}». Данные обновлены.
+		 */
+		stale: (arg: { status: string }) => LocalizedString
 	}
 }
 

@@ -12,10 +12,12 @@ const localeTranslationLoaders = {
 
 const localeNamespaceLoaders = {
 	en: {
-		bot: () => import('./en/bot')
+		bot: () => import('./en/bot'),
+		console: () => import('./en/console')
 	},
 	ru: {
-		bot: () => import('./ru/bot')
+		bot: () => import('./ru/bot'),
+		console: () => import('./ru/console')
 	}
 }
 

@@ -9,16 +9,20 @@ import en from './en'
 import ru from './ru'
 
 import en_bot from './en/bot'
+import en_console from './en/console'
 import ru_bot from './ru/bot'
+import ru_console from './ru/console'
 
 const localeTranslations = {
 	en: {
 		...en,
-		bot: en_bot
+		bot: en_bot,
+		console: en_console
 	},
 	ru: {
 		...ru,
-		bot: ru_bot
+		bot: ru_bot,
+		console: ru_console
 	},
 }
 

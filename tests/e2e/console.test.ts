@@ -3,7 +3,9 @@
  * demo customer is an operator too: one tab is the customer, another the console. An operator
  * takes a P2P buy from the queue to COMPLETED while the customer's tab follows; a rejection with
  * a catalogue reason given in English is read by the customer in Russian; two operators on one
- * order: the second is told what happened instead of acting. Screenshots of the console screens.
+ * order: the second is told what happened instead of acting. The console's words (a dictionary
+ * namespace) load with the console only, and again after a language switch. Screenshots of the
+ * console screens.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -350,6 +352,41 @@ describe('the operator console', () => {
         'Курс RUB/USDC меняется с 99 на 120 (+21,2%). Это больше 5%: подтвердите ещё раз.',
       );
       await screenshot(operator.page, 'console-rates-ru-light');
+    } finally {
+      await customer.context.close();
+      await operator.context.close();
+    }
+  });
+
+  it("the console's words load with it, in the language shown and again after a switch in its header; the customer's screens never load them", async () => {
+    const customer = await phone('ru');
+    const operator = await phone('ru');
+    const wordsLoaded = (page: Page) => {
+      const loaded: string[] = [];
+      page.on('request', (request) => {
+        const words = /\/(\w+)-console-[\w-]+\.js$/.exec(request.url())?.[1];
+        if (words !== undefined) loaded.push(words);
+      });
+      return loaded;
+    };
+    try {
+      const customerWords = wordsLoaded(customer.page);
+      await customer.page.goto(`${server.url}/currencies`);
+      await onScreen(customer.page, 'currencies');
+      await customer.page.getByTestId('console-entry').getByText('Консоль оператора').waitFor();
+      await customer.page.locator('[data-currency="RUB"]').click();
+      await onScreen(customer.page, 'rub-method');
+      expect(customerWords).toEqual([]);
+
+      const operatorWords = wordsLoaded(operator.page);
+      await operator.page.goto(`${server.url}/console`);
+      await onScreen(operator.page, 'console-queue');
+      await operator.page.locator('.app-header__title').getByText('Очередь').waitFor();
+      expect(operatorWords).toEqual(['ru']);
+      await operator.page.getByRole('button', { name: 'EN', exact: true }).click();
+      await operator.page.locator('.app-header__title').getByText('Queue').waitFor();
+      await operator.page.getByTestId('console-rates-entry').getByText('Rates').waitFor();
+      expect(operatorWords).toEqual(['ru', 'en']);
     } finally {
       await customer.context.close();
       await operator.context.close();

@@ -4,6 +4,10 @@
  * every key of ru (the base locale) and no other, none of them empty, and every key is read by
  * the app or the server (`LL.<section>.<key>`), except the sections read by a computed key
  * (`LL.errors[problem]`), which spec section 4's display labels and the error codes fill.
+ *
+ * Namespaces (`i18n/<locale>/<namespace>/index.ts`, loaded on demand, read as
+ * `LL.<namespace>.<key>`) are checked as sections of the dictionary they extend: en has the
+ * namespaces of ru and no other, with the same keys, all of them used.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -40,6 +44,38 @@ try {
 
 type Tree = { readonly [key: string]: string | Tree };
 
+/** The namespaces of a locale: the folders of `i18n/<locale>/` that hold an index.ts. */
+function namespacesOf(locale: string): string[] {
+  return fs
+    .readdirSync(path.join(root, 'i18n', locale), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .filter((name) => fs.existsSync(path.join(root, 'i18n', locale, name, 'index.ts')))
+    .sort();
+}
+
+/** A locale's whole dictionary: its root and every namespace under the namespace's name. */
+async function dictionary(locale: string, rootDictionary: Tree): Promise<Tree> {
+  const whole: Record<string, string | Tree> = { ...rootDictionary };
+  for (const namespace of namespacesOf(locale)) {
+    if (namespace in whole)
+      problems.push(`${locale} has ${namespace} both as a key and a namespace`);
+    const file = path.join(root, 'i18n', locale, namespace, 'index.ts');
+    const loaded = (await import(file)) as { readonly default: Tree };
+    whole[namespace] = loaded.default;
+  }
+  return whole;
+}
+
+for (const missing of namespacesOf('ru').filter((ns) => !namespacesOf('en').includes(ns))) {
+  problems.push(`en is missing the namespace ${missing} (i18n/en/${missing}/index.ts)`);
+}
+for (const extra of namespacesOf('en').filter((ns) => !namespacesOf('ru').includes(ns))) {
+  problems.push(`en has the namespace ${extra}, which ru (the base) does not`);
+}
+const ruWhole = await dictionary('ru', ru as Tree);
+const enWhole = await dictionary('en', en);
+
 function compare(base: Tree, other: Tree, trail: string): void {
   for (const [key, value] of Object.entries(base)) {
     const here = `${trail}${key}`;
@@ -61,7 +97,7 @@ function compare(base: Tree, other: Tree, trail: string): void {
   }
 }
 
-compare(ru as Tree, en, '');
+compare(ruWhole, enWhole, '');
 
 /** Every source file of the app and the server, as one text. */
 function sources(dir: string): string {
@@ -76,7 +112,7 @@ function sources(dir: string): string {
 }
 const code = sources(path.join(root, 'src'));
 const computed = new Set([...code.matchAll(/LL\.(\w+)(?:\[| as )/g)].map((m) => m[1]));
-for (const [section, keys] of Object.entries(ru as Tree)) {
+for (const [section, keys] of Object.entries(ruWhole)) {
   if (computed.has(section) || typeof keys === 'string') continue;
   for (const key of Object.keys(keys)) {
     if (!new RegExp(`\\b${section}\\.${key}\\b`).test(code)) {

@@ -32,8 +32,9 @@ import { AppRoutes, preloadEveryScreen } from '../../src/app/routes';
 import type { AppEnvironment } from '../../src/app/telegram/environment';
 import type { Language } from '../../src/shared/api';
 
-// The app loads each flow's screens, and each dictionary, on demand; a component test has them all
-// loaded up front, so that a screen renders at once and fake timers drive only the app's own timing.
+// The app loads each flow's screens, and each dictionary and namespace (the console's words), on
+// demand; a component test has them all loaded up front (the sync loader merges the namespaces into
+// each dictionary), so that a screen renders at once and fake timers drive only the app's own timing.
 loadAllLocales();
 await preloadEveryScreen();
 

@@ -83,12 +83,11 @@ export function renderNotification(
       : formatTime(new Date(facts.deadline).toISOString(), language, MESSAGE_TIME_ZONE);
   const common = { number, total, amount, network, deadline };
   const text = (): string => {
-    const words = LL.bot;
     switch (kind) {
       case 'requisites_ready':
         return facts.card === null
-          ? words.customer.requisitesBank(escaped(common))
-          : words.customer.requisitesCard(
+          ? LL.bot.customer.requisitesBank(escaped(common))
+          : LL.bot.customer.requisitesCard(
               escaped({
                 ...common,
                 card: facts.card.cardNumber,
@@ -97,7 +96,7 @@ export function renderNotification(
               }),
             );
       case 'office_ready':
-        return words.customer.officeReady(
+        return LL.bot.customer.officeReady(
           escaped({
             ...common,
             code: facts.reservationCode ?? '',
@@ -107,19 +106,19 @@ export function renderNotification(
           }),
         );
       case 'payment_confirmed':
-        return words.customer.paymentConfirmed(escaped(common));
+        return LL.bot.customer.paymentConfirmed(escaped(common));
       case 'tx_confirmed':
-        return words.customer.txConfirmed(
+        return LL.bot.customer.txConfirmed(
           escaped({ ...common, last4: facts.payoutCardLast4 ?? '' }),
         );
       case 'completed':
         if (facts.type === 'SELL') {
-          return words.customer.completedPayout(
+          return LL.bot.customer.completedPayout(
             escaped({ ...common, last4: facts.payoutCardLast4 ?? '' }),
           );
         }
-        if (facts.outgoingTxHash === null) return words.customer.completedOffice(escaped(common));
-        return words.customer.completedCrypto(
+        if (facts.outgoingTxHash === null) return LL.bot.customer.completedOffice(escaped(common));
+        return LL.bot.customer.completedCrypto(
           escaped({
             ...common,
             hash: facts.outgoingTxHash,
@@ -132,20 +131,22 @@ export function renderNotification(
         return escapeHtml(endedText('CANCELLED', facts, LL));
       case 'payment_reminder':
         return facts.type === 'SELL'
-          ? words.customer.reminderSend(escaped(common))
-          : words.customer.reminderPay(escaped(common));
+          ? LL.bot.customer.reminderSend(escaped(common))
+          : LL.bot.customer.reminderPay(escaped(common));
       case 'new_order':
-        return words.operators.newOrder(escaped({ ...common, ...operatorFacts(facts, LL) }));
+        return LL.bot.operators.newOrder(escaped({ ...common, ...operatorFacts(facts, LL) }));
       case 'receipt_uploaded':
-        return words.operators.receiptUploaded(escaped({ ...common, ...operatorFacts(facts, LL) }));
+        return LL.bot.operators.receiptUploaded(
+          escaped({ ...common, ...operatorFacts(facts, LL) }),
+        );
       case 'tx_submitted':
-        return words.operators.txSubmitted(
+        return LL.bot.operators.txSubmitted(
           escaped({ ...common, ...operatorFacts(facts, LL), hash: facts.txHash ?? '' }),
         );
       case 'flag_paid_late':
-        return words.operators.flagPaidLate(escaped({ ...common, ...operatorFacts(facts, LL) }));
+        return LL.bot.operators.flagPaidLate(escaped({ ...common, ...operatorFacts(facts, LL) }));
       case 'flag_reused_receipt':
-        return words.operators.flagReusedReceipt(
+        return LL.bot.operators.flagReusedReceipt(
           escaped({
             ...common,
             ...operatorFacts(facts, LL),
@@ -153,7 +154,7 @@ export function renderNotification(
           }),
         );
       case 'flag_waiting':
-        return words.operators.flagWaiting(escaped({ ...common, ...operatorFacts(facts, LL) }));
+        return LL.bot.operators.flagWaiting(escaped({ ...common, ...operatorFacts(facts, LL) }));
     }
   };
   return { text: text(), buttons: buttons(kind, facts, LL, options) };

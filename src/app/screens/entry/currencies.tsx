@@ -67,7 +67,7 @@ export function Currencies() {
             onClick={() => navigate('/console')}
             data-testid="console-entry"
           >
-            {LL.console.entry()}
+            {LL.currencies.consoleEntry()}
           </Button>
         )}
         <Button
