@@ -1782,7 +1782,57 @@ export type NamespaceConsoleTranslation = {
 		 * с​и​с​т​е​м​а
 		 */
 		system: string
+		/**
+		 * а​в​т​о​п​и​л​о​т​ ​д​е​м​о
+		 */
+		autopilot: string
 	}
+	/**
+	 * С​о​о​б​щ​е​н​и​я​ ​б​о​т​а
+	 */
+	messages: string
+	/**
+	 * Д​е​м​о​-​р​е​ж​и​м​:​ ​б​о​т​ ​н​и​ч​е​г​о​ ​н​е​ ​о​т​п​р​а​в​л​я​е​т​.​ ​З​д​е​с​ь​ ​т​о​,​ ​ч​т​о​ ​п​о​л​у​ч​и​л​и​ ​б​ы​ ​к​л​и​е​н​т​ ​и​ ​о​п​е​р​а​т​о​р​ы​.
+	 */
+	messagesDemo: string
+	messageTo: {
+		/**
+		 * К​л​и​е​н​т​у
+		 */
+		customer: string
+		/**
+		 * О​п​е​р​а​т​о​р​а​м
+		 */
+		operators: string
+	}
+	messageStatus: {
+		/**
+		 * ж​д​ё​т​ ​о​т​п​р​а​в​к​и
+		 */
+		pending: string
+		/**
+		 * о​т​п​р​а​в​л​е​н​о​ ​{​d​a​t​e​}
+		 * @param {string} date
+		 */
+		sent: RequiredParams<'date'>
+		/**
+		 * н​е​ ​о​т​п​р​а​в​л​е​н​о
+		 */
+		failed: string
+		/**
+		 * к​л​и​е​н​т​ ​з​а​б​л​о​к​и​р​о​в​а​л​ ​б​о​т​а
+		 */
+		unreachable: string
+		/**
+		 * н​е​ ​о​т​п​р​а​в​л​е​н​о
+		 */
+		skipped: string
+	}
+	/**
+	 * К​н​о​п​к​и​:​ ​{​l​a​b​e​l​s​}
+	 * @param {string} labels
+	 */
+	messageButtons: RequiredParams<'labels'>
 	/**
 	 * В​ы​д​а​т​ь​ ​р​е​к​в​и​з​и​т​ы​ ​к​а​р​т​ы
 	 */
@@ -3643,7 +3693,55 @@ export type TranslationFunctions = {
 			 * система
 			 */
 			system: () => LocalizedString
+			/**
+			 * автопилот демо
+			 */
+			autopilot: () => LocalizedString
 		}
+		/**
+		 * Сообщения бота
+		 */
+		messages: () => LocalizedString
+		/**
+		 * Демо-режим: бот ничего не отправляет. Здесь то, что получили бы клиент и операторы.
+		 */
+		messagesDemo: () => LocalizedString
+		messageTo: {
+			/**
+			 * Клиенту
+			 */
+			customer: () => LocalizedString
+			/**
+			 * Операторам
+			 */
+			operators: () => LocalizedString
+		}
+		messageStatus: {
+			/**
+			 * ждёт отправки
+			 */
+			pending: () => LocalizedString
+			/**
+			 * отправлено {date}
+			 */
+			sent: (arg: { date: string }) => LocalizedString
+			/**
+			 * не отправлено
+			 */
+			failed: () => LocalizedString
+			/**
+			 * клиент заблокировал бота
+			 */
+			unreachable: () => LocalizedString
+			/**
+			 * не отправлено
+			 */
+			skipped: () => LocalizedString
+		}
+		/**
+		 * Кнопки: {labels}
+		 */
+		messageButtons: (arg: { labels: string }) => LocalizedString
 		/**
 		 * Выдать реквизиты карты
 		 */

@@ -12,6 +12,7 @@ import type {
   OperatorOrderRow,
   OperatorQueueResponse,
 } from '../../src/shared/operator-api';
+import { AUTOPILOT_OPERATOR_ID } from '../../src/shared/operator-api';
 import { QUEUE_GROUPS } from '../../src/shared/operator-queue';
 import type { OrderStatus } from '../../src/shared/order-status';
 import { FIXTURE_BANK, FIXTURE_NOW, iso, makeOrder, orderSummary } from '../helpers/order-fixtures';
@@ -447,5 +448,69 @@ describe('search', () => {
     renderApp('/console/orders', { language: 'ru' });
     await settle();
     expect(document.body.textContent).toContain('Ничего не найдено');
+  });
+});
+
+describe("the bot's messages of the order", () => {
+  const messages: OperatorOrderResponse['messages'] = [
+    {
+      id: 1,
+      to: 'operators',
+      kind: 'new_order',
+      status: 'skipped',
+      text: '🆕 Новый заказ №3f9c2a7b: покупка, перевод на карту',
+      buttons: [],
+      attempts: 0,
+      lastError: 'demo mode: no BOT_TOKEN, nothing is sent',
+      createdAt: iso(FIXTURE_NOW),
+      sentAt: null,
+    },
+    {
+      id: 2,
+      to: 'customer',
+      kind: 'requisites_ready',
+      status: 'sent',
+      text: 'Order #3f9c2a7b: the payment details are ready.\nTransfer ₽15,000 to the card',
+      buttons: [{ text: 'Open the order', url: `https://t.me/exchange_bot?startapp=order_${ID}` }],
+      attempts: 1,
+      lastError: null,
+      createdAt: iso(FIXTURE_NOW),
+      sentAt: iso(FIXTURE_NOW),
+    },
+  ];
+
+  it('lists each message as its recipient reads it, to whom, where it stands and why one was not sent', async () => {
+    await openOrder(view({ status: 'REQUISITES_READY' }, { messages }));
+    const section = screen.getByTestId('console-messages');
+    const cells = section.querySelectorAll('[data-status]');
+    expect([...cells].map((cell) => cell.getAttribute('data-status'))).toEqual(['skipped', 'sent']);
+    expect(cells[0]?.textContent).toContain('To the operators · not sent');
+    expect(cells[0]?.textContent).toContain('demo mode: no BOT_TOKEN, nothing is sent');
+    expect(cells[1]?.textContent).toContain('To the customer · sent');
+    expect(cells[1]?.textContent).toContain('Transfer ₽15,000 to the card');
+    expect(cells[1]?.textContent).toContain('Buttons: Open the order');
+  });
+
+  it("shows nothing when the order has no message, and names the demo's autopilot in the history", async () => {
+    await openOrder(
+      view(
+        { status: 'REQUISITES_READY' },
+        {
+          events: [
+            {
+              from: 'WAITING_REQUISITES',
+              to: 'REQUISITES_READY',
+              actor: 'operator',
+              actorId: AUTOPILOT_OPERATOR_ID,
+              reason: null,
+              at: iso(FIXTURE_NOW),
+            },
+          ],
+        },
+      ),
+      'ru',
+    );
+    expect(screen.queryByTestId('console-messages')).toBeNull();
+    expect(screen.getByTestId('console-events').textContent).toContain('автопилот демо');
   });
 });

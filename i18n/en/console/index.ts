@@ -33,7 +33,23 @@ const en_console: NamespaceConsoleTranslation = {
     customer: 'customer',
     operator: 'operator {id}',
     system: 'system',
+    autopilot: 'demo autopilot',
   },
+  messages: "Bot's messages",
+  messagesDemo:
+    'Demo mode: the bot sends nothing. Here is what the customer and the operators would have received.',
+  messageTo: {
+    customer: 'To the customer',
+    operators: 'To the operators',
+  },
+  messageStatus: {
+    pending: 'waiting to be sent',
+    sent: 'sent {date}',
+    failed: 'not sent',
+    unreachable: 'the customer blocked the bot',
+    skipped: 'not sent',
+  },
+  messageButtons: 'Buttons: {labels}',
   giveCard: 'Give card requisites',
   giveBank: 'Give bank requisites',
   giveOffice: 'Give instructions',

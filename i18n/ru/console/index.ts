@@ -36,7 +36,23 @@ const ru_console: BaseTranslation = {
     customer: 'клиент',
     operator: 'оператор {id:number}',
     system: 'система',
+    autopilot: 'автопилот демо',
   },
+  messages: 'Сообщения бота',
+  messagesDemo:
+    'Демо-режим: бот ничего не отправляет. Здесь то, что получили бы клиент и операторы.',
+  messageTo: {
+    customer: 'Клиенту',
+    operators: 'Операторам',
+  },
+  messageStatus: {
+    pending: 'ждёт отправки',
+    sent: 'отправлено {date:string}',
+    failed: 'не отправлено',
+    unreachable: 'клиент заблокировал бота',
+    skipped: 'не отправлено',
+  },
+  messageButtons: 'Кнопки: {labels:string}',
   giveCard: 'Выдать реквизиты карты',
   giveBank: 'Выдать банковские реквизиты',
   giveOffice: 'Выдать инструкции',

@@ -9,7 +9,14 @@
 import { Button, Cell, List, Placeholder, Section } from '@telegram-apps/telegram-ui';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { CardRequisites, BankRequisites, WalletRequisites } from '../../../shared/api';
-import type { OperatorOrderResponse, OperatorReceipt } from '../../../shared/operator-api';
+import type { TranslationFunctions } from '../../../../i18n/i18n-types';
+import {
+  AUTOPILOT_OPERATOR_ID,
+  type OperatorEvent,
+  type OperatorMessage,
+  type OperatorOrderResponse,
+  type OperatorReceipt,
+} from '../../../shared/operator-api';
 import { STATUS_LABEL_KEYS } from '../../../shared/order-status';
 import { orderNumber } from '../../../shared/support-link';
 import { ApiError } from '../../api/client';
@@ -117,6 +124,69 @@ function Requisites({ view }: { readonly view: OperatorOrderResponse }) {
       label={LL.payment.cardNumber()}
       value={`${card.bankName} · ${card.cardNumber} · ${card.cardHolder}`}
     />
+  );
+}
+
+function actorName(event: OperatorEvent, LL: TranslationFunctions): string {
+  if (event.actor !== 'operator') return LL.console.actors[event.actor]();
+  return event.actorId === AUTOPILOT_OPERATOR_ID
+    ? LL.console.actors.autopilot()
+    : LL.console.actors.operator({ id: event.actorId ?? 0 });
+}
+
+function messageStatus(
+  message: OperatorMessage,
+  LL: TranslationFunctions,
+  date: (iso: string) => string,
+): string {
+  return message.status === 'sent'
+    ? LL.console.messageStatus.sent({ date: date(message.sentAt ?? message.createdAt) })
+    : LL.console.messageStatus[message.status]();
+}
+
+/**
+ * The bot's messages about the order (the outbox), as their recipients read them, and where each
+ * stands; in demo mode, what would have been sent.
+ */
+function Messages({
+  view,
+  date,
+}: {
+  readonly view: OperatorOrderResponse;
+  readonly date: (iso: string) => string;
+}) {
+  const { LL } = useI18nContext();
+  const { demo } = useEnvironment();
+  if (view.messages.length === 0) return null;
+  return (
+    <Section
+      header={LL.console.messages()}
+      footer={demo ? LL.console.messagesDemo() : undefined}
+      data-testid="console-messages"
+    >
+      {view.messages.map((message) => (
+        <Cell
+          key={message.id}
+          multiline
+          data-status={message.status}
+          subhead={`${LL.console.messageTo[message.to]()} · ${messageStatus(message, LL, date)}`}
+          description={
+            [
+              message.buttons.length > 0
+                ? LL.console.messageButtons({
+                    labels: message.buttons.map((button) => button.text).join(', '),
+                  })
+                : null,
+              message.status === 'sent' ? null : message.lastError,
+            ]
+              .filter((line) => line !== null)
+              .join('\n') || undefined
+          }
+        >
+          <span className="console-message-text">{message.text}</span>
+        </Cell>
+      ))}
+    </Section>
   );
 }
 
@@ -231,14 +301,11 @@ function OrderView({
             subhead={date(event.at)}
             description={event.reason ?? undefined}
           >
-            {`${event.from === null ? '' : `${LL.statusLabels[STATUS_LABEL_KEYS[event.from]]()} → `}${LL.statusLabels[STATUS_LABEL_KEYS[event.to]]()} · ${
-              event.actor === 'operator'
-                ? LL.console.actors.operator({ id: event.actorId ?? 0 })
-                : LL.console.actors[event.actor]()
-            }`}
+            {`${event.from === null ? '' : `${LL.statusLabels[STATUS_LABEL_KEYS[event.from]]()} → `}${LL.statusLabels[STATUS_LABEL_KEYS[event.to]]()} · ${actorName(event, LL)}`}
           </Cell>
         ))}
       </Section>
+      <Messages view={view} date={date} />
     </List>
   );
 }
