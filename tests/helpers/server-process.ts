@@ -14,9 +14,9 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 /** How many lines of the server's output are kept to explain a failure. */
 const OUTPUT_LINES = 200;
 
-const running = new Set<ChildProcess>();
+const running = new Set<ServerProcess>();
 process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
+  for (const server of running) server.killNow();
 });
 
 /** A TCP port nothing listens on right now, on 127.0.0.1. */
@@ -38,6 +38,11 @@ export interface ServerProcessOptions {
   /** The server's configuration (SQLITE_PATH or DATABASE_URL, RECEIPTS_DIR, OPERATOR_IDS…). */
   readonly env: Readonly<Record<string, string>>;
   readonly readyTimeoutMs?: number;
+  /**
+   * A shell command to run instead (the README's `npm start`, as written), in `cwd`: run in a
+   * process group of its own, so a kill ends npm and the server it started alike.
+   */
+  readonly shell?: { readonly command: string; readonly cwd: string };
 }
 
 export interface ServerExit {
@@ -49,20 +54,21 @@ export class ServerProcess {
   readonly url: string;
   /** Settles when the process has ended, however it ended. */
   readonly exited: Promise<ServerExit>;
-  private readonly output: string[] = [];
+  private readonly lines: string[] = [];
   private ended = false;
 
   private constructor(
     private readonly child: ChildProcess,
     port: number,
+    private readonly group: boolean,
   ) {
     this.url = `http://127.0.0.1:${port}`;
-    running.add(child);
+    running.add(this);
     const keep = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) {
         if (line.trim() === '') continue;
-        this.output.push(line);
-        if (this.output.length > OUTPUT_LINES) this.output.shift();
+        this.lines.push(line);
+        if (this.lines.length > OUTPUT_LINES) this.lines.shift();
       }
     };
     // Read both pipes to the end: a child whose pipe is full stops writing, and then serving.
@@ -71,7 +77,7 @@ export class ServerProcess {
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.ended = true;
-        running.delete(child);
+        running.delete(this);
         resolve({ code, signal });
       });
     });
@@ -79,8 +85,13 @@ export class ServerProcess {
 
   /** Starts the server and waits until GET /api/health answers 200. */
   static async start(options: ServerProcessOptions): Promise<ServerProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-      cwd: ROOT,
+    const [file, args] =
+      options.shell === undefined
+        ? [process.execPath, ['--import', 'tsx', 'src/server/main.ts']]
+        : ['/bin/sh', ['-c', options.shell.command]];
+    const child = spawn(file, args, {
+      cwd: options.shell?.cwd ?? ROOT,
+      detached: options.shell !== undefined,
       // Only what Node needs from the test's environment: a variable of ours (BOT_TOKEN,
       // DATABASE_URL…) set in the shell must not change the server under test.
       env: {
@@ -93,7 +104,7 @@ export class ServerProcess {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const server = new ServerProcess(child, options.port);
+    const server = new ServerProcess(child, options.port, options.shell !== undefined);
     try {
       await server.waitUntilReady(options.readyTimeoutMs ?? 30_000);
     } catch (error) {
@@ -109,12 +120,21 @@ export class ServerProcess {
 
   /** The last lines the server wrote (JSON log lines, or a start-up error). */
   outputTail(lines = 30): string {
-    return this.output.slice(-lines).join('\n');
+    return this.lines.slice(-lines).join('\n');
   }
 
   /** Sends SIGKILL now, without waiting: the moment of the kill is the caller's. */
   killNow(): void {
-    if (!this.ended) this.child.kill('SIGKILL');
+    if (this.ended) return;
+    const pid = this.child.pid;
+    // A shell command runs as a process group: the group goes with it.
+    if (this.group && pid !== undefined) process.kill(-pid, 'SIGKILL');
+    else this.child.kill('SIGKILL');
+  }
+
+  /** Everything the process wrote so far (the last lines of it). */
+  get output(): string {
+    return this.lines.join('\n');
   }
 
   /** Kills the process with SIGKILL (if it still runs) and waits until it has ended. */

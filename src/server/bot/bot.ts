@@ -59,8 +59,11 @@ export const ALLOWED_UPDATES = ['message'] as const;
 export function createBot(options: BotOptions): Bot {
   const bot = new Bot(options.token, { client: { apiRoot: options.apiRoot } });
   bot.api.config.use(apiThrottler());
-  // A reply may wait out a short 429 or a 5xx; a notification is retried by the outbox instead.
-  bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 10 }));
+  // A reply may wait out a short 429 or a 5xx; a notification is retried by the outbox instead,
+  // and an unreachable Telegram fails the call at once (grammY's own start-up retries it).
+  bot.api.config.use(
+    autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 10, rethrowHttpErrors: true }),
+  );
 
   const username = (): string | undefined =>
     options.botUsername ?? (bot.isInited() ? bot.botInfo.username : undefined);

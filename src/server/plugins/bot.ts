@@ -80,18 +80,21 @@ export const botPlugin = fp<{ readonly jobs: boolean }>(
       },
     });
 
-    let stopped = false;
-    const isStopped = () => stopped;
+    // Aborted when the server closes: grammY retries reaching Telegram until then.
+    const shutdown = new AbortController();
+    // grammY types its signals with the abort-controller shim's type; Node's is the same object.
+    const signal = shutdown.signal as unknown as Parameters<Bot['init']>[0];
     let restart: NodeJS.Timeout | undefined;
     const startUpdates = async (): Promise<void> => {
-      if (bot === undefined || stopped) return;
+      if (bot === undefined || shutdown.signal.aborted) return;
       try {
+        await bot.init(signal);
         if (config.webhookUrl !== undefined) {
-          await bot.init();
-          await bot.api.setWebhook(config.webhookUrl, {
-            secret_token: webhookSecret(bot.token),
-            allowed_updates: [...ALLOWED_UPDATES],
-          });
+          await bot.api.setWebhook(
+            config.webhookUrl,
+            { secret_token: webhookSecret(bot.token), allowed_updates: [...ALLOWED_UPDATES] },
+            signal,
+          );
           app.log.info({ url: config.webhookUrl }, 'bot: webhook set');
         } else {
           await bot.start({
@@ -100,8 +103,9 @@ export const botPlugin = fp<{ readonly jobs: boolean }>(
           });
         }
       } catch (error) {
-        // Read again: `stop()` may have come while Telegram was being called.
-        if (isStopped()) return;
+        // The server may have closed while Telegram was being called (TypeScript cannot see it).
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+        if (shutdown.signal.aborted) return;
         app.log.error({ err: error }, 'bot: could not reach Telegram, trying again');
         restart = setTimeout(() => void startUpdates(), RESTART_DELAY_MS);
       }
@@ -113,9 +117,14 @@ export const botPlugin = fp<{ readonly jobs: boolean }>(
       ready();
     });
     app.addHook('onClose', async () => {
-      stopped = true;
+      shutdown.abort();
       clearTimeout(restart);
-      if (bot?.isRunning() === true) await bot.stop();
+      if (bot?.isRunning() === true) {
+        // Stopping confirms the last update with Telegram; unreachable, there is nothing to keep.
+        await bot.stop().catch((error: unknown) => {
+          app.log.warn({ err: error }, 'bot: stopped without confirming the last update');
+        });
+      }
       await outbox.stop();
     });
     done();
