@@ -35,6 +35,12 @@ function call(t: TestApp, method: 'GET' | 'POST', url: string, user: TestUser, b
   });
 }
 
+/** A P2P buy created from the app in English. */
+async function createFromEnglishApp(t: TestApp, customer: TestUser) {
+  const rate = await rateFor(t, customer, ORDER_KINDS.p2pBuy);
+  return call(t, 'POST', API_PATHS.createOrder, customer, createPayload('p2pBuy', rate));
+}
+
 describe('long polling', () => {
   let api: FakeBotApi;
   let t: TestApp;
@@ -79,14 +85,7 @@ describe('long polling', () => {
   });
 
   it("/start order_<id> opens that order; the language chosen in the app wins over Telegram's", async () => {
-    const rate = await rateFor(t, MARIA, ORDER_KINDS.p2pBuy);
-    const created = await call(
-      t,
-      'POST',
-      API_PATHS.createOrder,
-      MARIA,
-      createPayload('p2pBuy', rate),
-    );
+    const created = await createFromEnglishApp(t, MARIA);
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json<CreateOrderResponse>().orderId;
     api.pushMessage(MARIA, `/start order_${id}`);
@@ -138,14 +137,7 @@ describe('long polling', () => {
   });
 
   it("an operator's requisites reach the customer's chat within a second, and the new order the operators' chat", async () => {
-    const rate = await rateFor(t, JOHN, ORDER_KINDS.p2pBuy);
-    const created = await call(
-      t,
-      'POST',
-      API_PATHS.createOrder,
-      JOHN,
-      createPayload('p2pBuy', rate),
-    );
+    const created = await createFromEnglishApp(t, JOHN);
     const id = created.json<CreateOrderResponse>().orderId;
     await api.waitForMessage(OPERATOR_CHAT, (text) => text.includes(id.slice(0, 8)));
     const given = await call(t, 'POST', OPERATOR_PATHS.requisites(id), OPERATOR, CARD_REQUISITES);
