@@ -14,6 +14,7 @@ import type { OperatorQueueResponse } from '../../src/shared/operator-api';
 import { QUEUE_GROUPS } from '../../src/shared/operator-queue';
 import { fakeApi, renderApp } from '../helpers/render-app';
 
+const OPERATOR = { telegramId: 300_000_001, firstName: 'Olga', operator: true };
 const QUEUE: OperatorQueueResponse = {
   serverTime: new Date().toISOString(),
   groups: QUEUE_GROUPS.map((group) => ({ group, count: 0, orders: [] })),
@@ -46,7 +47,10 @@ function SwitchToEnglish() {
 
 describe("the console's words (the console namespace)", () => {
   it('the console shows the loading screen until its words are loaded, then its texts in the language shown', async () => {
-    fakeApi([{ method: 'GET', path: '/api/operator/queue', reply: { json: QUEUE } }]);
+    fakeApi([
+      { method: 'GET', path: '/api/me', reply: { json: OPERATOR } },
+      { method: 'GET', path: '/api/operator/queue', reply: { json: QUEUE } },
+    ]);
     withoutConsoleWords('ru');
     renderApp('/console', { language: 'ru' });
     expect(loading()).not.toBeNull();
@@ -59,7 +63,10 @@ describe("the console's words (the console namespace)", () => {
   });
 
   it('switching the language while the console is open loads that language’s words before showing it', async () => {
-    fakeApi([{ method: 'GET', path: '/api/operator/queue', reply: { json: QUEUE } }]);
+    fakeApi([
+      { method: 'GET', path: '/api/me', reply: { json: OPERATOR } },
+      { method: 'GET', path: '/api/operator/queue', reply: { json: QUEUE } },
+    ]);
     withoutConsoleWords('en');
     renderApp('/console', {
       language: 'ru',

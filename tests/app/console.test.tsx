@@ -23,6 +23,7 @@ import {
   setUpScreenTests,
   settle,
   type FakeApi,
+  type FakeRoute,
 } from '../helpers/render-app';
 
 const ID = '3f9c2a7b-61d4-4e0a-9b7c-2d5e8f1a0c34';
@@ -30,6 +31,16 @@ const MINUTE = 60_000;
 const CUSTOMER = { telegramId: 200_000_001, firstName: 'Алиса', lastName: null, username: 'alice' };
 
 const setup = setUpScreenTests(FIXTURE_NOW);
+
+/** The console asks who the caller is before it shows anything. */
+const ME_OPERATOR: FakeRoute = {
+  method: 'GET',
+  path: '/api/me',
+  reply: { json: { telegramId: 300_000_001, firstName: 'Olga', operator: true } },
+};
+
+/** The API the console's screens call, answered for an operator. */
+const fakeConsoleApi = (routes: readonly FakeRoute[]) => fakeApi([ME_OPERATOR, ...routes]);
 
 function row(fields: Partial<OperatorOrderRow> = {}): OperatorOrderRow {
   return {
@@ -60,7 +71,7 @@ function view(order: Partial<OrderDetails>, fields: Partial<OperatorOrderRespons
 }
 
 function serveConsoleOrder(answer: OperatorOrderResponse): FakeApi {
-  return fakeApi([
+  return fakeConsoleApi([
     { method: 'GET', path: `/api/operator/orders/${ID}`, reply: { json: answer } },
     ...(
       [
@@ -121,6 +132,43 @@ describe('the console entry on /currencies', () => {
   });
 });
 
+describe('who gets the console', () => {
+  it.each(['/console', '/console/rates', '/console/orders', `/console/orders/${ID}`])(
+    'a customer who is not an operator and opens %s gets the not-found screen, and no operator call is made',
+    async (path) => {
+      const api = fakeApi([
+        {
+          method: 'GET',
+          path: '/api/me',
+          reply: { json: { telegramId: 200_000_001, firstName: 'Алиса', operator: false } },
+        },
+      ]);
+      renderApp(path, { language: 'en' });
+      await settle();
+      expect(document.querySelector('[data-screen="not-found"]')).not.toBeNull();
+      expect(document.body.textContent).toContain('Page not found');
+      expect(document.querySelector('[data-screen^="console"]')).toBeNull();
+      expect(api.callsTo('GET', /^\/api\/operator\//)).toEqual([]);
+    },
+  );
+
+  it('while the app cannot ask who the caller is, it says so and shows no console; retry asks again', async () => {
+    const api = fakeApi([{ method: 'GET', path: '/api/me', reply: 'network-error' }]);
+    renderApp('/console', { language: 'en' });
+    await settle();
+    expect(document.querySelector('[data-screen="console-unavailable"]')).not.toBeNull();
+    expect(document.querySelector('[data-screen="console-queue"]')).toBeNull();
+    expect(api.callsTo('GET', /^\/api\/operator\//)).toEqual([]);
+    api.on('GET', '/api/me', ME_OPERATOR.reply);
+    api.on('GET', '/api/operator/queue', {
+      json: { serverTime: iso(FIXTURE_NOW), groups: [] } satisfies OperatorQueueResponse,
+    });
+    await press('console-retry');
+    expect(document.querySelector('[data-screen="console-queue"]')).not.toBeNull();
+    expect(api.callsTo('GET', '/api/me')).toHaveLength(2);
+  });
+});
+
 describe('the queue', () => {
   const answer: OperatorQueueResponse = {
     serverTime: iso(FIXTURE_NOW),
@@ -140,7 +188,9 @@ describe('the queue', () => {
   };
 
   it('shows each group with its count; rows with the customer, the time left or overdue, and flags', async () => {
-    const api = fakeApi([{ method: 'GET', path: '/api/operator/queue', reply: { json: answer } }]);
+    const api = fakeConsoleApi([
+      { method: 'GET', path: '/api/operator/queue', reply: { json: answer } },
+    ]);
     const app = renderApp('/console', { language: 'en' });
     await settle();
     const headers = [...document.querySelectorAll('[data-queue-group] header')].map(
@@ -328,7 +378,7 @@ describe('rates and spreads', () => {
     ],
   };
   const serveRates = () =>
-    fakeApi([
+    fakeConsoleApi([
       { method: 'GET', path: '/api/operator/rates', reply: { json: RATES } },
       { method: 'PUT', path: '/api/operator/rates', reply: { json: RATES } },
       { method: 'PUT', path: '/api/operator/spreads', reply: { json: RATES } },
@@ -402,7 +452,7 @@ describe('rates and spreads', () => {
 
 describe('search', () => {
   it('asks with what is set: the text after a pause in typing, the pickers at once; load more pages on', async () => {
-    const api = fakeApi([
+    const api = fakeConsoleApi([
       {
         method: 'GET',
         path: '/api/operator/orders',
@@ -438,7 +488,7 @@ describe('search', () => {
   });
 
   it('says when nothing is found', async () => {
-    fakeApi([
+    fakeConsoleApi([
       {
         method: 'GET',
         path: '/api/operator/orders',

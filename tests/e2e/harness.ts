@@ -6,7 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { AppConfig } from '../../src/server/config';
+import { DARK_THEME, LIGHT_THEME } from '../../src/app/telegram/default-themes';
+import { loadConfig, type AppConfig } from '../../src/server/config';
+import { initDataFor } from '../helpers/identity';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -127,4 +129,133 @@ export async function screenshot(page: Page, name: string): Promise<void> {
     return title !== null && title.scrollWidth > title.clientWidth ? title.textContent : null;
   });
   if (cut !== null) throw new Error(`${name}: the title "${cut}" is cut off at this width`);
+}
+
+/** A bot token shaped like @BotFather's: the server is out of demo mode with it. */
+export const TEST_BOT_TOKEN = '7000000001:AAHk3rZ9mQx2VbT8nP4sLw6yJcD1eFgH0iK';
+
+/**
+ * The server's configuration with a real bot, read from the environment variables an operator
+ * sets (README, "Connect a real Telegram bot"), so it is one the server accepts: the token, the
+ * operators and the deposit addresses a token requires.
+ */
+export function realBotConfig(operatorIds: readonly number[]): Partial<AppConfig> {
+  const config = loadConfig({
+    BOT_TOKEN: TEST_BOT_TOKEN,
+    OPERATOR_IDS: operatorIds.join(','),
+    DEPOSIT_ADDRESS_TRC20: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+    DEPOSIT_ADDRESS_EVM: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+  });
+  return {
+    botToken: config.botToken,
+    operatorIds: config.operatorIds,
+    depositAddresses: config.depositAddresses,
+  };
+}
+
+/** The user a Telegram client puts into the init data it signs. */
+export interface TelegramUser {
+  readonly id: number;
+  readonly first_name: string;
+  readonly username?: string;
+  readonly language_code?: string;
+}
+
+export interface TelegramLaunchOptions extends PhoneOptions {
+  /** The path the app opens at: `/` unless said. */
+  readonly path?: string;
+  readonly platform?: 'android' | 'ios';
+}
+
+export interface OpenedInTelegram {
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** The init data the client signed with the server's bot token, as the app sends it. */
+  readonly initData: string;
+  /** `path` on the server with the launch parameters in the hash, as the client opens it. */
+  readonly url: (path: string) => string;
+  /** Every call the page made to `/api/…`, with its answer's status, in order. */
+  readonly apiCalls: readonly { readonly path: string; readonly status: number }[];
+  /** The events the app posted to the client (`web_app_ready`, …), in order. */
+  readonly posted: () => Promise<string[]>;
+}
+
+/**
+ * Stands in for the Telegram client in the page: the `TelegramWebviewProxy` that Android and iOS
+ * clients inject, answering what the SDK asks at start-up (theme, viewport, safe areas). Runs in
+ * the browser, so it is self-contained.
+ */
+function fakeTelegramClient(theme: Record<string, string>): void {
+  const posted: string[] = [];
+  const answer = (eventType: string, eventData: unknown) => {
+    // As a client answers: later, as a message from window.parent (the bridge ignores any other).
+    setTimeout(() => {
+      const data = JSON.stringify({ eventType, eventData });
+      window.dispatchEvent(new MessageEvent('message', { data, source: window.parent }));
+    }, 0);
+  };
+  const insets = { top: 0, bottom: 0, left: 0, right: 0 };
+  Object.assign(window, {
+    __telegramPosted: posted,
+    TelegramWebviewProxy: {
+      postEvent(eventType: string): void {
+        posted.push(eventType);
+        switch (eventType) {
+          case 'web_app_request_theme':
+            answer('theme_changed', { theme_params: theme });
+            break;
+          case 'web_app_request_viewport':
+            answer('viewport_changed', {
+              height: window.innerHeight,
+              width: window.innerWidth,
+              is_expanded: true,
+              is_state_stable: true,
+            });
+            break;
+          case 'web_app_request_safe_area':
+            answer('safe_area_changed', insets);
+            break;
+          case 'web_app_request_content_safe_area':
+            answer('content_safe_area_changed', insets);
+            break;
+        }
+      },
+    },
+  });
+}
+
+/**
+ * Opens the app the way a Telegram client opens a mini app: a phone-sized page with the client's
+ * bridge (`TelegramWebviewProxy`) and the launch parameters in the URL's hash, the init data
+ * signed for `user` with the server's bot token. The server must have one (`realBotConfig`):
+ * in demo mode the app signs its own customer in instead.
+ */
+export async function openInTelegram(
+  browser: Browser,
+  server: RunningServer,
+  user: TelegramUser,
+  options: TelegramLaunchOptions = {},
+): Promise<OpenedInTelegram> {
+  const token = server.config.botToken;
+  if (token === undefined) throw new Error('openInTelegram needs a server with a bot token');
+  const initData = initDataFor(user, { token });
+  const theme = options.theme === 'dark' ? DARK_THEME : LIGHT_THEME;
+  const launch = [
+    `tgWebAppData=${encodeURIComponent(initData)}`,
+    'tgWebAppVersion=8.0',
+    `tgWebAppPlatform=${options.platform ?? 'android'}`,
+    `tgWebAppThemeParams=${encodeURIComponent(JSON.stringify(theme))}`,
+  ].join('&');
+  const url = (path: string) => `${server.url}${path}#${launch}`;
+  const { context, page } = await openPhone(browser, options);
+  await context.addInitScript(fakeTelegramClient, theme);
+  const apiCalls: { path: string; status: number }[] = [];
+  page.on('response', (response) => {
+    const { pathname } = new URL(response.url());
+    if (pathname.startsWith('/api/')) apiCalls.push({ path: pathname, status: response.status() });
+  });
+  await page.goto(url(options.path ?? '/'));
+  const posted = () =>
+    page.evaluate(() => (window as unknown as { __telegramPosted: string[] }).__telegramPosted);
+  return { context, page, initData, url, apiCalls, posted };
 }

@@ -4,11 +4,10 @@
  * for each language switched to while the console is open; until then the console shows the
  * app's loading screen, never keys or empty texts.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import type { Locales, Translations } from '../../../../i18n/i18n-types';
 import { loadedLocales } from '../../../../i18n/i18n-util';
 import { useI18nContext } from '../../i18n/language';
-import { ScreenLoading } from '../loading';
 
 /**
  * Each language's console words, a chunk of its own. typesafe-i18n generates the same loaders
@@ -32,7 +31,11 @@ async function loadConsoleWords(locale: Locales): Promise<void> {
   loadedLocales[locale] = { ...loadedLocales[locale], console: words as Translations['console'] };
 }
 
-export function ConsoleWords({ children }: { readonly children: ReactNode }) {
+/**
+ * Whether the console's words of the language shown are there for `LL.console.*`: false until
+ * they are loaded (again after a switch to a language whose words are not loaded yet).
+ */
+export function useConsoleWords(): boolean {
   const { locale, setLocale } = useI18nContext();
   /** The language whose `LL` was made after its console words were in its dictionary. */
   const [wordsFor, setWordsFor] = useState<Locales | null>(null);
@@ -58,5 +61,5 @@ export function ConsoleWords({ children }: { readonly children: ReactNode }) {
   }, [locale, wordsFor, setLocale]);
   // A dictionary that cannot be loaded fails like a screen's chunk: the app's error boundary.
   if (failure !== null) throw failure.error;
-  return wordsFor === locale ? children : <ScreenLoading />;
+  return wordsFor === locale;
 }
