@@ -2,31 +2,16 @@
  * The bank-transfer and office-cash buy journeys of spec sections 2, 4, 5 and 8 in Chromium
  * against the real server, with an operator acting through the operator API.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR, OperatorClient } from '../helpers/operator';
-import {
-  launchBrowser,
-  onScreen,
-  withPhone,
-  screenshot,
-  startServer,
-  type PhoneOptions,
-  type RunningServer,
-} from './harness';
+import { onScreen, screenshot, useBrowserAndServer, withPhone, type PhoneOptions } from './harness';
 
-let browser: Browser;
-let server: RunningServer;
 let operator: OperatorClient;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startServer({ operatorIds: [OPERATOR.id], maxActiveOrders: 50 });
-  operator = new OperatorClient(server.app);
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
+const e2e = useBrowserAndServer({ operatorIds: [OPERATOR.id], maxActiveOrders: 50 });
+beforeAll(() => {
+  operator = new OperatorClient(e2e.server.app);
 });
 
 const EVM_WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -41,7 +26,7 @@ async function withPhoneNoAlerts(
   body: (page: Page) => Promise<void>,
   confirmations: readonly RegExp[] = [],
 ) {
-  await withPhone(browser, options, async (page, dialogs) => {
+  await withPhone(e2e.browser, options, async (page, dialogs) => {
     await body(page);
     expect(dialogs).toHaveLength(confirmations.length);
     dialogs.forEach((dialog, i) => expect(text(dialog)).toMatch(confirmations[i] ?? /^$/));
@@ -52,7 +37,7 @@ const orderIdOf = (page: Page) => /\/order\/([0-9a-f-]{36})\//.exec(page.url())?
 const text = (s: string | null) => (s ?? '').replace(/\s/g, ' ');
 
 async function openMethod(page: Page, currency: string, method: string) {
-  await page.goto(`${server.url}/currencies`);
+  await page.goto(`${e2e.server.url}/currencies`);
   await page.locator(`[data-currency="${currency}"]`).click();
   await onScreen(page, `${currency.toLowerCase()}-method`);
   await page.locator(`[data-method="${method}"]`).click();
@@ -232,7 +217,7 @@ describe('office cash buy', () => {
 
   it('/office-details without navigation state returns to /', async () => {
     await withPhoneNoAlerts({}, async (page) => {
-      await page.goto(`${server.url}/office-details`);
+      await page.goto(`${e2e.server.url}/office-details`);
       await onScreen(page, 'landing');
     });
   });

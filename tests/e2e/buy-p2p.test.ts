@@ -3,30 +3,16 @@
  * operator acting through the operator API: from /rub-method to COMPLETED, the payment timer
  * running out, a rejection, the receipt checks and the min/max messages in both languages.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR, OperatorClient } from '../helpers/operator';
-import {
-  launchBrowser,
-  onScreen,
-  withPhone,
-  screenshot,
-  startServer,
-  type RunningServer,
-} from './harness';
+import { onScreen, screenshot, useBrowserAndServer, withPhone } from './harness';
 
-let browser: Browser;
-let server: RunningServer;
 let operator: OperatorClient;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startServer({ operatorIds: [OPERATOR.id], maxActiveOrders: 50 });
-  operator = new OperatorClient(server.app);
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
+const e2e = useBrowserAndServer({ operatorIds: [OPERATOR.id], maxActiveOrders: 50 });
+beforeAll(() => {
+  operator = new OperatorClient(e2e.server.app);
 });
 
 const TRON_WALLET = 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL';
@@ -39,7 +25,7 @@ const orderIdOf = (page: Page) => /\/order\/([0-9a-f-]{36})\//.exec(page.url())?
 
 /** From the currency list to a filled P2P buy form. */
 async function fillP2pBuy(page: Page, rub: string, wallet = TRON_WALLET) {
-  await page.goto(`${server.url}/currencies`);
+  await page.goto(`${e2e.server.url}/currencies`);
   await page.locator('[data-currency="RUB"]').click();
   await onScreen(page, 'rub-method');
   await page.locator('[data-method="p2p"]').click();
@@ -57,7 +43,7 @@ async function fillP2pBuy(page: Page, rub: string, wallet = TRON_WALLET) {
 
 describe('P2P buy', () => {
   it('goes from /rub-method to COMPLETED with an operator (ru, light)', async () => {
-    await withPhone(browser, { storedLanguage: 'ru' }, async (page, seen) => {
+    await withPhone(e2e.browser, { storedLanguage: 'ru' }, async (page, seen) => {
       await fillP2pBuy(page, '10000');
       await expect
         .poll(() => page.locator('input[name="cryptoAmount"]').inputValue())
@@ -109,7 +95,7 @@ describe('P2P buy', () => {
       await page.getByTestId('outgoing-tx').getByText(hash).waitFor();
       await screenshot(page, 'complete-success-ru-light');
 
-      await page.goto(`${server.url}/order/${id}/details`);
+      await page.goto(`${e2e.server.url}/order/${id}/details`);
       await onScreen(page, 'details');
       await page.getByTestId('detail-status').getByText('Выполнен').waitFor();
       await screenshot(page, 'details-completed-ru-light');
@@ -121,7 +107,7 @@ describe('P2P buy', () => {
   });
 
   it('shows the payment screen in English in the dark theme', async () => {
-    await withPhone(browser, { storedLanguage: 'en', theme: 'dark' }, async (page) => {
+    await withPhone(e2e.browser, { storedLanguage: 'en', theme: 'dark' }, async (page) => {
       await fillP2pBuy(page, '25000');
       await screenshot(page, 'p2p-buy-form-en-dark');
       await page.getByTestId('continue').click();
@@ -140,7 +126,7 @@ describe('P2P buy', () => {
     ['en', '2999', 'Minimum amount 3,000 RUB'],
     ['en', '500001', 'Maximum amount 500,000 RUB'],
   ] as const)('refuses (%s) %s RUB with "%s"', async (language, amount, expected) => {
-    await withPhone(browser, { storedLanguage: language }, async (page, seen) => {
+    await withPhone(e2e.browser, { storedLanguage: language }, async (page, seen) => {
       await fillP2pBuy(page, amount);
       await page.getByTestId('continue').click();
       const normalize = (s: string | null) => (s ?? '').replace(/\s/g, ' ');
@@ -154,7 +140,7 @@ describe('P2P buy', () => {
   });
 
   it('catches a wallet with a bad checksum before sending', async () => {
-    await withPhone(browser, { storedLanguage: 'en' }, async (page) => {
+    await withPhone(e2e.browser, { storedLanguage: 'en' }, async (page) => {
       await fillP2pBuy(page, '10000', 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeM');
       await page.getByTestId('continue').click();
       await page
@@ -166,7 +152,7 @@ describe('P2P buy', () => {
   });
 
   it('cancels the order when the payment time runs out and says so', async () => {
-    await withPhone(browser, { storedLanguage: 'en' }, async (page, seen) => {
+    await withPhone(e2e.browser, { storedLanguage: 'en' }, async (page, seen) => {
       await fillP2pBuy(page, '10000');
       await page.getByTestId('continue').click();
       await onScreen(page, 'waiting');
@@ -174,7 +160,7 @@ describe('P2P buy', () => {
       await operator.giveCard(id);
       await onScreen(page, 'payment');
       // The deadline moves to 6 s from now, as if 29 min 54 s had passed.
-      await server.database.db
+      await e2e.server.database.db
         .updateTable('orders')
         .set({ expires_at: Date.now() + 6_000 })
         .where('id', '=', id)
@@ -185,7 +171,7 @@ describe('P2P buy', () => {
         .poll(() => seen, { timeout: 20_000 })
         .toContain('Payment time expired. Order cancelled.');
       await onScreen(page, 'landing');
-      const order = await server.database.db
+      const order = await e2e.server.database.db
         .selectFrom('orders')
         .select('status')
         .where('id', '=', id)
@@ -195,7 +181,7 @@ describe('P2P buy', () => {
   });
 
   it('a rejected order alerts on the payment screen and shows its reason in the details', async () => {
-    await withPhone(browser, { storedLanguage: 'ru' }, async (page, seen) => {
+    await withPhone(e2e.browser, { storedLanguage: 'ru' }, async (page, seen) => {
       await fillP2pBuy(page, '15000');
       await page.getByTestId('continue').click();
       await onScreen(page, 'waiting');
@@ -207,7 +193,7 @@ describe('P2P buy', () => {
         .poll(() => seen, { timeout: 10_000 })
         .toContain('Заказ отклонён администратором');
       await onScreen(page, 'landing');
-      await page.goto(`${server.url}/order/${id}/details`);
+      await page.goto(`${e2e.server.url}/order/${id}/details`);
       await onScreen(page, 'details');
       await page
         .getByTestId('reject-reason')
@@ -219,7 +205,7 @@ describe('P2P buy', () => {
   });
 
   it('refuses a receipt that is not an image or PDF, or is over 10 MB', async () => {
-    await withPhone(browser, { storedLanguage: 'en' }, async (page, seen) => {
+    await withPhone(e2e.browser, { storedLanguage: 'en' }, async (page, seen) => {
       await fillP2pBuy(page, '12000');
       await page.getByTestId('continue').click();
       await onScreen(page, 'waiting');

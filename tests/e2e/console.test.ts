@@ -7,29 +7,12 @@
  * namespace) load with the console only, and again after a language switch. Screenshots of the
  * console screens.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  launchBrowser,
-  onScreen,
-  openPhone,
-  screenshot,
-  startServer,
-  type RunningServer,
-} from './harness';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { onScreen, openPhone, screenshot, useBrowserAndServer } from './harness';
 import { createP2pBuy, orderIdOf } from './journeys';
 
-let browser: Browser;
-let server: RunningServer;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startServer({ maxActiveOrders: 50 });
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+const e2e = useBrowserAndServer({ maxActiveOrders: 50 });
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
@@ -38,7 +21,7 @@ const PNG = Buffer.from(
 
 /** A phone whose dialogs (the console's confirmations) are accepted and recorded. */
 async function phone(language: 'ru' | 'en', theme: 'light' | 'dark' = 'light', width = 390) {
-  const opened = await openPhone(browser, { storedLanguage: language, theme, width });
+  const opened = await openPhone(e2e.browser, { storedLanguage: language, theme, width });
   const dialogs: string[] = [];
   opened.page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());
@@ -49,7 +32,7 @@ async function phone(language: 'ru' | 'en', theme: 'light' | 'dark' = 'light', w
 
 /** The console from its entry on /currencies, then the order from its queue group. */
 async function openFromQueue(page: Page, group: string, id: string): Promise<void> {
-  await page.goto(`${server.url}/currencies`);
+  await page.goto(`${e2e.server.url}/currencies`);
   await page.getByTestId('console-entry').click();
   await onScreen(page, 'console-queue');
   const row = page.locator(`[data-queue-group="${group}"] [data-console-order="${id}"]`);
@@ -63,7 +46,7 @@ describe('the operator console', () => {
     const customer = await phone('ru');
     const operator = await phone('en');
     try {
-      const id = await createP2pBuy(customer.page, server.url);
+      const id = await createP2pBuy(customer.page, e2e.server.url);
       await openFromQueue(operator.page, 'requisites', id);
       await screenshot(operator.page, 'console-order-requisites-en-light');
 
@@ -126,7 +109,7 @@ describe('the operator console', () => {
     const operator = await phone('ru', 'dark');
     const EVM = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
     const pick = async (currency: string, method: string) => {
-      await customer.page.goto(`${server.url}/currencies`);
+      await customer.page.goto(`${e2e.server.url}/currencies`);
       await customer.page.locator(`[data-currency="${currency}"]`).click();
       await customer.page.locator(`[data-method="${method}"]`).click();
     };
@@ -188,7 +171,7 @@ describe('the operator console', () => {
       await customer.page.getByText('Order completed').waitFor({ timeout: 10_000 });
 
       // Sell: the customer's hash, the operator's confirmation of it, then the payout.
-      await customer.page.goto(`${server.url}/currencies`);
+      await customer.page.goto(`${e2e.server.url}/currencies`);
       await customer.page.locator('[data-currency="RUB"]').click();
       await customer.page.locator('[data-method="p2p"]').click();
       await customer.page.locator('[data-direction="sell"]').click();
@@ -230,7 +213,7 @@ describe('the operator console', () => {
     const customer = await phone('ru');
     const operator = await phone('en', 'dark');
     try {
-      const id = await createP2pBuy(customer.page, server.url);
+      const id = await createP2pBuy(customer.page, e2e.server.url);
       await openFromQueue(operator.page, 'requisites', id);
       await operator.page.locator('select[name="reasonCode"]').selectOption('limits_or_checks');
       await operator.page.locator('textarea[name="reason"]').fill('KYC: documents needed');
@@ -240,7 +223,7 @@ describe('the operator console', () => {
         .poll(() => operator.page.getByTestId('console-status').getAttribute('data-status'))
         .toBe('REJECTED');
       await onScreen(customer.page, 'my-orders');
-      await customer.page.goto(`${server.url}/order/${id}/details`);
+      await customer.page.goto(`${e2e.server.url}/order/${id}/details`);
       await customer.page
         .getByTestId('reject-reason')
         .getByText('Заказ не прошёл проверку: KYC: documents needed')
@@ -256,7 +239,7 @@ describe('the operator console', () => {
     const first = await phone('ru', 'light', 360);
     const second = await phone('ru', 'light', 360);
     try {
-      const id = await createP2pBuy(customer.page, server.url);
+      const id = await createP2pBuy(customer.page, e2e.server.url);
       await openFromQueue(first.page, 'requisites', id);
       await openFromQueue(second.page, 'requisites', id);
       await screenshot(second.page, 'console-queue-order-ru-light-360');
@@ -275,7 +258,7 @@ describe('the operator console', () => {
         'Другой оператор уже изменил заказ: теперь он «Реквизиты готовы». Данные обновлены.',
       );
       await screenshot(second.page, 'console-order-stale-ru-light-360');
-      const events = await server.database.db
+      const events = await e2e.server.database.db
         .selectFrom('order_events')
         .select('to_status')
         .where('order_id', '=', id)
@@ -292,8 +275,8 @@ describe('the operator console', () => {
     const customer = await phone('ru');
     const operator = await phone('ru', 'light', 360);
     try {
-      const id = await createP2pBuy(customer.page, server.url);
-      await operator.page.goto(`${server.url}/console`);
+      const id = await createP2pBuy(customer.page, e2e.server.url);
+      await operator.page.goto(`${e2e.server.url}/console`);
       await operator.page.getByTestId('console-search-entry').click();
       await onScreen(operator.page, 'console-search');
       await operator.page.locator('input[name="q"]').fill(id.slice(0, 8));
@@ -313,14 +296,14 @@ describe('the operator console', () => {
     const customer = await phone('en');
     const operator = await phone('ru');
     try {
-      await customer.page.goto(`${server.url}/currencies`);
+      await customer.page.goto(`${e2e.server.url}/currencies`);
       await customer.page.locator('[data-currency="RUB"]').click();
       await customer.page.locator('[data-method="p2p"]').click();
       await customer.page.locator('[data-direction="buy"]').click();
       await onScreen(customer.page, 'p2p-buy');
       await expect.poll(() => customer.page.getByTestId('rate').textContent()).toMatch(/1 USDC = /);
 
-      await operator.page.goto(`${server.url}/console`);
+      await operator.page.goto(`${e2e.server.url}/console`);
       await operator.page.getByTestId('console-rates-entry').click();
       await onScreen(operator.page, 'console-rates');
       const row = operator.page.getByTestId('rate-RUB-USDC');
@@ -339,7 +322,7 @@ describe('the operator console', () => {
       await expect.poll(() => operator.dialogs.length).toBe(1);
       await expect
         .poll(async () => {
-          const rate = await server.database.db
+          const rate = await e2e.server.database.db
             .selectFrom('rates')
             .select('base_rate_units')
             .where('fiat', '=', 'RUB')
@@ -371,7 +354,7 @@ describe('the operator console', () => {
     };
     try {
       const customerWords = wordsLoaded(customer.page);
-      await customer.page.goto(`${server.url}/currencies`);
+      await customer.page.goto(`${e2e.server.url}/currencies`);
       await onScreen(customer.page, 'currencies');
       await customer.page.getByTestId('console-entry').getByText('Консоль оператора').waitFor();
       await customer.page.locator('[data-currency="RUB"]').click();
@@ -379,7 +362,7 @@ describe('the operator console', () => {
       expect(customerWords).toEqual([]);
 
       const operatorWords = wordsLoaded(operator.page);
-      await operator.page.goto(`${server.url}/console`);
+      await operator.page.goto(`${e2e.server.url}/console`);
       await onScreen(operator.page, 'console-queue');
       await operator.page.locator('.app-header__title').getByText('Очередь').waitFor();
       expect(operatorWords).toEqual(['ru']);
@@ -401,7 +384,7 @@ describe('the operator console', () => {
   ] as const)('the queue and the rates (%s, %s, %i px)', async (language, theme, width) => {
     const operator = await phone(language, theme, width);
     try {
-      await operator.page.goto(`${server.url}/console`);
+      await operator.page.goto(`${e2e.server.url}/console`);
       await onScreen(operator.page, 'console-queue');
       await operator.page.locator('[data-queue-group="flagged"]').waitFor();
       await screenshot(operator.page, `console-queue-${language}-${theme}-${width}`);

@@ -3,31 +3,14 @@
  * server: landing, language, currencies, method screens, logout, the currency guard, health,
  * and the deep-link and active-orders redirects of the landing's second reading.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { LISTED_CURRENCIES, methodsFor } from '../../src/shared/currencies';
 import { DEMO_USER } from '../helpers/identity';
 import { insertOrder } from '../helpers/orders';
-import {
-  launchBrowser,
-  onScreen,
-  withPhone,
-  screenshot,
-  startServer,
-  type RunningServer,
-} from './harness';
+import { onScreen, screenshot, startServer, useBrowserAndServer, withPhone } from './harness';
 
-let browser: Browser;
-let server: RunningServer;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startServer();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+const e2e = useBrowserAndServer();
 
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 const stored = (page: Page, key: string) => page.evaluate((k) => localStorage.getItem(k), key);
@@ -37,8 +20,8 @@ describe('landing (/)', () => {
   it.each(['light', 'dark'] as const)(
     'greets a first-time customer in Russian, the default, with the service Online (%s theme)',
     async (theme) => {
-      await withPhone(browser, { theme }, async (page) => {
-        await page.goto(`${server.url}/`);
+      await withPhone(e2e.browser, { theme }, async (page) => {
+        await page.goto(`${e2e.server.url}/`);
         await onScreen(page, 'landing');
         await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('ru');
         await page.getByText('Выберите язык').waitFor();
@@ -51,15 +34,15 @@ describe('landing (/)', () => {
   );
 
   it('stores the chosen language: after a reload the app opens at /currencies in English', async () => {
-    await withPhone(browser, {}, async (page) => {
-      await page.goto(`${server.url}/`);
+    await withPhone(e2e.browser, {}, async (page) => {
+      await page.goto(`${e2e.server.url}/`);
       await onScreen(page, 'landing');
       await page.locator('[data-language="en"]').click();
       await onScreen(page, 'currencies');
       await page.getByText('Choose a currency').waitFor();
       expect(await stored(page, 'selectedLanguage')).toBe('en');
 
-      await page.goto(`${server.url}/`);
+      await page.goto(`${e2e.server.url}/`);
       await onScreen(page, 'currencies');
       expect(pathOf(page)).toBe('/currencies');
       await page.getByText('Choose a currency').waitFor();
@@ -67,8 +50,8 @@ describe('landing (/)', () => {
   });
 
   it('opens the support chat link', async () => {
-    await withPhone(browser, {}, async (page) => {
-      await page.goto(`${server.url}/`);
+    await withPhone(e2e.browser, {}, async (page) => {
+      await page.goto(`${e2e.server.url}/`);
       await onScreen(page, 'landing');
       // No internet here: answer t.me locally and check where the link went.
       await page
@@ -87,8 +70,8 @@ describe('landing (/)', () => {
 
 describe('currencies (/currencies) and the language toggle', () => {
   it('re-translates the visible screen when RU/EN is toggled, and stores the choice', async () => {
-    await withPhone(browser, { storedLanguage: 'en' }, async (page) => {
-      await page.goto(`${server.url}/currencies`);
+    await withPhone(e2e.browser, { storedLanguage: 'en' }, async (page) => {
+      await page.goto(`${e2e.server.url}/currencies`);
       await onScreen(page, 'currencies');
       await page.getByText('Russian Rouble').waitFor();
       await screenshot(page, 'currencies-en-light');
@@ -107,10 +90,10 @@ describe('currencies (/currencies) and the language toggle', () => {
     '%s reaches its method screen; coming-soon methods cannot be chosen',
     async (code) => {
       await withPhone(
-        browser,
+        e2e.browser,
         { storedLanguage: 'ru', theme: code === 'RUB' ? 'dark' : 'light' },
         async (page) => {
-          await page.goto(`${server.url}/currencies`);
+          await page.goto(`${e2e.server.url}/currencies`);
           await onScreen(page, 'currencies');
           await page.locator(`[data-currency="${code}"]`).click();
           const screen = `${code.toLowerCase()}-method`;
@@ -140,8 +123,8 @@ describe('currencies (/currencies) and the language toggle', () => {
   );
 
   it('logout clears the stored language and returns to the landing', async () => {
-    await withPhone(browser, { storedLanguage: 'en' }, async (page) => {
-      await page.goto(`${server.url}/currencies`);
+    await withPhone(e2e.browser, { storedLanguage: 'en' }, async (page) => {
+      await page.goto(`${e2e.server.url}/currencies`);
       await onScreen(page, 'currencies');
       await page.getByText('Log out').click();
       await onScreen(page, 'landing');
@@ -161,8 +144,8 @@ describe('the currency guard and the placeholders', () => {
   it.each(['/rub-method', '/kzt-method', '/card-payment'])(
     '%s without a chosen currency goes to /',
     async (route) => {
-      await withPhone(browser, {}, async (page) => {
-        await page.goto(`${server.url}${route}`);
+      await withPhone(e2e.browser, {}, async (page) => {
+        await page.goto(`${e2e.server.url}${route}`);
         await onScreen(page, 'landing');
         expect(pathOf(page)).toBe('/');
       });
@@ -170,8 +153,8 @@ describe('the currency guard and the placeholders', () => {
   );
 
   it('/payment-systems says the section is in development and lists disabled methods; back goes to /', async () => {
-    await withPhone(browser, { storedLanguage: 'en' }, async (page) => {
-      await page.goto(`${server.url}/payment-systems`);
+    await withPhone(e2e.browser, { storedLanguage: 'en' }, async (page) => {
+      await page.goto(`${e2e.server.url}/payment-systems`);
       await onScreen(page, 'payment-systems');
       await page.getByText('This section is in development').waitFor();
       for (const name of ['Bank cards', 'E-wallets', 'Exchange points']) {
@@ -184,11 +167,11 @@ describe('the currency guard and the placeholders', () => {
   });
 
   it('/card-payment says card payment is coming soon and leads back to the methods', async () => {
-    await withPhone(browser, { storedLanguage: 'ru' }, async (page) => {
-      await page.goto(`${server.url}/currencies`);
+    await withPhone(e2e.browser, { storedLanguage: 'ru' }, async (page) => {
+      await page.goto(`${e2e.server.url}/currencies`);
       await page.locator('[data-currency="USD"]').click();
       await onScreen(page, 'usd-method');
-      await page.goto(`${server.url}/card-payment`);
+      await page.goto(`${e2e.server.url}/card-payment`);
       await onScreen(page, 'card-payment');
       await page.getByText('Оплата картой скоро появится').waitFor();
       await screenshot(page, 'card-payment-ru-light');
@@ -203,7 +186,7 @@ describe('returning customers (the landing, second reading)', () => {
     const s = await startServer();
     try {
       const id = await insertOrder(s.database.db, DEMO_USER, { status: 'REQUISITES_READY' });
-      await withPhone(browser, { storedLanguage: 'ru' }, async (page) => {
+      await withPhone(e2e.browser, { storedLanguage: 'ru' }, async (page) => {
         await page.goto(`${s.url}/?startapp=order_${id}`);
         // The history-card table: a P2P order in REQUISITES_READY opens the payment screen.
         await onScreen(page, 'payment');
@@ -219,13 +202,13 @@ describe('returning customers (the landing, second reading)', () => {
   it('with active orders the app opens /my-orders; without, /currencies', async () => {
     const s = await startServer();
     try {
-      await withPhone(browser, { storedLanguage: 'en' }, async (page) => {
+      await withPhone(e2e.browser, { storedLanguage: 'en' }, async (page) => {
         await page.goto(`${s.url}/`);
         await onScreen(page, 'currencies');
       });
       await insertOrder(s.database.db, DEMO_USER, { status: 'WAITING_REQUISITES' });
       await insertOrder(s.database.db, DEMO_USER, { status: 'COMPLETED' });
-      await withPhone(browser, { storedLanguage: 'en', theme: 'dark' }, async (page) => {
+      await withPhone(e2e.browser, { storedLanguage: 'en', theme: 'dark' }, async (page) => {
         await page.goto(`${s.url}/`);
         await onScreen(page, 'my-orders');
         expect(pathOf(page)).toBe('/my-orders');
@@ -248,7 +231,7 @@ describe('service status', () => {
     let stopping: Promise<void> | undefined;
     const stop = () => (stopping ??= s.close());
     try {
-      await withPhone(browser, { storedLanguage: 'en' }, async (page) => {
+      await withPhone(e2e.browser, { storedLanguage: 'en' }, async (page) => {
         await page.goto(`${s.url}/currencies`);
         await onScreen(page, 'currencies');
         await page.getByRole('button', { name: 'Back' }).click();
@@ -269,7 +252,7 @@ describe('with a real bot token', () => {
   it('outside Telegram the app asks to be opened in Telegram', async () => {
     const s = await startServer({ botToken: '7000000001:AAHk3rZ9mQx2VbT8nP4sLw6yJcD1eFgH0iK' });
     try {
-      await withPhone(browser, {}, async (page) => {
+      await withPhone(e2e.browser, {}, async (page) => {
         await page.goto(`${s.url}/`);
         await onScreen(page, 'open-in-telegram');
         await page.getByText('Откройте приложение в Telegram').waitFor();

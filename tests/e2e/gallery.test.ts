@@ -6,22 +6,13 @@
  * text of it), so a broken screen fails here too. The sweeper is off, so that the states of an
  * order past its deadline (send-crypto's and the bank transfer's "time is up") stay to be seen.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, it } from 'vitest';
 import { DEMO_DEPOSIT_ADDRESSES } from '../../src/server/config';
 import { DEMO_USER } from '../helpers/identity';
 import { insertOrder } from '../helpers/orders';
-import {
-  launchBrowser,
-  onScreen,
-  openPhone,
-  screenshot,
-  startServer,
-  type RunningServer,
-} from './harness';
+import { onScreen, openPhone, screenshot, useBrowserAndServer } from './harness';
 
-let browser: Browser;
-let server: RunningServer;
 const ids: Record<string, string> = {};
 
 const CARD = JSON.stringify({
@@ -43,10 +34,9 @@ const BANK = JSON.stringify({
   beneficiaryAccount: '40702810938000123456',
 });
 
+const e2e = useBrowserAndServer({}, { jobs: false });
 beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startServer({}, { jobs: false });
-  const db = server.database.db;
+  const db = e2e.server.database.db;
   const now = Date.now();
   const wallet = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
   ids['waiting'] = await insertOrder(db, DEMO_USER, {
@@ -162,10 +152,6 @@ beforeAll(async () => {
     tx_hash: 'e'.repeat(64),
   });
 });
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
 
 interface Shot {
   readonly name: string;
@@ -176,13 +162,13 @@ interface Shot {
 }
 
 const order = (key: string, screen: string) => async (page: Page) => {
-  await page.goto(`${server.url}/order/${ids[key] ?? ''}/${screen}`);
+  await page.goto(`${e2e.server.url}/order/${ids[key] ?? ''}/${screen}`);
 };
 const route = (path: string) => async (page: Page) => {
-  await page.goto(`${server.url}/currencies`);
+  await page.goto(`${e2e.server.url}/currencies`);
   await page.locator('[data-currency="RUB"]').click();
   await onScreen(page, 'rub-method');
-  await page.goto(`${server.url}${path}`);
+  await page.goto(`${e2e.server.url}${path}`);
 };
 
 const SHOTS: readonly Shot[] = [
@@ -323,7 +309,7 @@ const SHOTS: readonly Shot[] = [
   },
   {
     name: 'my-orders',
-    open: async (page) => page.goto(`${server.url}/my-orders`).then(() => undefined),
+    open: async (page) => page.goto(`${e2e.server.url}/my-orders`).then(() => undefined),
     screen: 'my-orders',
     text: { ru: /Сегодня/, en: /Today/ },
   },
@@ -340,7 +326,7 @@ describe('screen gallery', () => {
   ] as const)(
     'every order screen in %s, %s theme, %i px wide',
     async (language, theme, width) => {
-      const { context, page } = await openPhone(browser, {
+      const { context, page } = await openPhone(e2e.browser, {
         storedLanguage: language,
         theme,
         width,

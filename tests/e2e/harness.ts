@@ -1,11 +1,15 @@
 /**
  * Browser tests: the real built app (dist/) served by the real server on a temporary database,
  * driven in Debian's Chromium through playwright-core. Screenshots of the screens go to
- * test-artifacts/screenshots/ to be looked at.
+ * test-artifacts/screenshots/ to be looked at. Every test file starts with
+ * `const e2e = useBrowserAndServer(overrides)` and reads `e2e.browser` and `e2e.server`; phones
+ * open as a browser in demo mode (`openPhone`, `withPhone`) or as a Telegram client
+ * (`openInTelegram`, with a server on a real bot configuration).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { DARK_THEME, LIGHT_THEME } from '../../src/app/telegram/default-themes';
 import { loadConfig, type AppConfig } from '../../src/server/config';
 import { initDataFor } from '../helpers/identity';
@@ -52,6 +56,45 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** Chromium and the real server of a test file, there from its first test to its last. */
+export interface BrowserAndServer {
+  readonly browser: Browser;
+  readonly server: RunningServer;
+}
+
+/**
+ * The set-up every browser test file shares: launches Chromium and starts the server
+ * (`startServer(overrides, options)`) before the file's tests, and closes both after them.
+ * Call it at the top of the file; read `.browser` and `.server` inside hooks and tests (they are
+ * getters: before the file's first hook has run there is nothing to read).
+ */
+export function useBrowserAndServer(
+  overrides: Partial<AppConfig> = {},
+  options: { readonly jobs?: boolean } = {},
+): BrowserAndServer {
+  let browser: Browser | undefined;
+  let server: RunningServer | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    server = await startServer(overrides, options);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return {
+    get browser() {
+      if (browser === undefined)
+        throw new Error('the browser is there only inside hooks and tests');
+      return browser;
+    },
+    get server() {
+      if (server === undefined) throw new Error('the server is there only inside hooks and tests');
+      return server;
+    },
+  };
 }
 
 export interface PhoneOptions {

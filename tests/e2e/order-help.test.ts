@@ -4,38 +4,20 @@
  * support button of an order screen opens the support chat with the order's number typed.
  * Screenshots at 360 and 390 px.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  launchBrowser,
-  onScreen,
-  screenshot,
-  startServer,
-  withPhone,
-  type RunningServer,
-} from './harness';
+import { describe, expect, it } from 'vitest';
+import { onScreen, screenshot, useBrowserAndServer, withPhone } from './harness';
 import { createP2pBuy, recordOpenedLinks } from './journeys';
 
-let browser: Browser;
-let server: RunningServer;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startServer({ maxActiveOrders: 50 });
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+const e2e = useBrowserAndServer({ maxActiveOrders: 50 });
 
 describe('help on the order screens', () => {
   it.each([390, 360])(
     'a P2P buy cancelled from the waiting screen ends on its details showing it cancelled (ru, %i px)',
     async (width) => {
-      await withPhone(browser, { storedLanguage: 'ru', width }, async (page, dialogs) => {
-        await page.goto(`${server.url}/currencies`);
+      await withPhone(e2e.browser, { storedLanguage: 'ru', width }, async (page, dialogs) => {
+        await page.goto(`${e2e.server.url}/currencies`);
         await page.locator('[data-currency="RUB"]').click();
-        const id = await createP2pBuy(page, server.url);
+        const id = await createP2pBuy(page, e2e.server.url);
         await page.getByTestId('cancel-order').waitFor();
         await screenshot(page, `waiting-cancel-ru-light-${width}`);
         await page.getByTestId('cancel-order').click();
@@ -47,7 +29,7 @@ describe('help on the order screens', () => {
         expect(await status.textContent()).toContain('Отменён');
         await screenshot(page, `details-cancelled-ru-light-${width}`);
         expect(dialogs).toEqual([`Отменить заказ №${id.slice(0, 8)}? Вернуть его будет нельзя.`]);
-        const order = await server.database.db
+        const order = await e2e.server.database.db
           .selectFrom('orders')
           .select('status')
           .where('id', '=', id)
@@ -60,10 +42,10 @@ describe('help on the order screens', () => {
   it.each([390, 360])(
     'the support button of an order screen opens the chat with the order number (en, %i px)',
     async (width) => {
-      await withPhone(browser, { storedLanguage: 'en', width }, async (page, dialogs) => {
-        await page.goto(`${server.url}/currencies`);
+      await withPhone(e2e.browser, { storedLanguage: 'en', width }, async (page, dialogs) => {
+        await page.goto(`${e2e.server.url}/currencies`);
         await page.locator('[data-currency="RUB"]').click();
-        const id = await createP2pBuy(page, server.url);
+        const id = await createP2pBuy(page, e2e.server.url);
         const support = page.getByTestId('order-support');
         await support.waitFor();
         expect(await support.textContent()).toBe('Contact support');
@@ -71,7 +53,7 @@ describe('help on the order screens', () => {
         const openedLink = await recordOpenedLinks(page);
         await support.click();
         const opened = await openedLink();
-        const supportUrl = new URL(server.config.supportUrl);
+        const supportUrl = new URL(e2e.server.config.supportUrl);
         expect(opened).toBe(
           `${supportUrl.href}?text=${encodeURIComponent(`Order #${id.slice(0, 8)}: `)}`,
         );

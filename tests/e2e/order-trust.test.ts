@@ -6,31 +6,16 @@
  * a customer at the active-order limit reaches the open orders in one tap. Both languages;
  * screenshots at 390 and 360 px.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR, OperatorClient } from '../helpers/operator';
-import {
-  launchBrowser,
-  onScreen,
-  screenshot,
-  startServer,
-  withPhone,
-  type RunningServer,
-} from './harness';
+import { onScreen, screenshot, startServer, useBrowserAndServer, withPhone } from './harness';
 import { createP2pBuy, createSell, recordOpenedLinks } from './journeys';
 
-let browser: Browser;
-let server: RunningServer;
 let operator: OperatorClient;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startServer({ operatorIds: [OPERATOR.id], maxActiveOrders: 50 });
-  operator = new OperatorClient(server.app);
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
+const e2e = useBrowserAndServer({ operatorIds: [OPERATOR.id], maxActiveOrders: 50 });
+beforeAll(() => {
+  operator = new OperatorClient(e2e.server.app);
 });
 
 const TRON_HASH = 'c0ffee'.repeat(10) + 'c0ff';
@@ -43,8 +28,8 @@ describe('the sell deadline', () => {
   ] as const)(
     'send-crypto counts it down; once it passes, a notice not to send, then the sweeper cancel is told (%s, %i px)',
     async (language, width) => {
-      await withPhone(browser, { storedLanguage: language, width }, async (page, dialogs) => {
-        const id = await createSell(page, server.url);
+      await withPhone(e2e.browser, { storedLanguage: language, width }, async (page, dialogs) => {
+        const id = await createSell(page, e2e.server.url);
         const banner = page.getByTestId('countdown');
         await expect
           .poll(async () => plain(await banner.textContent()))
@@ -64,7 +49,7 @@ describe('the sell deadline', () => {
           }).observe(document.body, { childList: true, subtree: true });
         });
         // As if 29 min 52 s had passed: 8 s are left.
-        await server.database.db
+        await e2e.server.database.db
           .updateTable('orders')
           .set({ expires_at: Date.now() + 8_000 })
           .where('id', '=', id)
@@ -81,7 +66,7 @@ describe('the sell deadline', () => {
             ? `Time for order #${number} ran out, so it was cancelled.\nDo not send crypto for this order. If you already sent it, contact support with the transaction hash: we return it to the address it came from.`
             : `Время по заказу №${number} истекло, заказ отменён.\nНе отправляйте криптовалюту по этому заказу. Если вы уже отправили, напишите в поддержку с хешем транзакции: мы вернём её на адрес отправителя.`,
         ]);
-        const row = await server.database.db
+        const row = await e2e.server.database.db
           .selectFrom('orders')
           .select(['status', 'cancel_reason'])
           .where('id', '=', id)
@@ -99,13 +84,13 @@ describe('an order that ended', () => {
   ] as const)(
     'rejected: the details read the catalogue reason, say what happens to the money, support first (%s, %i px)',
     async (language, width) => {
-      await withPhone(browser, { storedLanguage: language, width }, async (page) => {
-        const id = await createP2pBuy(page, server.url);
+      await withPhone(e2e.browser, { storedLanguage: language, width }, async (page) => {
+        const id = await createP2pBuy(page, e2e.server.url);
         await operator.giveCard(id);
         await onScreen(page, 'payment');
         await operator.reject(id, undefined, 'payment_not_received');
         await onScreen(page, 'landing');
-        await page.goto(`${server.url}/order/${id}/details`);
+        await page.goto(`${e2e.server.url}/order/${id}/details`);
         await onScreen(page, 'details');
         await page
           .getByTestId('reject-reason')
@@ -126,15 +111,15 @@ describe('an order that ended', () => {
   );
 
   it('a completed sell: past tense, and both hashes open on the block explorer (en)', async () => {
-    await withPhone(browser, { storedLanguage: 'en' }, async (page) => {
-      const id = await createSell(page, server.url);
+    await withPhone(e2e.browser, { storedLanguage: 'en' }, async (page) => {
+      const id = await createSell(page, e2e.server.url);
       await page.locator('input[name="txHash"]').fill(TRON_HASH);
       await page.getByTestId('submit-tx').click();
       await onScreen(page, 'sell-waiting');
       await operator.confirmTx(id);
       await operator.complete(id);
       await onScreen(page, 'complete');
-      await page.goto(`${server.url}/order/${id}/details`);
+      await page.goto(`${e2e.server.url}/order/${id}/details`);
       await onScreen(page, 'details');
       await page.getByTestId('pay-amount').getByText('You sent').waitFor();
       await page.getByTestId('get-amount').getByText('You received').waitFor();
@@ -153,10 +138,10 @@ describe('the history', () => {
   ] as const)(
     'sets apart the orders that wait for their customer (%s, %i px)',
     async (language, width) => {
-      await withPhone(browser, { storedLanguage: language, width }, async (page) => {
-        const sell = await createSell(page, server.url);
-        const buy = await createP2pBuy(page, server.url);
-        await page.goto(`${server.url}/my-orders`);
+      await withPhone(e2e.browser, { storedLanguage: language, width }, async (page) => {
+        const sell = await createSell(page, e2e.server.url);
+        const buy = await createP2pBuy(page, e2e.server.url);
+        await page.goto(`${e2e.server.url}/my-orders`);
         await onScreen(page, 'my-orders');
         const sellCard = page.locator(`[data-order-id="${sell}"]`);
         await sellCard.waitFor();
@@ -182,7 +167,7 @@ describe('at the active-order limit', () => {
     async (language, width) => {
       const limited = await startServer({ maxActiveOrders: 1 });
       try {
-        await withPhone(browser, { storedLanguage: language, width }, async (page, dialogs) => {
+        await withPhone(e2e.browser, { storedLanguage: language, width }, async (page, dialogs) => {
           const first = await createP2pBuy(page, limited.url);
           await page.goto(`${limited.url}/currencies`);
           await page.locator('[data-currency="RUB"]').click();

@@ -2,42 +2,28 @@
  * The sell journey, the order history and deep links (spec sections 2, 4, 5 and 8) in Chromium
  * against the real server, with an operator acting through the operator API.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEPOSIT_ADDRESSES } from '../../src/server/config';
 import { historyCardTarget } from '../../src/shared/order-screens';
 import type { OrderStatus, OrderType, PaymentMethod } from '../../src/shared/order-status';
 import { DEMO_USER } from '../helpers/identity';
 import { OPERATOR, OperatorClient } from '../helpers/operator';
 import { insertOrder } from '../helpers/orders';
-import {
-  launchBrowser,
-  onScreen,
-  withPhone,
-  screenshot,
-  startServer,
-  type RunningServer,
-} from './harness';
+import { onScreen, screenshot, startServer, useBrowserAndServer, withPhone } from './harness';
 
-let browser: Browser;
-let server: RunningServer;
 let operator: OperatorClient;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startServer({ operatorIds: [OPERATOR.id], maxActiveOrders: 50 });
-  operator = new OperatorClient(server.app);
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
+const e2e = useBrowserAndServer({ operatorIds: [OPERATOR.id], maxActiveOrders: 50 });
+beforeAll(() => {
+  operator = new OperatorClient(e2e.server.app);
 });
 
 const orderIdOf = (page: Page) => /\/order\/([0-9a-f-]{36})\//.exec(page.url())?.[1] ?? '';
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 
 async function fillSell(page: Page, crypto: string) {
-  await page.goto(`${server.url}/currencies`);
+  await page.goto(`${e2e.server.url}/currencies`);
   await page.locator('[data-currency="RUB"]').click();
   await page.locator('[data-method="p2p"]').click();
   await onScreen(page, 'p2p');
@@ -56,7 +42,7 @@ async function fillSell(page: Page, crypto: string) {
 
 describe('P2P sell', () => {
   it('goes from /p2p to COMPLETED with an operator, refusing a hash of the wrong network', async () => {
-    await withPhone(browser, { storedLanguage: 'ru' }, async (page, alerts) => {
+    await withPhone(e2e.browser, { storedLanguage: 'ru' }, async (page, alerts) => {
       await fillSell(page, '100');
       expect(await page.locator('input[name="cardNumber"]').inputValue()).toBe(
         '2200 7001 2345 6781',
@@ -103,7 +89,7 @@ describe('P2P sell', () => {
   });
 
   it('is cancelled from send-crypto after a confirmation (en, dark)', async () => {
-    await withPhone(browser, { storedLanguage: 'en', theme: 'dark' }, async (page, alerts) => {
+    await withPhone(e2e.browser, { storedLanguage: 'en', theme: 'dark' }, async (page, alerts) => {
       await fillSell(page, '50');
       await screenshot(page, 'p2p-sell-form-en-dark');
       await page.getByTestId('continue').click();
@@ -114,7 +100,7 @@ describe('P2P sell', () => {
       await onScreen(page, 'details');
       expect(new URL(page.url()).pathname).toBe(`/order/${id}/details`);
       expect(alerts).toEqual([`Cancel order #${id.slice(0, 8)}? This cannot be undone.`]);
-      const order = await server.database.db
+      const order = await e2e.server.database.db
         .selectFrom('orders')
         .select('status')
         .where('id', '=', id)
@@ -127,7 +113,7 @@ describe('P2P sell', () => {
     ['ru', 'Минимальная сумма 3 000 RUB'],
     ['en', 'Minimum amount 3,000 RUB'],
   ] as const)('(%s) refuses a total under 3 000 RUB with "%s"', async (language, expected) => {
-    await withPhone(browser, { storedLanguage: language }, async (page, alerts) => {
+    await withPhone(e2e.browser, { storedLanguage: language }, async (page, alerts) => {
       await fillSell(page, '20');
       await page.getByTestId('continue').click();
       await expect.poll(() => alerts.map((a) => a.replace(/\s/g, ' '))).toContain(expected);
@@ -180,7 +166,7 @@ describe('order history', () => {
         });
       }
 
-      await withPhone(browser, { storedLanguage: 'ru' }, async (page) => {
+      await withPhone(e2e.browser, { storedLanguage: 'ru' }, async (page) => {
         await page.goto(`${s.url}/my-orders`);
         await onScreen(page, 'my-orders');
         await page.locator('[data-order-id]').first().waitFor();
@@ -219,7 +205,7 @@ describe('order history', () => {
   it('an empty history says so for each tab', async () => {
     const s = await startServer();
     try {
-      await withPhone(browser, { storedLanguage: 'en' }, async (page) => {
+      await withPhone(e2e.browser, { storedLanguage: 'en' }, async (page) => {
         await page.goto(`${s.url}/my-orders`);
         await page.getByText('You have no orders yet').waitFor();
         await page.locator('[data-tab="active"]').click();
@@ -241,7 +227,7 @@ describe('order history', () => {
         { id: 555_000_555, first_name: 'Other' },
         { status: 'WAITING_REQUISITES' },
       );
-      await withPhone(browser, { storedLanguage: 'en' }, async (page) => {
+      await withPhone(e2e.browser, { storedLanguage: 'en' }, async (page) => {
         await page.goto(`${s.url}/?startapp=order_${foreign}`);
         await onScreen(page, 'my-orders');
         await page.getByText('Order not found').waitFor();

@@ -5,35 +5,24 @@
  * the not-found screen at /console without a single operator call, and the operator API answers
  * them 403 FORBIDDEN; the same launch for a user in OPERATOR_IDS shows the entry and the console.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { ALICE } from '../helpers/identity';
 import {
-  launchBrowser,
   onScreen,
   openInTelegram,
   realBotConfig,
   screenshot,
   startServer,
+  useBrowserAndServer,
   type OpenedInTelegram,
-  type RunningServer,
 } from './harness';
 
 /** Someone else: the only operator of the server the customer uses. */
 const OPERATOR_ID = 300_000_001;
 const CUSTOMER = { ...ALICE, language_code: 'en' };
 
-let browser: Browser;
-let server: RunningServer;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startServer(realBotConfig([OPERATOR_ID]));
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+const e2e = useBrowserAndServer(realBotConfig([OPERATOR_ID]));
 
 /** A call made from the page with the client's init data, as the app (or a script) makes it. */
 function callFromPage(page: Page, path: string, initData: string) {
@@ -58,7 +47,7 @@ async function startedInTelegram(opened: OpenedInTelegram): Promise<void> {
 
 describe('the operator console inside Telegram', () => {
   it('a customer who is not an operator sees no console entry, gets the not-found screen at /console, and 403 FORBIDDEN from the operator API', async () => {
-    const opened = await openInTelegram(browser, server, CUSTOMER, {
+    const opened = await openInTelegram(e2e.browser, e2e.server, CUSTOMER, {
       storedLanguage: 'en',
       path: '/currencies',
     });
@@ -90,7 +79,7 @@ describe('the operator console inside Telegram', () => {
 
   it('the same launch for a user in OPERATOR_IDS shows the entry and opens the console', async () => {
     const operators = await startServer(realBotConfig([CUSTOMER.id]));
-    const opened = await openInTelegram(browser, operators, CUSTOMER, {
+    const opened = await openInTelegram(e2e.browser, operators, CUSTOMER, {
       storedLanguage: 'en',
       path: '/currencies',
     });
