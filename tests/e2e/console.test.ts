@@ -9,7 +9,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { onScreen, openPhone, screenshot, useBrowserAndServer } from './harness';
+import { DEMO_CUSTOMER, onScreen, openPhone, screenshot, useBrowserAndServer } from './harness';
 import { createP2pBuy, orderIdOf } from './journeys';
 
 const e2e = useBrowserAndServer({ maxActiveOrders: 50 });
@@ -94,7 +94,7 @@ describe('the operator console', () => {
       await customer.page.getByTestId('outgoing-tx').getByText(hash).waitFor();
       await operator.page
         .getByTestId('console-events')
-        .getByText(/operator 100000001/)
+        .getByText(`operator ${DEMO_CUSTOMER.id}`)
         .first()
         .waitFor();
       await screenshot(operator.page, 'console-order-completed-en-light');
@@ -309,7 +309,7 @@ describe('the operator console', () => {
       const row = operator.page.getByTestId('rate-RUB-USDC');
       await row.locator('input').fill('99');
       await operator.page.getByTestId('rate-RUB-USDC-save').click();
-      await row.getByText(/Изменил оператор 100000001/).waitFor();
+      await row.getByText(`Изменил оператор ${DEMO_CUSTOMER.id}`).waitFor();
       expect(operator.dialogs).toEqual([]);
       // The customer's form asks again as they type: 99 × (1 + 2.5%) = 101.475 ≈ 101.48.
       await customer.page.locator('input[name="fiatAmount"]').fill('5000');

@@ -44,9 +44,15 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** A screenshot for the README's tour, beside the test's own. */
-async function readmeShot(page: Page, name: string): Promise<void> {
+/**
+ * A screenshot for the README's tour, beside the test's own; written into tests/e2e/readme/ only
+ * when asked (README_SCREENSHOTS=1), so that a test run leaves the tree as it was.
+ */
+async function readmeShot(page: Page, name: string, show?: string): Promise<void> {
   await screenshot(page, name);
+  if (process.env['README_SCREENSHOTS'] !== '1') return;
+  // The part of a long screen the README is about, in view.
+  if (show !== undefined) await page.getByTestId(show).scrollIntoViewIfNeeded();
   fs.mkdirSync(README_SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(README_SHOTS, `${name}.png`) });
 }
@@ -148,16 +154,17 @@ describe('the untouched demo: the customer and the autopilot, nobody else', () =
         .getByText('the payment details are ready')
         .waitFor();
       await page.getByTestId('console-events').getByText('demo autopilot').first().waitFor();
-      await readmeShot(page, 'demo-console-order-en-light');
+      await readmeShot(page, 'demo-console-order-en-light', 'console-messages');
     });
   });
 });
 
 describe('one demo customer per browser', () => {
   it("two browsers never see each other's orders", { timeout: 2 * JOURNEY_MS }, async () => {
-    await withPhone(browser, { storedLanguage: 'en' }, async (first) => {
+    const own = { storedLanguage: 'en', ownDemoCustomer: true } as const;
+    await withPhone(browser, own, async (first) => {
       const id = await createP2pBuy(first, server.url);
-      await withPhone(browser, { storedLanguage: 'en' }, async (second) => {
+      await withPhone(browser, own, async (second) => {
         await second.goto(`${server.url}/my-orders`);
         await onScreen(second, 'my-orders');
         await expect.poll(() => second.locator('[data-order-id]').count()).toBe(0);

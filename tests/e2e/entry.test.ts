@@ -6,9 +6,15 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { LISTED_CURRENCIES, methodsFor } from '../../src/shared/currencies';
-import { DEMO_USER } from '../helpers/identity';
 import { insertOrder } from '../helpers/orders';
-import { onScreen, screenshot, startServer, useBrowserAndServer, withPhone } from './harness';
+import {
+  DEMO_CUSTOMER,
+  onScreen,
+  screenshot,
+  startServer,
+  useBrowserAndServer,
+  withPhone,
+} from './harness';
 
 const e2e = useBrowserAndServer();
 
@@ -185,7 +191,7 @@ describe('returning customers (the landing, second reading)', () => {
   it("a start parameter order_<id> opens /my-orders?orderId=<id>, which opens that order's screen, once", async () => {
     const s = await startServer();
     try {
-      const id = await insertOrder(s.database.db, DEMO_USER, { status: 'REQUISITES_READY' });
+      const id = await insertOrder(s.database.db, DEMO_CUSTOMER, { status: 'REQUISITES_READY' });
       await withPhone(e2e.browser, { storedLanguage: 'ru' }, async (page) => {
         await page.goto(`${s.url}/?startapp=order_${id}`);
         // The history-card table: a P2P order in REQUISITES_READY opens the payment screen.
@@ -206,8 +212,8 @@ describe('returning customers (the landing, second reading)', () => {
         await page.goto(`${s.url}/`);
         await onScreen(page, 'currencies');
       });
-      await insertOrder(s.database.db, DEMO_USER, { status: 'WAITING_REQUISITES' });
-      await insertOrder(s.database.db, DEMO_USER, { status: 'COMPLETED' });
+      await insertOrder(s.database.db, DEMO_CUSTOMER, { status: 'WAITING_REQUISITES' });
+      await insertOrder(s.database.db, DEMO_CUSTOMER, { status: 'COMPLETED' });
       await withPhone(e2e.browser, { storedLanguage: 'en', theme: 'dark' }, async (page) => {
         await page.goto(`${s.url}/`);
         await onScreen(page, 'my-orders');

@@ -9,9 +9,8 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, it } from 'vitest';
 import { DEMO_DEPOSIT_ADDRESSES } from '../../src/server/config';
-import { DEMO_USER } from '../helpers/identity';
 import { insertOrder } from '../helpers/orders';
-import { onScreen, openPhone, screenshot, useBrowserAndServer } from './harness';
+import { DEMO_CUSTOMER, onScreen, openPhone, screenshot, useBrowserAndServer } from './harness';
 
 const ids: Record<string, string> = {};
 
@@ -39,11 +38,11 @@ beforeAll(async () => {
   const db = e2e.server.database.db;
   const now = Date.now();
   const wallet = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-  ids['waiting'] = await insertOrder(db, DEMO_USER, {
+  ids['waiting'] = await insertOrder(db, DEMO_CUSTOMER, {
     status: 'WAITING_REQUISITES',
     expires_at: now + 60 * 60_000,
   });
-  ids['bankWaiting'] = await insertOrder(db, DEMO_USER, {
+  ids['bankWaiting'] = await insertOrder(db, DEMO_CUSTOMER, {
     status: 'WAITING_REQUISITES',
     payment_method: 'BANK_ACCOUNT',
     amount_units: 6_093_900_000,
@@ -51,7 +50,7 @@ beforeAll(async () => {
     rate_units: 98_460_000,
     expires_at: now + 60 * 60_000,
   });
-  ids['bankTimeUp'] = await insertOrder(db, DEMO_USER, {
+  ids['bankTimeUp'] = await insertOrder(db, DEMO_CUSTOMER, {
     status: 'REQUISITES_READY',
     payment_method: 'BANK_ACCOUNT',
     amount_units: 6_093_900_000,
@@ -61,29 +60,29 @@ beforeAll(async () => {
     requisites_ready_at: now - 2 * 3_600_000,
     expires_at: now - 1_000,
   });
-  ids['sendTimeUp'] = await insertOrder(db, DEMO_USER, {
+  ids['sendTimeUp'] = await insertOrder(db, DEMO_CUSTOMER, {
     status: 'WAITING_CRYPTO',
     type: 'SELL',
     requisites: JSON.stringify({ walletAddress: DEMO_DEPOSIT_ADDRESSES.trc20 }),
     requisites_ready_at: now - 30 * 60_000,
     expires_at: now - 1_000,
   });
-  ids['expiredSell'] = await insertOrder(db, DEMO_USER, {
+  ids['expiredSell'] = await insertOrder(db, DEMO_CUSTOMER, {
     status: 'CANCELLED',
     type: 'SELL',
     cancel_reason: 'expired',
   });
-  ids['noOperator'] = await insertOrder(db, DEMO_USER, {
+  ids['noOperator'] = await insertOrder(db, DEMO_CUSTOMER, {
     status: 'CANCELLED',
     cancel_reason: 'no_operator',
   });
-  ids['payment'] = await insertOrder(db, DEMO_USER, {
+  ids['payment'] = await insertOrder(db, DEMO_CUSTOMER, {
     status: 'REQUISITES_READY',
     requisites: CARD,
     requisites_ready_at: now,
     expires_at: now + 30 * 60_000,
   });
-  ids['bank'] = await insertOrder(db, DEMO_USER, {
+  ids['bank'] = await insertOrder(db, DEMO_CUSTOMER, {
     status: 'REQUISITES_READY',
     payment_method: 'BANK_ACCOUNT',
     amount_units: 6_093_900_000,
@@ -96,21 +95,24 @@ beforeAll(async () => {
     requisites_ready_at: now,
     expires_at: now + 2 * 3_600_000,
   });
-  ids['upload'] = await insertOrder(db, DEMO_USER, { status: 'PAYMENT_PENDING', requisites: CARD });
-  ids['progress'] = await insertOrder(db, DEMO_USER, {
+  ids['upload'] = await insertOrder(db, DEMO_CUSTOMER, {
+    status: 'PAYMENT_PENDING',
+    requisites: CARD,
+  });
+  ids['progress'] = await insertOrder(db, DEMO_CUSTOMER, {
     status: 'PAYMENT_CONFIRMED',
     requisites: CARD,
   });
-  ids['done'] = await insertOrder(db, DEMO_USER, {
+  ids['done'] = await insertOrder(db, DEMO_CUSTOMER, {
     status: 'COMPLETED',
     outgoing_tx_hash: 'f'.repeat(64),
   });
-  ids['rejected'] = await insertOrder(db, DEMO_USER, {
+  ids['rejected'] = await insertOrder(db, DEMO_CUSTOMER, {
     status: 'REJECTED',
     reject_reason: 'Платёж пришёл с карты третьего лица',
     reject_reason_code: 'third_party_payment',
   });
-  ids['officePending'] = await insertOrder(db, DEMO_USER, {
+  ids['officePending'] = await insertOrder(db, DEMO_CUSTOMER, {
     status: 'OFFICE_PENDING',
     payment_method: 'OFFICE',
     currency: 'USD',
@@ -122,7 +124,7 @@ beforeAll(async () => {
     crypto_currency: 'USDC',
     wallet_address: wallet,
   });
-  ids['officeReady'] = await insertOrder(db, DEMO_USER, {
+  ids['officeReady'] = await insertOrder(db, DEMO_CUSTOMER, {
     status: 'OFFICE_READY',
     payment_method: 'OFFICE',
     currency: 'USD',
@@ -139,14 +141,14 @@ beforeAll(async () => {
     reserved_until: now + 3 * 3_600_000,
     requisites_ready_at: now,
   });
-  ids['sendCrypto'] = await insertOrder(db, DEMO_USER, {
+  ids['sendCrypto'] = await insertOrder(db, DEMO_CUSTOMER, {
     status: 'WAITING_CRYPTO',
     type: 'SELL',
     requisites: JSON.stringify({ walletAddress: DEMO_DEPOSIT_ADDRESSES.trc20 }),
     requisites_ready_at: now,
     expires_at: now + 30 * 60_000,
   });
-  ids['sellWaiting'] = await insertOrder(db, DEMO_USER, {
+  ids['sellWaiting'] = await insertOrder(db, DEMO_CUSTOMER, {
     status: 'TX_PENDING',
     type: 'SELL',
     tx_hash: 'e'.repeat(64),

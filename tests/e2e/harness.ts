@@ -13,6 +13,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { DARK_THEME, LIGHT_THEME } from '../../src/app/telegram/default-themes';
 import { loadConfig, type AppConfig } from '../../src/server/config';
 import { initDataFor } from '../helpers/identity';
+import { demoCustomer } from '../../src/server/auth/demo-session';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -97,7 +98,17 @@ export function useBrowserAndServer(
   };
 }
 
+/** The demo identity every phone keeps unless it asks for its own (issue 13). */
+const E2E_DEMO_BROWSER = 'e2e-demo-browser-0000000000000001';
+/**
+ * The demo customer the phones sign in as (each browser is its own demo customer): tests write
+ * its orders straight into the database.
+ */
+export const DEMO_CUSTOMER = demoCustomer(E2E_DEMO_BROWSER);
+
 export interface PhoneOptions {
+  /** A demo customer of its own, as a new visitor's browser makes; DEMO_CUSTOMER otherwise. */
+  readonly ownDemoCustomer?: boolean;
   readonly theme?: 'light' | 'dark';
   /** `selectedLanguage` already in local storage, as for a returning customer. */
   readonly storedLanguage?: 'ru' | 'en';
@@ -124,6 +135,13 @@ export async function openPhone(
         sessionStorage.setItem('e2e-seeded', '1');
       }
     }, options.storedLanguage);
+  }
+  if (options.ownDemoCustomer !== true) {
+    await context.addInitScript((browser) => {
+      if (localStorage.getItem('demoBrowserId') === null) {
+        localStorage.setItem('demoBrowserId', browser);
+      }
+    }, E2E_DEMO_BROWSER);
   }
   const page = await context.newPage();
   page.on('pageerror', (error) => {

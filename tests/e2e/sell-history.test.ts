@@ -7,10 +7,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEPOSIT_ADDRESSES } from '../../src/server/config';
 import { historyCardTarget } from '../../src/shared/order-screens';
 import type { OrderStatus, OrderType, PaymentMethod } from '../../src/shared/order-status';
-import { DEMO_USER } from '../helpers/identity';
 import { OPERATOR, OperatorClient } from '../helpers/operator';
 import { insertOrder } from '../helpers/orders';
-import { onScreen, screenshot, startServer, useBrowserAndServer, withPhone } from './harness';
+import {
+  DEMO_CUSTOMER,
+  onScreen,
+  screenshot,
+  startServer,
+  useBrowserAndServer,
+  withPhone,
+} from './harness';
 
 let operator: OperatorClient;
 
@@ -149,7 +155,7 @@ describe('order history', () => {
       const day = 86_400_000;
       const ids: { id: string; target: string }[] = [];
       for (const [i, [status, type, method]] of rows.entries()) {
-        const id = await insertOrder(s.database.db, DEMO_USER, {
+        const id = await insertOrder(s.database.db, DEMO_CUSTOMER, {
           status,
           type,
           payment_method: method,
@@ -160,7 +166,7 @@ describe('order history', () => {
       }
       // Older orders: yesterday and last week, enough for a second page.
       for (let i = 0; i < 10; i++) {
-        await insertOrder(s.database.db, DEMO_USER, {
+        await insertOrder(s.database.db, DEMO_CUSTOMER, {
           status: i % 2 === 0 ? 'COMPLETED' : 'CANCELLED',
           created_at: now - (i < 5 ? day : 7 * day) - i * 60_000,
         });

@@ -36,7 +36,7 @@ const DEMO_CARD = {
   bankName: 'Т-Банк',
   cardNumber: '2200700123456781',
   cardHolder: 'IVAN PETROV',
-  comment: 'Демо: не переводите настоящие деньги / Demo: do not send real money',
+  comment: 'Демо · Demo',
 } as const;
 
 /** A demo bank account, when no default account is configured. */
