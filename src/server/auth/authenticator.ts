@@ -7,8 +7,11 @@ import { type Customer, extractInitData, recordCustomer, verifyInitData } from '
 
 /** How often a returning customer's last visit is written at most. */
 const RECORD_INTERVAL_MS = 60_000;
-/** Bounds the memory of who was recorded recently. */
-const RECORDED_MAX = 10_000;
+/**
+ * Bounds the memory of who was recorded recently: above the customers active at once (issue 14's
+ * 10 000 with an order open), so that polling never writes for want of room.
+ */
+export const RECORDED_MAX = 50_000;
 
 /** The verified customer of a request, recorded in `users`; throws AUTH_* otherwise. */
 export type Authenticator = (request: FastifyRequest) => Promise<Customer>;
@@ -27,7 +30,10 @@ export function createAuthenticator(options: {
   botToken: string;
   maxAgeSeconds: number;
   now: () => number;
+  /** How many customers it remembers recording (RECORDED_MAX); tests make it small. */
+  remember?: number;
 }): Authenticator {
+  const remember = options.remember ?? RECORDED_MAX;
   // A polling app calls every few seconds: the customer is written when first seen, when their
   // names change, and at most once a minute otherwise, not on every call.
   const recorded = new Map<number, { key: string; at: number }>();
@@ -47,7 +53,13 @@ export function createAuthenticator(options: {
     const last = recorded.get(verified.telegramId);
     if (last === undefined || last.key !== key || now - last.at >= RECORD_INTERVAL_MS) {
       await recordCustomer(options.db, verified, now, language);
-      if (recorded.size >= RECORDED_MAX) recorded.clear();
+      // Least recently recorded out, one at a time: clearing it all would make every customer
+      // write again at once (a Map keeps insertion order; a customer re-recorded moves last).
+      recorded.delete(verified.telegramId);
+      if (recorded.size >= remember) {
+        const oldest = recorded.keys().next();
+        if (oldest.done !== true) recorded.delete(oldest.value);
+      }
       recorded.set(verified.telegramId, { key, at: now });
     }
     return verified;

@@ -282,6 +282,26 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('orders').dropColumn('taken_by').execute();
       },
     },
+    '0008_history_index': {
+      async up(db: Kysely<unknown>) {
+        // A customer's history is read newest first by (created_at, id): an index in that order
+        // serves a deep page without sorting (issue 14), and covers the one it replaces.
+        await db.schema
+          .createIndex('orders_user_created_id')
+          .on('orders')
+          .columns(['user_id', 'created_at', 'id'])
+          .execute();
+        await db.schema.dropIndex('orders_user_created').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema
+          .createIndex('orders_user_created')
+          .on('orders')
+          .columns(['user_id', 'created_at'])
+          .execute();
+        await db.schema.dropIndex('orders_user_created_id').execute();
+      },
+    },
   };
 }
 
