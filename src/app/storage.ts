@@ -6,6 +6,7 @@
  */
 import {
   consoleOrderIdFromStartParam,
+  isDemoBrowserId,
   isLanguage,
   orderIdFromStartParam,
   type Language,
@@ -104,7 +105,7 @@ export function takeConsoleLinkOrderId(): string | null {
  */
 export function demoBrowserId(): string {
   const stored = read(localStorage, DEMO_BROWSER_KEY);
-  if (stored !== null && /^[A-Za-z0-9-]{16,64}$/.test(stored)) return stored;
+  if (isDemoBrowserId(stored)) return stored;
   // getRandomValues, not randomUUID: a demo opened at http://<LAN address> is no secure context.
   const made = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) =>
     b.toString(16).padStart(2, '0'),

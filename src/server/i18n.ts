@@ -38,6 +38,18 @@ export function translator(language: Language): TranslationFunctions {
   return translators[language];
 }
 
+/**
+ * The language to write to a customer in: the one chosen in the app, else their Telegram
+ * client's (`language_code`, "en-GB"), else the base language.
+ */
+export function preferredLanguage(
+  chosen: Language | null | undefined,
+  telegramCode: string | null | undefined,
+): Language {
+  const telegram = telegramCode?.toLowerCase().split('-')[0];
+  return chosen ?? (isLanguage(telegram) ? telegram : DEFAULT_LANGUAGE);
+}
+
 export function errorMessage(code: ErrorCode, language: Language): string {
   return translators[language].apiErrors[code]();
 }

@@ -106,6 +106,14 @@ export interface DemoSessionResponse {
   readonly initData: string;
 }
 
+/**
+ * A browser's demo identity (issue 13): the random id it keeps in local storage and sends to
+ * `GET /api/demo/session?browser=`.
+ */
+export function isDemoBrowserId(value: unknown): value is string {
+  return typeof value === 'string' && /^[A-Za-z0-9-]{16,64}$/.test(value);
+}
+
 /** The Telegram start parameter that opens an order: `order_<id>` (spec section 2, landing). */
 export const ORDER_START_PARAM_PREFIX = 'order_';
 

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import {
   consoleOrderIdFromStartParam,
+  isDemoBrowserId,
   orderIdFromStartParam,
   type DemoSessionResponse,
 } from '../../shared/api';
@@ -29,7 +30,7 @@ export function isDemoCustomerId(telegramId: number): boolean {
 
 /** The demo customer of a browser's id (a UUID it made), or the shared one without one. */
 export function demoCustomer(browser: unknown) {
-  if (typeof browser !== 'string' || !/^[A-Za-z0-9-]{16,64}$/.test(browser)) return DEMO_USER;
+  if (!isDemoBrowserId(browser)) return DEMO_USER;
   const digest = createHash('sha256').update(`demo:${browser}`).digest();
   const suffix = digest.subarray(0, 2).toString('hex');
   return {

@@ -13,7 +13,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import {
   DEFAULT_LANGUAGE,
-  isLanguage,
   ORDER_START_PARAM_PREFIX,
   orderIdFromStartParam,
   startAppLink,
@@ -22,7 +21,7 @@ import {
 import { orderNumber } from '../../shared/support-link';
 import { recordCustomer } from '../auth/telegram-auth';
 import type { Database } from '../db/schema';
-import { translator } from '../i18n';
+import { preferredLanguage, translator } from '../i18n';
 import { escapeHtml } from '../notifications/render';
 
 export interface BotOptions {
@@ -77,8 +76,7 @@ export function createBot(options: BotOptions): Bot {
       .select('language')
       .where('telegram_id', '=', from.id)
       .executeTakeFirst();
-    const telegram = from.language_code?.toLowerCase().split('-')[0];
-    return user?.language ?? (isLanguage(telegram) ? telegram : DEFAULT_LANGUAGE);
+    return preferredLanguage(user?.language, from.language_code);
   };
 
   const button = (text: string, url: string) => ({ inline_keyboard: [[{ text, url }]] });

@@ -9,7 +9,7 @@ import { isCustomerNotice, type NotificationKind } from '../../shared/notificati
 import type { CancelReason, OrderType, PaymentMethod } from '../../shared/order-status';
 import type { RejectReason } from '../../shared/reject-reasons';
 import type { Database, OrderRow } from '../db/schema';
-import type { StoredReservation } from '../orders/order-view';
+import { officeWithCity, type StoredReservation } from '../orders/order-view';
 import { orderDeadline } from '../orders/transition';
 
 /** A text in both languages, picked when the message is written. */
@@ -97,24 +97,13 @@ async function officeOf(
   order: OrderRow,
 ): Promise<NotificationFacts['office']> {
   if (order.office_id === null) return null;
-  const office = await trx
-    .selectFrom('offices')
-    .innerJoin('cities', 'cities.id', 'offices.city_id')
-    .select([
-      'offices.address_ru',
-      'offices.address_en',
-      'offices.working_hours_ru',
-      'offices.working_hours_en',
-      'cities.name_ru',
-      'cities.name_en',
-    ])
-    .where('offices.id', '=', order.office_id)
-    .executeTakeFirst();
-  if (office === undefined) return null;
+  const place = await officeWithCity(trx, order.office_id);
+  if (place === undefined) return null;
+  const { office, city } = place;
   return {
-    city: { ru: office.name_ru, en: office.name_en },
-    address: { ru: office.address_ru, en: office.address_en },
-    hours: { ru: office.working_hours_ru, en: office.working_hours_en },
+    city: { ru: city.nameRu, en: city.nameEn },
+    address: { ru: office.addressRu, en: office.addressEn },
+    hours: { ru: office.workingHoursRu, en: office.workingHoursEn },
   };
 }
 

@@ -10,10 +10,11 @@
  * transition function calls for every status change it commits.
  */
 import type { Transaction } from 'kysely';
-import { isLanguage, type Language, DEFAULT_LANGUAGE } from '../../shared/api';
+import type { Language } from '../../shared/api';
 import type { CustomerNotice, NotificationKind, OperatorAlert } from '../../shared/notifications';
 import type { Actor, OrderStatus } from '../../shared/order-status';
 import type { Database, OrderRow } from '../db/schema';
+import { preferredLanguage } from '../i18n';
 import { orderFacts, type NotificationFacts } from './facts';
 
 /** What the customer is told of a status an operator or the system moved their order to. */
@@ -81,18 +82,14 @@ async function enqueue(
     .execute();
 }
 
-/**
- * The language a customer is written to in: the one chosen in the app, else their Telegram
- * client's, else the base language.
- */
+/** The language a customer is written to in (preferredLanguage). */
 async function customerLanguage(trx: Transaction<Database>, telegramId: number): Promise<Language> {
   const user = await trx
     .selectFrom('users')
     .select(['language', 'language_code'])
     .where('telegram_id', '=', telegramId)
     .executeTakeFirst();
-  const telegram = user?.language_code?.toLowerCase().split('-')[0];
-  return user?.language ?? (isLanguage(telegram) ? telegram : DEFAULT_LANGUAGE);
+  return preferredLanguage(user?.language, user?.language_code);
 }
 
 /** Tells the customer of an order. */

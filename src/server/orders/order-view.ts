@@ -49,6 +49,21 @@ async function loadReservation(
     return null;
   }
   const stored = JSON.parse(row.reservation) as StoredReservation;
+  const place = await officeWithCity(db, row.office_id);
+  if (place === undefined) return null;
+  return {
+    orderId: row.id,
+    reservationCode: stored.reservationCode,
+    reservedUntil: new Date(row.reserved_until).toISOString(),
+    ...place,
+  };
+}
+
+/** An office as the customer reads it, with its city's name (the reservation; the bot's message). */
+export async function officeWithCity(
+  db: Kysely<Database>,
+  officeId: string,
+): Promise<Pick<OfficeReservation, 'office' | 'city'> | undefined> {
   const office = await db
     .selectFrom('offices')
     .innerJoin('cities', 'cities.id', 'offices.city_id')
@@ -63,13 +78,10 @@ async function loadReservation(
       'cities.name_ru',
       'cities.name_en',
     ])
-    .where('offices.id', '=', row.office_id)
+    .where('offices.id', '=', officeId)
     .executeTakeFirst();
-  if (office === undefined) return null;
+  if (office === undefined) return undefined;
   return {
-    orderId: row.id,
-    reservationCode: stored.reservationCode,
-    reservedUntil: new Date(row.reserved_until).toISOString(),
     office: {
       id: office.id,
       addressRu: office.address_ru,
