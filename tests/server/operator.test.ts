@@ -8,6 +8,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, type ApiErrorBody, type RateResponse } from '../../src/shared/api';
 import type { ErrorCode } from '../../src/shared/errors';
+import { OPERATOR_USUAL_ANSWER_MS } from '../../src/shared/limits';
 import {
   ACTIVE_STATUSES,
   ORDER_STATUSES,
@@ -196,10 +197,16 @@ describe('GET /api/operator/orders: lists by status, type and method, newest fir
     ['sellCancelled', 'sell', 'CANCELLED', false],
     ['bankRejected', 'bankBuy', 'REJECTED', false],
   ];
-  const base = Date.UTC(2026, 10, 24, 8, 0);
+  const DAY_MS = 24 * 60 * 60 * 1000;
+  const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  // Created in the last few minutes (none waiting longer than an operator's usual answer), all on
+  // one UTC day whenever the suite runs: from the day's start when it has just begun.
+  let base = 0;
 
   beforeAll(async () => {
     app = await createLifecycleApp();
+    const now = app.clock.now();
+    base = Math.max(now - (now % DAY_MS), now - OPERATOR_USUAL_ANSWER_MS + 60_000);
     for (const [i, [name, kind, status, attention]] of ORDERS.entries()) {
       ids[name] = await insertOrder(app.database.db, i % 2 === 0 ? ALICE : BOB, {
         ...rowOf(kind),
@@ -267,9 +274,10 @@ describe('GET /api/operator/orders: lists by status, type and method, newest fir
     );
     expect(names(await list('?q=%25'))).toEqual([]);
     expect(names(await list('?q=nobody'))).toEqual([]);
-    expect(names(await list('?from=2026-11-24&to=2026-11-24'))).toHaveLength(ORDERS.length);
-    expect(names(await list('?from=2026-11-25'))).toEqual([]);
-    expect(names(await list('?to=2026-11-23'))).toEqual([]);
+    const day = dayOf(base);
+    expect(names(await list(`?from=${day}&to=${day}`))).toHaveLength(ORDERS.length);
+    expect(names(await list(`?from=${dayOf(base + DAY_MS)}`))).toEqual([]);
+    expect(names(await list(`?to=${dayOf(base - DAY_MS)}`))).toEqual([]);
   });
 
   it.each(ORDER_STATUSES.filter((s) => ORDERS.some(([, , status]) => status === s)))(
