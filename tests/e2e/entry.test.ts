@@ -5,6 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { API_PATHS } from '../../src/shared/api';
 import { LISTED_CURRENCIES, methodsFor } from '../../src/shared/currencies';
 import { insertOrder } from '../helpers/orders';
 import {
@@ -52,6 +53,19 @@ describe('landing (/)', () => {
       await onScreen(page, 'currencies');
       expect(pathOf(page)).toBe('/currencies');
       await page.getByText('Choose a currency').waitFor();
+    });
+  });
+
+  it('opens without asking GET /api/app-config: index.html carries it (issue 14)', async () => {
+    await withPhone(e2e.browser, {}, async (page) => {
+      const asked: string[] = [];
+      page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+      await page.goto(`${e2e.server.url}/`);
+      await onScreen(page, 'landing');
+      await page.getByTestId('support-link').waitFor();
+      // The demo's session follows from the configuration's `demo`: it was read.
+      expect(asked).toContain(API_PATHS.demoSession);
+      expect(asked).not.toContain(API_PATHS.appConfig);
     });
   });
 

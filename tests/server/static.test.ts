@@ -2,18 +2,29 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_PATHS } from '../../src/shared/api';
+import { APP_CONFIG_ELEMENT_ID } from '../../src/shared/app-config';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** A stand-in build: what Vite writes (index.html, hashed assets, public files). */
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'exchange-dist-'));
 fs.mkdirSync(path.join(dir, 'assets'));
-fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
+fs.writeFileSync(
+  path.join(dir, 'index.html'),
+  '<!doctype html><html><head><script type="module" src="/assets/index-Ab12Cd34.js"></script>' +
+    '</head><body><div id="root"></div></body></html>',
+);
 fs.writeFileSync(path.join(dir, 'assets', 'index-Ab12Cd34.js'), 'console.log(1)');
 fs.writeFileSync(path.join(dir, 'favicon.svg'), '<svg/>');
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ staticDir: dir }, { realClock: true });
+  // A support link no real configuration allows (SUPPORT_URL must be a t.me link), to show that
+  // no value can close the element it travels in.
+  t = await createTestApp(
+    { staticDir: dir, supportUrl: 'https://t.me/x?text=</script><script>alert(1)</script><!--' },
+    { realClock: true },
+  );
 });
 afterAll(async () => {
   await t.close();
@@ -56,5 +67,51 @@ describe('serving the built mini-app', () => {
     const api = await t.app.inject({ method: 'GET', url: '/api/unknown' });
     expect(api.statusCode).toBe(404);
     expect(api.json()).toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
+
+/** The text of index.html's configuration element, as the browser's parser would take it. */
+function configElementText(html: string): string | undefined {
+  const open = `<script type="application/json" id="${APP_CONFIG_ELEMENT_ID}">`;
+  const start = html.indexOf(open);
+  if (start === -1) return undefined;
+  const text = html.slice(start + open.length);
+  return text.slice(0, text.indexOf('</script>'));
+}
+
+describe('index.html carries the app-config answer, so the app starts without asking it', () => {
+  it('at every page of the app, the same JSON as GET /api/app-config, inside the head', async () => {
+    const config = await t.app.inject({ method: 'GET', url: API_PATHS.appConfig });
+    for (const url of ['/', '/index.html', '/order/1b9d6bcd/waiting']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      const text = configElementText(res.body);
+      expect(text, url).toBeDefined();
+      expect(JSON.parse(text ?? '')).toEqual(config.json());
+      expect(res.body.indexOf(APP_CONFIG_ELEMENT_ID)).toBeLessThan(res.body.indexOf('</head>'));
+    }
+  });
+
+  it('escapes every < of the JSON as \\u003c: a value cannot close the element', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/' });
+    const text = configElementText(res.body) ?? '';
+    expect(text).not.toContain('<');
+    expect(text).toContain('\\u003c/script>\\u003cscript>alert(1)');
+    expect(res.body.match(/<script/g)).toHaveLength(2);
+  });
+
+  it('answers a reload that sends back its ETag with 304, still revalidated on every load', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/' });
+    const etag = first.headers['etag'];
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/currencies',
+      headers: { 'if-none-match': String(etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers['cache-control']).toBe('no-cache');
   });
 });

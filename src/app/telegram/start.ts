@@ -14,7 +14,8 @@ import {
   themeParams,
   viewport,
 } from '@telegram-apps/sdk-react';
-import { API_PATHS, type AppConfigResponse, type DemoSessionResponse } from '../../shared/api';
+import { API_PATHS, type DemoSessionResponse } from '../../shared/api';
+import { loadAppConfig } from '../api/app-config';
 import { setInitData } from '../api/client';
 import { demoBrowserId, rememberDeepLink } from '../storage';
 import type { AppEnvironment } from './environment';
@@ -36,10 +37,7 @@ function browserStartParam(): string | undefined {
 }
 
 export async function startTelegram(): Promise<StartResult> {
-  const [inTelegram, config] = await Promise.all([
-    isTMA('complete'),
-    fetchJson<AppConfigResponse>(API_PATHS.appConfig),
-  ]);
+  const [inTelegram, config] = await Promise.all([isTMA('complete'), loadAppConfig()]);
 
   if (!inTelegram) {
     if (!config.demo) return { kind: 'open-in-telegram' };

@@ -3,12 +3,20 @@
  * for a year as immutable, everything else (index.html above all) is revalidated on every load so
  * a deploy reaches customers at once. Client routes (/currencies, /order/…) fall back to
  * index.html; any other unknown path is 404 NOT_FOUND.
+ *
+ * index.html carries the app's start-up configuration (issue 14), so the app renders without
+ * first asking `GET /api/app-config`. The configuration is constant while the process runs: the
+ * page is read and filled in once, at start-up, and served from memory with an ETag of its own
+ * (what @fastify/static gave the file), so a reload still revalidates with a 304.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { appConfigElement } from '../../shared/app-config';
+import { appConfigOf } from '../app-config';
 import { errorBody } from './errors';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -18,7 +26,20 @@ const REVALIDATE = 'no-cache';
 export const webAppPlugin = fp<{ readonly dir: string | undefined }>(
   async (app, { dir }) => {
     const servesApp = dir !== undefined && fs.existsSync(path.join(dir, 'index.html'));
+    let sendIndex: (request: FastifyRequest, reply: FastifyReply) => FastifyReply = () => {
+      throw new Error('no index.html to send');
+    };
     if (servesApp) {
+      const html = withAppConfig(
+        fs.readFileSync(path.join(dir, 'index.html'), 'utf8'),
+        appConfigElement(appConfigOf(app.config)),
+      );
+      const etag = `"${createHash('sha256').update(html).digest('base64url')}"`;
+      sendIndex = (request, reply) => {
+        void reply.header('cache-control', REVALIDATE).header('etag', etag);
+        if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+        return reply.type('text/html; charset=utf-8').send(html);
+      };
       const assetsDir = `${path.join(dir, 'assets')}${path.sep}`;
       await app.register(fastifyStatic, {
         root: dir,
@@ -30,18 +51,27 @@ export const webAppPlugin = fp<{ readonly dir: string | undefined }>(
           res.setHeader('cache-control', filePath.startsWith(assetsDir) ? IMMUTABLE : REVALIDATE);
         },
       });
-      app.get('/', (_request, reply) => sendIndex(reply));
+      app.get('/', sendIndex);
+      // Before the file itself, which carries no configuration.
+      app.get('/index.html', sendIndex);
     }
     app.setNotFoundHandler((request, reply) => {
-      if (servesApp && isClientRoute(request)) return sendIndex(reply);
+      if (servesApp && isClientRoute(request)) return sendIndex(request, reply);
       return reply.status(404).send(errorBody(request, 'NOT_FOUND'));
     });
   },
-  { name: 'web-app', dependencies: ['errors'] },
+  { name: 'web-app', dependencies: ['context', 'errors'] },
 );
 
-function sendIndex(reply: FastifyReply): FastifyReply {
-  return reply.header('cache-control', REVALIDATE).sendFile('index.html');
+/**
+ * The page with `element` at the end of its head, or of the page when it has no `</head>`: either
+ * way it is parsed before the app's module script runs, which waits for the whole document.
+ */
+function withAppConfig(html: string, element: string): string {
+  const headEnd = html.indexOf('</head>');
+  return headEnd === -1
+    ? `${html}${element}`
+    : `${html.slice(0, headEnd)}${element}${html.slice(headEnd)}`;
 }
 
 /** A GET for a page of the app (not an API call, not a file with an extension). */

@@ -11,8 +11,8 @@ import {
   type HealthResponse,
 } from '../../shared/api';
 import { DemoSessionQuerySchema } from '../../shared/schemas/queries';
+import { appConfigOf } from '../app-config';
 import { demoSession } from '../auth/demo-session';
-import { isDemoMode } from '../config';
 import { pingDatabase } from '../db/database';
 import { citiesTaking } from '../reference/cities';
 import { parseWith } from '../validation';
@@ -28,7 +28,7 @@ export const publicRoutes: FastifyPluginCallback = (app, _options, done) => {
 
   app.get(API_PATHS.appConfig, async (_request, reply): Promise<AppConfigResponse> => {
     noStore(reply);
-    return Promise.resolve({ demo: isDemoMode(app.config), supportUrl: app.config.supportUrl });
+    return Promise.resolve(appConfigOf(app.config));
   });
 
   app.get(API_PATHS.demoSession, async (request, reply): Promise<DemoSessionResponse> => {
