@@ -1,75 +1,572 @@
 /**
- * A benchmark of the order API on a temporary SQLite database (or PostgreSQL with
- * TEST_DB=postgres TEST_DATABASE_URL=…): the real server listening on loopback, hit by N
- * concurrent clients. Prints requests per second and latency percentiles per call; nothing is
- * asserted. Run: `npm run bench` (BENCH_SECONDS and BENCH_CONCURRENCY to change the load).
+ * The API benchmark (issue 14), measured from outside: the server is started the way `npm start`
+ * starts it (from BENCH_SERVER_DIR, default this checkout, after `npm run build` unless
+ * BENCH_NO_BUILD=1), logging to a file as in production, on a database of its own; the load
+ * comes from other processes (autocannon for the closed loop, tests/bench/open-loop.ts for the
+ * open one); a bare `node:http` server answering a real status body is measured in the same run
+ * as the yardstick. Every customer signs its own init data, each with an order; each request
+ * picks a random one.
+ *
+ * Prints one table: requests a second, p99 latency, the server's CPU time per request (from
+ * /proc), its RSS and its log bytes per request; then the status/bare ratios on the last line.
+ * Nothing is asserted. PostgreSQL is measured too when TEST_DATABASE_URL names a server (a
+ * database of its own is created and dropped). BENCH_SECONDS sets each run's length (8).
  */
-import { performance } from 'node:perf_hooks';
-import { DEMO_USER, authHeader, initDataFor } from '../helpers/identity';
-import { insertOrder } from '../helpers/orders';
-import { createTestApp } from '../helpers/test-app';
-import { testDatabaseKind } from '../helpers/test-database';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import { DEMO_BOT_TOKEN, signInitData } from '../../src/server/auth/telegram-auth';
+import type { DatabaseConfig } from '../../src/server/config';
+import { openDatabase } from '../../src/server/db/database';
+import type { Database, NewOrderRow } from '../../src/server/db/schema';
+import { API_PATHS } from '../../src/shared/api';
+import { fiatTotalMinor, fromMinor, toUnits } from '../../src/shared/money';
+import type { OrderStatus } from '../../src/shared/order-status';
+import { freePort } from '../helpers/server-process';
+import type { LoadJob, LoadResult, LoadTarget } from './load-job';
 
-const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
-const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 16);
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const SERVER_DIR = path.resolve(process.env['BENCH_SERVER_DIR'] ?? ROOT);
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 8);
+const PG_URL = process.env['TEST_DATABASE_URL'];
+const WORK = fs.mkdtempSync(path.join(os.tmpdir(), 'exchange-bench-'));
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
-async function measure(name: string, request: (i: number) => Promise<Response>): Promise<void> {
-  const latencies: number[] = [];
-  let failures = 0;
-  const until = performance.now() + SECONDS * 1000;
-  let i = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < until) {
-        const start = performance.now();
-        const response = await request(i++);
-        await response.arrayBuffer();
-        if (!response.ok) failures++;
-        latencies.push(performance.now() - start);
+/** Customers of the closed-loop runs, each with an order; the open loop polls as 10 000. */
+const CUSTOMERS = 1_000;
+const OPEN_LOOP_CUSTOMERS = 10_000;
+const OPEN_LOOP_RATE = 5_000;
+/** The growth runs: the same calls once the database holds this many orders. */
+const GROWN_ORDERS = 100_000;
+/** The customer whose deep history page is read: page 100 of 20. */
+const HEAVY_ORDERS = 2_000;
+const CUSTOMER_ID_BASE = 7_000_000_000;
+const HEAVY_CUSTOMER = CUSTOMER_ID_BASE - 1;
+
+// --- Processes ---
+
+interface Running {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  readonly url: string;
+  readonly logFile: string;
+}
+
+function spawnServer(command: string, args: string[], env: Record<string, string>, cwd: string) {
+  const logFile = path.join(WORK, `server-${Date.now()}.log`);
+  const out = fs.openSync(logFile, 'w');
+  const child = spawn(command, args, {
+    cwd,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
+    stdio: ['ignore', out, out],
+  });
+  fs.closeSync(out);
+  if (child.pid === undefined) throw new Error(`could not start ${command}`);
+  return { child, pid: child.pid, logFile };
+}
+
+async function waitFor(url: string, running: { child: ChildProcess; logFile: string }) {
+  for (let tries = 0; tries < 600; tries++) {
+    if (running.child.exitCode !== null) break;
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} never answered:\n${fs.readFileSync(running.logFile, 'utf8')}`);
+}
+
+/** The project's server, started with the command `npm start` runs (after its build). */
+async function startServer(database: DatabaseConfig): Promise<Running> {
+  const port = await freePort();
+  const pkg = JSON.parse(fs.readFileSync(path.join(SERVER_DIR, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const start = pkg.scripts['start'];
+  if (start === undefined) throw new Error('package.json has no start script');
+  const env: Record<string, string> = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    RECEIPTS_DIR: path.join(WORK, 'receipts'),
+    DEMO_AUTOPILOT: 'off',
+    NODE_ENV: 'production',
+    ...(database.kind === 'sqlite'
+      ? { SQLITE_PATH: database.path }
+      : { DATABASE_URL: database.url }),
+  };
+  const running = spawnServer('/bin/sh', ['-c', `exec ${start}`], env, SERVER_DIR);
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/api/health`, running);
+  return { ...running, url };
+}
+
+async function startBare(bodyFile: string): Promise<Running> {
+  const port = await freePort();
+  const running = spawnServer(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'tests/bench/bare-server.ts'), String(port), bodyFile],
+    {},
+    ROOT,
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(url, running);
+  return { ...running, url };
+}
+
+async function stop(running: Running): Promise<void> {
+  const exited = new Promise((resolve) => running.child.once('exit', resolve));
+  running.child.kill('SIGTERM');
+  await exited;
+}
+
+/** CPU time (user + system) a process has used, in microseconds. */
+function cpuMicros(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command's name.
+  return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS) * 1e6;
+}
+
+/** A process's resident memory now and at its peak, in MB. */
+function memory(pid: number): { rss: number; peak: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+// --- Load ---
+
+async function generate(kind: 'closed' | 'open', job: LoadJob): Promise<LoadResult> {
+  const jobFile = path.join(WORK, `job-${Date.now()}.json`);
+  fs.writeFileSync(jobFile, JSON.stringify(job));
+  const script = path.join(ROOT, `tests/bench/${kind}-loop.ts`);
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, jobFile], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(text) : reject(new Error(`${kind} loop exited ${String(code)}`)),
+    );
+  });
+  fs.rmSync(jobFile);
+  const last = output.trim().split('\n').at(-1) ?? '';
+  return JSON.parse(last) as LoadResult;
+}
+
+interface Row {
+  readonly label: string;
+  readonly result: LoadResult;
+  readonly cpuPerRequest: number;
+  readonly rss: number;
+  readonly logBytes: number | null;
+}
+
+async function measure(
+  label: string,
+  server: Running,
+  targets: readonly LoadTarget[],
+  options: { connections?: number; rate?: number; inOrder?: boolean; logged?: boolean } = {},
+): Promise<Row> {
+  const cpuBefore = cpuMicros(server.pid);
+  const logBefore = fs.statSync(server.logFile).size;
+  const result = await generate(options.rate === undefined ? 'closed' : 'open', {
+    url: server.url,
+    targets,
+    seconds: SECONDS,
+    connections: options.connections ?? 32,
+    ...(options.rate === undefined ? {} : { rate: options.rate }),
+    ...(options.inOrder === true ? { inOrder: true } : {}),
+  });
+  const served = Math.max(1, result.requests);
+  const row: Row = {
+    label,
+    result,
+    cpuPerRequest: (cpuMicros(server.pid) - cpuBefore) / served,
+    rss: memory(server.pid).rss,
+    logBytes:
+      options.logged === false ? null : (fs.statSync(server.logFile).size - logBefore) / served,
+  };
+  measured.set(label, row);
+  console.error(`  ${format(row)}`);
+  return row;
+}
+
+// --- Data ---
+
+interface Customer {
+  readonly id: number;
+  readonly orderId: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+const authHeaders = (id: number): Record<string, string> => ({
+  authorization: `tma ${signInitData(DEMO_BOT_TOKEN, { id, first_name: `Bench ${id}` }, { authDate: new Date() })}`,
+  'accept-language': 'en',
+});
+
+const ORDER_TEMPLATE = {
+  type: 'BUY',
+  payment_method: 'P2P',
+  crypto_currency: 'USDT',
+  network: 'TRC20',
+  currency: 'RUB',
+  amount_units: 100_000_000,
+  total_minor: 950_000,
+  rate_units: 95_000_000,
+  wallet_address: 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL',
+} as const;
+
+const REQUISITES = JSON.stringify({
+  cardNumber: '4276380012345678',
+  bankName: 'Sberbank',
+  cardHolder: 'IVAN PETROV',
+  phone: '+79001234567',
+  comment: 'No comment in the transfer, please',
+});
+
+/** Writes customers and their orders in batches: `orders(i)` gives customer i's orders. */
+async function seed(
+  db: Kysely<Database>,
+  ids: readonly number[],
+  orders: (id: number, index: number) => readonly Partial<NewOrderRow>[],
+): Promise<Map<number, string[]>> {
+  const now = Date.now();
+  const made = new Map<number, string[]>();
+  for (let from = 0; from < ids.length; from += 200) {
+    const batch = ids.slice(from, from + 200);
+    const orderRows: NewOrderRow[] = [];
+    for (const [offset, id] of batch.entries()) {
+      const list = orders(id, from + offset).map((fields, n) => ({
+        ...ORDER_TEMPLATE,
+        id: crypto.randomUUID(),
+        user_id: id,
+        status: 'WAITING_REQUISITES',
+        created_at: now - n * 60_000,
+        updated_at: now - n * 60_000,
+        ...fields,
+      }));
+      made.set(
+        id,
+        list.map((o) => o.id),
+      );
+      orderRows.push(...list);
+    }
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('users')
+        .values(
+          batch.map((id) => ({
+            telegram_id: id,
+            first_name: `Bench ${id}`,
+            last_name: null,
+            username: null,
+            language_code: 'en',
+            first_seen_at: now,
+            last_seen_at: now,
+          })),
+        )
+        .onConflict((oc) => oc.column('telegram_id').doNothing())
+        .execute();
+      for (let at = 0; at < orderRows.length; at += 100) {
+        await trx
+          .insertInto('orders')
+          .values(orderRows.slice(at, at + 100))
+          .execute();
       }
-    }),
+    });
+  }
+  return made;
+}
+
+/** An order open on a screen: waiting for requisites, or given them and waiting for payment. */
+function openOrder(index: number): Partial<NewOrderRow> {
+  return index % 2 === 0
+    ? { status: 'WAITING_REQUISITES' }
+    : {
+        status: 'REQUISITES_READY',
+        requisites: REQUISITES,
+        requisites_ready_at: Date.now(),
+        expires_at: Date.now() + 24 * 3600_000,
+      };
+}
+
+const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
+
+const statusTarget = (c: Customer): LoadTarget => ({
+  method: 'GET',
+  path: `/api/orders/${c.orderId}/status`,
+  headers: c.headers,
+});
+const historyTarget = (headers: Record<string, string>, offset = 0): LoadTarget => ({
+  method: 'GET',
+  path: `${API_PATHS.history}?status=all&limit=20&offset=${offset}`,
+  headers,
+});
+
+const rateTargets = (customers: readonly Customer[]): LoadTarget[] =>
+  customers.map((c, i) => ({
+    method: 'GET',
+    path: `${API_PATHS.rate}?amount=${1000 + i}&currency=RUB&operation=BUY&cryptoCurrency=USDT&paymentMethod=P2P`,
+    headers: c.headers,
+  }));
+
+/** A P2P buy of 100 USDT at the current rate for each of many new customers, one each. */
+async function createTargets(url: string, count: number): Promise<LoadTarget[]> {
+  const ids = range(CUSTOMER_ID_BASE * 2, count);
+  const first = authHeaders(ids[0] ?? 0);
+  const quote = await fetch(
+    `${url}${API_PATHS.rate}?amount=9500&currency=RUB&operation=BUY&cryptoCurrency=USDT&paymentMethod=P2P`,
+    { headers: first },
   );
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => (latencies[Math.floor((latencies.length - 1) * p)] ?? 0).toFixed(2);
-  console.log(
-    `${name.padEnd(34)} ${(latencies.length / SECONDS).toFixed(0).padStart(7)} req/s` +
-      `  p50 ${pct(0.5)} ms  p99 ${pct(0.99)} ms  failures ${failures}`,
-  );
+  if (!quote.ok) throw new Error(`the quote answered ${quote.status}: ${await quote.text()}`);
+  const { rate } = (await quote.json()) as { rate: number };
+  const body = JSON.stringify({
+    type: 'BUY',
+    paymentMethod: 'P2P',
+    amount: 100,
+    currency: 'RUB',
+    cryptoCurrency: 'USDT',
+    network: 'TRC20',
+    rate,
+    totalRub: fromMinor(fiatTotalMinor(toUnits(100) ?? 0, toUnits(rate) ?? 0)),
+    walletAddress: ORDER_TEMPLATE.wallet_address,
+  });
+  return ids.map((id) => ({
+    method: 'POST',
+    path: API_PATHS.createOrder,
+    headers: { ...authHeaders(id), 'content-type': 'application/json' },
+    body,
+  }));
+}
+
+// --- Runs ---
+
+/** Every measurement of the run by its label, in the order taken. */
+const measured = new Map<string, Row>();
+
+async function runDatabase(kind: 'sqlite' | 'postgres'): Promise<void> {
+  let database: DatabaseConfig;
+  let dropDatabase = async () => {};
+  if (kind === 'sqlite') {
+    database = { kind: 'sqlite', path: path.join(WORK, 'bench.db') };
+  } else {
+    const name = `exchange_bench_${process.pid}`;
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(PG_URL ?? '');
+    url.pathname = `/${name}`;
+    database = { kind: 'postgres', url: url.toString() };
+    dropDatabase = async () => {
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name}`);
+      await client.end();
+    };
+  }
+  const db$ = kind === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  const server = await startServer(database);
+  const { db } = openDatabase(database);
+  try {
+    console.error(`${db$}: ${CUSTOMERS} customers, an order each`);
+    const first = await seed(db, range(CUSTOMER_ID_BASE, CUSTOMERS), (_, i) => [openOrder(i)]);
+    const customers: Customer[] = [...first].map(([id, orderIds]) => ({
+      id,
+      orderId: orderIds[0] ?? '',
+      headers: authHeaders(id),
+    }));
+    const statuses = customers.map(statusTarget);
+    const histories = customers.map((c) => historyTarget(c.headers));
+    // Warm up (JIT, caches), then measure.
+    await generate('closed', { url: server.url, targets: statuses, seconds: 2, connections: 32 });
+    await measure(`status, ${db$}, 32 conns`, server, statuses);
+    await measure(`status, ${db$}, 128 conns`, server, statuses, { connections: 128 });
+    if (kind === 'postgres') return;
+
+    await measure('rates/calculate, SQLite', server, rateTargets(customers));
+    await measure(
+      'active, SQLite',
+      server,
+      customers.map((c) => ({ method: 'GET', path: API_PATHS.activeOrders, headers: c.headers })),
+    );
+    await measure('history page 1, SQLite', server, histories);
+
+    console.error(`SQLite: growing to ${GROWN_ORDERS} orders, ${OPEN_LOOP_CUSTOMERS} customers`);
+    const more = await seed(
+      db,
+      range(CUSTOMER_ID_BASE + CUSTOMERS, OPEN_LOOP_CUSTOMERS - CUSTOMERS),
+      (_, i) => [openOrder(i)],
+    );
+    await seed(db, [HEAVY_CUSTOMER], () =>
+      range(0, HEAVY_ORDERS).map(() => ({ status: 'COMPLETED' })),
+    );
+    const rest = Math.ceil((GROWN_ORDERS - OPEN_LOOP_CUSTOMERS - HEAVY_ORDERS) / 4);
+    await seed(db, range(CUSTOMER_ID_BASE + OPEN_LOOP_CUSTOMERS, rest), () =>
+      range(0, 4).map(() => ({ status: 'COMPLETED' })),
+    );
+    await measure('status, SQLite, 100 000 orders', server, statuses);
+    await measure('history page 1, SQLite, 100 000 orders', server, histories);
+    const heavy = authHeaders(HEAVY_CUSTOMER);
+    await measure('history page 1 of 2 000 orders', server, [historyTarget(heavy)]);
+    await measure('history page 100 of 2 000 orders', server, [historyTarget(heavy, 99 * 20)]);
+
+    const everyone: Customer[] = [
+      ...customers,
+      ...[...more].map(([id, orderIds]) => ({
+        id,
+        orderId: orderIds[0] ?? '',
+        headers: authHeaders(id),
+      })),
+    ];
+    await measure(
+      `open loop ${OPEN_LOOP_RATE}/s, ${OPEN_LOOP_CUSTOMERS} customers, SQLite`,
+      server,
+      everyone.map(statusTarget),
+      { rate: OPEN_LOOP_RATE, connections: 256 },
+    );
+    peakRss = memory(server.pid).peak;
+
+    await measure('create, SQLite', server, await createTargets(server.url, 200_000), {
+      inOrder: true,
+    });
+  } finally {
+    await stop(server);
+    await db.destroy();
+    await dropDatabase();
+  }
+}
+
+let peakRss = 0;
+
+// --- Report ---
+
+const fixed = (n: number, digits = 0) => n.toFixed(digits);
+
+function format(row: Row): string {
+  const { result } = row;
+  return [
+    row.label.padEnd(50),
+    `${fixed(result.perSecond).padStart(6)} req/s`,
+    `p99 ${fixed(result.p99, 1).padStart(6)} ms`,
+    `${fixed(row.cpuPerRequest).padStart(5)} µs CPU`,
+    `RSS ${fixed(row.rss).padStart(4)} MB`,
+    row.logBytes === null ? '' : `log ${fixed(row.logBytes).padStart(4)} B`,
+    result.non2xx + result.errors > 0 ? `(${result.non2xx} non-2xx, ${result.errors} errors)` : '',
+  ].join('  ');
+}
+
+function table(): string {
+  const lines = [
+    '| call | req/s | p99 ms | server CPU per request | RSS | log per request |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const row of measured.values()) {
+    const failed = row.result.non2xx + row.result.errors;
+    lines.push(
+      `| ${row.label}${failed > 0 ? ` (${failed} failed)` : ''} | ${fixed(row.result.perSecond)} | ${fixed(row.result.p99, 1)} | ${fixed(row.cpuPerRequest)} µs | ${fixed(row.rss)} MB | ${row.logBytes === null ? '' : `${fixed(row.logBytes)} B`} |`,
+    );
+  }
+  if (peakRss > 0)
+    lines.push(`| open loop: the server's peak RSS | | | | ${fixed(peakRss)} MB | |`);
+  return lines.join('\n');
+}
+
+/** a's throughput over b's, as a percentage. */
+function ratio(a: string, b: string): string {
+  const x = measured.get(a)?.result.perSecond;
+  const y = measured.get(b)?.result.perSecond;
+  return x === undefined || y === undefined ? 'n/a' : `${fixed((100 * x) / y)}%`;
+}
+
+/** a's server CPU per request over b's. */
+function costRatio(a: string, b: string): string {
+  const x = measured.get(a)?.cpuPerRequest;
+  const y = measured.get(b)?.cpuPerRequest;
+  return x === undefined || y === undefined ? 'n/a' : `${fixed(x / y, 2)}×`;
 }
 
 async function main(): Promise<void> {
-  const t = await createTestApp({}, { realClock: true });
-  const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const headers = authHeader(initDataFor(DEMO_USER));
-  const ids: string[] = [];
-  for (let n = 0; n < 200; n++) {
-    ids.push(
-      await insertOrder(t.database.db, DEMO_USER, {
-        status: n % 3 === 0 ? 'COMPLETED' : 'WAITING_REQUISITES',
-        created_at: Date.now() - n * 1000,
-      }),
-    );
+  if (process.env['BENCH_NO_BUILD'] !== '1') {
+    console.error(`building ${SERVER_DIR}`);
+    execFileSync('npm', ['run', 'build'], {
+      cwd: SERVER_DIR,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   }
+  console.error(`bare node:http, ${SECONDS} s a run, ${os.cpus().length} cores`);
+  const sample = await sampleStatusBody();
+  const bodyFile = path.join(WORK, 'status.json');
+  fs.writeFileSync(bodyFile, sample);
+  const bare = await startBare(bodyFile);
+  const target = [{ method: 'GET', path: '/', headers: {} } as const];
+  await generate('closed', { url: bare.url, targets: target, seconds: 2, connections: 32 });
+  await measure('bare node:http, 32 conns', bare, target, { logged: false });
+  await measure('bare node:http, 128 conns', bare, target, { connections: 128, logged: false });
+  await stop(bare);
+
+  await runDatabase('sqlite');
+  if (PG_URL === undefined) console.error('PostgreSQL: skipped (set TEST_DATABASE_URL)');
+  else await runDatabase('postgres');
+
+  console.log(`\n${table()}\n`);
+  const lines = [
+    ['rates/calculate / bare', ratio('rates/calculate, SQLite', 'bare node:http, 32 conns')],
+    ['active / bare', ratio('active, SQLite', 'bare node:http, 32 conns')],
+    ['history page 1 / bare', ratio('history page 1, SQLite', 'bare node:http, 32 conns')],
+    ['create / bare', ratio('create, SQLite', 'bare node:http, 32 conns')],
+    [
+      'status CPU per request, 100 000 / 1 000 orders',
+      costRatio('status, SQLite, 100 000 orders', 'status, SQLite, 32 conns'),
+    ],
+    [
+      'history page 1 CPU per request, 100 000 / 1 000 orders',
+      costRatio('history page 1, SQLite, 100 000 orders', 'history page 1, SQLite'),
+    ],
+    [
+      'history page 100 / page 1 CPU per request',
+      costRatio('history page 100 of 2 000 orders', 'history page 1 of 2 000 orders'),
+    ],
+  ];
+  for (const [name, value] of lines) console.log(`${name}: ${value}`);
   console.log(
-    `database ${testDatabaseKind()}, ${CONCURRENCY} concurrent clients, ${SECONDS} s per call, 200 orders`,
+    `status/bare: SQLite ${ratio('status, SQLite, 32 conns', 'bare node:http, 32 conns')} (32 conns), ` +
+      `${ratio('status, SQLite, 128 conns', 'bare node:http, 128 conns')} (128 conns); PostgreSQL ` +
+      `${ratio('status, PostgreSQL, 32 conns', 'bare node:http, 32 conns')} (32 conns), ` +
+      `${ratio('status, PostgreSQL, 128 conns', 'bare node:http, 128 conns')} (128 conns)`,
   );
-  await measure('GET /api/health', () => fetch(`${base}/api/health`));
-  await measure('GET /api/orders/{id}/status', (i) =>
-    fetch(`${base}/api/orders/${ids[i % ids.length] ?? ''}/status`, { headers }),
-  );
-  await measure('GET /api/orders/history (20)', () =>
-    fetch(`${base}/api/orders/history?status=all&limit=20`, { headers }),
-  );
-  await measure('GET /api/rates/calculate', () =>
-    fetch(
-      `${base}/api/rates/calculate?amount=1000&currency=RUB&operation=BUY&cryptoCurrency=USDT&paymentMethod=P2P`,
-      { headers },
-    ),
-  );
-  await t.close();
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+/** A real status answer, for the bare server to send: the same bytes on the wire. */
+async function sampleStatusBody(): Promise<string> {
+  const database: DatabaseConfig = { kind: 'sqlite', path: path.join(WORK, 'sample.db') };
+  const server = await startServer(database);
+  const { db } = openDatabase(database);
+  try {
+    const [[id, orderIds] = [0, []]] = [
+      ...(await seed(db, [CUSTOMER_ID_BASE], () => [openOrder(1)])),
+    ];
+    const res = await fetch(`${server.url}/api/orders/${orderIds[0] ?? ''}/status`, {
+      headers: authHeaders(id),
+    });
+    if (!res.ok) throw new Error(`status answered ${res.status}: ${await res.text()}`);
+    return await res.text();
+  } finally {
+    await stop(server);
+    await db.destroy();
+  }
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(() => fs.rmSync(WORK, { recursive: true, force: true }));
