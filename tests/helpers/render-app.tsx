@@ -137,8 +137,17 @@ export interface ApiCall {
   readonly headers: Record<string, string>;
 }
 
-/** An answer: JSON with a status (200 by default), or no answer at all (fetch rejects). */
-export type FakeReply = { readonly status?: number; readonly json?: unknown } | 'network-error';
+/**
+ * An answer: JSON with a status (200 by default) and headers (an ETag), or no answer at all
+ * (fetch rejects).
+ */
+export type FakeReply =
+  | {
+      readonly status?: number;
+      readonly json?: unknown;
+      readonly headers?: Readonly<Record<string, string>>;
+    }
+  | 'network-error';
 
 export interface FakeRoute {
   readonly method: HttpMethod;
@@ -207,6 +216,7 @@ export function fakeApi(routes: readonly FakeRoute[] = []): FakeApi {
     return {
       ok: status >= 200 && status < 300,
       status,
+      headers: new Headers(reply.headers),
       json: () =>
         json === undefined
           ? Promise.reject(new SyntaxError('Unexpected end of JSON input'))

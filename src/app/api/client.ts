@@ -32,6 +32,11 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
   /** Give up after this long (ApiError TIMEOUT). */
   readonly timeoutMs?: number;
+  /**
+   * The ETag of the answer the caller keeps, sent as `If-None-Match`: a `304 Not Modified` then
+   * comes back as an answer (with no body), not as an ApiError. Without it a 304 is an error.
+   */
+  readonly ifNoneMatch?: string | undefined;
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
@@ -51,6 +56,7 @@ export async function send(
   };
   if (initDataRaw !== undefined) headers['authorization'] = `tma ${initDataRaw}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.ifNoneMatch !== undefined) headers['if-none-match'] = options.ifNoneMatch;
 
   // One controller for the caller's signal and the timeout: AbortSignal.any and .timeout are
   // missing in the older iOS WebViews Telegram still runs in.
@@ -69,6 +75,8 @@ export async function send(
 
   let response: Response;
   try {
+    // `no-store` keeps the browser's cache out of it: the browser neither answers from a stored
+    // copy nor turns the server's 304 to our own If-None-Match into a 200, so a 304 reaches us.
     response = await fetch(path, {
       method: options.method ?? 'GET',
       headers,
@@ -85,6 +93,7 @@ export async function send(
     options.signal?.removeEventListener('abort', onAbort);
   }
 
+  if (response.status === 304 && options.ifNoneMatch !== undefined) return response;
   if (!response.ok) {
     let body: Partial<ApiErrorBody> = {};
     try {

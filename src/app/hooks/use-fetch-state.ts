@@ -2,7 +2,9 @@
  * The app's one mechanism for reading from the server: a call's answer, failure and loading
  * state, kept per `key` (an answer for another key is never shown), aborted when the key changes
  * or the screen goes, and, with `intervalMs`, asked again that long after the previous call
- * settled (polling; a failed poll keeps the last answer and is retried on the next tick).
+ * settled (polling; a failed poll keeps the last answer and is retried on the next tick). A
+ * poll that gives back the very answer it gave last (the same object: a 304 Not Modified)
+ * changes nothing: no render, no `onData`.
  *
  * Ours rather than TanStack Query: the landing's health check uses it, so it ships in the first
  * chunk, where TanStack Query v5 costs about 10.5 KB gzip against well under 1 KB for this.
@@ -58,14 +60,20 @@ export function useFetchState<T>(
     if (!enabled) return;
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // What this key's calls last showed, while no failure has come after it.
+    let shown: { readonly data: T } | undefined;
     const run = async () => {
       try {
         const data = await latest.current.load(controller.signal);
         if (controller.signal.aborted) return;
-        setSettled({ key, attempt, data, error: undefined });
-        latest.current.options.onData?.(data);
+        if (shown === undefined || !Object.is(shown.data, data)) {
+          setSettled({ key, attempt, data, error: undefined });
+          latest.current.options.onData?.(data);
+        }
+        shown = { data };
       } catch (error) {
         if (controller.signal.aborted) return;
+        shown = undefined;
         setSettled((last) => ({
           key,
           attempt,

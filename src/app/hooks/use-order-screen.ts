@@ -4,6 +4,10 @@
  * the offset of the server's clock for countdowns, says 'not found' for a missing or foreign id,
  * applies the screen's rules to every answer (alert, then go) and leaves only once, whether a
  * rule or the customer's action sends the screen away. The screens render what it gives.
+ *
+ * Polls are conditional (issue 14): an order that has not changed since the last answer comes
+ * back as `304 Not Modified` and the screen keeps that answer, its clock offset included (the
+ * offset is measured when a 200 arrives; a kept `serverTime` is older than the 304).
  */
 import { useCallback, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
@@ -17,7 +21,7 @@ import {
 } from '../../shared/order-screens';
 import { ApiError } from '../api/client';
 import { endedAlertText } from '../../shared/order-ended';
-import { fetchOrder } from '../api/orders';
+import { orderStatusPoller } from '../api/orders';
 import { useEnvironment } from '../environment-context';
 import { useI18nContext } from '../i18n/language';
 import { hapticSuccess, showAlert } from '../telegram/actions';
@@ -78,6 +82,9 @@ export function useOrderScreen(
   const held = useRef(false);
   // Not found is final: the screen stops asking.
   const [notFound, setNotFound] = useState(false);
+  const [pollOrder] = useState(() =>
+    orderStatusPoller((order): Answer => ({ order, offsetMs: clockOffset(order.serverTime) })),
+  );
 
   const leave = useCallback(
     (to: OrderScreenDestination, how: LeaveOptions = {}) => {
@@ -134,20 +141,13 @@ export function useOrderScreen(
     else console.warn(`${screen}: order poll failed; retrying on the next poll`, error);
   };
 
-  const fetched = useFetchState<Answer>(
-    orderId,
-    async (signal) => {
-      const order = await fetchOrder(orderId, signal);
-      return { order, offsetMs: clockOffset(order.serverTime) };
-    },
-    {
-      intervalMs: behaviour.pollMs,
-      ...(behaviour.firstPollMs === undefined ? {} : { firstDelayMs: behaviour.firstPollMs }),
-      enabled: !notFound,
-      onData,
-      onError,
-    },
-  );
+  const fetched = useFetchState<Answer>(orderId, (signal) => pollOrder(orderId, signal), {
+    intervalMs: behaviour.pollMs,
+    ...(behaviour.firstPollMs === undefined ? {} : { firstDelayMs: behaviour.firstPollMs }),
+    enabled: !notFound,
+    onData,
+    onError,
+  });
 
   return {
     order: fetched.data?.order,
