@@ -1,6 +1,7 @@
 /**
- * The first hour (issue 13): the untouched demo, started the way `npm start` starts it with no
- * configuration at all (demo mode, the autopilot on), as a newcomer tries it in a browser:
+ * The first hour (issue 13): the untouched demo, started the way `npm start` starts it (the
+ * compiled server) with no configuration at all (demo mode, the autopilot on), as a newcomer tries
+ * it in a browser:
  * - a P2P buy, a bank buy, an office buy and a sell each reach COMPLETED in under a minute with
  *   nobody acting but the customer and the autopilot;
  * - two browsers are two demo customers: neither sees nor reaches the other's orders.
@@ -35,6 +36,7 @@ beforeAll(async () => {
       RECEIPTS_DIR: path.join(dir, 'receipts'),
       STATIC_DIR: path.join(ROOT, 'dist'),
     },
+    compiled: true,
   });
   browser = await launchBrowser();
 }, 60_000);

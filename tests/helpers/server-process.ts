@@ -1,10 +1,12 @@
 /**
- * The real server as a child process, started the way `npm start` starts it (`node --import tsx
- * src/server/main.ts`, configured by environment variables only), for tests that kill it: ready
- * once GET /api/health answers 200, killed with SIGKILL at once, and never left behind: every
- * child still running when the test process exits is killed with it.
+ * The real server as a child process, configured by environment variables only, for tests that
+ * kill it: src/server/main.ts through tsx (current without a build), or the compiled server as
+ * `npm start` runs it after its build. Ready once GET /api/health answers 200, killed with SIGKILL
+ * at once, and never left behind: every child still running when the test process exits is
+ * killed with it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
@@ -39,10 +41,34 @@ export interface ServerProcessOptions {
   readonly env: Readonly<Record<string, string>>;
   readonly readyTimeoutMs?: number;
   /**
+   * Run the compiled server `npm run build` wrote, with package.json's `start` command as it is
+   * (what production runs), instead of the TypeScript sources.
+   */
+  readonly compiled?: boolean;
+  /**
    * A shell command to run instead (the README's `npm start`, as written), in `cwd`: run in a
    * process group of its own, so a kill ends npm and the server it started alike.
    */
   readonly shell?: { readonly command: string; readonly cwd: string };
+}
+
+/**
+ * package.json's `start`, the command `npm start` runs once its build is done (Node's flags
+ * included), after a check that the build it runs is there.
+ */
+function compiledStartCommand(): string {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string | undefined>;
+  };
+  const start = pkg.scripts['start'];
+  const script = start?.split(/\s+/).find((word) => word.endsWith('.js'));
+  if (start === undefined || script === undefined) {
+    throw new Error(`package.json's start script runs no compiled server: ${start ?? '(none)'}`);
+  }
+  if (!fs.existsSync(path.join(ROOT, script))) {
+    throw new Error(`${script} is not built: run \`npm run build\` first (npm run test:e2e does)`);
+  }
+  return start;
 }
 
 export interface ServerExit {
@@ -86,9 +112,11 @@ export class ServerProcess {
   /** Starts the server and waits until GET /api/health answers 200. */
   static async start(options: ServerProcessOptions): Promise<ServerProcess> {
     const [file, args] =
-      options.shell === undefined
-        ? [process.execPath, ['--import', 'tsx', 'src/server/main.ts']]
-        : ['/bin/sh', ['-c', options.shell.command]];
+      options.shell !== undefined
+        ? ['/bin/sh', ['-c', options.shell.command]]
+        : options.compiled === true
+          ? ['/bin/sh', ['-c', `exec ${compiledStartCommand()}`]]
+          : [process.execPath, ['--import', 'tsx', 'src/server/main.ts']];
     const child = spawn(file, args, {
       cwd: options.shell?.cwd ?? ROOT,
       detached: options.shell !== undefined,
