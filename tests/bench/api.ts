@@ -231,6 +231,8 @@ const REQUISITES = JSON.stringify({
   comment: 'No comment in the transfer, please',
 });
 
+const WAITING: OrderStatus = 'WAITING_REQUISITES';
+
 /** Writes customers and their orders in batches: `orders(i)` gives customer i's orders. */
 async function seed(
   db: Kysely<Database>,
@@ -247,7 +249,7 @@ async function seed(
         ...ORDER_TEMPLATE,
         id: crypto.randomUUID(),
         user_id: id,
-        status: 'WAITING_REQUISITES',
+        status: WAITING,
         created_at: now - n * 60_000,
         updated_at: now - n * 60_000,
         ...fields,

@@ -108,6 +108,7 @@ describe('Telegram identity (design.md, "Identity")', () => {
     const named = { id: 200_000_099, first_name: 'Ni\u0000na\u0007', username: 'nina' };
     const res = await active(authHeader(initDataFor(named)));
     expect(res.statusCode).toBe(200);
+    await t.app.recordSeenCustomers();
     const row = await t.database.db
       .selectFrom('users')
       .select('first_name')
@@ -133,9 +134,10 @@ describe('Telegram identity (design.md, "Identity")', () => {
     });
   });
 
-  it('records the customer on first sight and keeps their last visit current', async () => {
+  it('records the customer on first sight and keeps their last visit current, off the request', async () => {
     const user = { id: 200_000_077, first_name: 'Вера', username: 'vera' };
     await active(authHeader(initDataFor(user)));
+    await t.app.recordSeenCustomers();
     const first = await t.database.db
       .selectFrom('users')
       .selectAll()
@@ -145,6 +147,7 @@ describe('Telegram identity (design.md, "Identity")', () => {
 
     await new Promise((resolve) => setTimeout(resolve, 5));
     await active(authHeader(initDataFor({ ...user, first_name: 'Вера Н.' })));
+    await t.app.recordSeenCustomers();
     const second = await t.database.db
       .selectFrom('users')
       .selectAll()

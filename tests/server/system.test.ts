@@ -5,7 +5,7 @@ import {
   DEMO_BOT_TOKEN,
   DEMO_USER,
   signInitData,
-  verifyInitData,
+  initDataVerifier,
 } from '../../src/server/auth/telegram-auth';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
@@ -34,7 +34,7 @@ describe('in demo mode (no BOT_TOKEN)', () => {
     const res = await t.app.inject({ method: 'GET', url: API_PATHS.demoSession });
     expect(res.statusCode).toBe(200);
     const { initData } = res.json<{ initData: string }>();
-    expect(verifyInitData(initData, DEMO_BOT_TOKEN, 60).telegramId).toBe(100_000_001);
+    expect(initDataVerifier(DEMO_BOT_TOKEN, 60)(initData, Date.now()).telegramId).toBe(100_000_001);
     const orders = await t.app.inject({
       method: 'GET',
       url: API_PATHS.activeOrders,

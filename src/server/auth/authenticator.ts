@@ -3,18 +3,41 @@ import type { Kysely } from 'kysely';
 import { isLanguage, type Language } from '../../shared/api';
 import type { Database } from '../db/schema';
 import { AppError } from '../errors';
-import { type Customer, extractInitData, recordCustomer, verifyInitData } from './telegram-auth';
+import { type Customer, extractInitData, initDataVerifier, recordCustomer } from './telegram-auth';
 
-/** How often a returning customer's last visit is written at most. */
+/** How often a returning customer's last visit is written at most, give or take a quarter. */
 const RECORD_INTERVAL_MS = 60_000;
 /**
  * Bounds the memory of who was recorded recently: above the customers active at once (issue 14's
  * 10 000 with an order open), so that polling never writes for want of room.
  */
 export const RECORDED_MAX = 50_000;
+/**
+ * Bounds the memory of init data already verified, by their hash: each is about 400 bytes, and
+ * twice the customers active at once keeps every polling app's init data.
+ */
+export const VERIFIED_MAX = 20_000;
+/** How often the customers seen are written, and how many in one transaction at most. */
+export const RECORD_FLUSH_MS = 250;
+const RECORD_FLUSH_BATCH = 500;
 
-/** The verified customer of a request, recorded in `users`; throws AUTH_* otherwise. */
-export type Authenticator = (request: FastifyRequest) => Promise<Customer>;
+/** The verified caller of a request, with the language they chose in the app. */
+export interface Caller extends Customer {
+  readonly language: Language | undefined;
+}
+
+export interface Authenticator {
+  /** The verified caller of a request; throws AUTH_*. Writes nothing: see `flush`. */
+  verify(request: FastifyRequest): Caller;
+  /**
+   * Writes the customers seen since the last flush (their names, language and last visit), in
+   * one transaction, at most RECORD_FLUSH_BATCH of them. Runs every RECORD_FLUSH_MS off the
+   * requests' path; tests and shutdown call it directly.
+   */
+  flush(): Promise<void>;
+  /** Stops the timer and writes everything still waiting. */
+  close(): Promise<void>;
+}
 
 /**
  * The language the customer chose in the app: the app sends it alone as `Accept-Language`
@@ -25,6 +48,21 @@ function chosenLanguage(header: string | undefined): Language | undefined {
   return isLanguage(value) ? value : undefined;
 }
 
+/** The signature of raw init data, which names it: equal hashes mean equal signed fields. */
+function initDataHash(raw: string): string | undefined {
+  return /(?:^|&)hash=([0-9a-f]{64})(?:&|$)/.exec(raw)?.[1];
+}
+
+/** Adds to a bounded map, letting the least recently added entry go when it is full. */
+function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  map.delete(key);
+  if (map.size >= max) {
+    const oldest = map.keys().next();
+    if (oldest.done !== true) map.delete(oldest.value);
+  }
+  map.set(key, value);
+}
+
 export function createAuthenticator(options: {
   db: Kysely<Database>;
   botToken: string;
@@ -32,36 +70,92 @@ export function createAuthenticator(options: {
   now: () => number;
   /** How many customers it remembers recording (RECORDED_MAX); tests make it small. */
   remember?: number;
+  /** Checks raw init data (initDataVerifier's); tests count its calls. */
+  check?: (raw: string, now: number) => Customer;
+  /** Reports a flush that failed (its customers wait for the next one). */
+  onError?: (error: unknown) => void;
 }): Authenticator {
-  const remember = options.remember ?? RECORDED_MAX;
+  const rememberMax = options.remember ?? RECORDED_MAX;
+  // Init data is verified once (an HMAC and a parse) and then known by its hash until it expires.
+  // Known by its hash; the whole of it must match too, so a tampered copy is checked (and refused).
+  const verified = new Map<string, { raw: string; caller: Customer; expiresAt: number }>();
+  const verifyInitData = options.check ?? initDataVerifier(options.botToken, options.maxAgeSeconds);
   // A polling app calls every few seconds: the customer is written when first seen, when their
-  // names change, and at most once a minute otherwise, not on every call.
-  const recorded = new Map<number, { key: string; at: number }>();
-  return async (request) => {
-    const raw = extractInitData(request);
-    if (raw === undefined) throw new AppError('AUTH_MISSING');
-    const now = options.now();
-    const verified = verifyInitData(raw, options.botToken, options.maxAgeSeconds, now);
-    const language = chosenLanguage(request.headers['accept-language']);
-    const key = [
-      verified.firstName,
-      verified.lastName,
-      verified.username,
-      verified.languageCode,
-      language,
-    ].join('\u0000');
-    const last = recorded.get(verified.telegramId);
-    if (last === undefined || last.key !== key || now - last.at >= RECORD_INTERVAL_MS) {
-      await recordCustomer(options.db, verified, now, language);
-      // Least recently recorded out, one at a time: clearing it all would make every customer
-      // write again at once (a Map keeps insertion order; a customer re-recorded moves last).
-      recorded.delete(verified.telegramId);
-      if (recorded.size >= remember) {
-        const oldest = recorded.keys().next();
-        if (oldest.done !== true) recorded.delete(oldest.value);
-      }
-      recorded.set(verified.telegramId, { key, at: now });
+  // names change, and about once a minute otherwise, spread so that customers seen together (after
+  // a restart) do not all come due in the same second.
+  const recorded = new Map<number, { key: string; due: number }>();
+  const waiting = new Map<number, { caller: Caller; at: number }>();
+
+  const verifyRaw = (raw: string, now: number): Customer => {
+    const hash = initDataHash(raw);
+    const known = hash === undefined ? undefined : verified.get(hash);
+    if (known !== undefined && known.raw === raw && now < known.expiresAt) return known.caller;
+    const customer = verifyInitData(raw, now);
+    const authDate = Number(new URLSearchParams(raw).get('auth_date')) * 1000;
+    if (hash !== undefined) {
+      const expiresAt = authDate + options.maxAgeSeconds * 1000;
+      remember(verified, hash, { raw, caller: customer, expiresAt }, VERIFIED_MAX);
     }
-    return verified;
+    return customer;
+  };
+
+  let flushing: Promise<void> = Promise.resolve();
+  const writeWaiting = async (): Promise<void> => {
+    const batch = [...waiting].slice(0, RECORD_FLUSH_BATCH);
+    if (batch.length === 0) return;
+    for (const [id] of batch) waiting.delete(id);
+    try {
+      await options.db.transaction().execute(async (trx) => {
+        for (const [, { caller, at }] of batch) {
+          await recordCustomer(trx, caller, at, caller.language);
+        }
+      });
+    } catch (error) {
+      // Kept for the next flush, unless seen again since (the newer visit is the one to write).
+      for (const [id, entry] of batch) if (!waiting.has(id)) waiting.set(id, entry);
+      options.onError?.(error);
+    }
+  };
+  const flush = (): Promise<void> => {
+    flushing = flushing.then(writeWaiting);
+    return flushing;
+  };
+  const timer = setInterval(() => void flush(), RECORD_FLUSH_MS);
+  timer.unref();
+
+  return {
+    verify(request) {
+      const raw = extractInitData(request);
+      if (raw === undefined) throw new AppError('AUTH_MISSING');
+      const now = options.now();
+      const customer = verifyRaw(raw, now);
+      const caller: Caller = {
+        ...customer,
+        language: chosenLanguage(request.headers['accept-language']),
+      };
+      const key = [
+        caller.firstName,
+        caller.lastName,
+        caller.username,
+        caller.languageCode,
+        caller.language,
+      ].join('\u0000');
+      const last = recorded.get(caller.telegramId);
+      if (last === undefined || last.key !== key || now >= last.due) {
+        waiting.set(caller.telegramId, { caller, at: now });
+        const due = now + RECORD_INTERVAL_MS * (0.75 + Math.random() / 2);
+        remember(recorded, caller.telegramId, { key, due }, rememberMax);
+      }
+      return caller;
+    },
+    flush,
+    async close() {
+      clearInterval(timer);
+      while (waiting.size > 0) {
+        const before = waiting.size;
+        await flush();
+        if (waiting.size >= before) break;
+      }
+    },
   };
 }

@@ -13,6 +13,8 @@ import { ACTIVE_STATUSES, type OrderStatus } from '../../shared/order-status';
 import { CRYPTO_SEND_WINDOW_MS, PAYMENT_WINDOWS } from '../../shared/limits';
 import type { CreateOrderPayload } from '../../shared/schemas/create-order';
 import type { AppConfig } from '../config';
+import type { Caller } from '../auth/authenticator';
+import { recordCustomer } from '../auth/telegram-auth';
 import type { ServerContext } from '../context';
 import type { NewOrderRow } from '../db/schema';
 import { AppError } from '../errors';
@@ -29,9 +31,10 @@ function depositAddressFor(config: AppConfig, network: NetworkId): string {
 
 export async function createOrder(
   ctx: ServerContext,
-  customerId: number,
+  caller: Caller,
   payload: CreateOrderPayload,
 ): Promise<CreateOrderResponse> {
+  const customerId = caller.telegramId;
   const { db, config } = ctx;
   const now = ctx.now();
   const method = payload.paymentMethod;
@@ -144,13 +147,10 @@ export async function createOrder(
   };
 
   await db.transaction().execute(async (trx) => {
-    // Serialise a customer's creates (PostgreSQL row lock; SQLite runs one transaction at a
-    // time), so two quick taps cannot both slip under the active-order limit.
-    await trx
-      .updateTable('users')
-      .set({ last_seen_at: now })
-      .where('telegram_id', '=', customerId)
-      .execute();
+    // The order's customer is written here (the authenticator records callers off the request's
+    // path, later), which also serialises a customer's creates (PostgreSQL row lock; SQLite runs
+    // one transaction at a time), so two quick taps cannot both slip under the active-order limit.
+    await recordCustomer(trx, caller, now, caller.language);
     const { count } = await trx
       .selectFrom('orders')
       .select((eb) => eb.fn.countAll<number | string>().as('count'))

@@ -7,10 +7,10 @@
  */
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { createAuthenticator } from '../auth/authenticator';
+import { createAuthenticator, type Caller } from '../auth/authenticator';
 import { isDemoCustomerId } from '../auth/demo-session';
 import { isDemoMode } from '../config';
-import { DEMO_BOT_TOKEN, type Customer } from '../auth/telegram-auth';
+import { DEMO_BOT_TOKEN } from '../auth/telegram-auth';
 import { AppError } from '../errors';
 
 declare module 'fastify' {
@@ -21,24 +21,30 @@ declare module 'fastify' {
     operatorOnly: (request: FastifyRequest) => Promise<void>;
     /** Whether a Telegram user is an operator: OPERATOR_IDS, and the demo customer in demo mode. */
     isOperator: (telegramId: number) => boolean;
+    /** Writes the customers seen so far now rather than within RECORD_FLUSH_MS (for tests). */
+    recordSeenCustomers: () => Promise<void>;
   }
   interface FastifyRequest {
     /**
      * The verified Telegram user of the call. Set by the `authenticate` or `operatorOnly`
      * preHandler: only routes in a scope that runs one read it.
      */
-    caller: Customer;
+    caller: Caller;
   }
 }
 
 export const authPlugin = fp(
   (app, _options, done) => {
-    const verifiedCustomer = createAuthenticator({
+    const authenticator = createAuthenticator({
       db: app.db,
       botToken: app.config.botToken ?? DEMO_BOT_TOKEN,
       maxAgeSeconds: app.config.initDataMaxAgeSeconds,
       now: app.now,
+      onError: (error) => app.log.error({ err: error }, 'recording customers failed'),
     });
+    app.decorate('recordSeenCustomers', () => authenticator.flush());
+    // Before the database closes (hooks run in reverse order of registration).
+    app.addHook('onClose', () => authenticator.close());
     // In demo mode (no bot token) every demo customer plays both sides (issue 11).
     const operatorIds: ReadonlySet<number> = new Set(app.config.operatorIds);
     const demo = isDemoMode(app.config);
@@ -47,14 +53,26 @@ export const authPlugin = fp(
       (telegramId: number) => operatorIds.has(telegramId) || (demo && isDemoCustomerId(telegramId)),
     );
     app.decorateRequest('caller');
-    app.decorate('authenticate', async (request: FastifyRequest) => {
-      request.caller = await verifiedCustomer(request);
-    });
-    app.decorate('operatorOnly', async (request: FastifyRequest) => {
-      const caller = await verifiedCustomer(request);
-      if (!app.isOperator(caller.telegramId)) throw new AppError('FORBIDDEN');
-      request.caller = caller;
-    });
+    // Verifying is synchronous (and mostly a cache hit); a promise's executor turns a throw
+    // into the rejection Fastify answers with.
+    app.decorate(
+      'authenticate',
+      (request: FastifyRequest) =>
+        new Promise<void>((resolve) => {
+          request.caller = authenticator.verify(request);
+          resolve();
+        }),
+    );
+    app.decorate(
+      'operatorOnly',
+      (request: FastifyRequest) =>
+        new Promise<void>((resolve) => {
+          const caller = authenticator.verify(request);
+          if (!app.isOperator(caller.telegramId)) throw new AppError('FORBIDDEN');
+          request.caller = caller;
+          resolve();
+        }),
+    );
     done();
   },
   { name: 'auth', dependencies: ['context'] },

@@ -54,7 +54,7 @@ export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
     counted('create'),
     async (request, reply): Promise<CreateOrderResponse> => {
       const payload = parseWith(CreateOrderSchema, request.body);
-      const created = await createOrder(app, request.caller.telegramId, payload);
+      const created = await createOrder(app, request.caller, payload);
       request.log.info(
         { orderId: created.orderId, customer: request.caller.telegramId },
         'order created',
