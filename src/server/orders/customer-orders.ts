@@ -44,13 +44,51 @@ async function ownOrder(
   return row;
 }
 
+/**
+ * The status answer, or only its version when the caller already holds it (`If-None-Match`): one
+ * query in the usual case, the order with its receipt count. The version (`ETag`) changes with
+ * everything the answer says but the server's time: every change of an order moves its
+ * `updated_at` (a receipt too; the status and the count tell two changes in one millisecond
+ * apart), and the deep link follows the bot's name.
+ */
 export async function orderStatus(
   ctx: ServerContext,
   customerId: number,
   orderId: string,
-): Promise<OrderDetails> {
-  const row = await ownOrder(ctx.db, orderId, customerId);
-  return toOrderDetails(ctx.db, row, { now: ctx.now(), botUsername: ctx.config.botUsername });
+  held: string | undefined,
+): Promise<{ readonly etag: string; readonly details: OrderDetails | null }> {
+  const found = await ctx.db
+    .selectFrom('orders')
+    .selectAll('orders')
+    .select((eb) =>
+      eb
+        .selectFrom('receipts')
+        .select(eb.fn.countAll<number | string>().as('count'))
+        .whereRef('receipts.order_id', '=', 'orders.id')
+        .as('receipt_count'),
+    )
+    .where('orders.id', '=', orderId)
+    .where('orders.user_id', '=', customerId)
+    .executeTakeFirst();
+  if (found === undefined) throw new AppError('ORDER_NOT_FOUND');
+  const { receipt_count, ...row } = found;
+  const receiptCount = Number(receipt_count);
+  const etag = `"${row.updated_at.toString(36)}-${row.status}-${receiptCount}-${ctx.config.botUsername ?? ''}"`;
+  if (held !== undefined && holdsVersion(held, etag)) return { etag, details: null };
+  const details = await toOrderDetails(ctx.db, row, {
+    now: ctx.now(),
+    botUsername: ctx.config.botUsername,
+    receiptCount,
+  });
+  return { etag, details };
+}
+
+/** Whether an `If-None-Match` header names this version (a list, weak or not, or `*`). */
+function holdsVersion(header: string, etag: string): boolean {
+  return header.split(',').some((tag) => {
+    const value = tag.trim().replace(/^W\//, '');
+    return value === '*' || value === etag;
+  });
 }
 
 /** Bank requisites of a bank-transfer order, or `requisitesNotConfigured` until they are given. */

@@ -95,19 +95,29 @@ export async function officeWithCity(
   };
 }
 
-/** Every field of the status answer, with receipts, reservation, deep link and server time. */
+/**
+ * Every field of the status answer, with receipts, reservation, deep link and server time. A
+ * caller that knows the order has no receipts (`receiptCount` 0) saves their query.
+ */
 export async function toOrderDetails(
   db: Kysely<Database>,
   row: OrderRow,
-  options: { readonly now: number; readonly botUsername: string | undefined },
+  options: {
+    readonly now: number;
+    readonly botUsername: string | undefined;
+    readonly receiptCount?: number;
+  },
 ): Promise<OrderDetails> {
-  const receipts = await db
-    .selectFrom('receipts')
-    .select(['id', 'file_name', 'uploaded_at'])
-    .where('order_id', '=', row.id)
-    .orderBy('uploaded_at')
-    .orderBy('id')
-    .execute();
+  const receipts =
+    options.receiptCount === 0
+      ? []
+      : await db
+          .selectFrom('receipts')
+          .select(['id', 'file_name', 'uploaded_at'])
+          .where('order_id', '=', row.id)
+          .orderBy('uploaded_at')
+          .orderBy('id')
+          .execute();
   const receiptInfo: ReceiptInfo[] = receipts.map((r) => ({
     id: r.id,
     fileName: r.file_name,

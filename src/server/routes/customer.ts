@@ -3,7 +3,7 @@
  * request, and every order call is limited to the caller's own orders by its service. Writing
  * calls count against the caller's limits of the minute.
  */
-import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import {
   API_PATHS,
@@ -82,10 +82,24 @@ export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
     return orderHistory(app, request.caller.telegramId, query);
   });
 
-  app.get('/api/orders/:id/status', POLLED, async (request, reply): Promise<OrderDetails> => {
-    noStore(reply);
-    return orderStatus(app, request.caller.telegramId, orderIdParam(request.params));
-  });
+  // An app polling an order it already holds sends its ETag back and gets 304 with no body
+  // while nothing but the server's time would change.
+  app.get(
+    '/api/orders/:id/status',
+    POLLED,
+    async (request, reply): Promise<OrderDetails | FastifyReply> => {
+      noStore(reply);
+      const held = request.headers['if-none-match'];
+      const { etag, details } = await orderStatus(
+        app,
+        request.caller.telegramId,
+        orderIdParam(request.params),
+        held,
+      );
+      void reply.header('etag', etag);
+      return details ?? reply.status(304).send();
+    },
+  );
 
   app.get('/api/orders/:id/requisites', async (request, reply): Promise<BankRequisitesResponse> => {
     noStore(reply);
