@@ -22,6 +22,7 @@ import {
 import { ACTIVE_STATUSES, PAID_STATUSES, WAITING_FOR_OPERATOR } from '../../shared/order-status';
 import type { OperatorListQuerySchema } from '../../shared/schemas/operator';
 import type { ServerContext } from '../context';
+import { pageOf } from '../db/paging';
 import type { Database } from '../db/schema';
 import { toOrderSummary } from '../orders/order-view';
 import { orderDeadline } from '../orders/transition';
@@ -178,14 +179,9 @@ export async function searchOrders(
       ]),
     );
   }
-  const rows = await select
-    .orderBy('orders.created_at', 'desc')
-    .orderBy('orders.id', 'desc')
-    .limit(query.limit + 1)
-    .offset(query.offset)
-    .execute();
-  return {
-    orders: rows.slice(0, query.limit).map((row) => toRow(row, now)),
-    hasMore: rows.length > query.limit,
-  };
+  const { rows, hasMore } = await pageOf(
+    select.orderBy('orders.created_at', 'desc').orderBy('orders.id', 'desc'),
+    query,
+  );
+  return { orders: rows.map((row) => toRow(row, now)), hasMore };
 }

@@ -16,6 +16,7 @@ import { checkTxHash } from '../../shared/addresses';
 import { ACTIVE_STATUSES, FINAL_STATUSES, takesAction } from '../../shared/order-status';
 import type { ServerContext } from '../context';
 import type { Database, OrderRow } from '../db/schema';
+import { pageOf } from '../db/paging';
 import { AppError } from '../errors';
 import { isUniqueViolation } from '../db/errors';
 import {
@@ -125,7 +126,7 @@ export async function activeOrders(
   return { orders: rows.map(toOrderSummary) };
 }
 
-/** Newest first; one row more than asked tells whether there is another page. */
+/** Newest first, through the index (user_id, created_at, id) in this very order. */
 export async function orderHistory(
   ctx: ServerContext,
   customerId: number,
@@ -134,16 +135,11 @@ export async function orderHistory(
   let select = ctx.db.selectFrom('orders').selectAll().where('user_id', '=', customerId);
   if (query.status === 'active') select = select.where('status', 'in', ACTIVE_STATUSES);
   if (query.status === 'completed') select = select.where('status', 'in', FINAL_STATUSES);
-  const rows = await select
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(query.limit + 1)
-    .offset(query.offset)
-    .execute();
-  return {
-    orders: rows.slice(0, query.limit).map(toOrderSummary),
-    hasMore: rows.length > query.limit,
-  };
+  const { rows, hasMore } = await pageOf(
+    select.orderBy('created_at', 'desc').orderBy('id', 'desc'),
+    query,
+  );
+  return { orders: rows.map(toOrderSummary), hasMore };
 }
 
 export function cancelOrder(ctx: ServerContext, customerId: number, orderId: string) {
