@@ -16,6 +16,7 @@ import { checkTxHash } from '../../shared/addresses';
 import { ACTIVE_STATUSES, FINAL_STATUSES, takesAction } from '../../shared/order-status';
 import type { ServerContext } from '../context';
 import type { Database, OrderRow } from '../db/schema';
+import { compiledOnce } from '../db/compiled-once';
 import { pageOf } from '../db/paging';
 import { AppError } from '../errors';
 import { isUniqueViolation } from '../db/errors';
@@ -45,6 +46,22 @@ async function ownOrder(
   return row;
 }
 
+/** A customer's order with the count of its receipts: the one query of a status poll. */
+const orderWithReceiptCount = compiledOnce((db, orderId: string, customerId: number) =>
+  db
+    .selectFrom('orders')
+    .selectAll('orders')
+    .select((eb) =>
+      eb
+        .selectFrom('receipts')
+        .select(eb.fn.countAll<number | string>().as('count'))
+        .whereRef('receipts.order_id', '=', 'orders.id')
+        .as('receipt_count'),
+    )
+    .where('orders.id', '=', orderId)
+    .where('orders.user_id', '=', customerId),
+);
+
 /**
  * The status answer, or only its version when the caller already holds it (`If-None-Match`): one
  * query in the usual case, the order with its receipt count. The version (`ETag`) changes with
@@ -58,22 +75,9 @@ export async function orderStatus(
   orderId: string,
   held: string | undefined,
 ): Promise<{ readonly etag: string; readonly details: OrderDetails | null }> {
-  const found = await ctx.db
-    .selectFrom('orders')
-    .selectAll('orders')
-    .select((eb) =>
-      eb
-        .selectFrom('receipts')
-        .select(eb.fn.countAll<number | string>().as('count'))
-        .whereRef('receipts.order_id', '=', 'orders.id')
-        .as('receipt_count'),
-    )
-    .where('orders.id', '=', orderId)
-    .where('orders.user_id', '=', customerId)
-    .executeTakeFirst();
-  if (found === undefined) throw new AppError('ORDER_NOT_FOUND');
-  const { receipt_count, ...row } = found;
-  const receiptCount = Number(receipt_count);
+  const [row] = await orderWithReceiptCount(ctx.db, orderId, customerId);
+  if (row === undefined) throw new AppError('ORDER_NOT_FOUND');
+  const receiptCount = Number(row.receipt_count);
   const etag = `"${row.updated_at.toString(36)}-${row.status}-${receiptCount}-${ctx.config.botUsername ?? ''}"`;
   if (held !== undefined && holdsVersion(held, etag)) return { etag, details: null };
   const details = await toOrderDetails(ctx.db, row, {

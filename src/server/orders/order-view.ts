@@ -123,8 +123,11 @@ export async function toOrderDetails(
     fileName: r.file_name,
     uploadedAt: new Date(r.uploaded_at).toISOString(),
   }));
-  return {
-    ...toOrderSummary(row),
+  // Awaited only when there is one, and before the answer is built, not in the middle of it.
+  const reservation = row.reservation === null ? null : await loadReservation(db, row);
+  // Object.assign onto the summary, not `{ ...summary, … }`: on Node 20 a spread followed by
+  // sixteen more fields takes V8's slow path, about 18 µs against 0.3 (issue 14's profile).
+  return Object.assign(toOrderSummary(row), {
     expiresAt: iso(row.expires_at),
     requisitesReadyAt: iso(row.requisites_ready_at),
     reservedUntil: iso(row.reserved_until),
@@ -137,13 +140,13 @@ export async function toOrderDetails(
     walletAddress: row.type === 'BUY' ? row.wallet_address : null,
     receipts: receiptInfo,
     requisites: row.requisites === null ? null : (JSON.parse(row.requisites) as Requisites),
-    reservation: await loadReservation(db, row),
+    reservation,
     deepLink:
       options.botUsername === undefined
         ? null
         : startAppLink(options.botUsername, `${ORDER_START_PARAM_PREFIX}${row.id}`),
     serverTime: new Date(options.now).toISOString(),
-  };
+  });
 }
 
 /** The answer of an order action, the customer's or an operator's: the status it left. */
