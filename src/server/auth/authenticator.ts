@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { isLanguage, type Language } from '../../shared/api';
 import type { Database } from '../db/schema';
 import { AppError } from '../errors';
-import { type Customer, extractInitData, initDataVerifier, recordCustomer } from './telegram-auth';
+import { type Customer, extractInitData, initDataVerifier, recordCustomers } from './telegram-auth';
 
 /** How often a returning customer's last visit is written at most, give or take a quarter. */
 const RECORD_INTERVAL_MS = 60_000;
@@ -18,8 +18,8 @@ export const RECORDED_MAX = 50_000;
  */
 export const VERIFIED_MAX = 20_000;
 /** How often the customers seen are written, and how many in one transaction at most. */
-export const RECORD_FLUSH_MS = 250;
-const RECORD_FLUSH_BATCH = 500;
+export const RECORD_FLUSH_MS = 100;
+const RECORD_FLUSH_BATCH = 100;
 
 /** Init data verified, as the authenticator remembers it. */
 interface Verified {
@@ -41,7 +41,8 @@ export interface Authenticator {
   verify(request: FastifyRequest): Caller;
   /**
    * Writes the customers seen since the last flush (their names, language and last visit), in
-   * one transaction, at most RECORD_FLUSH_BATCH of them. Runs every RECORD_FLUSH_MS off the
+   * one statement, at most RECORD_FLUSH_BATCH of them: a few milliseconds at most, so a crowd
+   * seen at once (after a restart) is written over seconds without holding up the requests. Runs every RECORD_FLUSH_MS off the
    * requests' path; tests and shutdown call it directly.
    */
   flush(): Promise<void>;
@@ -119,11 +120,10 @@ export function createAuthenticator(options: {
     if (batch.length === 0) return;
     for (const [id] of batch) waiting.delete(id);
     try {
-      await options.db.transaction().execute(async (trx) => {
-        for (const [, { caller, at }] of batch) {
-          await recordCustomer(trx, caller, at, caller.language);
-        }
-      });
+      await recordCustomers(
+        options.db,
+        batch.map(([, { caller, at }]) => ({ customer: caller, at, language: caller.language })),
+      );
     } catch (error) {
       // Kept for the next flush, unless seen again since (the newer visit is the one to write).
       for (const [id, entry] of batch) if (!waiting.has(id)) waiting.set(id, entry);

@@ -150,37 +150,57 @@ export function signInitData(
   );
 }
 
+/** A customer seen at a time, in the language they chose in the app (if the call said). */
+export interface SeenCustomer {
+  readonly customer: Omit<Customer, 'startParam'>;
+  readonly at: number;
+  readonly language: Language | undefined;
+}
+
 /**
- * Records the customer on first sight; keeps names and the last visit current afterwards, and
- * the language chosen in the app when the call carries one (the bot writes in it).
+ * Records customers on first sight; keeps names and the last visit current afterwards, and the
+ * language chosen in the app when the call carried one (the bot writes in it). One statement for
+ * them all: the authenticator writes hundreds at once after a restart.
  */
-export async function recordCustomer(
+export async function recordCustomers(
+  db: Kysely<Database>,
+  seen: readonly SeenCustomer[],
+): Promise<void> {
+  if (seen.length === 0) return;
+  await db
+    .insertInto('users')
+    .values(
+      seen.map(({ customer, at, language }) => ({
+        telegram_id: customer.telegramId,
+        first_name: customer.firstName,
+        last_name: customer.lastName,
+        username: customer.username,
+        language_code: customer.languageCode,
+        language: language ?? null,
+        first_seen_at: at,
+        last_seen_at: at,
+      })),
+    )
+    .onConflict((oc) =>
+      oc.column('telegram_id').doUpdateSet((eb) => ({
+        first_name: eb.ref('excluded.first_name'),
+        last_name: eb.ref('excluded.last_name'),
+        username: eb.ref('excluded.username'),
+        language_code: eb.ref('excluded.language_code'),
+        // A call without a choice keeps the one made before.
+        language: eb.fn.coalesce('excluded.language', 'users.language'),
+        last_seen_at: eb.ref('excluded.last_seen_at'),
+      })),
+    )
+    .execute();
+}
+
+/** Records one customer (recordCustomers). */
+export function recordCustomer(
   db: Kysely<Database>,
   customer: Omit<Customer, 'startParam'>,
   now: number,
   language?: Language,
 ): Promise<void> {
-  const names = {
-    first_name: customer.firstName,
-    last_name: customer.lastName,
-    username: customer.username,
-    language_code: customer.languageCode,
-  };
-  await db
-    .insertInto('users')
-    .values({
-      telegram_id: customer.telegramId,
-      ...names,
-      language: language ?? null,
-      first_seen_at: now,
-      last_seen_at: now,
-    })
-    .onConflict((oc) =>
-      oc.column('telegram_id').doUpdateSet({
-        ...names,
-        ...(language === undefined ? {} : { language }),
-        last_seen_at: now,
-      }),
-    )
-    .execute();
+  return recordCustomers(db, [{ customer, at: now, language }]);
 }
