@@ -43,7 +43,8 @@ const result = await autocannon({
     perSecond: result.requests.total / job.seconds,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    non2xx: result.non2xx,
+    // A 304 is an answer (the status revalidated); a 4xx or 5xx is not.
+    failed: result['4xx'] + result['5xx'],
     errors: result.errors + result.timeouts,
   };
   process.stdout.write(`${JSON.stringify(answer)}\n`);

@@ -26,6 +26,7 @@ export interface LoadResult {
   /** Milliseconds; in the open loop counted from the time the request was due to be sent. */
   readonly p50: number;
   readonly p99: number;
-  readonly non2xx: number;
+  /** Answers that are not the call's: 4xx and 5xx (a 304 is one). */
+  readonly failed: number;
   readonly errors: number;
 }

@@ -3,7 +3,9 @@
  * (`rate` a second, a random target each) whatever the pace of the answers, over at most
  * `connections` keep-alive connections, and each latency is counted from the time the request
  * was due, so a server that falls behind shows its queue instead of hiding it (no coordinated
- * omission). Reads its job as JSON from the file named by argv[2]; prints one line of JSON.
+ * omission). The first WARM_UP_SECONDS are sent on the same schedule but not counted: the
+ * generator's own connections and JIT warming up are not the server's latency. Reads its job as
+ * JSON from the file named by argv[2]; prints one line of JSON.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -11,16 +13,19 @@ import { performance } from 'node:perf_hooks';
 import type { LoadJob, LoadResult } from './load-job';
 
 const job = JSON.parse(fs.readFileSync(process.argv[2] ?? '', 'utf8')) as LoadJob;
+const WARM_UP_SECONDS = 1;
 const rate = job.rate ?? 1000;
-const total = Math.round(rate * job.seconds);
+const total = Math.round(rate * (job.seconds + WARM_UP_SECONDS));
+const counted = (due: number) => due - start >= WARM_UP_SECONDS * 1000;
 const origin = new URL(job.url);
 const agent = new http.Agent({ keepAlive: true, maxSockets: job.connections });
 
 const latencies: number[] = [];
-let non2xx = 0;
+let failed = 0;
 let errors = 0;
 let sent = 0;
 let settled = 0;
+let last = 0;
 
 function send(due: number): void {
   const target = job.targets[Math.floor(Math.random() * job.targets.length)] ?? job.targets[0];
@@ -37,14 +42,17 @@ function send(due: number): void {
     (response) => {
       response.resume();
       response.on('end', () => {
-        if ((response.statusCode ?? 0) >= 300) non2xx++;
-        latencies.push(performance.now() - due);
+        if (counted(due)) {
+          if ((response.statusCode ?? 0) >= 400) failed++;
+          latencies.push(performance.now() - due);
+          last = performance.now();
+        }
         finish();
       });
     },
   );
   request.on('error', () => {
-    errors++;
+    if (counted(due)) errors++;
     finish();
   });
   request.end(target.body);
@@ -57,11 +65,11 @@ function finish(): void {
   const at = (p: number) => latencies[Math.floor((latencies.length - 1) * p)] ?? 0;
   const answer: LoadResult = {
     requests: latencies.length,
-    // Answers a second over the time until the last one: below `rate` when the server fell behind.
-    perSecond: (latencies.length * 1000) / (performance.now() - start),
+    // Answers a second until the last one: below `rate` when the server fell behind.
+    perSecond: (latencies.length * 1000) / (last - start - WARM_UP_SECONDS * 1000),
     p50: at(0.5),
     p99: at(0.99),
-    non2xx,
+    failed,
     errors,
   };
   process.stdout.write(`${JSON.stringify(answer)}\n`);
