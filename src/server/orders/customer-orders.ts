@@ -29,7 +29,7 @@ import {
 } from '../receipts/receipts';
 import { alertOperators } from '../notifications/outbox';
 import { applyTransition, type TransitionResult } from './transition';
-import { toOrderDetails, toOrderSummary } from './order-view';
+import { DETAILS_COLUMNS, SUMMARY_COLUMNS, toOrderDetails, toOrderSummary } from './order-view';
 
 async function ownOrder(
   db: Kysely<Database>,
@@ -50,7 +50,7 @@ async function ownOrder(
 const orderWithReceiptCount = compiledOnce((db, orderId: string, customerId: number) =>
   db
     .selectFrom('orders')
-    .selectAll('orders')
+    .select(DETAILS_COLUMNS.map((column) => `orders.${column}` as const))
     .select((eb) =>
       eb
         .selectFrom('receipts')
@@ -121,7 +121,7 @@ export async function activeOrders(
 ): Promise<ActiveOrdersResponse> {
   const rows = await ctx.db
     .selectFrom('orders')
-    .selectAll()
+    .select(SUMMARY_COLUMNS)
     .where('user_id', '=', customerId)
     .where('status', 'in', ACTIVE_STATUSES)
     .orderBy('created_at', 'desc')
@@ -136,7 +136,10 @@ export async function orderHistory(
   customerId: number,
   query: { readonly status: HistoryFilter; readonly limit: number; readonly offset: number },
 ): Promise<HistoryResponse> {
-  let select = ctx.db.selectFrom('orders').selectAll().where('user_id', '=', customerId);
+  let select = ctx.db
+    .selectFrom('orders')
+    .select(SUMMARY_COLUMNS)
+    .where('user_id', '=', customerId);
   if (query.status === 'active') select = select.where('status', 'in', ACTIVE_STATUSES);
   if (query.status === 'completed') select = select.where('status', 'in', FINAL_STATUSES);
   const { rows, hasMore } = await pageOf(

@@ -18,7 +18,45 @@ import type { TransitionResult } from './transition';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-export function toOrderSummary(row: OrderRow): OrderSummary {
+/** The columns an order's summary is made of (history and active lists). */
+export const SUMMARY_COLUMNS = [
+  'id',
+  'type',
+  'status',
+  'amount_units',
+  'crypto_currency',
+  'network',
+  'currency',
+  'total_minor',
+  'rate_units',
+  'payment_method',
+  'created_at',
+  'updated_at',
+  'cancel_reason',
+] as const satisfies readonly (keyof OrderRow)[];
+
+/** The columns the status answer is made of: a poll reads these and no more. */
+export const DETAILS_COLUMNS = [
+  ...SUMMARY_COLUMNS,
+  'expires_at',
+  'requisites_ready_at',
+  'reserved_until',
+  'city_id',
+  'reject_reason',
+  'reject_reason_code',
+  'tx_hash',
+  'outgoing_tx_hash',
+  'office_instructions',
+  'wallet_address',
+  'requisites',
+  'reservation',
+  'office_id',
+] as const satisfies readonly (keyof OrderRow)[];
+
+type SummaryRow = Pick<OrderRow, (typeof SUMMARY_COLUMNS)[number]>;
+export type DetailsRow = Pick<OrderRow, (typeof DETAILS_COLUMNS)[number]>;
+
+export function toOrderSummary(row: SummaryRow): OrderSummary {
   return {
     id: row.id,
     type: row.type,
@@ -43,7 +81,7 @@ export interface StoredReservation {
 
 async function loadReservation(
   db: Kysely<Database>,
-  row: OrderRow,
+  row: DetailsRow,
 ): Promise<OfficeReservation | null> {
   if (row.reservation === null || row.office_id === null || row.reserved_until === null) {
     return null;
@@ -101,7 +139,7 @@ export async function officeWithCity(
  */
 export async function toOrderDetails(
   db: Kysely<Database>,
-  row: OrderRow,
+  row: DetailsRow,
   options: {
     readonly now: number;
     readonly botUsername: string | undefined;
