@@ -17,7 +17,7 @@ export const RECORDED_MAX = 50_000;
  * twice the customers active at once keeps every polling app's init data.
  */
 export const VERIFIED_MAX = 20_000;
-/** How often the customers seen are written, and how many in one transaction at most. */
+/** How often the customers seen are written, and how many in one statement at most. */
 export const RECORD_FLUSH_MS = 100;
 const RECORD_FLUSH_BATCH = 100;
 
@@ -40,10 +40,10 @@ export interface Authenticator {
   /** The verified caller of a request; throws AUTH_*. Writes nothing: see `flush`. */
   verify(request: FastifyRequest): Caller;
   /**
-   * Writes the customers seen since the last flush (their names, language and last visit), in
-   * one statement, at most RECORD_FLUSH_BATCH of them: a few milliseconds at most, so a crowd
-   * seen at once (after a restart) is written over seconds without holding up the requests. Runs every RECORD_FLUSH_MS off the
-   * requests' path; tests and shutdown call it directly.
+   * Writes the customers seen since the last flush (their names, language and last visit) in one
+   * statement, at most RECORD_FLUSH_BATCH of them: a few milliseconds at most, so a crowd seen at
+   * once (after a restart) is written over seconds without holding up the requests. Runs every
+   * RECORD_FLUSH_MS off the requests' path; tests and shutdown call it directly.
    */
   flush(): Promise<void>;
   /** Stops the timer and writes everything still waiting. */
@@ -87,8 +87,8 @@ export function createAuthenticator(options: {
   onError?: (error: unknown) => void;
 }): Authenticator {
   const rememberMax = options.remember ?? RECORDED_MAX;
-  // Init data is verified once (an HMAC and a parse) and then known by its hash until it expires.
-  // Known by its hash; the whole of it must match too, so a tampered copy is checked (and refused).
+  // Init data is verified once (an HMAC and a parse) and then known by its hash until it expires;
+  // the whole of it must match too, so a tampered copy is checked (and refused).
   const verified = new Map<string, Verified>();
   const verifyInitData = options.check ?? initDataVerifier(options.botToken, options.maxAgeSeconds);
   // A polling app calls every few seconds: the customer is written when first seen, when their

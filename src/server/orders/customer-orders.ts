@@ -18,6 +18,7 @@ import type { ServerContext } from '../context';
 import type { Database, OrderRow } from '../db/schema';
 import { compiledOnce } from '../db/compiled-once';
 import { pageOf } from '../db/paging';
+import { holdsVersion } from '../routes/cache-control';
 import { AppError } from '../errors';
 import { isUniqueViolation } from '../db/errors';
 import {
@@ -79,21 +80,13 @@ export async function orderStatus(
   if (row === undefined) throw new AppError('ORDER_NOT_FOUND');
   const receiptCount = Number(row.receipt_count);
   const etag = `"${row.updated_at.toString(36)}-${row.status}-${receiptCount}-${ctx.config.botUsername ?? ''}"`;
-  if (held !== undefined && holdsVersion(held, etag)) return { etag, details: null };
+  if (holdsVersion(held, etag)) return { etag, details: null };
   const details = await toOrderDetails(ctx.db, row, {
     now: ctx.now(),
     botUsername: ctx.config.botUsername,
     receiptCount,
   });
   return { etag, details };
-}
-
-/** Whether an `If-None-Match` header names this version (a list, weak or not, or `*`). */
-function holdsVersion(header: string, etag: string): boolean {
-  return header.split(',').some((tag) => {
-    const value = tag.trim().replace(/^W\//, '');
-    return value === '*' || value === etag;
-  });
 }
 
 /** Bank requisites of a bank-transfer order, or `requisitesNotConfigured` until they are given. */

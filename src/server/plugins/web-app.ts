@@ -17,6 +17,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { appConfigElement } from '../../shared/app-config';
 import { appConfigOf } from '../app-config';
+import { holdsVersion } from '../routes/cache-control';
 import { errorBody } from './errors';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -37,7 +38,7 @@ export const webAppPlugin = fp<{ readonly dir: string | undefined }>(
       const etag = `"${createHash('sha256').update(html).digest('base64url')}"`;
       sendIndex = (request, reply) => {
         void reply.header('cache-control', REVALIDATE).header('etag', etag);
-        if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+        if (holdsVersion(request.headers['if-none-match'], etag)) return reply.status(304).send();
         return reply.type('text/html; charset=utf-8').send(html);
       };
       const assetsDir = `${path.join(dir, 'assets')}${path.sep}`;

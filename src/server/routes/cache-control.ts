@@ -5,3 +5,15 @@ import type { FastifyReply } from 'fastify';
 export function noStore(reply: FastifyReply): void {
   void reply.header('cache-control', 'no-store');
 }
+
+/**
+ * Whether a request's `If-None-Match` names the version `etag` of what it asks for (one of a
+ * list, weak or strong, or `*`): it then gets 304 and no body.
+ */
+export function holdsVersion(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return header.split(',').some((tag) => {
+    const value = tag.trim().replace(/^W\//, '');
+    return value === '*' || value === etag;
+  });
+}
