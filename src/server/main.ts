@@ -21,9 +21,6 @@ async function main(): Promise<void> {
   const database = openDatabase(config.database);
   await prepareDatabase(database, Date.now());
   const app = await buildApp(config, { db: database.db, jobs: true });
-  app.addHook('onClose', async () => {
-    await database.db.destroy();
-  });
 
   app.log.info(
     {
@@ -41,13 +38,18 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     const forced = setTimeout(() => process.exit(1), 10_000);
     forced.unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    // The database closes after the app, whose own onClose hooks still write (the customers
+    // seen in the last moments); a hook of this file's would run before theirs.
+    app
+      .close()
+      .then(() => database.db.destroy())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

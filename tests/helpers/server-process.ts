@@ -165,6 +165,12 @@ export class ServerProcess {
     return this.lines.join('\n');
   }
 
+  /** Asks the server to stop (SIGTERM, as a deploy does) and waits until it has ended. */
+  async stop(): Promise<ServerExit> {
+    if (!this.ended) this.child.kill('SIGTERM');
+    return this.exited;
+  }
+
   /** Kills the process with SIGKILL (if it still runs) and waits until it has ended. */
   async kill(): Promise<ServerExit> {
     this.killNow();
