@@ -103,6 +103,27 @@ describe('GET /api/orders/{id}/status with If-None-Match', () => {
     expect(etagOf(after)).not.toBe(before);
   });
 
+  it('gives a new version for any change of what the answer says, however it was made', async () => {
+    const id = await insertOrder(t.database.db, ALICE, {
+      ...rowOf('p2pBuy'),
+      status: 'REQUISITES_READY',
+      created_at: t.clock.now(),
+      expires_at: t.clock.now() + 600_000,
+    });
+    const before = etagOf(await poll(id));
+    // The deadline moved straight in the database, its updated_at left as it was.
+    await t.database.db
+      .updateTable('orders')
+      .set({ expires_at: t.clock.now() + 60_000 })
+      .where('id', '=', id)
+      .execute();
+    const after = await poll(id, before);
+    expect(after.statusCode).toBe(200);
+    expect(after.json<{ expiresAt: string }>().expiresAt).toBe(
+      new Date(t.clock.now() + 60_000).toISOString(),
+    );
+  });
+
   it("never answers 304 for another customer's order: 404 ORDER_NOT_FOUND", async () => {
     const id = await insertOrder(t.database.db, ALICE, {
       ...rowOf('p2pBuy'),

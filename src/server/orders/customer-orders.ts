@@ -3,7 +3,7 @@
  * own orders (another customer's order is answered as missing) and every status change goes
  * through `applyTransition`.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type {
   ActiveOrdersResponse,
@@ -65,10 +65,10 @@ const orderWithReceiptCount = compiledOnce((db, orderId: string, customerId: num
 
 /**
  * The status answer, or only its version when the caller already holds it (`If-None-Match`): one
- * query in the usual case, the order with its receipt count. The version (`ETag`) changes with
- * everything the answer says but the server's time: every change of an order moves its
- * `updated_at` (a receipt too; the status and the count tell two changes in one millisecond
- * apart), and the deep link follows the bot's name.
+ * query in the usual case, the order with its receipt count. The version (`ETag`) is a digest of
+ * everything the answer is made of but the server's time: every column it reads, the receipt
+ * count (receipts are only ever added) and the bot's name (the deep link). A digest rather than
+ * `updated_at`, so that no change, however it was made, can hide behind a 304.
  */
 export async function orderStatus(
   ctx: ServerContext,
@@ -79,7 +79,12 @@ export async function orderStatus(
   const [row] = await orderWithReceiptCount(ctx.db, orderId, customerId);
   if (row === undefined) throw new AppError('ORDER_NOT_FOUND');
   const receiptCount = Number(row.receipt_count);
-  const etag = `"${row.updated_at.toString(36)}-${row.status}-${receiptCount}-${ctx.config.botUsername ?? ''}"`;
+  const made = [
+    ...DETAILS_COLUMNS.map((column) => row[column]),
+    receiptCount,
+    ctx.config.botUsername,
+  ];
+  const etag = `"${createHash('sha1').update(JSON.stringify(made)).digest('base64url')}"`;
   if (holdsVersion(held, etag)) return { etag, details: null };
   const details = await toOrderDetails(ctx.db, row, {
     now: ctx.now(),
