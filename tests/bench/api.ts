@@ -25,6 +25,7 @@ import type { Database, NewOrderRow } from '../../src/server/db/schema';
 import { API_PATHS } from '../../src/shared/api';
 import { fiatTotalMinor, fromMinor, toUnits } from '../../src/shared/money';
 import type { OrderStatus } from '../../src/shared/order-status';
+import { ORDER_DEFAULTS } from '../helpers/orders';
 import { freePort } from '../helpers/server-process';
 import type { LoadJob, LoadResult, LoadTarget } from './load-job';
 
@@ -211,18 +212,6 @@ const authHeaders = (id: number): Record<string, string> => ({
   'accept-language': 'en',
 });
 
-const ORDER_TEMPLATE = {
-  type: 'BUY',
-  payment_method: 'P2P',
-  crypto_currency: 'USDT',
-  network: 'TRC20',
-  currency: 'RUB',
-  amount_units: 100_000_000,
-  total_minor: 950_000,
-  rate_units: 95_000_000,
-  wallet_address: 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL',
-} as const;
-
 const REQUISITES = JSON.stringify({
   cardNumber: '4276380012345678',
   bankName: 'Sberbank',
@@ -246,7 +235,7 @@ async function seed(
     const orderRows: NewOrderRow[] = [];
     for (const [offset, id] of batch.entries()) {
       const list = orders(id, from + offset).map((fields, n) => ({
-        ...ORDER_TEMPLATE,
+        ...ORDER_DEFAULTS,
         id: crypto.randomUUID(),
         user_id: id,
         status: WAITING,
@@ -353,7 +342,7 @@ async function createTargets(url: string, count: number): Promise<LoadTarget[]> 
     network: 'TRC20',
     rate,
     totalRub: fromMinor(fiatTotalMinor(toUnits(100) ?? 0, toUnits(rate) ?? 0)),
-    walletAddress: ORDER_TEMPLATE.wallet_address,
+    walletAddress: ORDER_DEFAULTS.wallet_address,
   });
   return ids.map((id) => ({
     method: 'POST',

@@ -7,6 +7,19 @@ import type { Kysely } from 'kysely';
 import type { Database, NewOrderRow } from '../../src/server/db/schema';
 import type { OrderStatus } from '../../src/shared/order-status';
 
+/** What a written order is unless a test says otherwise: a P2P buy of 100 USDT on TRC20. */
+export const ORDER_DEFAULTS = {
+  type: 'BUY',
+  payment_method: 'P2P',
+  crypto_currency: 'USDT',
+  network: 'TRC20',
+  currency: 'RUB',
+  amount_units: 100_000_000,
+  total_minor: 950_000,
+  rate_units: 95_000_000,
+  wallet_address: 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL',
+} as const;
+
 export async function insertOrder(
   db: Kysely<Database>,
   owner: { id: number; first_name: string; username?: string },
@@ -32,15 +45,7 @@ export async function insertOrder(
     .values({
       id,
       user_id: owner.id,
-      type: 'BUY',
-      payment_method: 'P2P',
-      crypto_currency: 'USDT',
-      network: 'TRC20',
-      currency: 'RUB',
-      amount_units: 100_000_000,
-      total_minor: 950_000,
-      rate_units: 95_000_000,
-      wallet_address: 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL',
+      ...ORDER_DEFAULTS,
       requisites: null,
       payout_card: null,
       city_id: null,

@@ -23,22 +23,26 @@ afterAll(async () => {
   await database.destroy();
 });
 
+const authenticatorAt = (
+  clock: TestClock,
+  options: Partial<Parameters<typeof createAuthenticator>[0]> = {},
+) =>
+  createAuthenticator({
+    db: database.db,
+    botToken: DEMO_BOT_TOKEN,
+    maxAgeSeconds: 86_400,
+    now: clock.now,
+    ...options,
+  });
+
 const customer = (n: number) => ({ id: 900_000_000 + n, first_name: `Customer ${n}` });
 
 describe('who was recorded recently', () => {
   it('a full memory lets the least recently recorded customer go, one at a time', async () => {
     const clock = new TestClock();
-    const authenticator = createAuthenticator({
-      db: database.db,
-      botToken: DEMO_BOT_TOKEN,
-      maxAgeSeconds: 86_400,
-      now: clock.now,
-      remember: REMEMBER,
-    });
+    const authenticator = authenticatorAt(clock, { remember: REMEMBER });
     const poll = async (n: number) => {
-      authenticator.verify({
-        headers: { authorization: `tma ${initDataFor(customer(n))}` },
-      } as FastifyRequest);
+      authenticator.verify(request(initDataFor(customer(n))));
       await authenticator.flush();
     };
 
@@ -64,12 +68,7 @@ describe('who was recorded recently', () => {
 
   it('writes nobody on the request: the customers seen are written together by the next flush', async () => {
     const clock = new TestClock();
-    const authenticator = createAuthenticator({
-      db: database.db,
-      botToken: DEMO_BOT_TOKEN,
-      maxAgeSeconds: 86_400,
-      now: clock.now,
-    });
+    const authenticator = authenticatorAt(clock);
     const seen = [customer(100), customer(101)];
     for (const user of seen) {
       const caller = authenticator.verify(request(initDataFor(user), 'en'));
@@ -94,11 +93,8 @@ describe('who was recorded recently', () => {
     const clock = new TestClock();
     const check = initDataVerifier(DEMO_BOT_TOKEN, 60);
     let checks = 0;
-    const authenticator = createAuthenticator({
-      db: database.db,
-      botToken: DEMO_BOT_TOKEN,
+    const authenticator = authenticatorAt(clock, {
       maxAgeSeconds: 60,
-      now: clock.now,
       check: (raw, now) => {
         checks++;
         return check(raw, now);

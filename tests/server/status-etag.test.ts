@@ -19,6 +19,8 @@ import {
 } from '../helpers/lifecycle';
 import { insertOrder } from '../helpers/orders';
 import type { TestApp } from '../helpers/test-app';
+import type { NewOrderRow } from '../../src/server/db/schema';
+import type { OrderStatus } from '../../src/shared/order-status';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -27,6 +29,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
+
+/** Alice's P2P buy in `status`, made now. */
+const aliceP2pBuy = (status: OrderStatus, extra: Partial<NewOrderRow> = {}) =>
+  insertOrder(t.database.db, ALICE, {
+    ...rowOf('p2pBuy'),
+    status,
+    created_at: t.clock.now(),
+    ...extra,
+  });
 
 const poll = (id: string, held?: string, user = ALICE): Promise<LightMyRequestResponse> =>
   t.app.inject({
@@ -47,11 +58,7 @@ const etagOf = (res: LightMyRequestResponse): string => {
 
 describe('GET /api/orders/{id}/status with If-None-Match', () => {
   it('answers 304 with no body while the order is unchanged, though the server time moves on', async () => {
-    const id = await insertOrder(t.database.db, ALICE, {
-      ...rowOf('p2pBuy'),
-      status: 'WAITING_REQUISITES',
-      created_at: t.clock.now(),
-    });
+    const id = await aliceP2pBuy('WAITING_REQUISITES');
     const etag = etagOf(await poll(id));
     t.clock.advance(3_000);
     const again = await poll(id, etag);
@@ -67,11 +74,7 @@ describe('GET /api/orders/{id}/status with If-None-Match', () => {
   });
 
   it("gives a new version and the whole answer after the operator's requisites", async () => {
-    const id = await insertOrder(t.database.db, ALICE, {
-      ...rowOf('p2pBuy'),
-      status: 'WAITING_REQUISITES',
-      created_at: t.clock.now(),
-    });
+    const id = await aliceP2pBuy('WAITING_REQUISITES');
     const before = etagOf(await poll(id));
     t.clock.advance(1_000);
     const given = await send(t, 'POST', OPERATOR_PATHS.requisites(id), OPERATOR, CARD_REQUISITES);
@@ -83,11 +86,7 @@ describe('GET /api/orders/{id}/status with If-None-Match', () => {
   });
 
   it('gives a new version for each receipt, even one that leaves the status as it is', async () => {
-    const id = await insertOrder(t.database.db, ALICE, {
-      ...rowOf('p2pBuy'),
-      status: 'RECEIPT_UPLOADED',
-      created_at: t.clock.now(),
-    });
+    const id = await aliceP2pBuy('RECEIPT_UPLOADED');
     const before = etagOf(await poll(id));
     const uploaded = await send(
       t,
@@ -104,12 +103,7 @@ describe('GET /api/orders/{id}/status with If-None-Match', () => {
   });
 
   it('gives a new version for any change of what the answer says, however it was made', async () => {
-    const id = await insertOrder(t.database.db, ALICE, {
-      ...rowOf('p2pBuy'),
-      status: 'REQUISITES_READY',
-      created_at: t.clock.now(),
-      expires_at: t.clock.now() + 600_000,
-    });
+    const id = await aliceP2pBuy('REQUISITES_READY', { expires_at: t.clock.now() + 600_000 });
     const before = etagOf(await poll(id));
     // The deadline moved straight in the database, its updated_at left as it was.
     await t.database.db
@@ -125,11 +119,7 @@ describe('GET /api/orders/{id}/status with If-None-Match', () => {
   });
 
   it("never answers 304 for another customer's order: 404 ORDER_NOT_FOUND", async () => {
-    const id = await insertOrder(t.database.db, ALICE, {
-      ...rowOf('p2pBuy'),
-      status: 'WAITING_REQUISITES',
-      created_at: t.clock.now(),
-    });
+    const id = await aliceP2pBuy('WAITING_REQUISITES');
     const etag = etagOf(await poll(id));
     const res = await poll(id, etag, BOB);
     expect(res.statusCode).toBe(404);
