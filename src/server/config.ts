@@ -87,6 +87,13 @@ const LOG_LEVELS = [
   'silent',
 ] as const satisfies readonly AppConfig['logLevel'][];
 
+/** Whether the configured log level writes lines of `level` (LOG_LEVELS runs from the fewest). */
+export function logsAt(config: Pick<AppConfig, 'logLevel'>, level: AppConfig['logLevel']): boolean {
+  return (
+    config.logLevel !== 'silent' && LOG_LEVELS.indexOf(config.logLevel) >= LOG_LEVELS.indexOf(level)
+  );
+}
+
 /** A variable's value: EnvSchema has trimmed it and dropped it when blank. */
 const text = v.string();
 

@@ -6,6 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { logsAt } from '../config';
 import { OperatorListQuerySchema } from '../../shared/schemas/operator';
 import {
   DemoSessionQuerySchema,
@@ -25,11 +26,18 @@ export const POLLED = { config: { polled: true } } as const;
 
 export const requestLogPlugin = fp(
   (app, _options, done) => {
+    const written = { debug: logsAt(app.config, 'debug'), info: logsAt(app.config, 'info') };
     app.addHook('onResponse', (request, reply, next) => {
-      const quiet = reply.statusCode < 400 && request.routeOptions.config.polled === true;
+      const level =
+        reply.statusCode < 400 && request.routeOptions.config.polled === true ? 'debug' : 'info';
+      // A poll's line is usually not written at all: then nothing of it is worked out either.
+      if (!written[level]) {
+        next();
+        return;
+      }
       const shown = serializeRequest(request);
       const responseTime = Math.round(reply.elapsedTime * 10) / 10;
-      request.log[quiet ? 'debug' : 'info'](
+      request.log[level](
         // The raw request: the logger's own serializer (serializeRequest) turns it into `req`.
         { req: request, res: { statusCode: reply.statusCode }, responseTime },
         `${shown.method} ${shown.url} ${reply.statusCode} ${responseTime} ms`,
@@ -38,7 +46,7 @@ export const requestLogPlugin = fp(
     });
     done();
   },
-  { name: 'request-log' },
+  { name: 'request-log', dependencies: ['context'] },
 );
 
 /**
