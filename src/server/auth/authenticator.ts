@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { isLanguage, type Language } from '../../shared/api';
+import { remember } from '../bounded-map';
 import type { Database } from '../db/schema';
 import { AppError } from '../errors';
 import { type Customer, extractInitData, initDataVerifier, recordCustomers } from './telegram-auth';
@@ -62,16 +63,6 @@ function chosenLanguage(header: string | undefined): Language | undefined {
 /** The signature of raw init data, which names it: equal hashes mean equal signed fields. */
 function initDataHash(raw: string): string | undefined {
   return /(?:^|&)hash=([0-9a-f]{64})(?:&|$)/.exec(raw)?.[1];
-}
-
-/** Adds to a bounded map, letting the least recently added entry go when it is full. */
-function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
-  map.delete(key);
-  if (map.size >= max) {
-    const oldest = map.keys().next();
-    if (oldest.done !== true) map.delete(oldest.value);
-  }
-  map.set(key, value);
 }
 
 export function createAuthenticator(options: {
