@@ -302,6 +302,56 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropIndex('orders_user_created_id').execute();
       },
     },
+    '0009_order_version': {
+      async up(db: Kysely<unknown>) {
+        // Every change to an order, however it is made (a service, an operator's script, a test
+        // writing straight to the table), and every receipt added to or removed from it, moves
+        // its version on: the status poll compares this one number instead of reading the whole
+        // order (issue 14), and no change can hide behind an unchanged version.
+        await db.schema
+          .alterTable('orders')
+          .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        if (dialect === 'postgres') {
+          await sql`CREATE FUNCTION orders_next_version() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN NEW.version := OLD.version + 1; RETURN NEW; END $$`.execute(db);
+          await sql`CREATE TRIGGER orders_version BEFORE UPDATE ON orders
+            FOR EACH ROW EXECUTE FUNCTION orders_next_version()`.execute(db);
+          // Touching the order is enough: its own trigger above moves the version on.
+          await sql`CREATE FUNCTION receipts_touch_order() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+              UPDATE orders SET version = version
+                WHERE id = CASE TG_OP WHEN 'DELETE' THEN OLD.order_id ELSE NEW.order_id END;
+              RETURN NULL;
+            END $$`.execute(db);
+          await sql`CREATE TRIGGER receipts_order_version AFTER INSERT OR DELETE ON receipts
+            FOR EACH ROW EXECUTE FUNCTION receipts_touch_order()`.execute(db);
+        } else {
+          // SQLite's triggers cannot assign NEW: the version is moved on by a second update,
+          // which does not fire this trigger again (its version differs).
+          await sql`CREATE TRIGGER orders_version AFTER UPDATE ON orders
+            FOR EACH ROW WHEN NEW.version = OLD.version
+            BEGIN UPDATE orders SET version = OLD.version + 1 WHERE id = NEW.id; END`.execute(db);
+          await sql`CREATE TRIGGER receipts_added AFTER INSERT ON receipts
+            BEGIN UPDATE orders SET version = version + 1 WHERE id = NEW.order_id; END`.execute(db);
+          await sql`CREATE TRIGGER receipts_removed AFTER DELETE ON receipts
+            BEGIN UPDATE orders SET version = version + 1 WHERE id = OLD.order_id; END`.execute(db);
+        }
+      },
+      async down(db: Kysely<unknown>) {
+        if (dialect === 'postgres') {
+          await sql`DROP TRIGGER receipts_order_version ON receipts`.execute(db);
+          await sql`DROP FUNCTION receipts_touch_order()`.execute(db);
+          await sql`DROP TRIGGER orders_version ON orders`.execute(db);
+          await sql`DROP FUNCTION orders_next_version()`.execute(db);
+        } else {
+          await sql`DROP TRIGGER receipts_removed`.execute(db);
+          await sql`DROP TRIGGER receipts_added`.execute(db);
+          await sql`DROP TRIGGER orders_version`.execute(db);
+        }
+        await db.schema.alterTable('orders').dropColumn('version').execute();
+      },
+    },
   };
 }
 

@@ -66,6 +66,11 @@ export interface OrdersTable {
   requisites_ready_at: number | null;
   expires_at: number | null;
   reserved_until: number | null;
+  /**
+   * Moved on by the database itself (triggers) at every change of the order and of its receipts:
+   * the version of the customer's status answer (its ETag).
+   */
+  version: ColumnType<number, never, never>;
   /** Set when an order needs a person: past its deadline after the customer paid, a reused receipt. */
   needs_attention: ColumnType<number, number | undefined, number>;
   /** The office of an office buy, once an operator gives instructions. */

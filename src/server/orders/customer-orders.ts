@@ -3,14 +3,13 @@
  * own orders (another customer's order is answered as missing) and every status change goes
  * through `applyTransition`.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type {
   ActiveOrdersResponse,
   BankRequisitesResponse,
   HistoryFilter,
   HistoryResponse,
-  OrderDetails,
 } from '../../shared/api';
 import { checkTxHash } from '../../shared/addresses';
 import { ACTIVE_STATUSES, FINAL_STATUSES, takesAction } from '../../shared/order-status';
@@ -30,7 +29,14 @@ import {
 } from '../receipts/receipts';
 import { alertOperators } from '../notifications/outbox';
 import { applyTransition, type TransitionResult } from './transition';
-import { DETAILS_COLUMNS, SUMMARY_COLUMNS, toOrderDetails, toOrderSummary } from './order-view';
+import {
+  DETAILS_COLUMNS,
+  SUMMARY_COLUMNS,
+  toOrderSummary,
+  toTimelessDetails,
+  withServerTime,
+} from './order-view';
+import { statusEtag, type StatusAnswers } from './status-answers';
 
 async function ownOrder(
   db: Kysely<Database>,
@@ -47,11 +53,12 @@ async function ownOrder(
   return row;
 }
 
-/** A customer's order with the count of its receipts: the one query of a status poll. */
+/** A customer's order with its version and the count of its receipts: a status answer's data. */
 const orderWithReceiptCount = compiledOnce((db, orderId: string, customerId: number) =>
   db
     .selectFrom('orders')
     .select(DETAILS_COLUMNS.map((column) => `orders.${column}` as const))
+    .select(['orders.version'])
     .select((eb) =>
       eb
         .selectFrom('receipts')
@@ -64,34 +71,37 @@ const orderWithReceiptCount = compiledOnce((db, orderId: string, customerId: num
 );
 
 /**
- * The status answer, or only its version when the caller already holds it (`If-None-Match`): one
- * query in the usual case, the order with its receipt count. The version (`ETag`) is a digest of
- * everything the answer is made of but the server's time: every column it reads, the receipt
- * count (receipts are only ever added) and the bot's name (the deep link). A digest rather than
- * `updated_at`, so that no change, however it was made, can hide behind a 304.
+ * The status answer as JSON, or only its version when the caller already holds it
+ * (`If-None-Match`). A poll reads the order's owner and version (with the other polls of the
+ * moment, status-answers.ts); the answer is built (the order with its receipt count, then its
+ * receipts and reservation if any) only when the order changed since it was last built.
  */
 export async function orderStatus(
   ctx: ServerContext,
+  answers: StatusAnswers,
   customerId: number,
   orderId: string,
   held: string | undefined,
-): Promise<{ readonly etag: string; readonly details: OrderDetails | null }> {
+): Promise<{ readonly etag: string; readonly json: string | null }> {
+  const botUsername = ctx.config.botUsername;
+  const current = await answers.versionOf(orderId);
+  if (current?.user_id !== customerId) throw new AppError('ORDER_NOT_FOUND');
+  const etag = statusEtag(current.version, botUsername);
+  if (holdsVersion(held, etag)) return { etag, json: null };
+  const kept = answers.get(orderId, etag);
+  if (kept !== undefined) return { etag, json: withServerTime(kept, ctx.now()) };
+
   const [row] = await orderWithReceiptCount(ctx.db, orderId, customerId);
   if (row === undefined) throw new AppError('ORDER_NOT_FOUND');
-  const receiptCount = Number(row.receipt_count);
-  const made = [
-    ...DETAILS_COLUMNS.map((column) => row[column]),
-    receiptCount,
-    ctx.config.botUsername,
-  ];
-  const etag = `"${createHash('sha1').update(JSON.stringify(made)).digest('base64url')}"`;
-  if (holdsVersion(held, etag)) return { etag, details: null };
-  const details = await toOrderDetails(ctx.db, row, {
-    now: ctx.now(),
-    botUsername: ctx.config.botUsername,
-    receiptCount,
+  // The order may have changed since its version was read: the answer carries its own.
+  const builtEtag = statusEtag(row.version, botUsername);
+  const details = await toTimelessDetails(ctx.db, row, {
+    botUsername,
+    receiptCount: Number(row.receipt_count),
   });
-  return { etag, details };
+  const timelessJson = JSON.stringify(details);
+  answers.keep(orderId, builtEtag, timelessJson);
+  return { etag: builtEtag, json: withServerTime(timelessJson, ctx.now()) };
 }
 
 /** Bank requisites of a bank-transfer order, or `requisitesNotConfigured` until they are given. */

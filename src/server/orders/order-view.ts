@@ -133,19 +133,18 @@ export async function officeWithCity(
   };
 }
 
+/** The status answer but its `serverTime`: all that the order's version decides. */
+export type TimelessDetails = Omit<OrderDetails, 'serverTime'>;
+
 /**
- * Every field of the status answer, with receipts, reservation, deep link and server time. A
- * caller that knows the order has no receipts (`receiptCount` 0) saves their query.
+ * Every field of the status answer but the server's time, with receipts, reservation and deep
+ * link. A caller that knows the order has no receipts (`receiptCount` 0) saves their query.
  */
-export async function toOrderDetails(
+export async function toTimelessDetails(
   db: Kysely<Database>,
   row: DetailsRow,
-  options: {
-    readonly now: number;
-    readonly botUsername: string | undefined;
-    readonly receiptCount?: number;
-  },
-): Promise<OrderDetails> {
+  options: { readonly botUsername: string | undefined; readonly receiptCount?: number },
+): Promise<TimelessDetails> {
   const receipts =
     options.receiptCount === 0
       ? []
@@ -183,8 +182,26 @@ export async function toOrderDetails(
       options.botUsername === undefined
         ? null
         : startAppLink(options.botUsername, `${ORDER_START_PARAM_PREFIX}${row.id}`),
-    serverTime: new Date(options.now).toISOString(),
   });
+}
+
+/** Every field of the status answer, the server's time at `now` included. */
+export async function toOrderDetails(
+  db: Kysely<Database>,
+  row: DetailsRow,
+  options: { readonly now: number; readonly botUsername: string | undefined },
+): Promise<OrderDetails> {
+  const details = await toTimelessDetails(db, row, options);
+  return Object.assign(details, { serverTime: new Date(options.now).toISOString() });
+}
+
+/**
+ * The status answer as JSON from the JSON of its timeless part (kept between polls): the object
+ * with `serverTime` added as its last field, as `toOrderDetails` adds it.
+ */
+export function withServerTime(timelessJson: string, now: number): string {
+  const serverTime: OrderDetails['serverTime'] = new Date(now).toISOString();
+  return `${timelessJson.slice(0, -1)},"serverTime":"${serverTime}"}`;
 }
 
 /** The answer of an order action, the customer's or an operator's: the status it left. */

@@ -12,7 +12,6 @@ import {
   type CreateOrderResponse,
   type HistoryResponse,
   type OrderActionResponse,
-  type OrderDetails,
   type RateResponse,
 } from '../../shared/api';
 import type { MeResponse } from '../../shared/operator-api';
@@ -84,22 +83,22 @@ export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
 
   // An app polling an order it already holds sends its ETag back and gets 304 with no body
   // while nothing but the server's time would change.
-  app.get(
-    '/api/orders/:id/status',
-    POLLED,
-    async (request, reply): Promise<OrderDetails | FastifyReply> => {
-      noStore(reply);
-      const held = request.headers['if-none-match'];
-      const { etag, details } = await orderStatus(
-        app,
-        request.caller.telegramId,
-        orderIdParam(request.params),
-        held,
-      );
-      void reply.header('etag', etag);
-      return details ?? reply.status(304).send();
-    },
-  );
+  app.get('/api/orders/:id/status', POLLED, async (request, reply): Promise<FastifyReply> => {
+    noStore(reply);
+    const held = request.headers['if-none-match'];
+    const { etag, json } = await orderStatus(
+      app,
+      app.statusAnswers,
+      request.caller.telegramId,
+      orderIdParam(request.params),
+      held,
+    );
+    void reply.header('etag', etag);
+    // The answer comes as the JSON of an OrderDetails, kept between polls (status-answers.ts).
+    return json === null
+      ? reply.status(304).send()
+      : reply.type('application/json; charset=utf-8').send(json);
+  });
 
   app.get('/api/orders/:id/requisites', async (request, reply): Promise<BankRequisitesResponse> => {
     noStore(reply);
