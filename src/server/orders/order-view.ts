@@ -35,7 +35,7 @@ export const SUMMARY_COLUMNS = [
   'cancel_reason',
 ] as const satisfies readonly (keyof OrderRow)[];
 
-/** The columns the status answer is made of: a poll reads these and no more. */
+/** The columns the status answer is made of: building it reads these and no more. */
 export const DETAILS_COLUMNS = [
   ...SUMMARY_COLUMNS,
   'expires_at',
