@@ -17,7 +17,6 @@ import type { ServerContext } from '../context';
 import type { Database, OrderRow } from '../db/schema';
 import { compiledOnce } from '../db/compiled-once';
 import { pageOf } from '../db/paging';
-import { holdsVersion } from '../routes/cache-control';
 import { AppError } from '../errors';
 import { isUniqueViolation } from '../db/errors';
 import {
@@ -71,8 +70,8 @@ const orderWithReceiptCount = compiledOnce((db, orderId: string, customerId: num
 );
 
 /**
- * The status answer as JSON, or only its version when the caller already holds it
- * (`If-None-Match`). A poll reads the order's owner and version (with the other polls of the
+ * The status answer as JSON, or only its version when the caller already holds it (`holds`:
+ * the route's reading of `If-None-Match`). A poll reads the order's owner and version (with the other polls of the
  * moment, status-answers.ts); the answer is built (the order with its receipt count, then its
  * receipts and reservation if any) only when the order changed since it was last built.
  */
@@ -81,13 +80,13 @@ export async function orderStatus(
   answers: StatusAnswers,
   customerId: number,
   orderId: string,
-  held: string | undefined,
+  holds: (etag: string) => boolean,
 ): Promise<{ readonly etag: string; readonly json: string | null }> {
   const botUsername = ctx.config.botUsername;
   const current = await answers.versionOf(orderId);
   if (current?.user_id !== customerId) throw new AppError('ORDER_NOT_FOUND');
   const etag = statusEtag(current.version, botUsername);
-  if (holdsVersion(held, etag)) return { etag, json: null };
+  if (holds(etag)) return { etag, json: null };
   const kept = answers.get(orderId, etag);
   if (kept !== undefined) return { etag, json: withServerTime(kept, ctx.now()) };
 

@@ -35,7 +35,7 @@ import type { OrderActionService } from '../orders/transition';
 import type { LimitedCall } from '../rate-limit';
 import { currentRate } from '../rates/rates';
 import { orderIdParam, parseWith } from '../validation';
-import { noStore } from './cache-control';
+import { holdsVersion, noStore } from './cache-control';
 import { POLLED } from '../plugins/request-log';
 
 export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
@@ -85,13 +85,12 @@ export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
   // while nothing but the server's time would change.
   app.get('/api/orders/:id/status', POLLED, async (request, reply): Promise<FastifyReply> => {
     noStore(reply);
-    const held = request.headers['if-none-match'];
     const { etag, json } = await orderStatus(
       app,
       app.statusAnswers,
       request.caller.telegramId,
       orderIdParam(request.params),
-      held,
+      (version) => holdsVersion(request.headers['if-none-match'], version),
     );
     void reply.header('etag', etag);
     // The answer comes as the JSON of an OrderDetails, kept between polls (status-answers.ts).
