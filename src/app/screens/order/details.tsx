@@ -78,22 +78,18 @@ function DetailsBody({ order }: { readonly order: OrderDetails }) {
             {order.walletAddress !== null && (
               <CopyRow label={LL.buyForm.walletAddress()} value={order.walletAddress} />
             )}
-            {order.txHash !== null && (
-              <TxHashRow
-                label={LL.sendCrypto.txHash()}
-                hash={order.txHash}
-                network={order.network}
-                testId="incoming-tx"
-              />
-            )}
-            {order.outgoingTxHash !== null && (
-              <TxHashRow
-                label={LL.complete.electronicReceipt()}
-                hash={order.outgoingTxHash}
-                network={order.network}
-                testId="outgoing-tx"
-              />
-            )}
+            <TxHashRow
+              label={LL.sendCrypto.txHash()}
+              hash={order.txHash}
+              network={order.network}
+              testId="incoming-tx"
+            />
+            <TxHashRow
+              label={LL.complete.electronicReceipt()}
+              hash={order.outgoingTxHash}
+              network={order.network}
+              testId="outgoing-tx"
+            />
           </Section>
         )}
       </List>
