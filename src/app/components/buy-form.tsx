@@ -42,6 +42,7 @@ import { hapticError, showAlert } from '../telegram/actions';
 import { CoinSwitch } from './coin-switch';
 import { createFailureText } from './failure-text';
 import { FieldError } from './field-error';
+import { FieldInput } from './field-input';
 import { formErrorText } from './form-error-text';
 import { NetworkSelect } from './network-select';
 import { OpenOrders } from './open-orders';
@@ -237,18 +238,18 @@ export function BuyForm(props: BuyFormProps) {
           </div>
         </Section>
         <Section>
-          <Input
+          <FieldInput
             header={props.fiatLabel}
             name="fiatAmount"
             inputMode={props.wholeFiat ? 'numeric' : 'decimal'}
             autoComplete="off"
             placeholder={formatNumber(props.bounds.min, language)}
             value={values.fiatAmount}
-            status={fiatError === null ? 'default' : 'error'}
+            error={fiatError}
+            errorTestId="fiat-error"
             onChange={(event) => onFiatChange(event.target.value)}
             after={<span className="input-unit">{unit}</span>}
           />
-          {fiatError !== null && <FieldError text={fiatError} testId="fiat-error" />}
           <Input
             header={LL.buyForm.amountCrypto({ crypto: values.cryptoCurrency })}
             name="cryptoAmount"
@@ -281,7 +282,7 @@ export function BuyForm(props: BuyFormProps) {
               form.setValue('network', network, { shouldValidate: form.formState.isSubmitted })
             }
           />
-          <Input
+          <FieldInput
             header={LL.buyForm.walletAddress()}
             name="walletAddress"
             autoComplete="off"
@@ -293,14 +294,14 @@ export function BuyForm(props: BuyFormProps) {
                 : LL.buyForm.walletPlaceholderTron()
             }
             value={values.walletAddress}
-            status={walletError === null ? 'default' : 'error'}
+            error={walletError}
+            errorTestId="wallet-error"
             onChange={(event) =>
               form.setValue('walletAddress', event.target.value, {
                 shouldValidate: form.formState.isSubmitted,
               })
             }
           />
-          {walletError !== null && <FieldError text={walletError} testId="wallet-error" />}
         </Section>
       </List>
       {props.notice}
