@@ -205,12 +205,15 @@ export interface ReceiptInfo {
 
 /** An office and its city, in both languages (spec section 3, "Office reservation"). */
 export interface OfficeInfo {
+  /** Stable kebab-case slug, unique among all offices, e.g. `moscow-city-tower`. */
   readonly id: string;
   readonly addressRu: string;
   readonly addressEn: string;
   readonly workingHoursRu: string;
   readonly workingHoursEn: string;
+  /** International format, e.g. `+7 495 662-41-80`. */
   readonly phone: string;
+  /** An https map search for the office's address. */
   readonly mapLink: string;
 }
 
