@@ -364,7 +364,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('orders').dropColumn('version').execute();
       },
     },
-    '0010_versions_never_repeat': {
+    '0011_versions_never_repeat': {
       async up(db: Kysely<unknown>) {
         // A version is a random number, not a count (issue 21, item 12): a count starts again
         // from an earlier value after a backup is restored or on a replica that lagged, and the

@@ -2,7 +2,7 @@
  * What a status poll needs beyond the caller (issue 14): the order's version, read with the
  * versions of every order polled in the same turn of the event loop in one query, and the answer
  * last built for each order, kept while its version is the order's. An order's answer but the
- * server's time is decided by its version (migrations 0009 and 0010: the database moves it on to
+ * server's time is decided by its version (migrations 0009 and 0011: the database moves it on to
  * a random number at every change of the order, its receipts or its office, however made), so a
  * poll of an unchanged order reads one number and answers from memory, always as current as the
  * database.
