@@ -285,9 +285,7 @@ export function BuyForm(props: BuyFormProps) {
           <FieldInput
             header={LL.buyForm.walletAddress()}
             name="walletAddress"
-            autoComplete="off"
-            autoCapitalize="off"
-            spellCheck={false}
+            code
             placeholder={
               isEvmNetwork(values.network)
                 ? LL.buyForm.walletPlaceholderEvm()

@@ -165,9 +165,7 @@ function TxHashForm({
           <FieldInput
             header={LL.sendCrypto.txHash()}
             name="txHash"
-            autoComplete="off"
-            autoCapitalize="off"
-            spellCheck={false}
+            code
             placeholder={network === 'TRC20' ? 'a1b2…' : '0xa1b2…'}
             value={txHash}
             error={error}
