@@ -19,6 +19,7 @@ import { orderNumber } from '../../../shared/support-link';
 import { submitTxHash } from '../../api/orders';
 import { CancelOrderButton } from '../../components/cancel-order-button';
 import { FieldInput } from '../../components/field-input';
+import { fieldSetter } from '../../forms';
 import { formErrorText } from '../../components/form-error-text';
 import { CopyRow } from '../../components/copy-row';
 import { CountdownBanner } from '../../components/countdown-banner';
@@ -170,11 +171,7 @@ function TxHashForm({
             value={txHash}
             error={error}
             errorTestId="tx-error"
-            onChange={(event) =>
-              form.setValue('txHash', event.target.value, {
-                shouldValidate: form.formState.isSubmitted,
-              })
-            }
+            onChange={(event) => fieldSetter(form)('txHash', event.target.value)}
           />
         </Section>
       </List>

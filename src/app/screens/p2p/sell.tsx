@@ -27,6 +27,7 @@ import { orderScreenPath } from '../../../shared/order-screens';
 import { sellFormSchema, type SellFormValues } from '../../../shared/schemas/forms';
 import { createOrder } from '../../api/orders';
 import { FieldInput } from '../../components/field-input';
+import { fieldSetter } from '../../forms';
 import { CoinSwitch } from '../../components/coin-switch';
 import { createFailureText } from '../../components/failure-text';
 import { formErrorText } from '../../components/form-error-text';
@@ -103,8 +104,7 @@ function SellForm() {
   }, [rate, form]);
 
   const validate = form.formState.isSubmitted;
-  const set = (name: keyof SellFormValues, value: string) =>
-    form.setValue(name, value, { shouldValidate: validate });
+  const set = fieldSetter(form);
 
   const message = (key: string | undefined) =>
     formErrorText(key, LL, { language, bounds: BOUNDS, currencyLabel: 'RUB' });
