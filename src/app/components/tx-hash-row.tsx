@@ -39,3 +39,23 @@ export function TxHashRow({
     </>
   );
 }
+
+/**
+ * The crypto sent to the customer, which they keep as an electronic receipt (spec section 3,
+ * `outgoingTxHash`); nothing before it is sent.
+ */
+export function ElectronicReceiptRow({
+  order,
+}: {
+  readonly order: { readonly outgoingTxHash: string | null; readonly network: NetworkId };
+}) {
+  const { LL } = useI18nContext();
+  return (
+    <TxHashRow
+      label={LL.complete.electronicReceipt()}
+      hash={order.outgoingTxHash}
+      network={order.network}
+      testId="outgoing-tx"
+    />
+  );
+}

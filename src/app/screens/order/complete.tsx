@@ -13,7 +13,7 @@ import { OrderAmounts } from '../../components/order-amounts';
 import { OrderNotFound } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
-import { TxHashRow } from '../../components/tx-hash-row';
+import { ElectronicReceiptRow } from '../../components/tx-hash-row';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
 
@@ -51,13 +51,8 @@ export function Complete({ orderId }: { readonly orderId: string }) {
         <List>
           <OrderAmounts order={order} />
           {order.outgoingTxHash !== null && (
-            <Section header={LL.complete.electronicReceipt()}>
-              <TxHashRow
-                label={LL.sendCrypto.txHash()}
-                hash={order.outgoingTxHash}
-                network={order.network}
-                testId="outgoing-tx"
-              />
+            <Section>
+              <ElectronicReceiptRow order={order} />
             </Section>
           )}
         </List>
