@@ -1753,6 +1753,10 @@ export type NamespaceConsoleTranslation = {
 	 */
 	writeTo: string
 	/**
+	 * З​а​к​р​ы​т
+	 */
+	ended: string
+	/**
 	 * С​р​о​к
 	 */
 	deadline: string
@@ -3664,6 +3668,10 @@ export type TranslationFunctions = {
 		 * Написать в Telegram
 		 */
 		writeTo: () => LocalizedString
+		/**
+		 * Закрыт
+		 */
+		ended: () => LocalizedString
 		/**
 		 * Срок
 		 */

@@ -138,7 +138,10 @@ export interface OperatorOrderResponse {
     readonly firstSeenAt: string;
     readonly orderCount: number;
   };
+  /** The deadline that matters now (`orderDeadline`): null without one, and for a final order. */
   readonly deadline: string | null;
+  /** When a final order ended: the time of its final event; null while it is active. */
+  readonly endedAt: string | null;
   readonly flags: readonly OrderFlag[];
   /** The card a sell pays out to. */
   readonly payoutCard: {

@@ -15,6 +15,7 @@ import type {
 import { AUTOPILOT_OPERATOR_ID } from '../../src/shared/operator-api';
 import { QUEUE_GROUPS } from '../../src/shared/operator-queue';
 import type { OrderStatus } from '../../src/shared/order-status';
+import { localeOf } from '../../src/shared/format';
 import { FIXTURE_BANK, FIXTURE_NOW, iso, makeOrder, orderSummary } from '../helpers/order-fixtures';
 import {
   advance,
@@ -58,6 +59,7 @@ function view(order: Partial<OrderDetails>, fields: Partial<OperatorOrderRespons
     order: full,
     customer: { ...CUSTOMER, languageCode: 'ru', firstSeenAt: iso(FIXTURE_NOW), orderCount: 3 },
     deadline: full.expiresAt,
+    endedAt: null,
     flags: [],
     payoutCard: null,
     events: [],
@@ -251,6 +253,30 @@ describe('the order: the actions of its status', () => {
       expect(screen.getByTestId('console-status').dataset['status']).toBe(status);
     },
   );
+});
+
+describe('the time of an order (issue 21, item 15)', () => {
+  it('a final order shows when it ended, not a countdown; an active one counts down', async () => {
+    const endedAt = iso(FIXTURE_NOW - 3 * MINUTE);
+    await openOrder(view({ status: 'COMPLETED' }, { deadline: null, endedAt }));
+    expect(screen.queryByTestId('console-deadline')).toBeNull();
+    const ended = screen.getByTestId('console-ended');
+    expect(ended.textContent).toContain('Closed');
+    expect(ended.textContent).toContain(
+      new Intl.DateTimeFormat(localeOf('en'), { dateStyle: 'medium', timeStyle: 'short' }).format(
+        new Date(endedAt),
+      ),
+    );
+  });
+
+  it('an active order shows the time left to its deadline and no end', async () => {
+    await openOrder(
+      view({ status: 'REQUISITES_READY' }, { deadline: iso(FIXTURE_NOW + 29 * MINUTE) }),
+      'ru',
+    );
+    expect(screen.queryByTestId('console-ended')).toBeNull();
+    expect(screen.getByTestId('console-deadline').textContent).toContain('осталось 29:00');
+  });
 });
 
 describe('the forms', () => {

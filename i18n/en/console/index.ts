@@ -25,6 +25,7 @@ const en_console: NamespaceConsoleTranslation = {
   orderCount: 'Orders in total: {count}',
   firstSeen: 'First seen: {date}',
   writeTo: 'Write in Telegram',
+  ended: 'Closed',
   deadline: 'Deadline',
   receipts: 'Receipts',
   events: 'History',

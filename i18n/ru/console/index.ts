@@ -28,6 +28,7 @@ const ru_console: BaseTranslation = {
   orderCount: 'Заказов всего: {count:number}',
   firstSeen: 'Впервые: {date:string}',
   writeTo: 'Написать в Telegram',
+  ended: 'Закрыт',
   deadline: 'Срок',
   receipts: 'Чеки',
   events: 'История',

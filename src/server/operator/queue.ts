@@ -24,8 +24,7 @@ import type { OperatorListQuerySchema } from '../../shared/schemas/operator';
 import type { ServerContext } from '../context';
 import { pageOf } from '../db/paging';
 import type { Database } from '../db/schema';
-import { toOrderSummary } from '../orders/order-view';
-import { orderDeadline } from '../orders/transition';
+import { rowDeadline, toOrderSummary } from '../orders/order-view';
 
 /** Later than any deadline: orders without one sort after those with one. */
 const NO_DEADLINE = Number.MAX_SAFE_INTEGER;
@@ -80,7 +79,7 @@ function rowsQuery(db: Kysely<Database>) {
 type JoinedRow = Awaited<ReturnType<ReturnType<typeof rowsQuery>['execute']>>[number];
 
 function toRow(row: JoinedRow, now: number): OperatorOrderRow {
-  const deadline = orderDeadline(row);
+  const deadline = rowDeadline(row);
   return {
     ...toOrderSummary(row),
     customer: {

@@ -215,9 +215,15 @@ function OrderView({
         <Cell subhead={LL.details.status()} data-testid="console-status" data-status={order.status}>
           {LL.statusLabels[STATUS_LABEL_KEYS[order.status]]()}
         </Cell>
+        {view.endedAt !== null && (
+          <Cell subhead={LL.console.ended()} data-testid="console-ended">
+            {date(view.endedAt)}
+          </Cell>
+        )}
         {deadline !== null && (
           <Cell
             subhead={LL.console.deadline()}
+            data-testid="console-deadline"
             className={deadline.overdue ? 'console-deadline--overdue' : undefined}
           >
             {deadline.text}
