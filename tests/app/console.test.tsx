@@ -331,6 +331,7 @@ describe('the forms', () => {
     );
     type('txHash', 'a'.repeat(64));
     await press('complete');
+    expect(setup.dialogs.confirm).toHaveBeenCalledTimes(1);
     expect(api.callsTo('POST', `/api/operator/orders/${ID}/complete`)[0]?.body).toEqual({
       outgoingTxHash: 'a'.repeat(64),
       expectedStatus: 'PAYMENT_CONFIRMED',
@@ -350,6 +351,77 @@ describe('the forms', () => {
     expect(api.callsTo('POST', `/api/operator/orders/${ID}/confirm-payment`)[0]?.body).toEqual({
       expectedStatus: 'RECEIPT_UPLOADED',
     });
+  });
+
+  it.each([
+    [
+      'en',
+      'Complete order #3f9c2a7b? You sent 51.4774 USDC on Base to the customer’s wallet 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed.',
+    ],
+    [
+      'ru',
+      'Завершить заказ №3f9c2a7b? Вы отправили 51,4774 USDC в сети Base на кошелёк клиента 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed.',
+    ],
+  ] as const)(
+    'completing a buy with the outgoing hash asks first (%s), naming the amount, the coin, the network and the wallet; declined, nothing is sent',
+    async (language, question) => {
+      const { api } = await openOrder(view({ status: 'PAYMENT_CONFIRMED' }), language);
+      const hash = `0x${'b'.repeat(64)}`;
+      type('txHash', hash);
+      setup.dialogs.confirm.mockReturnValue(false);
+      await press('complete');
+      expect(setup.dialogs.confirm).toHaveBeenCalledWith(question);
+      expect(api.callsTo('POST', `/api/operator/orders/${ID}/complete`)).toHaveLength(0);
+      expect(document.querySelector<HTMLInputElement>('[name="txHash"]')?.value).toBe(hash);
+      setup.dialogs.confirm.mockReturnValue(true);
+      await press('complete');
+      expect(api.callsTo('POST', `/api/operator/orders/${ID}/complete`)[0]?.body).toEqual({
+        outgoingTxHash: hash,
+        expectedStatus: 'PAYMENT_CONFIRMED',
+      });
+    },
+  );
+
+  it.each([
+    [
+      'ru',
+      'Консоль открыта слишком давно для действий с деньгами. Закройте её и откройте заново, затем повторите: введённое сохранится.',
+    ],
+    [
+      'en',
+      'The console was opened too long ago for an action that moves money. Close it, open it again and repeat: what you typed is kept.',
+    ],
+  ] as const)(
+    'init data too old for money (OPERATOR_REOPEN, %s): the typed hash stays, the console asks to be reopened, and the reopened console has the hash again',
+    async (language, message) => {
+      const { api, app } = await openOrder(view({ status: 'PAYMENT_CONFIRMED' }), language);
+      api.on('POST', `/api/operator/orders/${ID}/complete`, {
+        status: 401,
+        json: { error: 'x', code: 'OPERATOR_REOPEN' },
+      });
+      const hash = `0x${'c'.repeat(64)}`;
+      type('txHash', hash);
+      await press('complete');
+      const notice = screen.getByTestId('console-notice');
+      expect(notice.dataset['kind']).toBe('reopen');
+      expect(notice.textContent).toBe(message);
+      await advance(6_000);
+      expect(document.querySelector<HTMLInputElement>('[name="txHash"]')?.value).toBe(hash);
+
+      app.unmount();
+      await openOrder(view({ status: 'PAYMENT_CONFIRMED' }), language);
+      expect(document.querySelector<HTMLInputElement>('[name="txHash"]')?.value).toBe(hash);
+    },
+  );
+
+  it('the draft of a form is forgotten once its action is done', async () => {
+    const { app } = await openOrder(view({ status: 'PAYMENT_CONFIRMED' }));
+    type('txHash', `0x${'d'.repeat(64)}`);
+    await press('complete');
+    expect(screen.getByTestId('console-notice').dataset['kind']).toBe('done');
+    app.unmount();
+    await openOrder(view({ status: 'PAYMENT_CONFIRMED' }));
+    expect(document.querySelector<HTMLInputElement>('[name="txHash"]')?.value).toBe('');
   });
 
   it('reject sends the catalogue reason and the comment, after a confirmation', async () => {

@@ -1,17 +1,28 @@
 /**
- * What an operator's view of an order says about its time (issue 21, item 15): the deadline of a
- * final order is none, whatever its stored fields still hold, and the order says when it ended.
+ * Operators' identity and time (issue 21): the writes that move money take init data at most
+ * OPERATOR_INIT_DATA_MAX_AGE old (item 2); the deadline of a final order is none, whatever its
+ * stored fields still hold, and the order says when it ended (item 15).
  */
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OperatorOrderResponse, OperatorOrdersResponse } from '../../src/shared/operator-api';
-import { FINAL_STATUSES, orderDeadline } from '../../src/shared/order-status';
-import { ALICE } from '../helpers/identity';
+import type { ApiErrorBody } from '../../src/shared/api';
+import {
+  MONEY_ACTIONS,
+  type OperatorOrderResponse,
+  type OperatorOrdersResponse,
+  type OperatorWrite,
+} from '../../src/shared/operator-api';
+import { FINAL_STATUSES, orderDeadline, type OrderStatus } from '../../src/shared/order-status';
+import { ALICE, authHeader, initDataFor } from '../helpers/identity';
 import {
   CARD_REQUISITES,
+  OFFICE_INSTRUCTIONS,
   OPERATOR,
   OPERATOR_PATHS,
   createLifecycleApp,
   expectMoved,
+  naturalKind,
+  orderRow,
   rowOf,
   send,
   txHashFor,
@@ -20,6 +31,7 @@ import { insertOrder } from '../helpers/orders';
 import type { TestApp } from '../helpers/test-app';
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -109,5 +121,170 @@ describe('a final order in the console has no deadline and says when it ended', 
       deadline: null,
       endedAt: new Date(rejectedAt).toISOString(),
     });
+  });
+});
+
+/** A call as OPERATOR whose init data Telegram signed `ageMs` before the server's now. */
+function sendAged(
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  ageMs: number,
+  body?: unknown,
+  language: 'ru' | 'en' = 'ru',
+): Promise<LightMyRequestResponse> {
+  const initData = initDataFor(OPERATOR, { authDate: new Date(t.clock.now() - ageMs) });
+  return t.app.inject({
+    method,
+    url,
+    headers: { ...authHeader(initData), 'accept-language': language },
+    ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
+  });
+}
+
+/** Each operator write: an order in the status it acts on, the call and its body. */
+const WRITES: Readonly<
+  Record<
+    OperatorWrite,
+    {
+      readonly status: OrderStatus;
+      readonly method: 'POST' | 'PUT';
+      readonly url: (id: string) => string;
+      readonly body: unknown;
+    }
+  >
+> = {
+  requisites: {
+    status: 'WAITING_REQUISITES',
+    method: 'POST',
+    url: OPERATOR_PATHS.requisites,
+    body: CARD_REQUISITES,
+  },
+  officeInstructions: {
+    status: 'OFFICE_PENDING',
+    method: 'POST',
+    url: OPERATOR_PATHS.officeInstructions,
+    body: { instructions: OFFICE_INSTRUCTIONS },
+  },
+  confirmPayment: {
+    status: 'RECEIPT_UPLOADED',
+    method: 'POST',
+    url: OPERATOR_PATHS.confirmPayment,
+    body: {},
+  },
+  confirmTx: { status: 'TX_PENDING', method: 'POST', url: OPERATOR_PATHS.confirmTx, body: {} },
+  complete: {
+    status: 'PAYMENT_CONFIRMED',
+    method: 'POST',
+    url: OPERATOR_PATHS.complete,
+    body: { outgoingTxHash: txHashFor('TRC20') },
+  },
+  reject: {
+    status: 'RECEIPT_UPLOADED',
+    method: 'POST',
+    url: OPERATOR_PATHS.reject,
+    body: { reason: 'Подозрение на мошенничество' },
+  },
+  rates: {
+    status: 'WAITING_REQUISITES',
+    method: 'PUT',
+    url: () => OPERATOR_PATHS.rates,
+    body: { fiat: 'RUB', crypto: 'USDT', baseRate: 95.5 },
+  },
+  spreads: {
+    status: 'WAITING_REQUISITES',
+    method: 'PUT',
+    url: () => OPERATOR_PATHS.spreads,
+    body: { paymentMethod: 'P2P', operation: 'BUY', spreadBp: 150 },
+  },
+};
+
+function orderFor(status: OrderStatus): Promise<string> {
+  return insertOrder(t.database.db, ALICE, {
+    ...rowOf(naturalKind(status)),
+    status,
+    created_at: t.clock.now(),
+  });
+}
+
+const MONEY = (Object.keys(MONEY_ACTIONS) as OperatorWrite[]).filter((w) => MONEY_ACTIONS[w]);
+const NOT_MONEY = (Object.keys(MONEY_ACTIONS) as OperatorWrite[]).filter((w) => !MONEY_ACTIONS[w]);
+
+describe('money actions want init data at most OPERATOR_INIT_DATA_MAX_AGE old (item 2)', () => {
+  it('the table: completing, confirming a payment or a transaction, requisites and prices move money; instructions and rejection do not', () => {
+    expect(MONEY).toEqual([
+      'requisites',
+      'confirmPayment',
+      'confirmTx',
+      'complete',
+      'rates',
+      'spreads',
+    ]);
+    expect(NOT_MONEY).toEqual(['officeInstructions', 'reject']);
+    expect(t.config.operatorInitDataMaxAgeSeconds).toBe(3_600);
+  });
+
+  it.each(MONEY)(
+    "%s on init data an hour and a second old: 401 OPERATOR_REOPEN, in the caller's language, and nothing changes",
+    async (write) => {
+      const spec = WRITES[write];
+      const id = await orderFor(spec.status);
+      const before = await orderRow(t.database.db, id);
+      const ru = await sendAged(spec.method, spec.url(id), HOUR + 1_000, spec.body, 'ru');
+      expect({ status: ru.statusCode, code: ru.json<ApiErrorBody>().code }).toEqual({
+        status: 401,
+        code: 'OPERATOR_REOPEN',
+      });
+      expect(ru.json<ApiErrorBody>().error).toMatch(/^Консоль открыта слишком давно/);
+      const en = await sendAged(spec.method, spec.url(id), HOUR + 1_000, spec.body, 'en');
+      expect(en.json<ApiErrorBody>().error).toMatch(/^The console was opened too long ago/);
+      expect(await orderRow(t.database.db, id)).toEqual(before);
+    },
+  );
+
+  it.each(MONEY)('%s on init data 59 minutes old is accepted', async (write) => {
+    const spec = WRITES[write];
+    const id = await orderFor(spec.status);
+    const res = await sendAged(spec.method, spec.url(id), 59 * MINUTE, spec.body);
+    expect(res.statusCode).toBe(200);
+  });
+
+  it.each(NOT_MONEY)('%s still takes init data 23 hours old', async (write) => {
+    const spec = WRITES[write];
+    const id = await orderFor(spec.status);
+    const res = await sendAged(spec.method, spec.url(id), 23 * HOUR, spec.body);
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('reading the queue, a search and an order still take init data 23 hours old; a day and more is AUTH_EXPIRED', async () => {
+    const id = await orderFor('PAYMENT_CONFIRMED');
+    for (const url of [OPERATOR_PATHS.queue, OPERATOR_PATHS.orders, OPERATOR_PATHS.order(id)]) {
+      expect((await sendAged('GET', url, 23 * HOUR)).statusCode).toBe(200);
+      const old = await sendAged('GET', url, 24 * HOUR + 1_000);
+      expect(old.json<ApiErrorBody>().code).toBe('AUTH_EXPIRED');
+    }
+  });
+
+  it('OPERATOR_INIT_DATA_MAX_AGE is read: at 600 s, init data 11 minutes old cannot complete', async () => {
+    const strict = await createLifecycleApp({ operatorInitDataMaxAgeSeconds: 600 });
+    try {
+      const id = await insertOrder(strict.database.db, ALICE, {
+        ...rowOf('p2pBuy'),
+        status: 'PAYMENT_CONFIRMED',
+        created_at: strict.clock.now(),
+      });
+      const call = (ageMs: number) =>
+        strict.app.inject({
+          method: 'POST',
+          url: OPERATOR_PATHS.complete(id),
+          headers: authHeader(
+            initDataFor(OPERATOR, { authDate: new Date(strict.clock.now() - ageMs) }),
+          ),
+          payload: { outgoingTxHash: txHashFor('TRC20') },
+        });
+      expect((await call(11 * MINUTE)).json<ApiErrorBody>().code).toBe('OPERATOR_REOPEN');
+      expect((await call(9 * MINUTE)).statusCode).toBe(200);
+    } finally {
+      await strict.close();
+    }
   });
 });

@@ -19,6 +19,12 @@ declare module 'fastify' {
     authenticate: (request: FastifyRequest) => Promise<void>;
     /** preHandler: as `authenticate`, for operators only; FORBIDDEN for anyone else. */
     operatorOnly: (request: FastifyRequest) => Promise<void>;
+    /**
+     * preHandler after `operatorOnly`, for the writes that move money (src/shared's
+     * MONEY_ACTIONS): OPERATOR_REOPEN when the caller's init data is older than
+     * OPERATOR_INIT_DATA_MAX_AGE.
+     */
+    recentOperator: (request: FastifyRequest) => Promise<void>;
     /** Whether a Telegram user is an operator: OPERATOR_IDS, and the demo customer in demo mode. */
     isOperator: (telegramId: number) => boolean;
     /** Writes the customers seen so far now rather than within RECORD_FLUSH_MS (for tests). */
@@ -70,6 +76,17 @@ export const authPlugin = fp(
           const caller = authenticator.verify(request);
           if (!app.isOperator(caller.telegramId)) throw new AppError('FORBIDDEN');
           request.caller = caller;
+          resolve();
+        }),
+    );
+    const moneyMaxAgeMs = app.config.operatorInitDataMaxAgeSeconds * 1000;
+    app.decorate(
+      'recentOperator',
+      (request: FastifyRequest) =>
+        new Promise<void>((resolve) => {
+          if (app.now() - request.caller.authDate > moneyMaxAgeMs) {
+            throw new AppError('OPERATOR_REOPEN');
+          }
           resolve();
         }),
     );

@@ -6,7 +6,9 @@ import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import type { OrderActionResponse } from '../../shared/api';
 import {
+  MONEY_ACTIONS,
   OPERATOR_PATHS,
+  type OperatorWrite,
   type OperatorOrderResponse,
   type OperatorOrdersResponse,
   type OperatorQueueResponse,
@@ -42,6 +44,10 @@ import { POLLED } from '../plugins/request-log';
 
 export const operatorRoutes: FastifyPluginCallback = (app, _options, done) => {
   app.addHook('preHandler', app.operatorOnly);
+
+  /** The options of a write's route: recent init data when MONEY_ACTIONS says it moves money. */
+  const write = (name: OperatorWrite) =>
+    MONEY_ACTIONS[name] ? { preHandler: app.recentOperator } : {};
 
   /** An action on an order; its body, when it takes one, is judged before the order id. */
   const orderAction =
@@ -85,37 +91,46 @@ export const operatorRoutes: FastifyPluginCallback = (app, _options, done) => {
 
   app.post(
     '/api/operator/orders/:id/requisites',
+    write('requisites'),
     orderAction(v.union([CardRequisitesSchema, BankRequisitesSchema]), giveRequisites),
   );
   app.post(
     '/api/operator/orders/:id/office-instructions',
+    write('officeInstructions'),
     orderAction(OfficeInstructionsSchema, giveOfficeInstructions),
   );
   app.post(
     '/api/operator/orders/:id/confirm-payment',
+    write('confirmPayment'),
     orderAction(OperatorActionSchema, confirmPaymentByOperator),
   );
   app.post(
     '/api/operator/orders/:id/confirm-tx',
+    write('confirmTx'),
     orderAction(OperatorActionSchema, confirmIncomingTx),
   );
   // No body completes an order that needs no outgoing hash (an office buy, a sell).
   app.post(
     '/api/operator/orders/:id/complete',
+    write('complete'),
     orderAction(v.nullish(CompleteSchema, {}), completeOrder),
   );
-  app.post('/api/operator/orders/:id/reject', orderAction(RejectSchema, rejectOrder));
+  app.post(
+    '/api/operator/orders/:id/reject',
+    write('reject'),
+    orderAction(RejectSchema, rejectOrder),
+  );
 
   app.get('/api/operator/rates', async (_request, reply) => {
     noStore(reply);
     return readRates(app);
   });
 
-  app.put('/api/operator/rates', async (request) =>
+  app.put('/api/operator/rates', write('rates'), async (request) =>
     setBaseRate(app, request.caller.telegramId, parseWith(SetRateSchema, request.body)),
   );
 
-  app.put('/api/operator/spreads', async (request) =>
+  app.put('/api/operator/spreads', write('spreads'), async (request) =>
     setSpread(app, request.caller.telegramId, parseWith(SetSpreadSchema, request.body)),
   );
 
