@@ -1,15 +1,20 @@
 /**
  * Operators' identity and time (issue 21): the writes that move money take init data at most
- * OPERATOR_INIT_DATA_MAX_AGE old (item 2); the deadline of a final order is none, whatever its
+ * OPERATOR_INIT_DATA_MAX_AGE old (item 2); in demo mode a visitor's console holds their own
+ * orders only, while a listed operator sees all (item 3); the deadline of a final order is none, whatever its
  * stored fields still hold, and the order says when it ended (item 15).
  */
+import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiErrorBody } from '../../src/shared/api';
+import { demoCustomer } from '../../src/server/auth/demo-session';
+import { API_PATHS, type ApiErrorBody } from '../../src/shared/api';
 import {
   MONEY_ACTIONS,
+  type MeResponse,
   type OperatorOrderResponse,
   type OperatorOrdersResponse,
+  type OperatorQueueResponse,
   type OperatorWrite,
 } from '../../src/shared/operator-api';
 import { FINAL_STATUSES, orderDeadline, type OrderStatus } from '../../src/shared/order-status';
@@ -286,5 +291,132 @@ describe('money actions want init data at most OPERATOR_INIT_DATA_MAX_AGE old (i
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe('a demo visitor’s console holds their own orders only (item 3)', () => {
+  const FIRST = demoCustomer('first-browser-0000-aaaa');
+  const SECOND = demoCustomer('second-browser-000-bbbb');
+  let demo: TestApp;
+  let firstOrder: string;
+  let secondOrder: string;
+  let receiptId: string;
+  beforeAll(async () => {
+    // Demo mode (no BOT_TOKEN), OPERATOR the one listed operator.
+    demo = await createLifecycleApp({ botToken: undefined });
+    const at = demo.clock.now();
+    firstOrder = await insertOrder(demo.database.db, FIRST, {
+      ...rowOf('p2pBuy'),
+      status: 'RECEIPT_UPLOADED',
+      created_at: at,
+    });
+    secondOrder = await insertOrder(demo.database.db, SECOND, {
+      ...rowOf('p2pBuy'),
+      status: 'RECEIPT_UPLOADED',
+      created_at: at,
+    });
+    receiptId = randomUUID();
+    await demo.database.db
+      .insertInto('receipts')
+      .values({
+        id: receiptId,
+        order_id: firstOrder,
+        file_name: 'чек.png',
+        mime_type: 'image/png',
+        size_bytes: 10,
+        sha256: 'f'.repeat(64),
+        storage_key: 'missing.png',
+        uploaded_at: at,
+      })
+      .execute();
+  });
+  afterAll(async () => {
+    await demo.close();
+  });
+
+  const idsOf = (rows: readonly { id: string }[]) => rows.map((o) => o.id).sort();
+  const queueIds = (res: LightMyRequestResponse) =>
+    idsOf(res.json<OperatorQueueResponse>().groups.flatMap((g) => g.orders));
+
+  it('each demo visitor is an operator, and their queue and search hold their own orders only', async () => {
+    for (const [visitor, own] of [
+      [FIRST, firstOrder],
+      [SECOND, secondOrder],
+    ] as const) {
+      const me = (await send(demo, 'GET', API_PATHS.me, visitor)).json<MeResponse>();
+      expect(me.operator).toBe(true);
+      expect(queueIds(await send(demo, 'GET', OPERATOR_PATHS.queue, visitor))).toEqual([own]);
+      const all = await send(demo, 'GET', OPERATOR_PATHS.orders, visitor);
+      expect(idsOf(all.json<OperatorOrdersResponse>().orders)).toEqual([own]);
+    }
+    // Searching for the other visitor by order number, Telegram id or @username finds nothing.
+    for (const q of [firstOrder.slice(0, 8), String(FIRST.id), `@${FIRST.username}`]) {
+      const res = await send(
+        demo,
+        'GET',
+        `${OPERATOR_PATHS.orders}?q=${encodeURIComponent(q)}`,
+        SECOND,
+      );
+      expect(res.json<OperatorOrdersResponse>().orders).toEqual([]);
+    }
+  });
+
+  it("another visitor's order is 404 as a missing one: the view, a receipt and every action; nothing is taken or changed", async () => {
+    const before = await orderRow(demo.database.db, firstOrder);
+    const calls: readonly [method: 'GET' | 'POST', url: string, body?: unknown][] = [
+      ['GET', OPERATOR_PATHS.order(firstOrder)],
+      ['GET', OPERATOR_PATHS.receipt(firstOrder, receiptId)],
+      ['POST', OPERATOR_PATHS.requisites(firstOrder), CARD_REQUISITES],
+      [
+        'POST',
+        OPERATOR_PATHS.officeInstructions(firstOrder),
+        { instructions: OFFICE_INSTRUCTIONS },
+      ],
+      ['POST', OPERATOR_PATHS.confirmPayment(firstOrder), {}],
+      ['POST', OPERATOR_PATHS.confirmTx(firstOrder), {}],
+      ['POST', OPERATOR_PATHS.complete(firstOrder), { outgoingTxHash: txHashFor('TRC20') }],
+      ['POST', OPERATOR_PATHS.reject(firstOrder), { reason: 'чужой заказ' }],
+    ];
+    const missing = randomUUID();
+    for (const [method, url, body] of calls) {
+      const res = await send(demo, method, url, SECOND, body);
+      const code = res.json<ApiErrorBody>().code;
+      expect({ url, status: res.statusCode, code }).toEqual({
+        url,
+        status: 404,
+        code: 'ORDER_NOT_FOUND',
+      });
+      // Exactly as an order that does not exist (the receipt's answer aside).
+      if (!url.includes('/receipts/')) {
+        const none = await send(demo, method, url.replace(firstOrder, missing), SECOND, body);
+        expect({ status: none.statusCode, code: none.json<ApiErrorBody>().code }).toEqual({
+          status: 404,
+          code: 'ORDER_NOT_FOUND',
+        });
+      }
+    }
+    expect(await orderRow(demo.database.db, firstOrder)).toEqual(before);
+    expect(before.taken_by).toBeNull();
+  });
+
+  it('opening their own order takes it from the autopilot, and they can act on it', async () => {
+    const view = await send(demo, 'GET', OPERATOR_PATHS.order(secondOrder), SECOND);
+    expect(view.statusCode).toBe(200);
+    expect((await orderRow(demo.database.db, secondOrder)).taken_by).toBe(SECOND.id);
+    expectMoved(
+      await send(demo, 'POST', OPERATOR_PATHS.confirmPayment(secondOrder), SECOND, {}),
+      'PAYMENT_CONFIRMED',
+    );
+  });
+
+  it('a real operator (OPERATOR_IDS) still sees and opens every order', async () => {
+    const queue = queueIds(await send(demo, 'GET', OPERATOR_PATHS.queue, OPERATOR));
+    expect(queue).toContain(firstOrder);
+    const all = await send(demo, 'GET', OPERATOR_PATHS.orders, OPERATOR);
+    expect(idsOf(all.json<OperatorOrdersResponse>().orders)).toEqual(
+      [firstOrder, secondOrder].sort(),
+    );
+    const view = await send(demo, 'GET', OPERATOR_PATHS.order(firstOrder), OPERATOR);
+    expect(view.json<OperatorOrderResponse>().customer.telegramId).toBe(FIRST.id);
   });
 });

@@ -1,6 +1,9 @@
 /**
  * `/api/operator/*`: every route behind `operatorOnly`, so only Telegram users listed in
- * OPERATOR_IDS reach them (403 for anyone else). Thin routes over the operator services.
+ * OPERATOR_IDS reach them (403 for anyone else), and in demo mode each demo visitor, whose console
+ * holds their own orders only (`consoleScope`: another's order answers 404 like a missing one).
+ * The writes that move money want recent init data (MONEY_ACTIONS). Thin routes over the
+ * operator services.
  */
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
@@ -35,7 +38,7 @@ import {
 } from '../operator/operator-orders';
 import { actionResponse } from '../orders/order-view';
 import type { OrderActionService } from '../orders/transition';
-import { operatorQueue, searchOrders } from '../operator/queue';
+import { checkInScope, operatorQueue, searchOrders } from '../operator/queue';
 import { readRates, setBaseRate, setSpread } from '../rates/rates';
 import { openReceipt } from '../receipts/receipts';
 import { orderIdParam, parseWith, receiptIdParam } from '../validation';
@@ -44,6 +47,13 @@ import { POLLED } from '../plugins/request-log';
 
 export const operatorRoutes: FastifyPluginCallback = (app, _options, done) => {
   app.addHook('preHandler', app.operatorOnly);
+
+  // Every route of one order: first, whether the caller's console holds it (consoleScope).
+  app.addHook('preHandler', async (request) => {
+    const params = request.params as Record<string, unknown> | undefined;
+    if (request.consoleScope === null || params?.['id'] === undefined) return;
+    await checkInScope(app, orderIdParam(params), request.consoleScope);
+  });
 
   /** The options of a write's route: recent init data when MONEY_ACTIONS says it moves money. */
   const write = (name: OperatorWrite) =>
@@ -58,14 +68,18 @@ export const operatorRoutes: FastifyPluginCallback = (app, _options, done) => {
       return actionResponse(await action(app, request.caller.telegramId, id, body));
     };
 
-  app.get(OPERATOR_PATHS.queue, POLLED, async (_request, reply): Promise<OperatorQueueResponse> => {
+  app.get(OPERATOR_PATHS.queue, POLLED, async (request, reply): Promise<OperatorQueueResponse> => {
     noStore(reply);
-    return operatorQueue(app);
+    return operatorQueue(app, request.consoleScope);
   });
 
   app.get(OPERATOR_PATHS.orders, async (request, reply): Promise<OperatorOrdersResponse> => {
     noStore(reply);
-    return searchOrders(app, parseWith(OperatorListQuerySchema, request.query));
+    return searchOrders(
+      app,
+      parseWith(OperatorListQuerySchema, request.query),
+      request.consoleScope,
+    );
   });
 
   app.get('/api/operator/orders/:id', async (request, reply): Promise<OperatorOrderResponse> => {
