@@ -524,6 +524,33 @@ describe('rates and spreads', () => {
     });
   });
 
+  it('a rate refused for old init data (OPERATOR_REOPEN) asks to reopen the console, and the reopened console has the typed rate; only then is a draft kept', async () => {
+    const api = serveRates();
+    api.on('PUT', '/api/operator/rates', {
+      status: 401,
+      json: { error: 'x', code: 'OPERATOR_REOPEN' },
+    });
+    const first = renderApp('/console/rates', { language: 'en' });
+    await settle();
+    typeIn('rate-RUB-USDT', '97');
+    await press('rate-RUB-USDT-save');
+    expect(screen.getByTestId('rate-RUB-USDT-error').textContent).toContain(
+      'The console was opened too long ago for an action that moves money.',
+    );
+    first.unmount();
+    const second = renderApp('/console/rates', { language: 'en' });
+    await settle();
+    const input = () => screen.getByTestId('rate-RUB-USDT').querySelector('input');
+    expect(input()?.value).toBe('97');
+    // Saved at last: the draft goes, and the current rate shows again.
+    api.on('PUT', '/api/operator/rates', { json: RATES });
+    await press('rate-RUB-USDT-save');
+    second.unmount();
+    renderApp('/console/rates', { language: 'en' });
+    await settle();
+    expect(input()?.value).toBe('95.4');
+  });
+
   it('a spread is typed in percent and saved in basis points; not a number is refused in place', async () => {
     const api = serveRates();
     renderApp('/console/rates', { language: 'en' });

@@ -1,5 +1,6 @@
 /**
- * What an operator typed into a form of an order, kept in local storage until the action is done
+ * What an operator typed into a form of an order (or of the rates: scope `rates`), kept in local
+ * storage until the action is done
  * (issue 21, item 2): a money action refused on old init data (OPERATOR_REOPEN) asks them to
  * reopen the console, which in Telegram is a new page, and the reopened console fills the form in
  * again. Storage that is unavailable (a private window) keeps nothing and breaks nothing.
@@ -26,6 +27,24 @@ export function readDraft(orderId: string, form: string): Record<string, string>
   }
 }
 
+/** Keeps the text fields of `form` of an order. */
+export function writeDraft(orderId: string, form: string, values: unknown): void {
+  try {
+    localStorage.setItem(keyOf(orderId, form), JSON.stringify(values));
+  } catch {
+    // Full or unavailable: the form still holds it on this page.
+  }
+}
+
+/** Forgets one form of an order (or of the rates): it was saved. */
+export function forgetDraft(orderId: string, form: string): void {
+  try {
+    localStorage.removeItem(keyOf(orderId, form));
+  } catch {
+    // Nothing was kept.
+  }
+}
+
 /** Forgets every form of an order: its action was done, or the order moved on. */
 export function clearDrafts(orderId: string): void {
   try {
@@ -44,13 +63,7 @@ export function useFormDraft<T extends FieldValues>(
   methods: UseFormReturn<T>,
 ): void {
   useEffect(() => {
-    const subscription = methods.watch((values) => {
-      try {
-        localStorage.setItem(keyOf(orderId, form), JSON.stringify(values));
-      } catch {
-        // Full or unavailable: the form still holds it on this page.
-      }
-    });
+    const subscription = methods.watch((values) => writeDraft(orderId, form, values));
     return () => subscription.unsubscribe();
   }, [orderId, form, methods]);
 }
