@@ -414,6 +414,14 @@ describe('the forms', () => {
     },
   );
 
+  it('the drafts of an order are forgotten once it has ended', async () => {
+    localStorage.setItem(`console_draft:${ID}:complete`, JSON.stringify({ txHash: 'a' }));
+    localStorage.setItem('console_draft:other-order:complete', JSON.stringify({ txHash: 'b' }));
+    await openOrder(view({ status: 'CANCELLED' }));
+    expect(localStorage.getItem(`console_draft:${ID}:complete`)).toBeNull();
+    expect(localStorage.getItem('console_draft:other-order:complete')).not.toBeNull();
+  });
+
   it('the draft of a form is forgotten once its action is done', async () => {
     const { app } = await openOrder(view({ status: 'PAYMENT_CONFIRMED' }));
     type('txHash', `0x${'d'.repeat(64)}`);
