@@ -4,7 +4,9 @@
  * it in a browser:
  * - a P2P buy, a bank buy, an office buy and a sell each reach COMPLETED in under a minute with
  *   nobody acting but the customer and the autopilot;
- * - two browsers are two demo customers: neither sees nor reaches the other's orders.
+ * - two browsers are two demo customers: neither sees nor reaches the other's orders, in the app
+ *   or in their consoles (issue 21, item 3);
+ * - the README's tour, followed word for word (its wallet, card and hash read from README.md).
  * The README's tour shows the screens this test saves to tests/e2e/readme/.
  */
 import fs from 'node:fs';
