@@ -1340,6 +1340,10 @@ type RootTranslation = {
 		 */
 		AUTH_EXPIRED: string
 		/**
+		 * К​о​н​с​о​л​ь​ ​о​т​к​р​ы​т​а​ ​с​л​и​ш​к​о​м​ ​д​а​в​н​о​ ​д​л​я​ ​д​е​й​с​т​в​и​й​ ​с​ ​д​е​н​ь​г​а​м​и​.​ ​З​а​к​р​о​й​т​е​ ​е​ё​ ​и​ ​о​т​к​р​о​й​т​е​ ​з​а​н​о​в​о​,​ ​з​а​т​е​м​ ​п​о​в​т​о​р​и​т​е​:​ ​в​в​е​д​ё​н​н​о​е​ ​с​о​х​р​а​н​и​т​с​я​.
+		 */
+		OPERATOR_REOPEN: string
+		/**
 		 * Н​е​д​о​с​т​а​т​о​ч​н​о​ ​п​р​а​в
 		 */
 		FORBIDDEN: string
@@ -1753,6 +1757,10 @@ export type NamespaceConsoleTranslation = {
 	 */
 	writeTo: string
 	/**
+	 * З​а​к​р​ы​т
+	 */
+	ended: string
+	/**
 	 * С​р​о​к
 	 */
 	deadline: string
@@ -1877,6 +1885,14 @@ export type NamespaceConsoleTranslation = {
 	 * З​а​в​е​р​ш​и​т​ь​:​ ​к​р​и​п​т​о​в​а​л​ю​т​а​ ​о​т​п​р​а​в​л​е​н​а
 	 */
 	complete: string
+	/**
+	 * З​а​в​е​р​ш​и​т​ь​ ​з​а​к​а​з​ ​№​{​i​d​}​?​ ​В​ы​ ​о​т​п​р​а​в​и​л​и​ ​{​a​m​o​u​n​t​}​ ​в​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​ ​н​а​ ​к​о​ш​е​л​ё​к​ ​к​л​и​е​н​т​а​ ​{​w​a​l​l​e​t​}​.
+	 * @param {string} amount
+	 * @param {string} id
+	 * @param {string} network
+	 * @param {string} wallet
+	 */
+	completeAsk: RequiredParams<'amount' | 'id' | 'network' | 'wallet'>
 	/**
 	 * З​а​в​е​р​ш​и​т​ь​:​ ​в​ы​п​л​а​т​а​ ​н​а​ ​к​а​р​т​у​ ​с​д​е​л​а​н​а
 	 */
@@ -3324,6 +3340,10 @@ export type TranslationFunctions = {
 		 */
 		AUTH_EXPIRED: () => LocalizedString
 		/**
+		 * Консоль открыта слишком давно для действий с деньгами. Закройте её и откройте заново, затем повторите: введённое сохранится.
+		 */
+		OPERATOR_REOPEN: () => LocalizedString
+		/**
 		 * Недостаточно прав
 		 */
 		FORBIDDEN: () => LocalizedString
@@ -3665,6 +3685,10 @@ export type TranslationFunctions = {
 		 */
 		writeTo: () => LocalizedString
 		/**
+		 * Закрыт
+		 */
+		ended: () => LocalizedString
+		/**
 		 * Срок
 		 */
 		deadline: () => LocalizedString
@@ -3782,6 +3806,10 @@ export type TranslationFunctions = {
 		 * Завершить: криптовалюта отправлена
 		 */
 		complete: () => LocalizedString
+		/**
+		 * Завершить заказ №{id}? Вы отправили {amount} в сети {network} на кошелёк клиента {wallet}.
+		 */
+		completeAsk: (arg: { amount: string, id: string, network: string, wallet: string }) => LocalizedString
 		/**
 		 * Завершить: выплата на карту сделана
 		 */

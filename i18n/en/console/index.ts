@@ -25,6 +25,7 @@ const en_console: NamespaceConsoleTranslation = {
   orderCount: 'Orders in total: {count}',
   firstSeen: 'First seen: {date}',
   writeTo: 'Write in Telegram',
+  ended: 'Closed',
   deadline: 'Deadline',
   receipts: 'Receipts',
   events: 'History',
@@ -61,6 +62,8 @@ const en_console: NamespaceConsoleTranslation = {
   confirmTx: 'Confirm the transaction',
   confirmTxAsk: 'Is the transaction of order #{id} ({amount}) confirmed on chain?',
   complete: 'Complete: crypto sent',
+  completeAsk:
+    'Complete order #{id}? You sent {amount} on {network} to the customer’s wallet {wallet}.',
   completeSell: 'Complete: card payout made',
   completeSellAsk: 'Was the payout of {amount} to the card of order #{id} made?',
   completeOffice: 'Complete: the customer got the crypto',

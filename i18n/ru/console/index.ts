@@ -28,6 +28,7 @@ const ru_console: BaseTranslation = {
   orderCount: 'Заказов всего: {count:number}',
   firstSeen: 'Впервые: {date:string}',
   writeTo: 'Написать в Telegram',
+  ended: 'Закрыт',
   deadline: 'Срок',
   receipts: 'Чеки',
   events: 'История',
@@ -64,6 +65,8 @@ const ru_console: BaseTranslation = {
   confirmTx: 'Подтвердить транзакцию',
   confirmTxAsk: 'Транзакция по заказу №{id:string} ({amount:string}) подтверждена в сети?',
   complete: 'Завершить: криптовалюта отправлена',
+  completeAsk:
+    'Завершить заказ №{id:string}? Вы отправили {amount:string} в сети {network:string} на кошелёк клиента {wallet:string}.',
   completeSell: 'Завершить: выплата на карту сделана',
   completeSellAsk: 'Выплата {amount:string} на карту по заказу №{id:string} сделана?',
   completeOffice: 'Завершить: клиент получил криптовалюту',

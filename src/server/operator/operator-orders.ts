@@ -11,6 +11,7 @@ import { checkTxHash } from '../../shared/addresses';
 import { OFFICE_RATE_FIXED_MS, PAYMENT_WINDOWS } from '../../shared/limits';
 import type { OperatorMessage, OperatorOrderResponse } from '../../shared/operator-api';
 import { orderFlags } from '../../shared/operator-queue';
+import { isFinalStatus } from '../../shared/order-status';
 import { FREE_TEXT_REJECT_REASON } from '../../shared/reject-reasons';
 import type {
   BankRequisitesSchema,
@@ -26,8 +27,8 @@ import { AppError } from '../errors';
 import type { NotificationFacts } from '../notifications/facts';
 import { OPERATORS_RECIPIENT } from '../notifications/outbox';
 import { plainText, renderNotification } from '../notifications/render';
-import { toOrderDetails, type StoredReservation } from '../orders/order-view';
-import { applyTransition, orderDeadline, type TransitionResult } from '../orders/transition';
+import { rowDeadline, toOrderDetails, type StoredReservation } from '../orders/order-view';
+import { applyTransition, type TransitionResult } from '../orders/transition';
 
 async function findOrder(db: Kysely<Database>, orderId: string): Promise<OrderRow> {
   const row = await db
@@ -108,7 +109,10 @@ export async function orderForOperator(
           )
           .where('order_id', '!=', orderId)
           .execute();
-  const deadline = orderDeadline(row);
+  const deadline = rowDeadline(row);
+  const ending = isFinalStatus(row.status)
+    ? events.findLast((e) => e.to_status === row.status)
+    : undefined;
   return {
     order,
     customer: {
@@ -121,6 +125,7 @@ export async function orderForOperator(
       orderCount: Number(orderCount.count),
     },
     deadline: deadline === null ? null : new Date(deadline).toISOString(),
+    endedAt: ending === undefined ? null : new Date(ending.created_at).toISOString(),
     flags: orderFlags(
       {
         status: row.status,

@@ -17,7 +17,7 @@ import {
   type OperatorOrderResponse,
   type OperatorReceipt,
 } from '../../../shared/operator-api';
-import { STATUS_LABEL_KEYS } from '../../../shared/order-status';
+import { STATUS_LABEL_KEYS, isFinalStatus } from '../../../shared/order-status';
 import { orderNumber } from '../../../shared/support-link';
 import { ApiError } from '../../api/client';
 import { fetchOperatorOrder, fetchReceiptFile } from '../../api/operator';
@@ -34,6 +34,7 @@ import { useFetchState } from '../../hooks/use-fetch-state';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { openSupportLink } from '../../telegram/actions';
 import { ConsoleActions } from '../../components/console/console-actions';
+import { clearDrafts } from '../../components/console/console-draft';
 import { customerName } from '../../components/console/console-order-row';
 import { deadlineText, useServerNow } from '../../components/console/console-time';
 import { useConsoleAction } from '../../hooks/use-console-action';
@@ -215,9 +216,15 @@ function OrderView({
         <Cell subhead={LL.details.status()} data-testid="console-status" data-status={order.status}>
           {LL.statusLabels[STATUS_LABEL_KEYS[order.status]]()}
         </Cell>
+        {view.endedAt !== null && (
+          <Cell subhead={LL.console.ended()} data-testid="console-ended">
+            {date(view.endedAt)}
+          </Cell>
+        )}
         {deadline !== null && (
           <Cell
             subhead={LL.console.deadline()}
+            data-testid="console-deadline"
             className={deadline.overdue ? 'console-deadline--overdue' : undefined}
           >
             {deadline.text}
@@ -324,6 +331,11 @@ export function ConsoleOrder({ orderId }: { readonly orderId: string }) {
   const now = useServerNow(fetched.data?.offsetMs ?? 0);
   const view = fetched.data?.view;
   const action = useConsoleAction(orderId, view?.order.status, fetched.reload);
+  // An order that ended has no form left: what was typed for it goes.
+  const ended = view !== undefined && isFinalStatus(view.order.status);
+  useEffect(() => {
+    if (ended) clearDrafts(orderId);
+  }, [ended, orderId]);
 
   let body;
   if (view === undefined && fetched.error !== undefined) {
