@@ -312,43 +312,32 @@ export async function giveOfficeInstructions(
   );
 }
 
-export function confirmPaymentByOperator(
-  ctx: ServerContext,
-  operatorId: number,
-  orderId: string,
-  body: v.InferOutput<typeof OperatorActionSchema>,
-) {
-  return applyTransition(
-    ctx.db,
-    {
-      orderId,
-      action: 'operatorConfirmPayment',
-      actor: 'operator',
-      actorId: operatorId,
-      expectedStatus: body.expectedStatus,
-    },
-    ctx.now(),
-  );
+/** An operator's action that takes nothing but the status the operator saw. */
+function plainAction(action: 'operatorConfirmPayment' | 'confirmIncomingTx') {
+  return (
+    ctx: ServerContext,
+    operatorId: number,
+    orderId: string,
+    body: v.InferOutput<typeof OperatorActionSchema>,
+  ) =>
+    applyTransition(
+      ctx.db,
+      {
+        orderId,
+        action,
+        actor: 'operator',
+        actorId: operatorId,
+        expectedStatus: body.expectedStatus,
+      },
+      ctx.now(),
+    );
 }
 
-export function confirmIncomingTx(
-  ctx: ServerContext,
-  operatorId: number,
-  orderId: string,
-  body: v.InferOutput<typeof OperatorActionSchema>,
-) {
-  return applyTransition(
-    ctx.db,
-    {
-      orderId,
-      action: 'confirmIncomingTx',
-      actor: 'operator',
-      actorId: operatorId,
-      expectedStatus: body.expectedStatus,
-    },
-    ctx.now(),
-  );
-}
+/** The customer's payment arrived. */
+export const confirmPaymentByOperator = plainAction('operatorConfirmPayment');
+
+/** The seller's transaction is confirmed on chain. */
+export const confirmIncomingTx = plainAction('confirmIncomingTx');
 
 /** Completes an order; a P2P or bank buy needs the hash of the transfer that sent the crypto. */
 export async function completeOrder(

@@ -26,7 +26,7 @@ import { failureText } from '../../components/failure-text';
 import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
 import { Screen } from '../../components/screen';
-import { TxHashRow } from '../../components/tx-hash-row';
+import { ElectronicReceiptRow, TxHashRow } from '../../components/tx-hash-row';
 import { useEnvironment } from '../../environment-context';
 import { localeOf } from '../../../shared/format';
 import { clockOffset } from '../../hooks/use-countdown';
@@ -261,16 +261,8 @@ function OrderView({
           <CopyRow label={LL.buyForm.walletAddress()} value={order.walletAddress} />
         )}
         <Requisites view={view} />
-        {order.txHash !== null && (
-          <TxHashRow label={LL.sendCrypto.txHash()} hash={order.txHash} network={order.network} />
-        )}
-        {order.outgoingTxHash !== null && (
-          <TxHashRow
-            label={LL.complete.electronicReceipt()}
-            hash={order.outgoingTxHash}
-            network={order.network}
-          />
-        )}
+        <TxHashRow label={LL.sendCrypto.txHash()} hash={order.txHash} network={order.network} />
+        <ElectronicReceiptRow order={order} />
         {order.officeInstructions !== null && (
           <Cell subhead={LL.officeWaiting.instructions()} multiline>
             {order.officeInstructions}
