@@ -8,6 +8,7 @@ import { Button, List, Placeholder, Section, Spinner } from '@telegram-apps/tele
 import { useLocation } from 'wouter';
 import { orderScreenPath } from '../../../shared/order-screens';
 import type { OrderStatus } from '../../../shared/order-status';
+import { MyOrdersButton } from '../../components/my-orders-button';
 import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
 import { OrderNotFound } from '../../components/order-not-found';
@@ -92,9 +93,7 @@ export function Complete({ orderId }: { readonly orderId: string }) {
     <Screen testId="complete" header={{ title: LL.complete.title(), back: '/my-orders' }}>
       <div data-status={order?.status}>{body}</div>
       <div className="screen__actions">
-        <Button size="l" stretched mode="bezeled" onClick={() => navigate('/my-orders')}>
-          {LL.common.myOrders()}
-        </Button>
+        <MyOrdersButton />
         {order !== undefined && (
           <Button
             size="l"

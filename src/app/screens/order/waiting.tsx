@@ -6,9 +6,8 @@
  * operator's answer (REQUISITES_TIMEOUT, stored as the order's deadline). Cancel (after a
  * confirmation) and support with the order's number.
  */
-import { Button } from '@telegram-apps/telegram-ui';
 import { useState } from 'react';
-import { useLocation } from 'wouter';
+import { MyOrdersButton } from '../../components/my-orders-button';
 import { CancelOrderButton } from '../../components/cancel-order-button';
 import { OperatorWait } from '../../components/operator-wait';
 import { OrderNotFound } from '../../components/order-not-found';
@@ -21,7 +20,6 @@ import { clearWaitingStart, waitingStart } from '../../storage';
 
 export function Waiting({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
-  const [, navigate] = useLocation();
   const [since] = useState(() => waitingStart(orderId));
   const view = useOrderScreen('waiting', orderId, {
     onRuleLeave: () => clearWaitingStart(orderId),
@@ -44,9 +42,7 @@ export function Waiting({ orderId }: { readonly orderId: string }) {
             offsetMs={view.offsetMs}
           />
           <div className="screen__actions">
-            <Button size="l" stretched mode="bezeled" onClick={() => navigate('/my-orders')}>
-              {LL.common.myOrders()}
-            </Button>
+            <MyOrdersButton />
             <CancelOrderButton cancel={cancel} />
             <OrderSupportButton orderId={orderId} />
           </div>
