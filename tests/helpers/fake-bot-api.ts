@@ -14,7 +14,7 @@ export interface BotApiCall {
   readonly at: number;
 }
 
-/** A scripted answer: the HTTP status and Telegram's body. */
+/** A scripted answer: the HTTP status and Telegram's body; status 0 hangs up with no answer. */
 export interface FakeAnswer {
   readonly status: number;
   readonly body: Record<string, unknown>;
@@ -53,6 +53,8 @@ export const FAULTS = {
     status: 403,
     body: { ok: false, error_code: 403, description: 'Forbidden: bot was blocked by the user' },
   }),
+  /** The connection dropped before any answer: a network error for the caller. */
+  hangUp: (): FakeAnswer => ({ status: 0, body: {} }),
 };
 
 export class FakeBotApi {
@@ -166,6 +168,10 @@ export class FakeBotApi {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const reply = (answer: FakeAnswer) => {
+      if (answer.status === 0) {
+        request.socket.destroy();
+        return;
+      }
       response.writeHead(answer.status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(answer.body));
     };

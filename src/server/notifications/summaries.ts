@@ -1,0 +1,67 @@
+/**
+ * Floods of operator alerts (issue 21, item 6): a backlog after an outage can flag tens of
+ * thousands of orders at once, and Telegram lets a group have about 20 messages a minute. So the
+ * operators' chat gets at most SUMMARY_AFTER messages of one kind in any minute: the first ones as
+ * they are, and the last place of the minute goes to one summary of every alert of that kind still
+ * waiting ("1 234 orders waiting over 10 minutes", a button to the console's queue); those alerts
+ * are marked `summarised`, their rows kept (the console shows each with its order). Past that,
+ * the kind's next alert waits for a place to open and then sums up what came meanwhile.
+ */
+import type { Kysely } from 'kysely';
+import type { Database, NotificationRow } from '../db/schema';
+import type { NotificationFacts } from './facts';
+import { OPERATORS_RECIPIENT } from './outbox';
+
+/** How many messages of one kind the operators' chat gets in any SUMMARY_WINDOW_MS. */
+export const SUMMARY_AFTER = 3;
+export const SUMMARY_WINDOW_MS = 60_000;
+
+export type FloodDecision =
+  /** Send this row: as it is, or (its payload's summaryCount set) as the summary. */
+  | { readonly kind: 'send'; readonly row: NotificationRow }
+  /** The kind has had its messages this minute: wait until a place opens. */
+  | { readonly kind: 'hold'; readonly until: number };
+
+/** What to do with a claimed alert to the operators' chat, the earliest waiting of its kind. */
+export async function summariseFlood(
+  db: Kysely<Database>,
+  row: NotificationRow,
+  now: number,
+): Promise<FloodDecision> {
+  const facts = JSON.parse(row.payload) as NotificationFacts;
+  // Already a summary (its send was retried): it says what it said.
+  if (facts.summaryCount !== undefined) return { kind: 'send', row };
+  const recent = await db
+    .selectFrom('notifications')
+    .select('sent_at')
+    .where('recipient', '=', OPERATORS_RECIPIENT)
+    .where('kind', '=', row.kind)
+    .where('status', '=', 'sent')
+    .where('sent_at', '>', now - SUMMARY_WINDOW_MS)
+    .orderBy('sent_at', 'desc')
+    .limit(SUMMARY_AFTER)
+    .execute();
+  if (recent.length >= SUMMARY_AFTER) {
+    const oldest = recent.at(-1)?.sent_at ?? now;
+    return { kind: 'hold', until: oldest + SUMMARY_WINDOW_MS + 1 };
+  }
+  if (recent.length < SUMMARY_AFTER - 1) return { kind: 'send', row };
+
+  // The minute's last place: every alert of the kind still waiting goes into this one message.
+  return db.transaction().execute(async (trx) => {
+    const folded = await trx
+      .updateTable('notifications')
+      .set({ status: 'summarised', claimed_until: null })
+      .where('recipient', '=', OPERATORS_RECIPIENT)
+      .where('kind', '=', row.kind)
+      .where('status', '=', 'pending')
+      .where('id', '>', row.id)
+      .where((w) => w.or([w('claimed_until', 'is', null), w('claimed_until', '<=', now)]))
+      .executeTakeFirst();
+    const others = Number(folded.numUpdatedRows);
+    if (others === 0) return { kind: 'send', row };
+    const payload = JSON.stringify({ ...facts, summaryCount: others + 1 });
+    await trx.updateTable('notifications').set({ payload }).where('id', '=', row.id).execute();
+    return { kind: 'send', row: { ...row, payload } };
+  });
+}
