@@ -63,6 +63,8 @@ export class FakeBotApi {
   readonly script: ((call: BotApiCall) => FakeAnswer | undefined)[] = [];
   /** Chats that blocked the bot: every message to them is refused with 403. */
   readonly blockedChats = new Set<number>();
+  /** How long a call waits before its answer (a slow Telegram, a call in flight); 0 by default. */
+  delay: (call: BotApiCall) => number = () => 0;
   private readonly server: http.Server;
   private readonly updates: Record<string, unknown>[] = [];
   private nextUpdateId = 1;
@@ -184,6 +186,8 @@ export class FakeBotApi {
     const payload = (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
     const call: BotApiCall = { method, payload, at: Date.now() };
     if (method !== 'getUpdates') this.calls.push(call);
+    const delay = this.delay(call);
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
 
     for (let i = 0; i < this.script.length; i++) {
       const answer = this.script[i]?.(call);

@@ -5,7 +5,8 @@
  * they are, and the last place of the minute goes to one summary of every alert of that kind still
  * waiting ("1 234 orders waiting over 10 minutes", a button to the console's queue); those alerts
  * are marked `summarised`, their rows kept (the console shows each with its order). Past that,
- * the kind's next alert waits for a place to open and then sums up what came meanwhile.
+ * the kind's next alert waits for a place to open and then, while the flood goes on (a summary
+ * sent in the minute before), sums up at once what came meanwhile: about one message a minute.
  */
 import type { Kysely } from 'kysely';
 import type { Database, NotificationRow } from '../db/schema';
@@ -31,23 +32,30 @@ export async function summariseFlood(
   const facts = JSON.parse(row.payload) as NotificationFacts;
   // Already a summary (its send was retried): it says what it said.
   if (facts.summaryCount !== undefined) return { kind: 'send', row };
-  const recent = await db
+  // The kind's latest messages: those of the last minute take its places, and a summary among
+  // those of the minute before says a flood is still going on.
+  const latest = await db
     .selectFrom('notifications')
-    .select('sent_at')
+    .select(['sent_at', 'payload'])
     .where('recipient', '=', OPERATORS_RECIPIENT)
     .where('kind', '=', row.kind)
     .where('status', '=', 'sent')
-    .where('sent_at', '>', now - SUMMARY_WINDOW_MS)
+    .where('sent_at', '>', now - 2 * SUMMARY_WINDOW_MS)
     .orderBy('sent_at', 'desc')
     .limit(SUMMARY_AFTER)
     .execute();
+  const recent = latest.filter((sent) => (sent.sent_at ?? 0) > now - SUMMARY_WINDOW_MS);
   if (recent.length >= SUMMARY_AFTER) {
     const oldest = recent.at(-1)?.sent_at ?? now;
     return { kind: 'hold', until: oldest + SUMMARY_WINDOW_MS + 1 };
   }
-  if (recent.length < SUMMARY_AFTER - 1) return { kind: 'send', row };
+  const flooding = latest.some(
+    (sent) => (JSON.parse(sent.payload) as NotificationFacts).summaryCount !== undefined,
+  );
+  if (!flooding && recent.length < SUMMARY_AFTER - 1) return { kind: 'send', row };
 
-  // The minute's last place: every alert of the kind still waiting goes into this one message.
+  // The minute's last place, or a flood going on: every alert of the kind still waiting goes into
+  // this one message.
   return db.transaction().execute(async (trx) => {
     const folded = await trx
       .updateTable('notifications')
