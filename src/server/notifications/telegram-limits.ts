@@ -24,9 +24,15 @@ interface Window {
  */
 export const TELEGRAM_LIMITS = {
   overall: { limit: 30, ms: 1_050 },
+  /**
+   * And overall, messages leave at least this far apart (1 s / 30, and a little): 30 calls leaving
+   * at one instant reach Telegram spread over tens of milliseconds, and the next 30 a second later
+   * would catch up with their tail.
+   */
+  spacingMs: 34,
   privateChat: { limit: 1, ms: 1_050 },
   group: { limit: 20, ms: 61_000 },
-} as const satisfies Record<string, Window>;
+} as const;
 
 /** Calls that put a message in a chat, and so count against its limits. */
 const SENDING_METHODS: ReadonlySet<string> = new Set([
@@ -38,16 +44,38 @@ const SENDING_METHODS: ReadonlySet<string> = new Set([
   'forwardMessage',
 ]);
 
+/**
+ * A message's place in the windows: taken when the limits allow, counted from the moment its call
+ * leaves (`leave`), or given back if it never does (`release`). Until it leaves it counts as
+ * leaving now, so that what happens between the two (the row marked as being sent) can never
+ * bunch calls closer together than the windows allow.
+ */
+export interface Place {
+  leave(): void;
+  release(): void;
+}
+
+/** A place in one window: when its call left, or null while it has not yet. */
+interface Entry {
+  at: number | null;
+}
+
+/** How long to look again when a window is full of places whose calls have not left yet. */
+const PENDING_RECHECK_MS = 10;
+
 export class TelegramLimiter {
-  /** When the last messages left, oldest first: overall, and per chat. */
-  private readonly overall: number[] = [];
-  private readonly chats = new Map<number, number[]>();
+  /** The places of the windows, oldest first: overall, and per chat. */
+  private readonly overall: Entry[] = [];
+  private readonly chats = new Map<number, Entry[]>();
+  /** When the last place was taken. */
+  private lastTaken = -Infinity;
 
   constructor(
     private readonly limits: {
       readonly overall: Window;
       readonly privateChat: Window;
       readonly group: Window;
+      readonly spacingMs: number;
     } = TELEGRAM_LIMITS,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -56,27 +84,47 @@ export class TelegramLimiter {
    * Waits until one more message may go to `chatId` and takes its place in the windows. Rejects
    * with the signal's reason if it is aborted first (the server closing): nothing was taken.
    */
-  async take(chatId: number, signal?: AbortSignal): Promise<void> {
+  async reserve(chatId: number, signal?: AbortSignal): Promise<Place> {
     for (;;) {
       signal?.throwIfAborted();
-      const wait = this.tryTake(chatId);
-      if (wait === 0) return;
-      await sleep(wait, signal);
+      const place = this.tryReserve(chatId);
+      if (typeof place !== 'number') return place;
+      await sleep(place, signal);
     }
   }
 
-  /** Takes a place now and answers 0, or answers how long to wait before trying again. */
-  tryTake(chatId: number): number {
+  /** A place taken and left at once: for a call made right away. */
+  async take(chatId: number, signal?: AbortSignal): Promise<void> {
+    (await this.reserve(chatId, signal)).leave();
+  }
+
+  /** Takes a place now, or answers how long to wait before trying again. */
+  tryReserve(chatId: number): Place | number {
     const now = this.clock();
     const chat = chatId < 0 ? this.limits.group : this.limits.privateChat;
     const sent = this.chats.get(chatId) ?? [];
-    const wait = Math.max(waitIn(this.overall, this.limits.overall, now), waitIn(sent, chat, now));
+    const wait = Math.max(
+      waitIn(this.overall, this.limits.overall, now),
+      waitIn(sent, chat, now),
+      this.lastTaken + this.limits.spacingMs - now,
+    );
     if (wait > 0) return wait;
-    this.overall.push(now);
-    sent.push(now);
+    this.lastTaken = now;
+    const entry: Entry = { at: null };
+    this.overall.push(entry);
+    sent.push(entry);
     this.chats.set(chatId, sent);
     this.forgetIdleChats(now);
-    return 0;
+    return {
+      leave: () => {
+        entry.at ??= this.clock();
+      },
+      release: () => {
+        if (entry.at !== null) return;
+        remove(this.overall, entry);
+        remove(sent, entry);
+      },
+    };
   }
 
   /** A grammY transformer that takes a place before every call that sends to a chat. */
@@ -94,16 +142,33 @@ export class TelegramLimiter {
     if (this.chats.size < 1_000) return;
     const longest = Math.max(this.limits.privateChat.ms, this.limits.group.ms);
     for (const [chatId, sent] of this.chats) {
-      if ((sent.at(-1) ?? 0) <= now - longest) this.chats.delete(chatId);
+      const last = sent.at(-1);
+      if (last === undefined || (last.at !== null && last.at <= now - longest)) {
+        this.chats.delete(chatId);
+      }
     }
   }
 }
 
-/** How long until `sent` has room under `window` (0: now), dropping what has left it. */
-function waitIn(sent: number[], window: Window, now: number): number {
-  while (sent.length > 0 && (sent[0] ?? 0) <= now - window.ms) sent.shift();
-  if (sent.length < window.limit) return 0;
-  return (sent[sent.length - window.limit] ?? now) + window.ms - now;
+function remove(entries: Entry[], entry: Entry): void {
+  const i = entries.indexOf(entry);
+  if (i >= 0) entries.splice(i, 1);
+}
+
+/**
+ * How long until `entries` has room under `window` (0: now), dropping what has left it. Places
+ * whose calls have not left count as leaving now.
+ */
+function waitIn(entries: Entry[], window: Window, now: number): number {
+  while (entries.length > 0 && (entries[0]?.at ?? now) <= now - window.ms) entries.shift();
+  if (entries.length < window.limit) return 0;
+  // The place that must age out for one more to fit: left entries are in the order they were
+  // taken, which is close to the order they left; take the latest of the candidates to be safe.
+  let until = 0;
+  for (const entry of entries.slice(0, entries.length - window.limit + 1)) {
+    until = Math.max(until, entry.at === null ? now + PENDING_RECHECK_MS : entry.at + window.ms);
+  }
+  return Math.max(1, until - now);
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

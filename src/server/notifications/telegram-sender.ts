@@ -9,7 +9,7 @@
 import { Api, GrammyError, HttpError } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import type { RenderedMessage } from './render';
-import { TelegramLimiter } from './telegram-limits';
+import { TelegramLimiter, type Place } from './telegram-limits';
 
 export type SendOutcome =
   | { readonly kind: 'sent'; readonly messageId: number }
@@ -23,12 +23,17 @@ export interface MessageSender {
    * Waits until Telegram's limits let one more message go to the chat and takes its place;
    * rejects if `signal` is aborted first (the server closing).
    */
-  reserve(chatId: number, signal?: AbortSignal): Promise<void>;
+  reserve(chatId: number, signal?: AbortSignal): Promise<Place>;
   /**
    * Sends a message to a chat, or edits the bot's earlier message there when `editMessageId` is
-   * given, at once: its place was reserved.
+   * given, at once, in the place reserved for it (counted from here).
    */
-  send(chatId: number, message: RenderedMessage, editMessageId?: number): Promise<SendOutcome>;
+  send(
+    chatId: number,
+    message: RenderedMessage,
+    editMessageId: number | undefined,
+    place: Place,
+  ): Promise<SendOutcome>;
 }
 
 /** How long one call may take before it counts as a network fault and is retried later. */
@@ -66,8 +71,9 @@ export function createTelegramSender(options: {
   };
 
   return {
-    reserve: (chatId, signal) => limiter.take(chatId, signal),
-    async send(chatId, message, editMessageId) {
+    reserve: (chatId, signal) => limiter.reserve(chatId, signal),
+    async send(chatId, message, editMessageId, place) {
+      place.leave();
       try {
         if (editMessageId === undefined) return await sendNew(chatId, message);
         try {

@@ -29,6 +29,7 @@
  * Floods of operator alerts (summaries.ts): past a few alerts of one kind a minute, the operators'
  * chat gets one message saying how many, and the rest are marked `summarised`.
  */
+import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { Language } from '../../shared/api';
@@ -50,10 +51,12 @@ const THREAD_UPDATES: ReadonlySet<NotificationKind> = new Set([
 /** How many rows one claim takes, and how many sends the running worker keeps going at once. */
 const CLAIM_BATCH = 30;
 /**
- * How long a claim holds a row before its send: longer than a wait for Telegram's limits can be
- * (a group's 20 a minute).
+ * How long a claim holds a row before its send: longer than its wait for Telegram's limits (about
+ * a second: one row per chat is claimed, 30 at most), short, since a server killed holding claims
+ * leaves them to lapse before another start sends those rows. A row whose wait outlasts it is
+ * sent only if no other worker has claimed it meanwhile (the `sending` mark checks the claim).
  */
-const CLAIM_LEASE_MS = 90_000;
+const CLAIM_LEASE_MS = 15_000;
 /** How long the `sending` mark holds it: longer than a call can take (CALL_TIMEOUT_SECONDS). */
 const SEND_LEASE_MS = 30_000;
 /** Retries of a 5xx, a network error or a fault of ours, the delay doubling up to RETRY_MAX_MS. */
@@ -229,22 +232,28 @@ async function attempt(
   const editMessageId = THREAD_UPDATES.has(row.kind)
     ? await lastMessageOf(settings, row)
     : undefined;
-  await settings.sender.reserve(chatId, settings.signal);
-  if (settings.signal?.aborted === true) throw new Stopping();
+  const place = await settings.sender.reserve(chatId, settings.signal);
+  let outcome: SendOutcome;
   const attempts = row.attempts + 1;
-  // The attempt is counted and the row marked before the call: a restart can tell it may have
-  // left. Only while the claim is still this worker's.
-  const marked = await db
-    .updateTable('notifications')
-    .set({ status: 'sending', attempts, claimed_until: settings.now() + SEND_LEASE_MS })
-    .where('id', '=', row.id)
-    .where('claimed_until', '=', row.claimed_until)
-    .executeTakeFirst();
-  if (marked.numUpdatedRows === 0n) {
-    settings.log.warn({ notification: row.id }, 'notification: the claim lapsed before the send');
-    return null;
+  try {
+    if (settings.signal?.aborted === true) throw new Stopping();
+    // The attempt is counted and the row marked before the call: a restart can tell it may have
+    // left. Only while the claim is still this worker's.
+    const marked = await db
+      .updateTable('notifications')
+      .set({ status: 'sending', attempts, claimed_until: settings.now() + SEND_LEASE_MS })
+      .where('id', '=', row.id)
+      .where('claimed_until', '=', row.claimed_until)
+      .executeTakeFirst();
+    if (marked.numUpdatedRows === 0n) {
+      settings.log.warn({ notification: row.id }, 'notification: the claim lapsed before the send');
+      return null;
+    }
+    outcome = await settings.sender.send(chatId, message, editMessageId, place);
+  } finally {
+    // Given back if the call never left.
+    place.release();
   }
-  const outcome = await settings.sender.send(chatId, message, editMessageId);
   // Nothing between Telegram's answer and the row's update: the window of a repeat.
   if (outcome.kind === 'sent') {
     await finish(settings, row, {
@@ -428,6 +437,8 @@ export function startOutbox(settings: OutboxSettings, intervalMs: number): Runni
     settings.signal === undefined
       ? stopping.signal
       : AbortSignal.any([settings.signal, stopping.signal]);
+  // Each send waiting for its place listens for the stop, the loop's rest too.
+  setMaxListeners(CLAIM_BATCH + 2, signal);
   const running = { ...settings, signal };
   const inFlight = new Set<Promise<unknown>>();
   let wake: (() => void) | undefined;
