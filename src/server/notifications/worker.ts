@@ -114,24 +114,24 @@ async function claim(
           .where('n.status', 'in', CLAIMABLE)
           .where('n.next_attempt_at', '<=', now)
           .where((w) => w.or([w('n.claimed_until', 'is', null), w('n.claimed_until', '<=', now)]))
-          .where((w) =>
-            w.not(
-              w.exists(
-                w
-                  .selectFrom('notifications as earlier')
-                  .select(sql`1`.as('one'))
-                  .whereRef('earlier.recipient', '=', 'n.recipient')
-                  .where('earlier.status', 'in', CLAIMABLE)
-                  .whereRef('earlier.id', '<', 'n.id')
-                  .where((e) =>
-                    e.or([
-                      e('n.recipient', '!=', OPERATORS_RECIPIENT),
-                      e('earlier.kind', '=', e.ref('n.kind')),
-                    ]),
-                  ),
-              ),
-            ),
-          )
+          // Two shapes of one rule, so that each finds its index: a customer's chat is one queue,
+          // the operators' chat one per kind of alert.
+          .where((w) => {
+            const earlier = (sameKind: boolean) => {
+              let query = w
+                .selectFrom('notifications as earlier')
+                .select(sql`1`.as('one'))
+                .whereRef('earlier.recipient', '=', 'n.recipient');
+              if (sameKind) query = query.whereRef('earlier.kind', '=', 'n.kind');
+              return query
+                .where('earlier.status', 'in', CLAIMABLE)
+                .whereRef('earlier.id', '<', 'n.id');
+            };
+            return w.or([
+              w.and([w('n.recipient', '!=', OPERATORS_RECIPIENT), w.not(w.exists(earlier(false)))]),
+              w.and([w('n.recipient', '=', OPERATORS_RECIPIENT), w.not(w.exists(earlier(true)))]),
+            ]);
+          })
           .orderBy('n.id')
           .limit(limit);
         if (settings.dialect === 'postgres') due = due.forUpdate().skipLocked();
