@@ -1,5 +1,5 @@
 /**
- * Never lost, never twice (issue 12):
+ * Never lost, and repeated only when a call was in flight (issue 12, issue 21 item 10):
  * - the real server process is killed with SIGKILL after the status changes committed and before
  *   their messages could be sent (its Bot API unreachable), then restarted with the Bot API up:
  *   every message arrives, once (no call had left: the repeat a kill can cause, of a call in
