@@ -120,6 +120,9 @@ export const ORDER_START_PARAM_PREFIX = 'order_';
 /** The start parameter that opens an order in the operators' console: `console_<id>`. */
 export const CONSOLE_START_PARAM_PREFIX = 'console_';
 
+/** The start parameter that opens the console's queue (a flood's summary in the operators' chat). */
+export const CONSOLE_QUEUE_START_PARAM = 'console';
+
 function idFromStartParam(
   startParam: string | undefined | null,
   prefix: string,

@@ -465,6 +465,21 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    '0012_notification_kinds': {
+      async up(db: Kysely<unknown>) {
+        // The operators' chat is a queue per kind of alert, and a flood of one kind is summed up
+        // by what of that kind was sent in the last minute and what waits (notifications/
+        // summaries.ts): both read by (recipient, kind, status), the sent ones by when.
+        await db.schema
+          .createIndex('notifications_recipient_kind')
+          .on('notifications')
+          .columns(['recipient', 'kind', 'status', 'sent_at'])
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('notifications_recipient_kind').execute();
+      },
+    },
   };
 }
 

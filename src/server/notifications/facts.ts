@@ -51,6 +51,11 @@ export interface NotificationFacts {
   } | null;
   /** The other orders the same receipt file was sent to (a reused receipt). */
   readonly otherOrderIds?: readonly string[];
+  /**
+   * Set on an operator alert sent as the summary of a flood (summaries.ts): how many alerts of its
+   * kind it stands for, itself included.
+   */
+  readonly summaryCount?: number;
 }
 
 export async function orderFacts(

@@ -24,9 +24,8 @@ import type {
 import type { ServerContext } from '../context';
 import type { Database, OrderRow } from '../db/schema';
 import { AppError } from '../errors';
-import type { NotificationFacts } from '../notifications/facts';
 import { OPERATORS_RECIPIENT } from '../notifications/outbox';
-import { plainText, renderNotification } from '../notifications/render';
+import { plainText, renderStored, type RenderedMessage } from '../notifications/render';
 import { rowDeadline, toOrderDetails, type StoredReservation } from '../orders/order-view';
 import { applyTransition, type TransitionResult } from '../orders/transition';
 
@@ -181,12 +180,13 @@ async function orderMessages(ctx: ServerContext, orderId: string): Promise<Opera
     .execute();
   const options = { botUsername: ctx.config.botUsername, supportUrl: ctx.config.supportUrl };
   return rows.map((row) => {
-    const message = renderNotification(
-      row.kind,
-      JSON.parse(row.payload) as NotificationFacts,
-      row.language ?? ctx.config.operatorChatLanguage,
-      options,
-    );
+    // A row that cannot be rendered is shown with its stored error (it failed for that reason).
+    let message: RenderedMessage = { text: '', buttons: [] };
+    try {
+      message = renderStored(row, ctx.config.operatorChatLanguage, options);
+    } catch {
+      // The worker recorded the same fault with the row.
+    }
     return {
       id: row.id,
       to: row.recipient === OPERATORS_RECIPIENT ? 'operators' : 'customer',

@@ -184,7 +184,9 @@ function Messages({
               .join('\n') || undefined
           }
         >
-          <span className="console-message-text">{message.text}</span>
+          <span className="console-message-text">
+            {message.text === '' ? LL.console.messageUnrendered() : message.text}
+          </span>
         </Cell>
       ))}
     </Section>
