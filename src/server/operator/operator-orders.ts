@@ -27,7 +27,7 @@ import { AppError } from '../errors';
 import { OPERATORS_RECIPIENT } from '../notifications/outbox';
 import { plainText, renderStored, type RenderedMessage } from '../notifications/render';
 import { rowDeadline, toOrderDetails, type StoredReservation } from '../orders/order-view';
-import { applyTransition, type TransitionResult } from '../orders/transition';
+import { applyTransition, type OrderActionService } from '../orders/transition';
 
 async function findOrder(db: Kysely<Database>, orderId: string): Promise<OrderRow> {
   const row = await db
@@ -203,12 +203,9 @@ async function orderMessages(ctx: ServerContext, orderId: string): Promise<Opera
 }
 
 /** P2P card requisites for a P2P buy, or bank requisites for a bank buy; starts the payment timer. */
-export async function giveRequisites(
-  ctx: ServerContext,
-  operatorId: number,
-  orderId: string,
-  body: v.InferOutput<typeof CardRequisitesSchema> | v.InferOutput<typeof BankRequisitesSchema>,
-): Promise<TransitionResult> {
+export const giveRequisites: OrderActionService<
+  v.InferOutput<typeof CardRequisitesSchema> | v.InferOutput<typeof BankRequisitesSchema>
+> = async (ctx, operatorId, orderId, body) => {
   const order = await findOrder(ctx.db, orderId);
   let requisites: CardRequisites | BankRequisites;
   let window: number;
@@ -255,7 +252,7 @@ export async function giveRequisites(
     },
     now,
   );
-}
+};
 
 /** Reservation codes avoid characters that read alike (0/O, 1/I/L). */
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -265,12 +262,9 @@ function reservationCode(): string {
 }
 
 /** Office instructions: the office, a reservation code and the rate fixed for 3 hours. */
-export async function giveOfficeInstructions(
-  ctx: ServerContext,
-  operatorId: number,
-  orderId: string,
-  body: v.InferOutput<typeof OfficeInstructionsSchema>,
-): Promise<TransitionResult> {
+export const giveOfficeInstructions: OrderActionService<
+  v.InferOutput<typeof OfficeInstructionsSchema>
+> = async (ctx, operatorId, orderId, body) => {
   const order = await findOrder(ctx.db, orderId);
   if (order.payment_method !== 'OFFICE' || order.city_id === null) {
     throw new AppError('INVALID_STATUS', { status: order.status });
@@ -310,7 +304,7 @@ export async function giveOfficeInstructions(
     },
     now,
   );
-}
+};
 
 /** An operator's action that takes nothing but the status the operator saw. */
 function plainAction(action: 'operatorConfirmPayment' | 'confirmIncomingTx') {
@@ -340,12 +334,12 @@ export const confirmPaymentByOperator = plainAction('operatorConfirmPayment');
 export const confirmIncomingTx = plainAction('confirmIncomingTx');
 
 /** Completes an order; a P2P or bank buy needs the hash of the transfer that sent the crypto. */
-export async function completeOrder(
-  ctx: ServerContext,
-  operatorId: number,
-  orderId: string,
-  body: v.InferOutput<typeof CompleteSchema>,
-): Promise<TransitionResult> {
+export const completeOrder: OrderActionService<v.InferOutput<typeof CompleteSchema>> = async (
+  ctx,
+  operatorId,
+  orderId,
+  body,
+) => {
   const order = await findOrder(ctx.db, orderId);
   const hash = body.outgoingTxHash;
   const needsHash = order.type === 'BUY' && order.payment_method !== 'OFFICE';
@@ -366,7 +360,7 @@ export async function completeOrder(
     },
     ctx.now(),
   );
-}
+};
 
 /** Rejects an order with a catalogue reason and free text the customer reads. */
 export function rejectOrder(
