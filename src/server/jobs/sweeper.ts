@@ -8,12 +8,15 @@
  * expires by itself. Each flag alerts the operators' chat, and a customer who has yet to pay is
  * reminded shortly before the deadline.
  *
- * Safe with several server instances: on PostgreSQL each pass claims the due orders with
+ * Safe with several server instances: on PostgreSQL each batch claims the due orders with
  * `FOR UPDATE SKIP LOCKED`, so instances split the work; and each cancel is the same conditional
  * update as any other transition, so a customer racing the sweeper changes the order once.
+ * Every part of a pass works in bounded batches with a yield between them (jobs/batches.ts), so
+ * a backlog of tens of thousands of due orders never holds up a request; an order whose expiry
+ * throws is undone alone, flagged for operators and skipped, and the others expire.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { OPERATOR_USUAL_ANSWER_MS, PAYMENT_REMINDER_BEFORE_MS } from '../../shared/limits';
 import {
   AWAITING_PAYMENT,
@@ -23,24 +26,31 @@ import {
 } from '../../shared/order-status';
 import type { Dialect } from '../db/migrations';
 import type { Database } from '../db/schema';
+import { AppError } from '../errors';
 import { alertOperators, notifyCustomer } from '../notifications/outbox';
 import { applyTransitionIn } from '../orders/transition';
+import { JOB_BATCH, inBatches } from './batches';
 import { periodicJob, type PeriodicJob } from './periodic';
 
 /** Often enough that an order is cancelled within 10 s of its deadline. */
 const SWEEP_INTERVAL_MS = 2_000;
+
+/**
+ * An order whose expiry threw is tried again after this long (a fault may pass), not on every
+ * pass: it would fail first in each, and its error would fill the log every 2 s.
+ */
+export const EXPIRY_RETRY_MS = 10 * 60_000;
 
 /** The expirable statuses whose deadline is `expiresAt` (the office's is `reservedUntil`). */
 const BY_EXPIRES_AT = EXPIRABLE_STATUSES.filter((s) => s !== 'OFFICE_READY');
 
 export interface SweepResult {
   readonly expired: readonly string[];
+  /** Orders whose expiry threw: rolled back alone, flagged for operators, skipped. */
+  readonly failed: readonly string[];
   readonly flagged: readonly string[];
   readonly reminded: readonly string[];
 }
-
-/** How many due orders one pass claims at a time. */
-const SWEEP_BATCH = 100;
 
 /** The database a sweep runs on, and which one it is: only PostgreSQL has row locks to skip. */
 export interface SweptDatabase {
@@ -48,104 +58,187 @@ export interface SweptDatabase {
   readonly dialect: Dialect;
 }
 
-export async function sweepOnce(database: SweptDatabase, now: number): Promise<SweepResult> {
-  const expired: string[] = [];
-  for (;;) {
-    const batch = await database.db.transaction().execute(async (trx) => {
-      let due = trx
-        .selectFrom('orders')
-        .select('id')
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('status', 'in', BY_EXPIRES_AT), eb('expires_at', '<=', now)]),
-            eb.and([eb('status', '=', 'OFFICE_READY'), eb('reserved_until', '<=', now)]),
-          ]),
-        )
-        .orderBy('id')
-        .limit(SWEEP_BATCH);
-      // Several instances split the due orders instead of racing for them: each claims the rows
-      // no other holds. SQLite has one writer at a time, so its claim is the transaction itself.
-      if (database.dialect === 'postgres') due = due.forUpdate().skipLocked();
-      const claimed = await due.execute();
-      for (const { id } of claimed) {
-        await applyTransitionIn(
-          trx,
-          { orderId: id, action: 'expire', actor: 'system', actorId: null },
-          now,
-        );
-      }
-      return claimed.map((row) => row.id);
-    });
-    expired.push(...batch);
-    if (batch.length < SWEEP_BATCH) break;
-  }
+export interface SweepOptions {
+  /** Aborted when the server stops: the sweep claims no further batch. */
+  readonly signal?: AbortSignal | undefined;
+  readonly log?: FastifyBaseLogger | undefined;
+  /**
+   * The orders whose expiry threw, with when, kept by the job from one pass to the next: each
+   * is skipped until EXPIRY_RETRY_MS later. A pass without it skips them for the pass only.
+   */
+  readonly failing?: Map<string, number> | undefined;
+}
 
-  const flagged = await database.db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .updateTable('orders')
-      .set({ needs_attention: 1, deadline_alerted_at: now })
-      .where('deadline_alerted_at', 'is', null)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('status', 'in', PAID_STATUSES), eb('expires_at', '<=', now)]),
-          eb.and([
-            eb('status', 'in', WAITING_FOR_OPERATOR),
-            eb('created_at', '<=', now - OPERATOR_USUAL_ANSWER_MS),
-          ]),
-        ]),
-      )
-      .returningAll()
-      .execute();
-    for (const order of rows) {
-      const kind = PAID_STATUSES.includes(order.status) ? 'flag_paid_late' : 'flag_waiting';
-      await alertOperators(trx, kind, order, `flag:${order.id}:${order.status}`, now);
-    }
-    return rows;
+/**
+ * A claim of at most JOB_BATCH rows: on PostgreSQL several instances split the due orders instead
+ * of racing for them, each taking the rows no other holds. SQLite has one writer at a time, so its
+ * claim is the transaction itself.
+ */
+function claim<Q extends { forUpdate(): Q; skipLocked(): Q; limit(n: number): Q }>(
+  query: Q,
+  dialect: Dialect,
+): Q {
+  const bounded = query.limit(JOB_BATCH);
+  return dialect === 'postgres' ? bounded.forUpdate().skipLocked() : bounded;
+}
+
+export async function sweepOnce(
+  database: SweptDatabase,
+  now: number,
+  options: SweepOptions = {},
+): Promise<SweepResult> {
+  const { db, dialect } = database;
+  const { signal } = options;
+  const failing = options.failing ?? new Map<string, number>();
+  for (const [id, at] of failing) if (at <= now - EXPIRY_RETRY_MS) failing.delete(id);
+
+  const expired: string[] = [];
+  const failed: string[] = [];
+  await inBatches({
+    size: JOB_BATCH,
+    signal,
+    batch: () =>
+      db.transaction().execute(async (trx) => {
+        let due = trx
+          .selectFrom('orders')
+          .select('id')
+          .where((eb) =>
+            eb.or([
+              eb.and([eb('status', 'in', BY_EXPIRES_AT), eb('expires_at', '<=', now)]),
+              eb.and([eb('status', '=', 'OFFICE_READY'), eb('reserved_until', '<=', now)]),
+            ]),
+          );
+        if (failing.size > 0) due = due.where('id', 'not in', [...failing.keys()]);
+        const claimed = await claim(due, dialect).execute();
+        for (const { id } of claimed) {
+          // Each order on its own: one whose transition throws is undone alone, and the batch
+          // goes on without it.
+          await sql`savepoint expire_order`.execute(trx);
+          try {
+            await applyTransitionIn(
+              trx,
+              { orderId: id, action: 'expire', actor: 'system', actorId: null },
+              now,
+            );
+            await sql`release savepoint expire_order`.execute(trx);
+            expired.push(id);
+          } catch (error) {
+            await sql`rollback to savepoint expire_order`.execute(trx);
+            await sql`release savepoint expire_order`.execute(trx);
+            // Moved by someone else since the claim: theirs stands, nothing failed.
+            if (error instanceof AppError) continue;
+            options.log?.error({ err: error, orderId: id }, 'order could not expire: flagged');
+            failing.set(id, now);
+            failed.push(id);
+            await trx
+              .updateTable('orders')
+              .set({ needs_attention: 1 })
+              .where('id', '=', id)
+              .execute();
+          }
+        }
+        return claimed;
+      }),
+  });
+
+  const flagged = await inBatches({
+    size: JOB_BATCH,
+    signal,
+    batch: () =>
+      db.transaction().execute(async (trx) => {
+        const due = trx
+          .selectFrom('orders')
+          .select('id')
+          .where('deadline_alerted_at', 'is', null)
+          .where((eb) =>
+            eb.or([
+              eb.and([eb('status', 'in', PAID_STATUSES), eb('expires_at', '<=', now)]),
+              eb.and([
+                eb('status', 'in', WAITING_FOR_OPERATOR),
+                eb('created_at', '<=', now - OPERATOR_USUAL_ANSWER_MS),
+              ]),
+            ]),
+          );
+        const ids = (await claim(due, dialect).execute()).map((row) => row.id);
+        if (ids.length === 0) return [];
+        const rows = await trx
+          .updateTable('orders')
+          .set({ needs_attention: 1, deadline_alerted_at: now })
+          .where('id', 'in', ids)
+          .returningAll()
+          .execute();
+        for (const order of rows) {
+          const kind = PAID_STATUSES.includes(order.status) ? 'flag_paid_late' : 'flag_waiting';
+          await alertOperators(trx, kind, order, `flag:${order.id}:${order.status}`, now);
+        }
+        return ids;
+      }),
   });
 
   // The customer who has not paid (or sent the crypto) yet hears of the deadline once, shortly
   // before it, whether or not the app is open.
-  const reminded = await database.db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .updateTable('orders')
-      .set({ reminded_at: now })
-      .where('reminded_at', 'is', null)
-      .where('status', 'in', AWAITING_PAYMENT)
-      .where('expires_at', '>', now)
-      .where('expires_at', '<=', now + PAYMENT_REMINDER_BEFORE_MS)
-      .returningAll()
-      .execute();
-    for (const order of rows) {
-      await notifyCustomer(
-        trx,
-        'payment_reminder',
-        order,
-        `reminder:${order.id}:${order.status}`,
-        now,
-      );
-    }
-    return rows;
+  const reminded = await inBatches({
+    size: JOB_BATCH,
+    signal,
+    batch: () =>
+      db.transaction().execute(async (trx) => {
+        const due = trx
+          .selectFrom('orders')
+          .select('id')
+          .where('reminded_at', 'is', null)
+          .where('status', 'in', AWAITING_PAYMENT)
+          .where('expires_at', '>', now)
+          .where('expires_at', '<=', now + PAYMENT_REMINDER_BEFORE_MS);
+        const ids = (await claim(due, dialect).execute()).map((row) => row.id);
+        if (ids.length === 0) return [];
+        const rows = await trx
+          .updateTable('orders')
+          .set({ reminded_at: now })
+          .where('id', 'in', ids)
+          .returningAll()
+          .execute();
+        for (const order of rows) {
+          await notifyCustomer(
+            trx,
+            'payment_reminder',
+            order,
+            `reminder:${order.id}:${order.status}`,
+            now,
+          );
+        }
+        return ids;
+      }),
   });
 
-  return { expired, flagged: flagged.map((r) => r.id), reminded: reminded.map((r) => r.id) };
+  return { expired, failed, flagged, reminded };
 }
+
+/** At most this many ids in a log line: the count says the rest. */
+const LOGGED_IDS = 50;
 
 export function createSweeper(options: {
   readonly database: SweptDatabase;
   readonly now: () => number;
   readonly log: FastifyBaseLogger;
 }): PeriodicJob {
+  const failing = new Map<string, number>();
   return periodicJob({
     name: 'expiry sweep',
     intervalMs: SWEEP_INTERVAL_MS,
     log: options.log,
-    run: async () => {
-      const result = await sweepOnce(options.database, options.now());
+    run: async (signal) => {
+      const result = await sweepOnce(options.database, options.now(), {
+        signal,
+        log: options.log,
+        failing,
+      });
       if (result.expired.length > 0) {
-        options.log.info({ orders: result.expired }, 'orders expired');
+        const orders = result.expired.slice(0, LOGGED_IDS);
+        options.log.info({ count: result.expired.length, orders }, 'orders expired');
       }
       if (result.flagged.length > 0) {
-        options.log.warn({ orders: result.flagged }, 'orders flagged for operators');
+        const orders = result.flagged.slice(0, LOGGED_IDS);
+        options.log.warn({ count: result.flagged.length, orders }, 'orders flagged for operators');
       }
     },
   });
