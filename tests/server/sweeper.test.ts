@@ -633,10 +633,14 @@ describe('a backlog is swept in bounded batches (issue 21, item 4)', () => {
     const sweeping = sweepOnce(t.database, t.clock.now(), { signal: stop.signal });
     stop.abort();
     const result = await sweeping;
-    expect(result.expired).toHaveLength(JOB_BATCH);
+    // One batch: at most JOB_BATCH orders, fewer if its time ran out first.
+    expect(result.expired.length).toBeGreaterThan(0);
+    expect(result.expired.length).toBeLessThanOrEqual(JOB_BATCH);
     expect(result.flagged).toEqual([]);
     expect(result.reminded).toEqual([]);
     // The rest is there for the next pass.
-    expect((await sweepOnce(t.database, t.clock.now())).expired).toHaveLength(JOB_BATCH + 10);
+    expect((await sweepOnce(t.database, t.clock.now())).expired).toHaveLength(
+      2 * JOB_BATCH + 10 - result.expired.length,
+    );
   });
 });

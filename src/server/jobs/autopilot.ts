@@ -113,7 +113,7 @@ export async function runAutopilot(
   await inBatches({
     size: AUTOPILOT_BATCH,
     signal: options.signal,
-    batch: async () => {
+    batch: async (budget) => {
       const now = ctx.now();
       let query = ctx.db
         .selectFrom('orders')
@@ -135,7 +135,10 @@ export async function runAutopilot(
         );
       if (skipped.size > 0) query = query.where('id', 'not in', [...skipped]);
       const due = await query.orderBy('updated_at').limit(AUTOPILOT_BATCH).execute();
+      const processed: OrderRow[] = [];
       for (const order of due) {
+        if (processed.length > 0 && budget.spent()) break;
+        processed.push(order);
         try {
           await ACTIONS[order.status]?.(ctx, order);
           acted++;
@@ -152,7 +155,7 @@ export async function runAutopilot(
             .execute();
         }
       }
-      return due;
+      return processed;
     },
   });
   if (acted > 0) log.info({ orders: acted }, 'autopilot acted');

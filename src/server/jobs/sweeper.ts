@@ -97,7 +97,7 @@ export async function sweepOnce(
   await inBatches({
     size: JOB_BATCH,
     signal,
-    batch: () =>
+    batch: (budget) =>
       db.transaction().execute(async (trx) => {
         let due = trx
           .selectFrom('orders')
@@ -110,7 +110,10 @@ export async function sweepOnce(
           );
         if (failing.size > 0) due = due.where('id', 'not in', [...failing.keys()]);
         const claimed = await claim(due, dialect).execute();
+        const processed: string[] = [];
         for (const { id } of claimed) {
+          if (processed.length > 0 && budget.spent()) break;
+          processed.push(id);
           // Each order on its own: one whose transition throws is undone alone, and the batch
           // goes on without it.
           await sql`savepoint expire_order`.execute(trx);
@@ -137,41 +140,54 @@ export async function sweepOnce(
               .execute();
           }
         }
-        return claimed;
+        return processed;
       }),
   });
 
   const flagged = await inBatches({
     size: JOB_BATCH,
     signal,
-    batch: () =>
+    batch: (budget) =>
       db.transaction().execute(async (trx) => {
-        const due = trx
-          .selectFrom('orders')
-          .select('id')
-          .where('deadline_alerted_at', 'is', null)
-          .where((eb) =>
-            eb.or([
-              eb.and([eb('status', 'in', PAID_STATUSES), eb('expires_at', '<=', now)]),
-              eb.and([
-                eb('status', 'in', WAITING_FOR_OPERATOR),
-                eb('created_at', '<=', now - OPERATOR_USUAL_ANSWER_MS),
-              ]),
-            ]),
-          );
-        const ids = (await claim(due, dialect).execute()).map((row) => row.id);
-        if (ids.length === 0) return [];
-        const rows = await trx
-          .updateTable('orders')
-          .set({ needs_attention: 1, deadline_alerted_at: now })
-          .where('id', 'in', ids)
-          .returningAll()
-          .execute();
-        for (const order of rows) {
+        // Two claims, each served by an index (the waiting ones by orders_unalerted): one query
+        // with both under an OR walks past orders flagged already.
+        const waiting = await claim(
+          trx
+            .selectFrom('orders')
+            .select('id')
+            .where('deadline_alerted_at', 'is', null)
+            .where('status', 'in', WAITING_FOR_OPERATOR)
+            .where('created_at', '<=', now - OPERATOR_USUAL_ANSWER_MS),
+          dialect,
+        ).execute();
+        const paidLate =
+          waiting.length === JOB_BATCH
+            ? []
+            : await claim(
+                trx
+                  .selectFrom('orders')
+                  .select('id')
+                  .where('deadline_alerted_at', 'is', null)
+                  .where('status', 'in', PAID_STATUSES)
+                  .where('expires_at', '<=', now),
+                dialect,
+              )
+                .limit(JOB_BATCH - waiting.length)
+                .execute();
+        const processed: string[] = [];
+        for (const { id } of [...waiting, ...paidLate]) {
+          if (processed.length > 0 && budget.spent()) break;
+          processed.push(id);
+          const order = await trx
+            .updateTable('orders')
+            .set({ needs_attention: 1, deadline_alerted_at: now })
+            .where('id', '=', id)
+            .returningAll()
+            .executeTakeFirstOrThrow();
           const kind = PAID_STATUSES.includes(order.status) ? 'flag_paid_late' : 'flag_waiting';
           await alertOperators(trx, kind, order, `flag:${order.id}:${order.status}`, now);
         }
-        return ids;
+        return processed;
       }),
   });
 
@@ -180,7 +196,7 @@ export async function sweepOnce(
   const reminded = await inBatches({
     size: JOB_BATCH,
     signal,
-    batch: () =>
+    batch: (budget) =>
       db.transaction().execute(async (trx) => {
         const due = trx
           .selectFrom('orders')
@@ -189,15 +205,16 @@ export async function sweepOnce(
           .where('status', 'in', AWAITING_PAYMENT)
           .where('expires_at', '>', now)
           .where('expires_at', '<=', now + PAYMENT_REMINDER_BEFORE_MS);
-        const ids = (await claim(due, dialect).execute()).map((row) => row.id);
-        if (ids.length === 0) return [];
-        const rows = await trx
-          .updateTable('orders')
-          .set({ reminded_at: now })
-          .where('id', 'in', ids)
-          .returningAll()
-          .execute();
-        for (const order of rows) {
+        const processed: string[] = [];
+        for (const { id } of await claim(due, dialect).execute()) {
+          if (processed.length > 0 && budget.spent()) break;
+          processed.push(id);
+          const order = await trx
+            .updateTable('orders')
+            .set({ reminded_at: now })
+            .where('id', '=', id)
+            .returningAll()
+            .executeTakeFirstOrThrow();
           await notifyCustomer(
             trx,
             'payment_reminder',
@@ -206,7 +223,7 @@ export async function sweepOnce(
             now,
           );
         }
-        return ids;
+        return processed;
       }),
   });
 
