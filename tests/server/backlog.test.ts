@@ -73,11 +73,13 @@ describe('a backlog at start-up stalls no request', () => {
           }
         })();
         const polls = await pollWhile(server.url, pollers, cleared);
+        const left = await backlogLeft(open.db, began);
         console.log(
           `backlog on ${open.dialect}: ${polls.polls} polls, p50 ${polls.p50.toFixed(1)} ms, ` +
             `p99 ${polls.p99.toFixed(1)} ms, max ${polls.max.toFixed(1)} ms, ${polls.failed} failed; ` +
             `${BACKLOG.overdue} cancelled after ${String(cancelledMs)} ms, ` +
-            `${BACKLOG.toFlag} flagged after ${String(flaggedMs)} ms`,
+            `${BACKLOG.toFlag} flagged after ${String(flaggedMs)} ms ` +
+            `(left: ${left.overdue} overdue, ${left.unflagged} unflagged)`,
         );
         expect(cancelledMs, 'every overdue order cancelled in time').toBeDefined();
         expect(flaggedMs, 'every waiting order flagged in the same time').toBeDefined();

@@ -80,6 +80,16 @@ describe('a job works through a backlog in bounded batches', () => {
     for (const size of sizes) expect(size).toBeLessThanOrEqual(JOB_BATCH_MS + 2);
   });
 
+  it('with lanes side by side (PostgreSQL), every item is still taken once', async () => {
+    const take = queue(1_050);
+    const done = await inBatches({
+      size: 100,
+      policy: { budgetMs: 100, lanes: 3 },
+      batch: (budget) => take(100, budget),
+    });
+    expect(done.sort((a, b) => a - b)).toEqual(Array.from({ length: 1_050 }, (_, i) => i));
+  });
+
   it('claims no batch once asked to stop, and finishes the one in hand', async () => {
     const take = queue(1_000);
     const stop = new AbortController();

@@ -12,11 +12,31 @@
 export const JOB_BATCH = 100;
 
 /**
- * The time a batch may take, measured on the wall clock: once spent, the batch processes no
- * further row and leaves the rest it claimed to the next batch. On SQLite a request arriving
+ * The time a batch may take on SQLite, measured on the wall clock: once spent, the batch
+ * processes no further row and leaves the rest it claimed to the next batch. A request arriving
  * meanwhile waits this long at most, whatever the backlog.
  */
 export const JOB_BATCH_MS = 5;
+
+/** How a job's batches run on a database. */
+export interface BatchPolicy {
+  /** The time a batch may take (BatchBudget). */
+  readonly budgetMs: number;
+  /** Batches run side by side, each in a transaction of its own. */
+  readonly lanes: number;
+}
+
+/**
+ * On SQLite a batch runs synchronously and holds the only connection: one lane, a few ms. On
+ * PostgreSQL the event loop is free while a query travels, and each row of a batch costs a
+ * dozen round trips: a longer budget (it bounds how long claimed rows stay locked) and lanes
+ * side by side (SKIP LOCKED gives each its own rows), leaving most of the pool's 10 connections
+ * to requests.
+ */
+export const BATCH_POLICY: Readonly<Record<'sqlite' | 'postgres', BatchPolicy>> = {
+  sqlite: { budgetMs: JOB_BATCH_MS, lanes: 1 },
+  postgres: { budgetMs: 250, lanes: 4 },
+};
 
 /** What a batch may still spend: checked before each row but the first. */
 export interface BatchBudget {
@@ -36,28 +56,33 @@ export function yieldToEventLoop(): Promise<void> {
 /**
  * Runs `batch` again and again (each call claims at most `size` items, processes them while its
  * budget lasts and returns those it processed) until one returns fewer than `size` within its
- * budget, or `signal` is aborted; yields to the event loop after every batch. Returns every item
- * processed, in order.
+ * budget, or `signal` is aborted; yields to the event loop after every batch. With several
+ * lanes, each runs this loop on its own. Returns every item processed.
  */
 export async function inBatches<T>(options: {
   readonly size: number;
   readonly batch: (budget: BatchBudget) => Promise<readonly T[]>;
   readonly signal?: AbortSignal | undefined;
+  readonly policy?: BatchPolicy | undefined;
 }): Promise<T[]> {
+  const { budgetMs, lanes } = options.policy ?? BATCH_POLICY.sqlite;
   const done: T[] = [];
-  while (options.signal?.aborted !== true) {
-    const started = performance.now();
-    const budget = {
-      cut: false,
-      spent() {
-        this.cut ||= performance.now() - started > JOB_BATCH_MS;
-        return this.cut;
-      },
-    };
-    const items = await options.batch(budget);
-    done.push(...items);
-    await yieldToEventLoop();
-    if (items.length < options.size && !budget.cut) break;
-  }
+  const lane = async () => {
+    while (options.signal?.aborted !== true) {
+      const started = performance.now();
+      const budget = {
+        cut: false,
+        spent() {
+          this.cut ||= performance.now() - started > budgetMs;
+          return this.cut;
+        },
+      };
+      const items = await options.batch(budget);
+      done.push(...items);
+      await yieldToEventLoop();
+      if (items.length < options.size && !budget.cut) break;
+    }
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
   return done;
 }

@@ -16,7 +16,7 @@
  * throws is undone alone, flagged for operators and skipped, and the others expire.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { OPERATOR_USUAL_ANSWER_MS, PAYMENT_REMINDER_BEFORE_MS } from '../../shared/limits';
 import {
   AWAITING_PAYMENT,
@@ -29,7 +29,7 @@ import type { Database } from '../db/schema';
 import { AppError } from '../errors';
 import { alertOperators, notifyCustomer } from '../notifications/outbox';
 import { applyTransitionIn } from '../orders/transition';
-import { JOB_BATCH, inBatches } from './batches';
+import { BATCH_POLICY, JOB_BATCH, inBatches, type BatchBudget } from './batches';
 import { periodicJob, type PeriodicJob } from './periodic';
 
 /** Often enough that an order is cancelled within 10 s of its deadline. */
@@ -94,59 +94,74 @@ export async function sweepOnce(
 
   const expired: string[] = [];
   const failed: string[] = [];
+  /**
+   * One batch of expiries, committed together: returns the orders it claimed and processed;
+   * `trying` says which one it was at, and which it cancelled.
+   */
+  const expireBatch = (budget: BatchBudget, trying: { id?: string; cancelled: string[] }) =>
+    db.transaction().execute(async (trx) => {
+      let due = trx
+        .selectFrom('orders')
+        .select('id')
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('status', 'in', BY_EXPIRES_AT), eb('expires_at', '<=', now)]),
+            eb.and([eb('status', '=', 'OFFICE_READY'), eb('reserved_until', '<=', now)]),
+          ]),
+        );
+      if (failing.size > 0) due = due.where('id', 'not in', [...failing.keys()]);
+      const processed: string[] = [];
+      for (const { id } of await claim(due, dialect).execute()) {
+        if (processed.length > 0 && budget.spent()) break;
+        processed.push(id);
+        trying.id = id;
+        try {
+          await applyTransitionIn(
+            trx,
+            { orderId: id, action: 'expire', actor: 'system', actorId: null },
+            now,
+          );
+          trying.cancelled.push(id);
+        } catch (error) {
+          // Moved by someone else since the claim: theirs stands, nothing failed (no statement
+          // failed either, so the transaction goes on).
+          if (!(error instanceof AppError)) throw error;
+        }
+      }
+      trying.id = undefined;
+      return processed;
+    });
   await inBatches({
     size: JOB_BATCH,
     signal,
-    batch: (budget) =>
-      db.transaction().execute(async (trx) => {
-        let due = trx
-          .selectFrom('orders')
-          .select('id')
-          .where((eb) =>
-            eb.or([
-              eb.and([eb('status', 'in', BY_EXPIRES_AT), eb('expires_at', '<=', now)]),
-              eb.and([eb('status', '=', 'OFFICE_READY'), eb('reserved_until', '<=', now)]),
-            ]),
-          );
-        if (failing.size > 0) due = due.where('id', 'not in', [...failing.keys()]);
-        const claimed = await claim(due, dialect).execute();
-        const processed: string[] = [];
-        for (const { id } of claimed) {
-          if (processed.length > 0 && budget.spent()) break;
-          processed.push(id);
-          // Each order on its own: one whose transition throws is undone alone, and the batch
-          // goes on without it.
-          await sql`savepoint expire_order`.execute(trx);
-          try {
-            await applyTransitionIn(
-              trx,
-              { orderId: id, action: 'expire', actor: 'system', actorId: null },
-              now,
-            );
-            await sql`release savepoint expire_order`.execute(trx);
-            expired.push(id);
-          } catch (error) {
-            await sql`rollback to savepoint expire_order`.execute(trx);
-            await sql`release savepoint expire_order`.execute(trx);
-            // Moved by someone else since the claim: theirs stands, nothing failed.
-            if (error instanceof AppError) continue;
-            options.log?.error({ err: error, orderId: id }, 'order could not expire: flagged');
-            failing.set(id, now);
-            failed.push(id);
-            await trx
-              .updateTable('orders')
-              .set({ needs_attention: 1 })
-              .where('id', '=', id)
-              .execute();
-          }
+    policy: BATCH_POLICY[dialect],
+    batch: async (budget) => {
+      // A transition that throws undoes its batch: the order is set aside (logged, flagged for
+      // operators, skipped while EXPIRY_RETRY_MS lasts) and the batch is claimed again without
+      // it, so one bad order never holds up the others. (A savepoint per order would cost two
+      // more round trips for every order, to save a batch in the rare case of a fault.)
+      for (;;) {
+        const trying: { id?: string; cancelled: string[] } = { cancelled: [] };
+        try {
+          const processed = await expireBatch(budget, trying);
+          expired.push(...trying.cancelled);
+          return processed;
+        } catch (error) {
+          const id = trying.id;
+          if (id === undefined) throw error;
+          options.log?.error({ err: error, orderId: id }, 'order could not expire: flagged');
+          failing.set(id, now);
+          failed.push(id);
+          await db.updateTable('orders').set({ needs_attention: 1 }).where('id', '=', id).execute();
         }
-        return processed;
-      }),
+      }
+    },
   });
 
   const flagged = await inBatches({
     size: JOB_BATCH,
     signal,
+    policy: BATCH_POLICY[dialect],
     batch: (budget) =>
       db.transaction().execute(async (trx) => {
         // Two claims, each served by an index (the waiting ones by orders_unalerted): one query
@@ -196,6 +211,7 @@ export async function sweepOnce(
   const reminded = await inBatches({
     size: JOB_BATCH,
     signal,
+    policy: BATCH_POLICY[dialect],
     batch: (budget) =>
       db.transaction().execute(async (trx) => {
         const due = trx
