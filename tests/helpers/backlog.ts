@@ -44,6 +44,7 @@ export async function seedBacklog(
   db: Kysely<Database>,
   dialect: Dialect,
   now: number,
+  counts: { readonly toFlag: number; readonly overdue: number } = BACKLOG,
 ): Promise<Poller[]> {
   const customers = Array.from({ length: BACKLOG.customers }, (_, i) => CUSTOMER_BASE + i);
   const owned = new Map<number, string[]>(customers.map((id) => [id, []]));
@@ -73,12 +74,12 @@ export async function seedBacklog(
       ...fields,
     });
   };
-  for (let i = 0; i < BACKLOG.toFlag; i++) {
+  for (let i = 0; i < counts.toFlag; i++) {
     // Waiting 11 to 30 minutes: past the usual answer, within the hour before no_operator.
     const created = now - OPERATOR_USUAL_ANSWER_MS - 60_000 - (i % 19) * 60_000;
     add(i, { created_at: created, updated_at: created, expires_at: created + 3_600_000 });
   }
-  for (let i = 0; i < BACKLOG.overdue; i++) {
+  for (let i = 0; i < counts.overdue; i++) {
     const created = now - 3_600_000 - (i % 600) * 60_000;
     add(i, {
       status: 'REQUISITES_READY',
