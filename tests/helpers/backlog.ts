@@ -181,7 +181,7 @@ export async function pollWhile(
   void stop.finally(() => (stopped = true));
   const poll = (agent: http.Agent, path: string, headers: Record<string, string>) =>
     new Promise<number>((resolve, reject) => {
-      const req = http.get(`${url}${path}`, { agent, headers, timeout: 10_000 }, (res) => {
+      const req = http.get(`${url}${path}`, { agent, headers, timeout: 60_000 }, (res) => {
         res.resume();
         res.once('end', () => resolve(res.statusCode ?? 0));
       });
