@@ -76,6 +76,9 @@ function spawnServer(command: string, args: string[], env: Record<string, string
   return { child, pid: child.pid, logFile };
 }
 
+/** A server that did not answer its health check in time (and was killed). */
+class NotReady extends Error {}
+
 async function waitFor(
   url: string,
   running: { child: ChildProcess; logFile: string },
@@ -91,7 +94,9 @@ async function waitFor(
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`${url} never answered:\n${fs.readFileSync(running.logFile, 'utf8')}`);
+  // Not left behind: the caller gets no handle on a server that never answered.
+  running.child.kill('SIGKILL');
+  throw new NotReady(`${url} never answered:\n${fs.readFileSync(running.logFile, 'utf8')}`);
 }
 
 /** The project's server, started with the command `npm start` runs (after its build). */
@@ -134,7 +139,10 @@ async function startBare(bodyFile: string): Promise<Running> {
 async function stop(running: Running): Promise<void> {
   const exited = new Promise((resolve) => running.child.once('exit', resolve));
   running.child.kill('SIGTERM');
+  // A server whose event loop is held up cannot even act on SIGTERM: killed after 15 s.
+  const kill = setTimeout(() => running.child.kill('SIGKILL'), 15_000);
   await exited;
+  clearTimeout(kill);
 }
 
 /** CPU time (user + system) a process has used, in microseconds. */
@@ -529,8 +537,21 @@ async function runBacklog(kind: 'sqlite' | 'postgres'): Promise<void> {
       console.error(`${db$}: backlog of ${BACKLOG.toFlag} to flag and ${BACKLOG.overdue} overdue`);
       const pollers = await seedBacklog(db, kind, Date.now());
       const began = Date.now();
-      // A server that works through the backlog before it serves answers its health check late.
-      const server = await startServer(database, BACKLOG_MAX_MS);
+      // A server that works through the backlog before it serves answers its health check late,
+      // or not at all within the run.
+      let server: Running;
+      try {
+        server = await startServer(database, BACKLOG_MAX_MS);
+      } catch (error) {
+        if (!(error instanceof NotReady)) throw error;
+        const left = await backlogLeft(db, began);
+        const line =
+          `backlog, ${db$}: the server did not answer GET /api/health within ` +
+          `${BACKLOG_MAX_MS / 1000} s (${left.overdue} overdue and ${left.unflagged} unflagged left)`;
+        backlogLines.push(line);
+        console.error(`  ${line}`);
+        return;
+      }
       const startedMs = Date.now() - began;
       let cancelledMs: number | undefined;
       let flaggedMs: number | undefined;

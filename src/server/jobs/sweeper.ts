@@ -12,8 +12,9 @@
  * `FOR UPDATE SKIP LOCKED`, so instances split the work; and each cancel is the same conditional
  * update as any other transition, so a customer racing the sweeper changes the order once.
  * Every part of a pass works in bounded batches with a yield between them (jobs/batches.ts), so
- * a backlog of tens of thousands of due orders never holds up a request; an order whose expiry
- * throws is undone alone, flagged for operators and skipped, and the others expire.
+ * a backlog of tens of thousands of due orders never holds up a request (on PostgreSQL a few
+ * lanes of batches run side by side). An order whose expiry throws is logged, flagged for
+ * operators and set aside, and its batch is claimed again without it: the others expire.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -46,7 +47,7 @@ const BY_EXPIRES_AT = EXPIRABLE_STATUSES.filter((s) => s !== 'OFFICE_READY');
 
 export interface SweepResult {
   readonly expired: readonly string[];
-  /** Orders whose expiry threw: rolled back alone, flagged for operators, skipped. */
+  /** Orders whose expiry threw: left as they were, flagged for operators, skipped. */
   readonly failed: readonly string[];
   readonly flagged: readonly string[];
   readonly reminded: readonly string[];
