@@ -1340,6 +1340,10 @@ type RootTranslation = {
 		 */
 		AUTH_EXPIRED: string
 		/**
+		 * К​о​н​с​о​л​ь​ ​о​т​к​р​ы​т​а​ ​с​л​и​ш​к​о​м​ ​д​а​в​н​о​ ​д​л​я​ ​д​е​й​с​т​в​и​й​ ​с​ ​д​е​н​ь​г​а​м​и​.​ ​З​а​к​р​о​й​т​е​ ​е​ё​ ​и​ ​о​т​к​р​о​й​т​е​ ​з​а​н​о​в​о​,​ ​з​а​т​е​м​ ​п​о​в​т​о​р​и​т​е​:​ ​в​в​е​д​ё​н​н​о​е​ ​с​о​х​р​а​н​и​т​с​я​.
+		 */
+		OPERATOR_REOPEN: string
+		/**
 		 * Н​е​д​о​с​т​а​т​о​ч​н​о​ ​п​р​а​в
 		 */
 		FORBIDDEN: string
@@ -1490,6 +1494,10 @@ export type NamespaceBotTranslation = {
 		 * О​т​к​р​ы​т​ь​ ​в​ ​к​о​н​с​о​л​и
 		 */
 		openConsole: string
+		/**
+		 * О​т​к​р​ы​т​ь​ ​о​ч​е​р​е​д​ь
+		 */
+		openQueue: string
 		/**
 		 * Н​а​п​и​с​а​т​ь​ ​в​ ​п​о​д​д​е​р​ж​к​у
 		 */
@@ -1664,6 +1672,38 @@ export type NamespaceBotTranslation = {
 			SELL_OFFICE: string
 		}
 	}
+	summaries: {
+		/**
+		 * �​�​ ​{​s​h​o​w​n​}​ ​{​{​н​о​в​ы​х​ ​з​а​к​а​з​о​в​|​н​о​в​ы​й​ ​з​а​к​а​з​|​н​о​в​ы​х​ ​з​а​к​а​з​а​|​н​о​в​ы​х​ ​з​а​к​а​з​а​|​н​о​в​ы​х​ ​з​а​к​а​з​о​в​|​н​о​в​о​г​о​ ​з​а​к​а​з​а​}​}​.​ ​В​с​е​ ​о​н​и​ ​в​ ​о​ч​е​р​е​д​и​ ​к​о​н​с​о​л​и​.
+		 * @param {string} shown
+		 */
+		new_order: RequiredParams<'shown'>
+		/**
+		 * �​�​ ​{​s​h​o​w​n​}​ ​{​{​ч​е​к​о​в​ ​п​р​и​л​о​ж​е​н​о​|​ч​е​к​ ​п​р​и​л​о​ж​е​н​|​ч​е​к​а​ ​п​р​и​л​о​ж​е​н​о​|​ч​е​к​а​ ​п​р​и​л​о​ж​е​н​о​|​ч​е​к​о​в​ ​п​р​и​л​о​ж​е​н​о​|​ч​е​к​а​ ​п​р​и​л​о​ж​е​н​о​}​}​:​ ​п​р​о​в​е​р​ь​т​е​ ​о​п​л​а​т​у​.​ ​В​с​е​ ​о​н​и​ ​в​ ​о​ч​е​р​е​д​и​ ​к​о​н​с​о​л​и​.
+		 * @param {string} shown
+		 */
+		receipt_uploaded: RequiredParams<'shown'>
+		/**
+		 * �​�​ ​{​s​h​o​w​n​}​ ​{​{​т​р​а​н​з​а​к​ц​и​й​ ​о​т​п​р​а​в​л​е​н​о​|​т​р​а​н​з​а​к​ц​и​я​ ​о​т​п​р​а​в​л​е​н​а​|​т​р​а​н​з​а​к​ц​и​и​ ​о​т​п​р​а​в​л​е​н​о​|​т​р​а​н​з​а​к​ц​и​и​ ​о​т​п​р​а​в​л​е​н​о​|​т​р​а​н​з​а​к​ц​и​й​ ​о​т​п​р​а​в​л​е​н​о​|​т​р​а​н​з​а​к​ц​и​и​ ​о​т​п​р​а​в​л​е​н​о​}​}​ ​к​л​и​е​н​т​а​м​и​.​ ​В​с​е​ ​о​н​и​ ​в​ ​о​ч​е​р​е​д​и​ ​к​о​н​с​о​л​и​.
+		 * @param {string} shown
+		 */
+		tx_submitted: RequiredParams<'shown'>
+		/**
+		 * ⚠​️​ ​{​s​h​o​w​n​}​ ​{​{​з​а​к​а​з​о​в​ ​о​п​л​а​ч​е​н​о​|​з​а​к​а​з​ ​о​п​л​а​ч​е​н​|​з​а​к​а​з​а​ ​о​п​л​а​ч​е​н​о​|​з​а​к​а​з​а​ ​о​п​л​а​ч​е​н​о​|​з​а​к​а​з​о​в​ ​о​п​л​а​ч​е​н​о​|​з​а​к​а​з​а​ ​о​п​л​а​ч​е​н​о​}​}​ ​п​о​с​л​е​ ​с​р​о​к​а​ ​и​ ​{​{​ж​д​у​т​|​ж​д​ё​т​|​ж​д​у​т​|​ж​д​у​т​|​ж​д​у​т​|​ж​д​у​т​}​}​ ​р​е​ш​е​н​и​я​ ​о​п​е​р​а​т​о​р​а​.​ ​В​с​е​ ​о​н​и​ ​в​ ​о​ч​е​р​е​д​и​ ​к​о​н​с​о​л​и​.
+		 * @param {string} shown
+		 */
+		flag_paid_late: RequiredParams<'shown'>
+		/**
+		 * ⚠​️​ ​{​s​h​o​w​n​}​ ​{​{​з​а​к​а​з​о​в​|​з​а​к​а​з​|​з​а​к​а​з​а​|​з​а​к​а​з​а​|​з​а​к​а​з​о​в​|​з​а​к​а​з​а​}​}​ ​с​ ​ч​е​к​о​м​,​ ​п​р​и​л​о​ж​е​н​н​ы​м​ ​и​ ​к​ ​д​р​у​г​о​м​у​ ​з​а​к​а​з​у​.​ ​В​с​е​ ​о​н​и​ ​в​ ​о​ч​е​р​е​д​и​ ​к​о​н​с​о​л​и​.
+		 * @param {string} shown
+		 */
+		flag_reused_receipt: RequiredParams<'shown'>
+		/**
+		 * ⏰​ ​{​s​h​o​w​n​}​ ​{​{​з​а​к​а​з​о​в​ ​ж​д​у​т​|​з​а​к​а​з​ ​ж​д​ё​т​|​з​а​к​а​з​а​ ​ж​д​у​т​|​з​а​к​а​з​а​ ​ж​д​у​т​|​з​а​к​а​з​о​в​ ​ж​д​у​т​|​з​а​к​а​з​а​ ​ж​д​у​т​}​}​ ​о​п​е​р​а​т​о​р​а​ ​б​о​л​ь​ш​е​ ​1​0​ ​м​и​н​у​т​.​ ​В​с​е​ ​о​н​и​ ​в​ ​о​ч​е​р​е​д​и​ ​к​о​н​с​о​л​и​.
+		 * @param {string} shown
+		 */
+		flag_waiting: RequiredParams<'shown'>
+	}
 }
 
 export type NamespaceConsoleTranslation = {
@@ -1753,6 +1793,10 @@ export type NamespaceConsoleTranslation = {
 	 */
 	writeTo: string
 	/**
+	 * З​а​к​р​ы​т
+	 */
+	ended: string
+	/**
 	 * С​р​о​к
 	 */
 	deadline: string
@@ -1811,10 +1855,18 @@ export type NamespaceConsoleTranslation = {
 		 */
 		pending: string
 		/**
+		 * о​т​п​р​а​в​л​я​е​т​с​я
+		 */
+		sending: string
+		/**
 		 * о​т​п​р​а​в​л​е​н​о​ ​{​d​a​t​e​}
 		 * @param {string} date
 		 */
 		sent: RequiredParams<'date'>
+		/**
+		 * в​о​ш​л​о​ ​в​ ​с​в​о​д​к​у
+		 */
+		summarised: string
 		/**
 		 * н​е​ ​о​т​п​р​а​в​л​е​н​о
 		 */
@@ -1828,6 +1880,10 @@ export type NamespaceConsoleTranslation = {
 		 */
 		skipped: string
 	}
+	/**
+	 * Т​е​к​с​т​ ​с​о​о​б​щ​е​н​и​я​ ​н​е​ ​у​д​а​л​о​с​ь​ ​с​о​с​т​а​в​и​т​ь​:​ ​п​р​и​ч​и​н​а​ ​н​и​ж​е
+	 */
+	messageUnrendered: string
 	/**
 	 * К​н​о​п​к​и​:​ ​{​l​a​b​e​l​s​}
 	 * @param {string} labels
@@ -1877,6 +1933,14 @@ export type NamespaceConsoleTranslation = {
 	 * З​а​в​е​р​ш​и​т​ь​:​ ​к​р​и​п​т​о​в​а​л​ю​т​а​ ​о​т​п​р​а​в​л​е​н​а
 	 */
 	complete: string
+	/**
+	 * З​а​в​е​р​ш​и​т​ь​ ​з​а​к​а​з​ ​№​{​i​d​}​?​ ​В​ы​ ​о​т​п​р​а​в​и​л​и​ ​{​a​m​o​u​n​t​}​ ​в​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​ ​н​а​ ​к​о​ш​е​л​ё​к​ ​к​л​и​е​н​т​а​ ​{​w​a​l​l​e​t​}​.
+	 * @param {string} amount
+	 * @param {string} id
+	 * @param {string} network
+	 * @param {string} wallet
+	 */
+	completeAsk: RequiredParams<'amount' | 'id' | 'network' | 'wallet'>
 	/**
 	 * З​а​в​е​р​ш​и​т​ь​:​ ​в​ы​п​л​а​т​а​ ​н​а​ ​к​а​р​т​у​ ​с​д​е​л​а​н​а
 	 */
@@ -3324,6 +3388,10 @@ export type TranslationFunctions = {
 		 */
 		AUTH_EXPIRED: () => LocalizedString
 		/**
+		 * Консоль открыта слишком давно для действий с деньгами. Закройте её и откройте заново, затем повторите: введённое сохранится.
+		 */
+		OPERATOR_REOPEN: () => LocalizedString
+		/**
 		 * Недостаточно прав
 		 */
 		FORBIDDEN: () => LocalizedString
@@ -3469,6 +3537,10 @@ export type TranslationFunctions = {
 			 */
 			openConsole: () => LocalizedString
 			/**
+			 * Открыть очередь
+			 */
+			openQueue: () => LocalizedString
+			/**
 			 * Написать в поддержку
 			 */
 			support: () => LocalizedString
@@ -3582,6 +3654,32 @@ export type TranslationFunctions = {
 				SELL_OFFICE: () => LocalizedString
 			}
 		}
+		summaries: {
+			/**
+			 * 🆕 {shown} {{новых заказов|новый заказ|новых заказа|новых заказа|новых заказов|нового заказа}}. Все они в очереди консоли.
+			 */
+			new_order: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
+			/**
+			 * 🧾 {shown} {{чеков приложено|чек приложен|чека приложено|чека приложено|чеков приложено|чека приложено}}: проверьте оплату. Все они в очереди консоли.
+			 */
+			receipt_uploaded: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
+			/**
+			 * 🔗 {shown} {{транзакций отправлено|транзакция отправлена|транзакции отправлено|транзакции отправлено|транзакций отправлено|транзакции отправлено}} клиентами. Все они в очереди консоли.
+			 */
+			tx_submitted: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
+			/**
+			 * ⚠️ {shown} {{заказов оплачено|заказ оплачен|заказа оплачено|заказа оплачено|заказов оплачено|заказа оплачено}} после срока и {{ждут|ждёт|ждут|ждут|ждут|ждут}} решения оператора. Все они в очереди консоли.
+			 */
+			flag_paid_late: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
+			/**
+			 * ⚠️ {shown} {{заказов|заказ|заказа|заказа|заказов|заказа}} с чеком, приложенным и к другому заказу. Все они в очереди консоли.
+			 */
+			flag_reused_receipt: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
+			/**
+			 * ⏰ {shown} {{заказов ждут|заказ ждёт|заказа ждут|заказа ждут|заказов ждут|заказа ждут}} оператора больше 10 минут. Все они в очереди консоли.
+			 */
+			flag_waiting: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
+		}
 	}
 	console: {
 		/**
@@ -3665,6 +3763,10 @@ export type TranslationFunctions = {
 		 */
 		writeTo: () => LocalizedString
 		/**
+		 * Закрыт
+		 */
+		ended: () => LocalizedString
+		/**
 		 * Срок
 		 */
 		deadline: () => LocalizedString
@@ -3722,9 +3824,17 @@ export type TranslationFunctions = {
 			 */
 			pending: () => LocalizedString
 			/**
+			 * отправляется
+			 */
+			sending: () => LocalizedString
+			/**
 			 * отправлено {date}
 			 */
 			sent: (arg: { date: string }) => LocalizedString
+			/**
+			 * вошло в сводку
+			 */
+			summarised: () => LocalizedString
 			/**
 			 * не отправлено
 			 */
@@ -3738,6 +3848,10 @@ export type TranslationFunctions = {
 			 */
 			skipped: () => LocalizedString
 		}
+		/**
+		 * Текст сообщения не удалось составить: причина ниже
+		 */
+		messageUnrendered: () => LocalizedString
 		/**
 		 * Кнопки: {labels}
 		 */
@@ -3782,6 +3896,10 @@ export type TranslationFunctions = {
 		 * Завершить: криптовалюта отправлена
 		 */
 		complete: () => LocalizedString
+		/**
+		 * Завершить заказ №{id}? Вы отправили {amount} в сети {network} на кошелёк клиента {wallet}.
+		 */
+		completeAsk: (arg: { amount: string, id: string, network: string, wallet: string }) => LocalizedString
 		/**
 		 * Завершить: выплата на карту сделана
 		 */

@@ -386,6 +386,8 @@ const en: Translation = {
     AUTH_MISSING: 'Telegram data is missing. Open the app in Telegram.',
     AUTH_INVALID: 'Telegram data failed verification. Reopen the app.',
     AUTH_EXPIRED: 'Your Telegram session is too old. Reopen the app.',
+    OPERATOR_REOPEN:
+      'The console was opened too long ago for an action that moves money. Close it, open it again and repeat: what you typed is kept.',
     FORBIDDEN: 'You are not allowed to do this',
     NOT_FOUND: 'Not found',
     ORDER_NOT_FOUND: 'Order not found',

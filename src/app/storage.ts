@@ -5,6 +5,7 @@
  * hold junk; every read is defensive.
  */
 import {
+  CONSOLE_QUEUE_START_PARAM,
   consoleOrderIdFromStartParam,
   isDemoBrowserId,
   isLanguage,
@@ -18,8 +19,11 @@ const LANGUAGE_KEY = 'selectedLanguage';
 const DEMO_BROWSER_KEY = 'demoBrowserId';
 const CURRENCY_KEY = 'selectedCurrency';
 const DEEP_LINK_KEY = 'deepLinkOrderId';
-/** An operator's link from the bot's alert (`console_<id>`): the order in the console. */
-const CONSOLE_LINK_KEY = 'deepLinkConsoleOrderId';
+/**
+ * An operator's link from the bot's alert: the console's route it opens, the order of a
+ * `console_<id>` or the queue of a flood's summary (`console`).
+ */
+const CONSOLE_LINK_KEY = 'deepLinkConsoleRoute';
 
 export interface SelectedCurrency {
   readonly code: ListedCurrency;
@@ -80,7 +84,14 @@ export function rememberDeepLink(startParam: string | undefined): void {
   const orderId = orderIdFromStartParam(startParam);
   if (orderId !== undefined) write(sessionStorage, DEEP_LINK_KEY, orderId);
   const consoleOrderId = consoleOrderIdFromStartParam(startParam);
-  if (consoleOrderId !== undefined) write(sessionStorage, CONSOLE_LINK_KEY, consoleOrderId);
+  if (consoleOrderId !== undefined) {
+    write(
+      sessionStorage,
+      CONSOLE_LINK_KEY,
+      `/console/orders/${encodeURIComponent(consoleOrderId)}`,
+    );
+  }
+  if (startParam === CONSOLE_QUEUE_START_PARAM) write(sessionStorage, CONSOLE_LINK_KEY, '/console');
 }
 
 function take(key: string): string | null {
@@ -94,9 +105,10 @@ export function takeDeepLinkOrderId(): string | null {
   return take(DEEP_LINK_KEY);
 }
 
-/** The order an operator's link opens in the console, handed out once like the customer's. */
-export function takeConsoleLinkOrderId(): string | null {
-  return take(CONSOLE_LINK_KEY);
+/** The console route an operator's link opens, handed out once like the customer's. */
+export function takeConsoleLinkRoute(): string | null {
+  const route = take(CONSOLE_LINK_KEY);
+  return route === '/console' || route?.startsWith('/console/orders/') === true ? route : null;
 }
 
 /**

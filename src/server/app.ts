@@ -21,6 +21,7 @@ import { webAppPlugin } from './plugins/web-app';
 import { customerRoutes } from './routes/customer';
 import { operatorRoutes } from './routes/operator';
 import { publicRoutes } from './routes/public';
+import { redactToken, serializeError, serializeLogged } from './redact-token';
 
 export interface AppDeps {
   readonly db: Kysely<Database>;
@@ -39,7 +40,15 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      serializers: { req: serializeRequest },
+      // No line carries the bot token (redact-token.ts): not an error's message, stack, fields
+      // or cause, whatever the key it is logged under, nor a message or its format arguments.
+      serializers: { req: serializeRequest, err: serializeError, error: serializeLogged },
+      hooks: {
+        logMethod(args, method) {
+          const redacted = args.map((arg) => (typeof arg === 'string' ? redactToken(arg) : arg));
+          method.apply(this, redacted as Parameters<typeof method>);
+        },
+      },
       ...(deps.logStream !== undefined
         ? { stream: deps.logStream }
         : // A person at a terminal reads lines; a log collector reads JSON.

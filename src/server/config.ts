@@ -31,6 +31,11 @@ export interface AppConfig {
   readonly supportUrl: string;
   /** How old init data may be, in seconds. */
   readonly initDataMaxAgeSeconds: number;
+  /**
+   * How old init data may be, in seconds, for an operator's action that moves money
+   * (src/shared's MONEY_ACTIONS); every other call takes INIT_DATA_MAX_AGE's.
+   */
+  readonly operatorInitDataMaxAgeSeconds: number;
   /** Calls per minute one customer may make, per kind of writing call. */
   readonly callLimits: Readonly<Record<LimitedCall, number>>;
   /** How many orders in a non-final status one customer may hold at once. */
@@ -198,6 +203,7 @@ export const EnvVariablesSchema = v.object({
     'https://t.me/exchange_support',
   ),
   INIT_DATA_MAX_AGE: wholeNumber('INIT_DATA_MAX_AGE', 86_400, 60, 30 * 86_400),
+  OPERATOR_INIT_DATA_MAX_AGE: wholeNumber('OPERATOR_INIT_DATA_MAX_AGE', 3_600, 60, 86_400),
   MAX_ACTIVE_ORDERS: wholeNumber('MAX_ACTIVE_ORDERS', DEFAULT_MAX_ACTIVE_ORDERS, 1, 100),
   REQUISITES_TIMEOUT: wholeNumber(
     'REQUISITES_TIMEOUT',
@@ -362,6 +368,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     operatorIds: variables.OPERATOR_IDS,
     supportUrl: variables.SUPPORT_URL,
     initDataMaxAgeSeconds: variables.INIT_DATA_MAX_AGE,
+    operatorInitDataMaxAgeSeconds: variables.OPERATOR_INIT_DATA_MAX_AGE,
     callLimits: CALL_LIMITS,
     maxActiveOrders: variables.MAX_ACTIVE_ORDERS,
     requisitesTimeoutMs: variables.REQUISITES_TIMEOUT * 1000,

@@ -120,6 +120,9 @@ export const ORDER_START_PARAM_PREFIX = 'order_';
 /** The start parameter that opens an order in the operators' console: `console_<id>`. */
 export const CONSOLE_START_PARAM_PREFIX = 'console_';
 
+/** The start parameter that opens the console's queue (a flood's summary in the operators' chat). */
+export const CONSOLE_QUEUE_START_PARAM = 'console';
+
 function idFromStartParam(
   startParam: string | undefined | null,
   prefix: string,
@@ -205,12 +208,15 @@ export interface ReceiptInfo {
 
 /** An office and its city, in both languages (spec section 3, "Office reservation"). */
 export interface OfficeInfo {
+  /** Stable kebab-case slug, unique among all offices, e.g. `moscow-city-tower`. */
   readonly id: string;
   readonly addressRu: string;
   readonly addressEn: string;
   readonly workingHoursRu: string;
   readonly workingHoursEn: string;
+  /** International format, e.g. `+7 495 662-41-80`. */
   readonly phone: string;
+  /** An https map search for the office's address. */
   readonly mapLink: string;
 }
 

@@ -7,6 +7,8 @@ const ERROR_CODES = [
   'AUTH_MISSING',
   'AUTH_INVALID',
   'AUTH_EXPIRED',
+  // An operator's money action (MONEY_ACTIONS) on init data older than OPERATOR_INIT_DATA_MAX_AGE.
+  'OPERATOR_REOPEN',
   'FORBIDDEN',
   'NOT_FOUND',
   'ORDER_NOT_FOUND',
@@ -46,6 +48,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   AUTH_MISSING: 401,
   AUTH_INVALID: 401,
   AUTH_EXPIRED: 401,
+  OPERATOR_REOPEN: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   ORDER_NOT_FOUND: 404,

@@ -35,13 +35,17 @@ export function isCustomerNotice(kind: NotificationKind): kind is CustomerNotice
 }
 
 /**
- * Where a message stands: `pending` until sent (or retried after a failure), `sent`, `failed`
- * for good (after every retry, or refused by Telegram), `unreachable` (the customer blocked the
- * bot), `skipped` (nothing to send it with: demo mode, or no operators' chat configured).
+ * Where a message stands: `pending` until sent (or retried after a failure), `sending` while its
+ * call to Telegram is under way (left so by a server stopped mid-call: it may have arrived, and
+ * is sent again), `sent`, `failed` for good (after every retry, or refused by Telegram),
+ * `unreachable` (the customer blocked the bot), `skipped` (nothing to send it with: demo mode, or
+ * no operators' chat configured), `summarised` (an operator alert told in a flood's summary).
  */
 export const NOTIFICATION_STATUSES = [
   'pending',
+  'sending',
   'sent',
+  'summarised',
   'failed',
   'unreachable',
   'skipped',

@@ -25,6 +25,35 @@ export const OPERATOR_PATHS = {
   spreads: '/api/operator/spreads',
 } as const;
 
+/** What an operator can change: the actions on an order, and the PUTs of rates and spreads. */
+export type OperatorWrite = Exclude<
+  keyof typeof OPERATOR_PATHS,
+  'queue' | 'orders' | 'order' | 'receipt'
+>;
+
+/**
+ * Which operator writes move money (issue 21, item 2), and so want init data at most
+ * OPERATOR_INIT_DATA_MAX_AGE old, not the day a customer's call may carry: a stale bearer could
+ * otherwise send a customer's money to its own card, release crypto for a payment that never
+ * came, or set the price everyone pays. Giving office instructions and rejecting move none.
+ */
+export const MONEY_ACTIONS: Readonly<Record<OperatorWrite, boolean>> = {
+  /** Says where the customer sends their money. */
+  requisites: true,
+  officeInstructions: false,
+  /** Releases the crypto of a buy. */
+  confirmPayment: true,
+  /** Accepts a seller's crypto and starts the payout to their card. */
+  confirmTx: true,
+  /** Records the crypto sent, the card paid, or the cash taken. */
+  complete: true,
+  reject: false,
+  /** The base rate every customer is quoted. */
+  rates: true,
+  /** The spread every customer is quoted. */
+  spreads: true,
+};
+
 /** `GET /api/operator/rates` (and the answer of each change): base rates and spreads, who set each. */
 export interface OperatorRatesResponse {
   readonly rates: readonly {
@@ -138,7 +167,10 @@ export interface OperatorOrderResponse {
     readonly firstSeenAt: string;
     readonly orderCount: number;
   };
+  /** The deadline that matters now (`orderDeadline`): null without one, and for a final order. */
   readonly deadline: string | null;
+  /** When a final order ended: the time of its final event; null while it is active. */
+  readonly endedAt: string | null;
   readonly flags: readonly OrderFlag[];
   /** The card a sell pays out to. */
   readonly payoutCard: {

@@ -122,6 +122,21 @@ export const WAITING_FOR_OPERATOR: readonly OrderStatus[] = [
 export const CANCEL_REASONS = ['customer', 'expired', 'no_operator'] as const;
 export type CancelReason = (typeof CANCEL_REASONS)[number];
 
+/**
+ * The deadline an order in its status must meet: the office's reservation while the office waits
+ * (OFFICE_READY), else `expiresAt`; null for a final order, which has no deadline left whatever
+ * its stored fields still say. One rule for the server (the sweeper's reasons, the console, the
+ * bot's messages) and the app.
+ */
+export function orderDeadline<T>(order: {
+  readonly status: OrderStatus;
+  readonly expiresAt: T | null;
+  readonly reservedUntil: T | null;
+}): T | null {
+  if (isFinalStatus(order.status)) return null;
+  return order.status === 'OFFICE_READY' ? order.reservedUntil : order.expiresAt;
+}
+
 /** The reason of a cancellation at `now` of an order in `status` whose deadline is `deadline`. */
 export function cancelReason(
   status: OrderStatus,

@@ -15,6 +15,7 @@ import type {
 import { AUTOPILOT_OPERATOR_ID } from '../../src/shared/operator-api';
 import { QUEUE_GROUPS } from '../../src/shared/operator-queue';
 import type { OrderStatus } from '../../src/shared/order-status';
+import { localeOf } from '../../src/shared/format';
 import { FIXTURE_BANK, FIXTURE_NOW, iso, makeOrder, orderSummary } from '../helpers/order-fixtures';
 import {
   advance,
@@ -58,6 +59,7 @@ function view(order: Partial<OrderDetails>, fields: Partial<OperatorOrderRespons
     order: full,
     customer: { ...CUSTOMER, languageCode: 'ru', firstSeenAt: iso(FIXTURE_NOW), orderCount: 3 },
     deadline: full.expiresAt,
+    endedAt: null,
     flags: [],
     payoutCard: null,
     events: [],
@@ -253,6 +255,30 @@ describe('the order: the actions of its status', () => {
   );
 });
 
+describe('the time of an order (issue 21, item 15)', () => {
+  it('a final order shows when it ended, not a countdown; an active one counts down', async () => {
+    const endedAt = iso(FIXTURE_NOW - 3 * MINUTE);
+    await openOrder(view({ status: 'COMPLETED' }, { deadline: null, endedAt }));
+    expect(screen.queryByTestId('console-deadline')).toBeNull();
+    const ended = screen.getByTestId('console-ended');
+    expect(ended.textContent).toContain('Closed');
+    expect(ended.textContent).toContain(
+      new Intl.DateTimeFormat(localeOf('en'), { dateStyle: 'medium', timeStyle: 'short' }).format(
+        new Date(endedAt),
+      ),
+    );
+  });
+
+  it('an active order shows the time left to its deadline and no end', async () => {
+    await openOrder(
+      view({ status: 'REQUISITES_READY' }, { deadline: iso(FIXTURE_NOW + 29 * MINUTE) }),
+      'ru',
+    );
+    expect(screen.queryByTestId('console-ended')).toBeNull();
+    expect(screen.getByTestId('console-deadline').textContent).toContain('осталось 29:00');
+  });
+});
+
 describe('the forms', () => {
   it('card requisites: a card failing the Luhn check is refused in the form; a good one is sent with the status seen', async () => {
     const { api } = await openOrder(view({ status: 'WAITING_REQUISITES' }));
@@ -305,6 +331,7 @@ describe('the forms', () => {
     );
     type('txHash', 'a'.repeat(64));
     await press('complete');
+    expect(setup.dialogs.confirm).toHaveBeenCalledTimes(1);
     expect(api.callsTo('POST', `/api/operator/orders/${ID}/complete`)[0]?.body).toEqual({
       outgoingTxHash: 'a'.repeat(64),
       expectedStatus: 'PAYMENT_CONFIRMED',
@@ -324,6 +351,85 @@ describe('the forms', () => {
     expect(api.callsTo('POST', `/api/operator/orders/${ID}/confirm-payment`)[0]?.body).toEqual({
       expectedStatus: 'RECEIPT_UPLOADED',
     });
+  });
+
+  it.each([
+    [
+      'en',
+      'Complete order #3f9c2a7b? You sent 51.4774 USDC on Base to the customer’s wallet 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed.',
+    ],
+    [
+      'ru',
+      'Завершить заказ №3f9c2a7b? Вы отправили 51,4774 USDC в сети Base на кошелёк клиента 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed.',
+    ],
+  ] as const)(
+    'completing a buy with the outgoing hash asks first (%s), naming the amount, the coin, the network and the wallet; declined, nothing is sent',
+    async (language, question) => {
+      const { api } = await openOrder(view({ status: 'PAYMENT_CONFIRMED' }), language);
+      const hash = `0x${'b'.repeat(64)}`;
+      type('txHash', hash);
+      setup.dialogs.confirm.mockReturnValue(false);
+      await press('complete');
+      expect(setup.dialogs.confirm).toHaveBeenCalledWith(question);
+      expect(api.callsTo('POST', `/api/operator/orders/${ID}/complete`)).toHaveLength(0);
+      expect(document.querySelector<HTMLInputElement>('[name="txHash"]')?.value).toBe(hash);
+      setup.dialogs.confirm.mockReturnValue(true);
+      await press('complete');
+      expect(api.callsTo('POST', `/api/operator/orders/${ID}/complete`)[0]?.body).toEqual({
+        outgoingTxHash: hash,
+        expectedStatus: 'PAYMENT_CONFIRMED',
+      });
+    },
+  );
+
+  it.each([
+    [
+      'ru',
+      'Консоль открыта слишком давно для действий с деньгами. Закройте её и откройте заново, затем повторите: введённое сохранится.',
+    ],
+    [
+      'en',
+      'The console was opened too long ago for an action that moves money. Close it, open it again and repeat: what you typed is kept.',
+    ],
+  ] as const)(
+    'init data too old for money (OPERATOR_REOPEN, %s): the typed hash stays, the console asks to be reopened, and the reopened console has the hash again',
+    async (language, message) => {
+      const { api, app } = await openOrder(view({ status: 'PAYMENT_CONFIRMED' }), language);
+      api.on('POST', `/api/operator/orders/${ID}/complete`, {
+        status: 401,
+        json: { error: 'x', code: 'OPERATOR_REOPEN' },
+      });
+      const hash = `0x${'c'.repeat(64)}`;
+      type('txHash', hash);
+      await press('complete');
+      const notice = screen.getByTestId('console-notice');
+      expect(notice.dataset['kind']).toBe('reopen');
+      expect(notice.textContent).toBe(message);
+      await advance(6_000);
+      expect(document.querySelector<HTMLInputElement>('[name="txHash"]')?.value).toBe(hash);
+
+      app.unmount();
+      await openOrder(view({ status: 'PAYMENT_CONFIRMED' }), language);
+      expect(document.querySelector<HTMLInputElement>('[name="txHash"]')?.value).toBe(hash);
+    },
+  );
+
+  it('the drafts of an order are forgotten once it has ended', async () => {
+    localStorage.setItem(`console_draft:${ID}:complete`, JSON.stringify({ txHash: 'a' }));
+    localStorage.setItem('console_draft:other-order:complete', JSON.stringify({ txHash: 'b' }));
+    await openOrder(view({ status: 'CANCELLED' }));
+    expect(localStorage.getItem(`console_draft:${ID}:complete`)).toBeNull();
+    expect(localStorage.getItem('console_draft:other-order:complete')).not.toBeNull();
+  });
+
+  it('the draft of a form is forgotten once its action is done', async () => {
+    const { app } = await openOrder(view({ status: 'PAYMENT_CONFIRMED' }));
+    type('txHash', `0x${'d'.repeat(64)}`);
+    await press('complete');
+    expect(screen.getByTestId('console-notice').dataset['kind']).toBe('done');
+    app.unmount();
+    await openOrder(view({ status: 'PAYMENT_CONFIRMED' }));
+    expect(document.querySelector<HTMLInputElement>('[name="txHash"]')?.value).toBe('');
   });
 
   it('reject sends the catalogue reason and the comment, after a confirmation', async () => {
@@ -424,6 +530,33 @@ describe('rates and spreads', () => {
       baseRate: 120,
       confirmLargeChange: true,
     });
+  });
+
+  it('a rate refused for old init data (OPERATOR_REOPEN) asks to reopen the console, and the reopened console has the typed rate; only then is a draft kept', async () => {
+    const api = serveRates();
+    api.on('PUT', '/api/operator/rates', {
+      status: 401,
+      json: { error: 'x', code: 'OPERATOR_REOPEN' },
+    });
+    const first = renderApp('/console/rates', { language: 'en' });
+    await settle();
+    typeIn('rate-RUB-USDT', '97');
+    await press('rate-RUB-USDT-save');
+    expect(screen.getByTestId('rate-RUB-USDT-error').textContent).toContain(
+      'The console was opened too long ago for an action that moves money.',
+    );
+    first.unmount();
+    const second = renderApp('/console/rates', { language: 'en' });
+    await settle();
+    const input = () => screen.getByTestId('rate-RUB-USDT').querySelector('input');
+    expect(input()?.value).toBe('97');
+    // Saved at last: the draft goes, and the current rate shows again.
+    api.on('PUT', '/api/operator/rates', { json: RATES });
+    await press('rate-RUB-USDT-save');
+    second.unmount();
+    renderApp('/console/rates', { language: 'en' });
+    await settle();
+    expect(input()?.value).toBe('95.4');
   });
 
   it('a spread is typed in percent and saved in basis points; not a number is refused in place', async () => {

@@ -49,6 +49,15 @@ describe('where the app opens (spec section 2, landing, second reading)', () => 
     expect(await entryRoute('/')).toBe('/currencies');
   });
 
+  it("opens the console's queue from the button of a flood's summary (start parameter console)", async () => {
+    localStorage.setItem('selectedLanguage', 'ru');
+    rememberDeepLink('console');
+    const fetchMock = answerActiveOrders([]);
+    expect(await entryRoute('/')).toBe('/console');
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(await entryRoute('/')).toBe('/currencies');
+  });
+
   it('opens /my-orders when there are active orders, /currencies otherwise', async () => {
     localStorage.setItem('selectedLanguage', 'en');
     answerActiveOrders([{ id: 'a' }]);

@@ -9,8 +9,9 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { DEMO_BOT_TOKEN, signInitData } from '../../src/server/auth/telegram-auth';
 import { DEMO_CUSTOMER, onScreen, openPhone, screenshot, useBrowserAndServer } from './harness';
-import { createP2pBuy, orderIdOf } from './journeys';
+import { TRON_WALLET, createP2pBuy, orderIdOf } from './journeys';
 
 const e2e = useBrowserAndServer({ maxActiveOrders: 50 });
 
@@ -87,9 +88,16 @@ describe('the operator console', () => {
       await expect
         .poll(() => operator.page.getByTestId('console-status').getAttribute('data-status'))
         .toBe('COMPLETED');
-      expect(operator.dialogs).toEqual([
+      expect(operator.dialogs).toHaveLength(2);
+      expect(operator.dialogs[0]).toBe(
         `Did the money of order #${id.slice(0, 8)} (₽10,000) arrive? The customer then gets the crypto.`,
-      ]);
+      );
+      // The last money action is asked too: what was sent, on which network, to whom.
+      expect(operator.dialogs[1]).toMatch(
+        new RegExp(
+          `^Complete order #${id.slice(0, 8)}\\? You sent [\\d.,]+ USDT on TRC20 to the customer’s wallet ${TRON_WALLET}\\.$`,
+        ),
+      );
       await customer.page.getByText('Заказ выполнен').waitFor({ timeout: 10_000 });
       await customer.page.getByTestId('outgoing-tx').getByText(hash).waitFor();
       await operator.page
@@ -197,12 +205,17 @@ describe('the operator console', () => {
       await operator.page.getByTestId('complete').click();
       await customer.page.getByText('Order completed').waitFor({ timeout: 10_000 });
       // Asked where money moves: the bank payment, the seller's transaction, the card payout.
-      expect(operator.dialogs).toHaveLength(3);
+      expect(operator.dialogs).toHaveLength(4);
       expect(operator.dialogs[0]).toMatch(
         /^Деньги по заказу №\w{8} \(600\s000\s₽\) пришли на счёт\?/,
       );
-      expect(operator.dialogs[1]).toMatch(/^Транзакция по заказу №\w{8} \(100 USDT\) подтверждена/);
-      expect(operator.dialogs[2]).toMatch(/^Выплата [\d\s]+₽ на карту по заказу №\w{8} сделана\?$/);
+      expect(operator.dialogs[1]).toMatch(
+        new RegExp(
+          `^Завершить заказ №${bank.slice(0, 8)}\\? Вы отправили [\\d\\s,]+ USDC в сети [^ ]+ на кошелёк клиента ${EVM}\\.$`,
+        ),
+      );
+      expect(operator.dialogs[2]).toMatch(/^Транзакция по заказу №\w{8} \(100 USDT\) подтверждена/);
+      expect(operator.dialogs[3]).toMatch(/^Выплата [\d\s]+₽ на карту по заказу №\w{8} сделана\?$/);
     } finally {
       await customer.context.close();
       await operator.context.close();
@@ -268,6 +281,62 @@ describe('the operator console', () => {
       await customer.context.close();
       await first.context.close();
       await second.context.close();
+    }
+  });
+
+  it('init data an hour old cannot complete: the typed hash stays, the console asks to be reopened in Russian, and the reopened console has the hash and completes (issue 21, items 2, 15, 16)', async () => {
+    const customer = await phone('ru');
+    const operator = await phone('ru');
+    try {
+      const id = await createP2pBuy(customer.page, e2e.server.url);
+      await e2e.server.database.db
+        .updateTable('orders')
+        .set({ status: 'PAYMENT_CONFIRMED' })
+        .where('id', '=', id)
+        .execute();
+      // This console was opened 61 minutes ago: its demo session is as old.
+      const old = signInitData(DEMO_BOT_TOKEN, DEMO_CUSTOMER, {
+        authDate: new Date(Date.now() - 61 * 60_000),
+      });
+      await operator.page.route('**/api/demo/session**', (route) =>
+        route.fulfill({ json: { initData: old } }),
+      );
+      await operator.page.goto(`${e2e.server.url}/console/orders/${id}`);
+      await onScreen(operator.page, 'console-order');
+      const hash = 'e'.repeat(64);
+      await operator.page.locator('input[name="txHash"]').fill(hash);
+      await operator.page.getByTestId('complete').click();
+      const notice = operator.page.getByTestId('console-notice');
+      await notice
+        .getByText(
+          'Консоль открыта слишком давно для действий с деньгами. Закройте её и откройте заново, затем повторите: введённое сохранится.',
+        )
+        .waitFor();
+      expect(await notice.getAttribute('data-kind')).toBe('reopen');
+      await screenshot(operator.page, 'console-order-reopen-ru-light');
+      // The order's next poll (reads still take day-old init data) keeps the typed hash.
+      await operator.page.waitForTimeout(5_500);
+      expect(await operator.page.locator('input[name="txHash"]').inputValue()).toBe(hash);
+      expect(operator.dialogs).toHaveLength(1);
+      expect(operator.dialogs[0]).toContain(`на кошелёк клиента ${TRON_WALLET}`);
+
+      // Reopened (a new page with a fresh session): the hash is there again, and completes.
+      const reopened = await operator.context.newPage();
+      reopened.on('dialog', (dialog) => void dialog.accept());
+      await reopened.goto(`${e2e.server.url}/console/orders/${id}`);
+      await onScreen(reopened, 'console-order');
+      expect(await reopened.locator('input[name="txHash"]').inputValue()).toBe(hash);
+      await reopened.getByTestId('complete').click();
+      await expect
+        .poll(() => reopened.getByTestId('console-status').getAttribute('data-status'))
+        .toBe('COMPLETED');
+      // A final order says when it ended, with no countdown.
+      await reopened.getByTestId('console-ended').getByText('Закрыт').waitFor();
+      expect(await reopened.getByTestId('console-deadline').count()).toBe(0);
+      await screenshot(reopened, 'console-order-closed-ru-light');
+    } finally {
+      await customer.context.close();
+      await operator.context.close();
     }
   });
 

@@ -4,7 +4,9 @@
  * it in a browser:
  * - a P2P buy, a bank buy, an office buy and a sell each reach COMPLETED in under a minute with
  *   nobody acting but the customer and the autopilot;
- * - two browsers are two demo customers: neither sees nor reaches the other's orders.
+ * - two browsers are two demo customers: neither sees nor reaches the other's orders, in the app
+ *   or in their consoles (issue 21, item 3);
+ * - the README's tour, followed word for word (its wallet, card and hash read from README.md).
  * The README's tour shows the screens this test saves to tests/e2e/readme/.
  */
 import fs from 'node:fs';
@@ -15,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngFile } from '../helpers/lifecycle';
 import { ServerProcess, freePort } from '../helpers/server-process';
 import { launchBrowser, onScreen, screenshot, withPhone } from './harness';
-import { createP2pBuy, createSell, orderIdOf } from './journeys';
+import { TRON_WALLET, createP2pBuy, createSell, orderIdOf } from './journeys';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const README_SHOTS = path.join(ROOT, 'tests', 'e2e', 'readme');
@@ -161,6 +163,82 @@ describe('the untouched demo: the customer and the autopilot, nobody else', () =
   });
 });
 
+/** The README's tour of the demo, as written (issue 21: a tour that fails when followed). */
+function tourStep(number: number): string {
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const tour = readme.slice(readme.indexOf('### A tour of the demo'));
+  const step = new RegExp(`^${number}\\. ([\\s\\S]*?)(?=^\\d+\\. |^\`\`\`)`, 'm').exec(tour)?.[1];
+  if (step === undefined) throw new Error(`README.md's tour has no step ${number}`);
+  return step.replace(/\s+/g, ' ');
+}
+
+/** What a step of the tour says, by a pattern whose first group is the words to use. */
+function said(step: string, pattern: RegExp): string {
+  const words = pattern.exec(step)?.[1];
+  if (words === undefined)
+    throw new Error(`the tour's step does not say ${String(pattern)}: ${step}`);
+  return words;
+}
+
+describe("the README's tour, followed word for word", () => {
+  it(
+    '1. buy by card transfer: the amount, the network and the wallet it names are taken, and the order completes',
+    { timeout: 2 * JOURNEY_MS },
+    async () => {
+      const step = tourStep(1);
+      const amount = said(step, /Type ([\d ]+),/).replace(/ /g, '');
+      const network = said(step, /pick the network \*\*(\w+)\*\*/);
+      const wallet = said(step, /give a \w+ wallet \(`([^`]+)` will do\)/);
+      await withPhone(browser, { storedLanguage: 'en', ownDemoCustomer: true }, async (page) => {
+        await pick(page, 'RUB', 'p2p');
+        await page.locator('[data-direction="buy"]').click();
+        await onScreen(page, 'p2p-buy');
+        await expect.poll(() => page.getByTestId('rate').textContent()).toMatch(/1 USDC = /);
+        await page.locator('input[name="fiatAmount"]').fill(amount);
+        await page.locator('select[name="network"]').selectOption(network);
+        await page.locator('input[name="walletAddress"]').fill(wallet);
+        await page.getByTestId('continue').click();
+        await onScreen(page, 'waiting');
+        await onScreen(page, 'payment');
+        await attachReceipt(page);
+        await completed(page, 'en');
+      });
+    },
+  );
+
+  it(
+    '4. sell: the coin, card, holder, bank and transaction hash it names are taken, and the order completes',
+    { timeout: 2 * JOURNEY_MS },
+    async () => {
+      const step = tourStep(4);
+      const coin = said(step, /pick (\w+) \(its network is then/);
+      const network = said(step, /its network is then (\w+)\)/);
+      const amount = said(step, /(\d+) to a card/);
+      const card = said(step, /to a card \(`([^`]+)`/).replace(/ /g, '');
+      const holder = said(step, /holder `([^`]+)`/);
+      const bank = said(step, /bank `([^`]+)`/);
+      const hash = said(step, /\(`(0x[0-9a-f]+)` will do\)/);
+      await withPhone(browser, { storedLanguage: 'ru', ownDemoCustomer: true }, async (page) => {
+        await pick(page, 'RUB', 'p2p');
+        await page.locator('[data-direction="sell"]').click();
+        await onScreen(page, 'p2p-sell');
+        await page.locator(`[data-coin="${coin}"]`).click();
+        await expect.poll(() => page.locator('select[name="network"]').inputValue()).toBe(network);
+        await page.locator('input[name="cryptoAmount"]').fill(amount);
+        await page.locator('input[name="cardNumber"]').pressSequentially(card);
+        await page.locator('input[name="cardHolder"]').fill(holder);
+        await page.locator('input[name="bankName"]').fill(bank);
+        await page.getByTestId('continue').click();
+        await onScreen(page, 'send-crypto');
+        await page.locator('input[name="txHash"]').fill(hash);
+        await page.getByTestId('submit-tx').click();
+        await onScreen(page, 'sell-waiting');
+        await completed(page, 'ru');
+      });
+    },
+  );
+});
+
 describe('one demo customer per browser', () => {
   it("two browsers never see each other's orders", { timeout: 2 * JOURNEY_MS }, async () => {
     const own = { storedLanguage: 'en', ownDemoCustomer: true } as const;
@@ -179,4 +257,39 @@ describe('one demo customer per browser', () => {
       expect(orderIdOf(first)).toBe('');
     });
   });
+
+  it(
+    "each visitor's console holds their own orders: another browser's search finds nothing and its order is not found (issue 21, item 3)",
+    { timeout: 2 * JOURNEY_MS },
+    async () => {
+      const own = { storedLanguage: 'en', ownDemoCustomer: true } as const;
+      await withPhone(browser, own, async (first) => {
+        const id = await createP2pBuy(first, server.url);
+        const number = id.slice(0, 8);
+        await withPhone(browser, own, async (second) => {
+          // A console of its own: the search by the other's order number finds nothing…
+          await second.goto(`${server.url}/console/orders`);
+          await onScreen(second, 'console-search');
+          await second.locator('input[name="q"]').fill(number);
+          await second.getByText('Nothing found').waitFor();
+          // …the queue lists none of the other's orders, and its link is not found.
+          await second.goto(`${server.url}/console`);
+          await onScreen(second, 'console-queue');
+          await expect.poll(() => second.locator(`[data-console-order="${id}"]`).count()).toBe(0);
+          await second.goto(`${server.url}/console/orders/${id}`);
+          await second.getByText('Order not found').waitFor();
+        });
+        // The visitor's own console finds it, with its customer and wallet, and opens it.
+        await first.goto(`${server.url}/console/orders`);
+        await onScreen(first, 'console-search');
+        await first.locator('input[name="q"]').fill(number);
+        await first.locator(`[data-console-order="${id}"]`).click();
+        await onScreen(first, 'console-order');
+        await first.getByText(TRON_WALLET).first().waitFor();
+        await expect
+          .poll(() => first.getByTestId('console-customer').textContent())
+          .toMatch(/Demo Customer/);
+      });
+    },
+  );
 });

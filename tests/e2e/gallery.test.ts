@@ -1,5 +1,6 @@
 /**
- * Every screen of the order journeys in both themes and both languages, for people to look at:
+ * Every screen of the app (entry, forms, order journeys, the console) in both themes and both
+ * languages, for people to look at:
  * orders in each state are written straight into the database and each screen is opened and
  * photographed into test-artifacts/screenshots/gallery-*.png, 390 px wide and, for a narrow
  * phone, 360 px (`-360`). Each screen must still show its own content (its `data-screen` and a
@@ -173,7 +174,76 @@ const route = (path: string) => async (page: Page) => {
   await page.goto(`${e2e.server.url}${path}`);
 };
 
+const visit = (path: string) => async (p: Page) => {
+  await p.goto(`${e2e.server.url}${path}`);
+};
+
 const SHOTS: readonly Shot[] = [
+  {
+    name: 'currencies',
+    open: visit('/currencies'),
+    screen: 'currencies',
+    text: { ru: /Для рублей доступно/, en: /Roubles have several payment methods/ },
+  },
+  {
+    name: 'rub-method',
+    open: route('/rub-method'),
+    screen: 'rub-method',
+    text: { ru: /P2P/, en: /P2P/ },
+  },
+  {
+    name: 'usd-method',
+    open: async (p) => {
+      await p.goto(`${e2e.server.url}/currencies`);
+      await p.locator('[data-currency="USD"]').click();
+    },
+    screen: 'usd-method',
+    text: { ru: /Скоро/, en: /Coming soon/ },
+  },
+  {
+    name: 'payment-systems',
+    open: visit('/payment-systems'),
+    screen: 'payment-systems',
+    text: { ru: /Раздел в разработке/, en: /This section is in development/ },
+  },
+  {
+    name: 'card-payment',
+    open: route('/card-payment'),
+    screen: 'card-payment',
+    text: { ru: /Оплата картой скоро появится/, en: /Card payment is coming soon/ },
+  },
+  {
+    name: 'not-found',
+    open: visit('/no-such-page'),
+    screen: 'not-found',
+    text: { ru: /Такой страницы нет/, en: /This page does not exist/ },
+  },
+  {
+    name: 'console-queue',
+    open: visit('/console'),
+    screen: 'console-queue',
+    text: { ru: /Курсы/, en: /Rates/ },
+  },
+  {
+    name: 'console-search',
+    open: visit('/console/orders'),
+    screen: 'console-search',
+    text: { ru: /№/, en: /№/ },
+  },
+  {
+    name: 'console-rates',
+    open: visit('/console/rates'),
+    screen: 'console-rates',
+    text: { ru: /Базовые курсы/, en: /Base rates/ },
+  },
+  {
+    name: 'console-order',
+    open: async (p) => {
+      await p.goto(`${e2e.server.url}/console/orders/${ids['payment'] ?? ''}`);
+    },
+    screen: 'console-order',
+    text: { ru: /Клиент/, en: /Customer/ },
+  },
   {
     name: 'p2p',
     open: route('/p2p'),
@@ -326,7 +396,7 @@ describe('screen gallery', () => {
     ['ru', 'light', 360],
     ['en', 'dark', 360],
   ] as const)(
-    'every order screen in %s, %s theme, %i px wide',
+    'every screen in %s, %s theme, %i px wide: its title fits',
     async (language, theme, width) => {
       const { context, page } = await openPhone(e2e.browser, {
         storedLanguage: language,

@@ -14,7 +14,7 @@ export interface BotApiCall {
   readonly at: number;
 }
 
-/** A scripted answer: the HTTP status and Telegram's body. */
+/** A scripted answer: the HTTP status and Telegram's body; status 0 hangs up with no answer. */
 export interface FakeAnswer {
   readonly status: number;
   readonly body: Record<string, unknown>;
@@ -53,6 +53,8 @@ export const FAULTS = {
     status: 403,
     body: { ok: false, error_code: 403, description: 'Forbidden: bot was blocked by the user' },
   }),
+  /** The connection dropped before any answer: a network error for the caller. */
+  hangUp: (): FakeAnswer => ({ status: 0, body: {} }),
 };
 
 export class FakeBotApi {
@@ -61,6 +63,8 @@ export class FakeBotApi {
   readonly script: ((call: BotApiCall) => FakeAnswer | undefined)[] = [];
   /** Chats that blocked the bot: every message to them is refused with 403. */
   readonly blockedChats = new Set<number>();
+  /** How long a call waits before its answer (a slow Telegram, a call in flight); 0 by default. */
+  delay: (call: BotApiCall) => number = () => 0;
   private readonly server: http.Server;
   private readonly updates: Record<string, unknown>[] = [];
   private nextUpdateId = 1;
@@ -166,6 +170,10 @@ export class FakeBotApi {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const reply = (answer: FakeAnswer) => {
+      if (answer.status === 0) {
+        request.socket.destroy();
+        return;
+      }
       response.writeHead(answer.status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(answer.body));
     };
@@ -178,6 +186,8 @@ export class FakeBotApi {
     const payload = (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
     const call: BotApiCall = { method, payload, at: Date.now() };
     if (method !== 'getUpdates') this.calls.push(call);
+    const delay = this.delay(call);
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
 
     for (let i = 0; i < this.script.length; i++) {
       const answer = this.script[i]?.(call);

@@ -42,6 +42,13 @@ describe('configuration from the environment', () => {
     expect(config.receiptsDir).toBe(path.resolve('/srv/app/data/receipts'));
     expect(isDemoMode(config)).toBe(true);
     expect(config.initDataMaxAgeSeconds).toBe(86_400);
+    expect(config.operatorInitDataMaxAgeSeconds).toBe(3_600);
+  });
+
+  it("an operator's money actions take init data of OPERATOR_INIT_DATA_MAX_AGE seconds at most", () => {
+    expect(loadConfig({ OPERATOR_INIT_DATA_MAX_AGE: '600' }).operatorInitDataMaxAgeSeconds).toBe(
+      600,
+    );
   });
 
   it('uses PostgreSQL when DATABASE_URL is set', () => {
@@ -111,6 +118,7 @@ describe('configuration from the environment', () => {
         OPERATOR_IDS: '12,abc',
         SUPPORT_URL: 'http://example.com',
         INIT_DATA_MAX_AGE: '5',
+        OPERATOR_INIT_DATA_MAX_AGE: '0',
         LOG_LEVEL: 'loud',
       });
     } catch (e) {
@@ -125,6 +133,7 @@ describe('configuration from the environment', () => {
       'OPERATOR_IDS',
       'SUPPORT_URL',
       'INIT_DATA_MAX_AGE',
+      'OPERATOR_INIT_DATA_MAX_AGE',
       'LOG_LEVEL',
     ]) {
       expect(problems).toContain(name);
@@ -154,6 +163,10 @@ describe('configuration from the environment', () => {
     [
       { INIT_DATA_MAX_AGE: '5' },
       'INIT_DATA_MAX_AGE must be a whole number from 60 to 2592000, got "5"',
+    ],
+    [
+      { OPERATOR_INIT_DATA_MAX_AGE: '86401' },
+      'OPERATOR_INIT_DATA_MAX_AGE must be a whole number from 60 to 86400, got "86401"',
     ],
     [{ MAX_ACTIVE_ORDERS: '0' }, 'MAX_ACTIVE_ORDERS must be a whole number from 1 to 100, got "0"'],
     [{ DEPOSIT_ADDRESS_TRC20: 'T123' }, 'DEPOSIT_ADDRESS_TRC20 is not a valid Tron address'],

@@ -160,10 +160,3 @@ describe.runIf(testDatabaseKind() === 'postgres')('two server instances on one d
     }
   });
 });
-
-// Keeps the file a test file on SQLite, where the suite above does not run.
-describe.runIf(testDatabaseKind() === 'sqlite')('on SQLite', () => {
-  it('serves one instance: several instances need PostgreSQL (design.md, "Scale")', () => {
-    expect(testDatabaseKind()).toBe('sqlite');
-  });
-});

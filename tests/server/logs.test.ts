@@ -6,8 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
-import { loadConfig } from '../../src/server/config';
+import { loadConfig, type AppConfig } from '../../src/server/config';
 import { API_PATHS } from '../../src/shared/api';
+import { FAULTS, FakeBotApi } from '../helpers/fake-bot-api';
 import { ALICE, initDataFor } from '../helpers/identity';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
 
@@ -22,7 +23,11 @@ afterAll(async () => {
 });
 
 /** A server logging everything (or from `level` up) into `lines`. */
-async function loggingApp(botToken: string | undefined, level: 'trace' | 'info' = 'trace') {
+async function loggingApp(
+  botToken: string | undefined,
+  level: 'trace' | 'info' = 'trace',
+  options: { readonly config?: Partial<AppConfig>; readonly jobs?: boolean } = {},
+) {
   const lines: string[] = [];
   const app = await buildApp(
     {
@@ -31,10 +36,26 @@ async function loggingApp(botToken: string | undefined, level: 'trace' | 'info' 
       staticDir: undefined,
       logLevel: level,
       botToken,
+      ...options.config,
     },
-    { db: database.db, logStream: { write: (line: string) => void lines.push(line) } },
+    {
+      db: database.db,
+      logStream: { write: (line: string) => void lines.push(line) },
+      jobs: options.jobs === true,
+    },
   );
   return { app, lines };
+}
+
+/** Waits until a line of `lines` passes `test`. */
+async function lineWith(lines: readonly string[], test: (line: string) => boolean) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const found = lines.find(test);
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`no such line in:\n${lines.join('')}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** Every spelling of a credential that could end up in a line: raw, URL-encoded, its hash. */
@@ -167,6 +188,110 @@ describe('logs never carry init data or the bot token', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('the bot token reaches no log line when Telegram cannot be reached (issue 21, item 1)', () => {
+  // grammY's network errors name the URL called, /bot<TOKEN>/<method>, in their message, their
+  // stack and their nested error: every path that logs one is made to fail here.
+  const noToken = (lines: readonly string[]) => {
+    for (const line of lines) expect(line.includes(BOT_TOKEN), line).toBe(false);
+  };
+
+  it(
+    "the bot's start-up (setWebhook) and the outbox's send meet dropped connections: the lines say <token>",
+    { timeout: 20_000 },
+    async () => {
+      await database.db.deleteFrom('notification_failures').execute();
+      await database.db.deleteFrom('notifications').execute();
+      const now = Date.now();
+      await database.db
+        .insertInto('notifications')
+        .values({
+          dedupe_key: 'logs:token',
+          recipient: `customer:${ALICE.id}`,
+          order_id: null,
+          kind: 'payment_reminder',
+          language: 'en',
+          payload: JSON.stringify({
+            orderId: '00000000-0000-4000-8000-000000000000',
+            type: 'BUY',
+            method: 'P2P',
+            crypto: 'USDT',
+            network: 'TRC20',
+            currency: 'RUB',
+            amountUnits: 100_000_000,
+            totalMinor: 950_000,
+            deadline: now + 300_000,
+          }),
+          status: 'pending',
+          next_attempt_at: now,
+          created_at: now,
+        })
+        .execute();
+      const api = await new FakeBotApi(BOT_TOKEN).start();
+      const hangUp = (method: string) => (call: { readonly method: string }) =>
+        call.method === method ? FAULTS.hangUp() : undefined;
+      api.script.push(hangUp('setWebhook'), hangUp('sendMessage'));
+      const { app, lines } = await loggingApp(BOT_TOKEN, 'trace', {
+        config: { telegramApiRoot: api.url, webhookUrl: 'https://exchange.example/telegram/hook' },
+        jobs: true,
+      });
+      try {
+        await app.ready();
+        const startUp = await lineWith(lines, (l) => l.includes('bot: could not reach Telegram'));
+        const outbox = await lineWith(lines, (l) => l.includes('notification not sent'));
+        // What would have carried the token carries the placeholder.
+        expect(startUp).toContain('bot<token>/setWebhook');
+        expect(outbox).toContain('bot<token>/sendMessage');
+      } finally {
+        await app.close();
+        await api.stop();
+      }
+      noToken(lines);
+      const stored = await database.db
+        .selectFrom('notifications')
+        .select('last_error')
+        .executeTakeFirstOrThrow();
+      expect(stored.last_error).toContain('bot<token>/sendMessage');
+    },
+  );
+
+  it("an update whose reply meets a dropped connection: bot.catch's line says <token>", async () => {
+    const api = await new FakeBotApi(BOT_TOKEN).start();
+    api.script.push((call) => (call.method === 'sendMessage' ? FAULTS.hangUp() : undefined));
+    const { app, lines } = await loggingApp(BOT_TOKEN, 'trace', {
+      config: { telegramApiRoot: api.url },
+      jobs: true,
+    });
+    try {
+      await app.ready();
+      api.pushMessage({ id: ALICE.id, first_name: ALICE.first_name }, '/help');
+      const failed = await lineWith(lines, (l) => l.includes('bot update failed'));
+      expect(failed).toContain('bot<token>/sendMessage');
+    } finally {
+      await app.close();
+      await api.stop();
+    }
+    noToken(lines);
+  });
+
+  it('an error logged under any key, with the token in its cause, in a message or its arguments', async () => {
+    const { app, lines } = await loggingApp(BOT_TOKEN);
+    try {
+      const cause = new Error(`request to https://api.telegram.org/bot${BOT_TOKEN}/getMe failed`);
+      const error = new Error('Network request failed', { cause });
+      app.log.error({ err: error }, 'under err');
+      app.log.error({ error }, 'under error');
+      app.log.error(error);
+      app.log.warn(`a message naming bot${BOT_TOKEN}`);
+      app.log.warn('%s and %o', `bot${encodeURIComponent(BOT_TOKEN)}`, 'x');
+    } finally {
+      await app.close();
+    }
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    noToken(lines);
+    noToken(lines.map((line) => decodeURIComponent(line)));
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sweepOnce } from '../../src/server/jobs/sweeper';
+import { renderSummary } from '../../src/server/notifications/render';
 import { createTelegramSender } from '../../src/server/notifications/telegram-sender';
 import {
   MAX_ATTEMPTS,
@@ -428,5 +429,221 @@ describe("the worker and Telegram's faults", () => {
     const [row] = await rows();
     expect(row?.status).toBe('failed');
     expect(row?.last_error).not.toContain(FAKE_TOKEN);
+  });
+});
+
+/** The facts of a made-up order, for rows written straight to the outbox. */
+function factsOf(orderId: string, overrides: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    orderId,
+    type: 'BUY',
+    method: 'P2P',
+    crypto: 'USDT',
+    network: 'TRC20',
+    currency: 'RUB',
+    amountUnits: 100_000_000,
+    totalMinor: 950_000,
+    deadline: t.clock.now() + 600_000,
+    card: null,
+    txHash: null,
+    outgoingTxHash: null,
+    rejectReasonCode: null,
+    rejectReason: null,
+    cancelReason: null,
+    reservationCode: null,
+    office: null,
+    payoutCardLast4: null,
+    customer: { telegramId: 42, name: 'Иван', username: null },
+    ...overrides,
+  });
+}
+
+/** `count` alerts of `kind` to the operators' chat, written at once (a sweeper's backlog). */
+async function operatorAlerts(kind: 'flag_waiting' | 'new_order', count: number, from = 0) {
+  const now = t.clock.now();
+  for (let start = 0; start < count; start += 500) {
+    await t.database.db
+      .insertInto('notifications')
+      .values(
+        Array.from({ length: Math.min(500, count - start) }, (_, i) => {
+          const n = from + start + i;
+          const orderId = `${n.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`;
+          return {
+            dedupe_key: `${kind}:${n}:operators`,
+            recipient: 'operators',
+            order_id: orderId,
+            kind,
+            language: null,
+            payload: factsOf(orderId),
+            status: 'pending' as const,
+            next_attempt_at: now,
+            created_at: now,
+          };
+        }),
+      )
+      .execute();
+  }
+}
+
+describe('a message that cannot be rendered (issue 21, item 8)', () => {
+  it(`is counted as an attempt, set aside as failed after ${MAX_ATTEMPTS} with its error shown in the console, and the chat's next message goes`, async () => {
+    const id = await createOrderViaHttp(t, ALICE, 'p2pBuy');
+    const now = t.clock.now();
+    // Facts naming a network the texts do not know: rendering throws every time.
+    await t.database.db
+      .insertInto('notifications')
+      .values({
+        dedupe_key: 'broken:alice',
+        recipient: `customer:${ALICE.id}`,
+        order_id: id,
+        kind: 'payment_reminder',
+        language: 'en',
+        payload: factsOf(id, { network: 'NO_SUCH_NETWORK' }),
+        status: 'pending',
+        next_attempt_at: now,
+        created_at: now,
+      })
+      .execute();
+    await perform(t, 'giveRequisites', id, ALICE, CARD_REQUISITES);
+    const toAlice = () =>
+      api.callsOf('sendMessage').filter((c) => c.payload['chat_id'] === ALICE.id);
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      await drain();
+      const broken = (await rows()).find((r) => r.dedupe_key === 'broken:alice');
+      expect(broken?.attempts).toBe(attempt);
+      if (attempt < MAX_ATTEMPTS) {
+        expect(broken?.status).toBe('pending');
+        // The requisites wait behind it: a chat's messages go in order.
+        expect(toAlice()).toEqual([]);
+        t.clock.advance((broken?.next_attempt_at ?? 0) - t.clock.now());
+      }
+    }
+    const broken = (await rows()).find((r) => r.dedupe_key === 'broken:alice');
+    expect(broken?.status).toBe('failed');
+    expect(broken?.last_error).toMatch(/^TypeError: /);
+    // With the broken one set aside, the requisites went.
+    await drain();
+    expect(toAlice().map((c) => String(c.payload['text']).split('\n')[0])).toEqual([
+      expect.stringContaining('реквизиты готовы'),
+    ]);
+    const failures = await t.database.db
+      .selectFrom('notification_failures')
+      .selectAll()
+      .where('notification_id', '=', broken?.id ?? 0)
+      .execute();
+    expect(failures).toHaveLength(MAX_ATTEMPTS);
+    const res = await send(t, 'GET', OPERATOR_PATHS.order(id), OPERATOR);
+    expect(res.statusCode).toBe(200);
+    const shown = res.json<OperatorOrderResponse>().messages.find((m) => m.id === broken?.id);
+    expect(shown).toMatchObject({ status: 'failed', text: '', attempts: MAX_ATTEMPTS });
+    expect(shown?.lastError).toBe(broken?.last_error);
+  });
+});
+
+describe('delivery is at least once (issue 21, item 10)', () => {
+  it('the row is marked sending, its attempt counted, while the call is in flight, and sent right after the answer', async () => {
+    await createOrderViaHttp(t, ALICE, 'sell');
+    api.delay = () => 300;
+    try {
+      const pass = drain();
+      await api.waitFor('sendMessage', 1);
+      const [during] = await rows();
+      expect(during).toMatchObject({ status: 'sending', attempts: 1 });
+      await pass;
+    } finally {
+      api.delay = () => 0;
+    }
+    const [after] = await rows();
+    expect(after).toMatchObject({ status: 'sent', attempts: 1, claimed_until: null });
+  });
+
+  it('a row left sending by a server killed mid-call is sent again once its lease lapses, once, and the failure says it may have arrived', async () => {
+    const id = await createOrderViaHttp(t, ALICE, 'sell');
+    const now = t.clock.now();
+    // What a server killed between Telegram's answer and the row's update leaves behind.
+    await t.database.db
+      .updateTable('notifications')
+      .set({ status: 'sending', attempts: 1, claimed_until: now + 30_000 })
+      .where('order_id', '=', id)
+      .execute();
+    await drain();
+    expect(api.callsOf('sendMessage')).toEqual([]);
+    t.clock.advance(30_000);
+    await drain();
+    await drain();
+    expect(api.callsOf('sendMessage')).toHaveLength(1);
+    const [row] = await rows();
+    expect(row).toMatchObject({ status: 'sent', attempts: 2 });
+    const failures = await t.database.db.selectFrom('notification_failures').selectAll().execute();
+    expect(failures.map((f) => f.error)).toEqual([
+      expect.stringContaining('it may have reached the chat'),
+    ]);
+    t.clock.advance(120_000);
+    await drain();
+    expect(api.callsOf('sendMessage')).toHaveLength(1);
+  });
+});
+
+describe('a flood of operator alerts is summed up (issue 21, item 6)', () => {
+  it('5 000 orders waiting: the operators’ chat gets the first two and one summary of the rest, with a button to the console’s queue; every row is kept', async () => {
+    await operatorAlerts('flag_waiting', 5_000);
+    await drain();
+    const calls = api.callsOf('sendMessage');
+    expect(calls).toHaveLength(3);
+    expect(calls.slice(0, 2).map((c) => String(c.payload['text']))).toEqual([
+      expect.stringMatching(/^⏰ Заказ №00000000 ждёт оператора больше 10 минут/),
+      expect.stringMatching(/^⏰ Заказ №00000001 ждёт оператора больше 10 минут/),
+    ]);
+    expect(calls[2]?.payload['text']).toBe(
+      '⏰ 4\u00a0998 заказов ждут оператора больше 10 минут. Все они в очереди консоли.',
+    );
+    expect(calls[2]?.payload['reply_markup']).toEqual({
+      inline_keyboard: [
+        [{ text: 'Открыть очередь', url: `https://t.me/${BOT_INFO.username}?startapp=console` }],
+      ],
+    });
+    const statuses = await t.database.db
+      .selectFrom('notifications')
+      .select(['status', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .groupBy('status')
+      .execute();
+    expect(Object.fromEntries(statuses.map((s) => [s.status, Number(s.n)]))).toEqual({
+      sent: 3,
+      summarised: 4_997,
+    });
+  });
+
+  it('more of the kind within the minute wait for a place and come as one summary; another kind is not held up', async () => {
+    await operatorAlerts('flag_waiting', 10);
+    await drain();
+    expect(api.callsOf('sendMessage')).toHaveLength(3);
+    t.clock.advance(10_000);
+    await operatorAlerts('flag_waiting', 1_234, 10);
+    await operatorAlerts('new_order', 1, 20_000);
+    await drain();
+    // The new order's alert went; the flags wait for the kind's place.
+    const texts = () => api.callsOf('sendMessage').map((c) => String(c.payload['text']));
+    expect(texts()).toHaveLength(4);
+    expect(texts()[3]).toMatch(/^🆕 Новый заказ/);
+    t.clock.advance(50_001);
+    await drain();
+    expect(texts()).toHaveLength(5);
+    expect(texts()[4]).toBe(
+      '⏰ 1\u00a0234 заказа ждут оператора больше 10 минут. Все они в очереди консоли.',
+    );
+  });
+
+  it('summaries count in the operators’ language, Russian plurals included', () => {
+    const options = { botUsername: undefined, supportUrl: t.config.supportUrl };
+    const ru = (n: number) => renderSummary('flag_waiting', n, 'ru', options).text;
+    expect(ru(1)).toBe('⏰ 1 заказ ждёт оператора больше 10 минут. Все они в очереди консоли.');
+    expect(ru(3)).toMatch(/^⏰ 3 заказа ждут /);
+    expect(ru(5)).toMatch(/^⏰ 5 заказов ждут /);
+    expect(ru(21)).toMatch(/^⏰ 21 заказ ждёт /);
+    expect(ru(111)).toMatch(/^⏰ 111 заказов ждут /);
+    expect(renderSummary('flag_waiting', 1_234, 'en', options).text).toBe(
+      '⏰ 1,234 orders waiting for an operator over 10 minutes. All of them are in the console’s queue.',
+    );
+    expect(renderSummary('new_order', 1, 'en', options).text).toMatch(/^🆕 1 new order\. /);
   });
 });

@@ -15,6 +15,7 @@ const en_bot: NamespaceBotTranslation = {
   buttons: {
     openOrder: 'Open the order',
     openConsole: 'Open in the console',
+    openQueue: 'Open the queue',
     support: 'Contact support',
   },
   customer: {
@@ -58,6 +59,19 @@ const en_bot: NamespaceBotTranslation = {
       SELL_BANK_ACCOUNT: 'sell, paid to an account',
       SELL_OFFICE: 'sell at an office',
     },
+  },
+  summaries: {
+    new_order: '🆕 {shown} new {{count:order|orders}}. All of them are in the console’s queue.',
+    receipt_uploaded:
+      '🧾 {shown} {{count:receipt|receipts}} uploaded: check the payments. All of them are in the console’s queue.',
+    tx_submitted:
+      '🔗 {shown} {{count:transaction|transactions}} sent by customers. All of them are in the console’s queue.',
+    flag_paid_late:
+      '⚠️ {shown} {{count:order|orders}} paid past the deadline {{count:waits|wait}} for an operator’s decision. All of them are in the console’s queue.',
+    flag_reused_receipt:
+      '⚠️ {shown} {{count:order|orders}} with a receipt also attached to another order. All of them are in the console’s queue.',
+    flag_waiting:
+      '⏰ {shown} {{count:order|orders}} waiting for an operator over 10 minutes. All of them are in the console’s queue.',
   },
 };
 

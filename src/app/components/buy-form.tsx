@@ -42,6 +42,8 @@ import { hapticError, showAlert } from '../telegram/actions';
 import { CoinSwitch } from './coin-switch';
 import { createFailureText } from './failure-text';
 import { FieldError } from './field-error';
+import { FieldInput } from './field-input';
+import { fieldSetter } from '../forms';
 import { formErrorText } from './form-error-text';
 import { NetworkSelect } from './network-select';
 import { OpenOrders } from './open-orders';
@@ -141,12 +143,13 @@ export function BuyForm(props: BuyFormProps) {
   const walletError = message(errors.walletAddress?.message);
   const cityError = message(errors.cityId?.message);
 
+  const set = fieldSetter(form);
   const onFiatChange = (raw: string) => {
     const next = sanitizeAmountInput(raw, { decimals: !props.wholeFiat, maxDecimals: 2 });
     const amount = parseAmount(next);
     // Bank: an amount above the maximum is not taken (spec section 5).
     if (props.wholeFiat && amount !== undefined && amount > props.bounds.max) return;
-    form.setValue('fiatAmount', next, { shouldValidate: form.formState.isSubmitted });
+    set('fiatAmount', next);
     form.setValue(
       'cryptoAmount',
       amount === undefined || rate === undefined ? '' : cryptoForFiat(amount, rate),
@@ -159,7 +162,7 @@ export function BuyForm(props: BuyFormProps) {
     const fiatNumber = parseAmount(fiatValue);
     if (props.wholeFiat && fiatNumber !== undefined && fiatNumber > props.bounds.max) return;
     form.setValue('cryptoAmount', next);
-    form.setValue('fiatAmount', fiatValue, { shouldValidate: form.formState.isSubmitted });
+    set('fiatAmount', fiatValue);
   };
   const onCoinChange = (coin: CryptoCurrency) => {
     form.setValue('cryptoCurrency', coin);
@@ -237,18 +240,18 @@ export function BuyForm(props: BuyFormProps) {
           </div>
         </Section>
         <Section>
-          <Input
+          <FieldInput
             header={props.fiatLabel}
             name="fiatAmount"
             inputMode={props.wholeFiat ? 'numeric' : 'decimal'}
             autoComplete="off"
             placeholder={formatNumber(props.bounds.min, language)}
             value={values.fiatAmount}
-            status={fiatError === null ? 'default' : 'error'}
+            error={fiatError}
+            errorTestId="fiat-error"
             onChange={(event) => onFiatChange(event.target.value)}
             after={<span className="input-unit">{unit}</span>}
           />
-          {fiatError !== null && <FieldError text={fiatError} testId="fiat-error" />}
           <Input
             header={LL.buyForm.amountCrypto({ crypto: values.cryptoCurrency })}
             name="cryptoAmount"
@@ -265,8 +268,7 @@ export function BuyForm(props: BuyFormProps) {
           <Section>
             {props.extra({
               cityId: values.cityId,
-              setCityId: (id) =>
-                form.setValue('cityId', id, { shouldValidate: form.formState.isSubmitted }),
+              setCityId: (id) => set('cityId', id),
               error:
                 cityError === null ? null : <FieldError text={cityError} testId="city-error" />,
             })}
@@ -277,30 +279,22 @@ export function BuyForm(props: BuyFormProps) {
             label={LL.buyForm.network()}
             networks={networks}
             value={values.network}
-            onChange={(network) =>
-              form.setValue('network', network, { shouldValidate: form.formState.isSubmitted })
-            }
+            onChange={(network) => set('network', network)}
           />
-          <Input
+          <FieldInput
             header={LL.buyForm.walletAddress()}
             name="walletAddress"
-            autoComplete="off"
-            autoCapitalize="off"
-            spellCheck={false}
+            code
             placeholder={
               isEvmNetwork(values.network)
                 ? LL.buyForm.walletPlaceholderEvm()
                 : LL.buyForm.walletPlaceholderTron()
             }
             value={values.walletAddress}
-            status={walletError === null ? 'default' : 'error'}
-            onChange={(event) =>
-              form.setValue('walletAddress', event.target.value, {
-                shouldValidate: form.formState.isSubmitted,
-              })
-            }
+            error={walletError}
+            errorTestId="wallet-error"
+            onChange={(event) => set('walletAddress', event.target.value)}
           />
-          {walletError !== null && <FieldError text={walletError} testId="wallet-error" />}
         </Section>
       </List>
       {props.notice}

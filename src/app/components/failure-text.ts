@@ -27,6 +27,7 @@ const EXPLAINED: readonly ErrorCode[] = [
   'FILE_TOO_LARGE',
   'NO_FILE',
   'RATE_LIMITED',
+  'OPERATOR_REOPEN',
 ];
 
 /** The reason of a refusal in the customer's words, or null when it would not help them. */

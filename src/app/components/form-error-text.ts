@@ -5,7 +5,7 @@
 import type { TranslationFunctions } from '../../../i18n/i18n-types';
 import type { Language } from '../../shared/api';
 import type { AmountBounds } from '../../shared/limits';
-import type { FormErrorKey } from '../../shared/schemas/fields';
+import type { FormErrorKey } from '../../shared/schemas/form-errors';
 import { formatNumber } from '../../shared/format';
 
 export interface FormErrorContext {

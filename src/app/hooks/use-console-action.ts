@@ -12,13 +12,16 @@ import { failureText } from '../components/failure-text';
 import { useEnvironment } from '../environment-context';
 import { useI18nContext, useLanguage } from '../i18n/language';
 import { askConfirm, hapticError, hapticSuccess } from '../telegram/actions';
+import { clearDrafts } from '../components/console/console-draft';
 
 export interface ConsoleNotice {
-  readonly kind: 'done' | 'stale' | 'error';
+  readonly kind: 'done' | 'stale' | 'error' | 'reopen';
   readonly text: string;
 }
 
 export interface ConsoleAction {
+  /** The order it acts on (its forms keep their drafts under it). */
+  readonly orderId: string;
   readonly busy: boolean;
   readonly notice: ConsoleNotice | null;
   /** Asks `confirm` first when given; resolves once the action settled. */
@@ -50,20 +53,26 @@ export function useConsoleAction(
     try {
       const answer = await operatorAction(action, orderId, { ...body, expectedStatus: seen });
       hapticSuccess();
+      clearDrafts(orderId);
       setNotice({ kind: 'done', text: LL.console.done({ status: label(answer.status) }) });
     } catch (error) {
       hapticError();
       const status = error instanceof ApiError ? error.body.status : undefined;
-      setNotice(
-        error instanceof ApiError && error.code === 'INVALID_STATUS' && status !== undefined
-          ? { kind: 'stale', text: LL.console.stale({ status: label(status) }) }
-          : { kind: 'error', text: failureText(error, LL, LL.errors.generic(), language) },
-      );
+      const code = error instanceof ApiError ? error.code : undefined;
+      if (code === 'INVALID_STATUS' && status !== undefined) {
+        clearDrafts(orderId);
+        setNotice({ kind: 'stale', text: LL.console.stale({ status: label(status) }) });
+      } else if (code === 'OPERATOR_REOPEN') {
+        // The form keeps what was typed (and its draft, for the reopened console).
+        setNotice({ kind: 'reopen', text: LL.apiErrors.OPERATOR_REOPEN() });
+      } else {
+        setNotice({ kind: 'error', text: failureText(error, LL, LL.errors.generic(), language) });
+      }
     } finally {
       setBusy(false);
       reload();
     }
   };
 
-  return { busy, notice, run };
+  return { orderId, busy, notice, run };
 }

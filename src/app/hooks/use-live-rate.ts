@@ -28,6 +28,22 @@ export interface LiveRate {
   readonly setRate: (rate: number) => void;
 }
 
+/** One lookup: its rate, or undefined when it failed; nothing once it was called off. */
+function lookUp(
+  query: Parameters<typeof fetchRate>[0],
+  signal: AbortSignal,
+  settle: (rate: number | undefined) => void,
+): void {
+  fetchRate(query, signal).then(
+    ({ rate }) => settle(rate),
+    (error: unknown) => {
+      if (signal.aborted) return;
+      console.warn('rate lookup failed', error);
+      settle(undefined);
+    },
+  );
+}
+
 export function useLiveRate(options: LiveRateOptions): LiveRate {
   const { currency, operation, cryptoCurrency, paymentMethod, amount, debounceMs } = options;
   const key = `${currency}/${operation}/${cryptoCurrency}/${paymentMethod}`;
@@ -39,16 +55,10 @@ export function useLiveRate(options: LiveRateOptions): LiveRate {
 
   useEffect(() => {
     const controller = new AbortController();
-    fetchRate(
+    lookUp(
       { amount: INITIAL_RATE_LOOKUP_AMOUNT, currency, operation, cryptoCurrency, paymentMethod },
       controller.signal,
-    ).then(
-      ({ rate }) => setState({ key, rate }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        console.warn('rate lookup failed', error);
-        setState({ key, rate: undefined });
-      },
+      (rate) => setState({ key, rate }),
     );
     return () => controller.abort();
   }, [key, currency, operation, cryptoCurrency, paymentMethod]);
@@ -58,16 +68,10 @@ export function useLiveRate(options: LiveRateOptions): LiveRate {
     if (amount === undefined || amount <= 0 || amount < refetchFrom) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      fetchRate(
+      lookUp(
         { amount, currency, operation, cryptoCurrency, paymentMethod },
         controller.signal,
-      ).then(
-        ({ rate }) => setState({ key, rate }),
-        (error: unknown) => {
-          if (controller.signal.aborted) return;
-          console.warn('rate lookup failed', error);
-          setState({ key, rate: undefined });
-        },
+        (rate) => setState({ key, rate }),
       );
     }, debounceMs);
     return () => {

@@ -30,11 +30,15 @@ interface Verified {
   readonly namesKey: string;
   /** Epoch ms past which it is checked again (and refused as expired). */
   readonly expiresAt: number;
+  /** When Telegram signed it (`auth_date`), epoch ms. */
+  readonly authDate: number;
 }
 
 /** The verified caller of a request, with the language they chose in the app. */
 export interface Caller extends Customer {
   readonly language: Language | undefined;
+  /** When Telegram signed the init data of the call (`auth_date`), epoch ms. */
+  readonly authDate: number;
 }
 
 export interface Authenticator {
@@ -100,6 +104,7 @@ export function createAuthenticator(options: {
       customer,
       namesKey: names.join('\u0000'),
       expiresAt: authDate + options.maxAgeSeconds * 1000,
+      authDate,
     };
     if (hash !== undefined) remember(verified, hash, fresh, VERIFIED_MAX);
     return fresh;
@@ -133,7 +138,7 @@ export function createAuthenticator(options: {
       const raw = extractInitData(request);
       if (raw === undefined) throw new AppError('AUTH_MISSING');
       const now = options.now();
-      const { customer, namesKey } = verifyRaw(raw, now);
+      const { customer, namesKey, authDate } = verifyRaw(raw, now);
       const language = chosenLanguage(request.headers['accept-language']);
       // Every field by name: a spread into a new object is V8's slow path on Node 20.
       const caller: Caller = {
@@ -144,6 +149,7 @@ export function createAuthenticator(options: {
         languageCode: customer.languageCode,
         startParam: customer.startParam,
         language,
+        authDate,
       };
       const key = `${namesKey}\u0000${language ?? ''}`;
       const last = recorded.get(caller.telegramId);

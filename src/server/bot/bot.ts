@@ -7,7 +7,6 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { autoRetry } from '@grammyjs/auto-retry';
-import { apiThrottler } from '@grammyjs/transformer-throttler';
 import { Bot, type Context } from 'grammy';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -23,6 +22,7 @@ import { recordCustomer } from '../auth/telegram-auth';
 import type { Database } from '../db/schema';
 import { preferredLanguage, translator } from '../i18n';
 import { escapeHtml } from '../notifications/render';
+import { TelegramLimiter } from '../notifications/telegram-limits';
 
 export interface BotOptions {
   readonly token: string;
@@ -33,6 +33,8 @@ export interface BotOptions {
   readonly supportUrl: string;
   /** BOT_USERNAME; else the bot's own, once it has introduced itself (getMe). */
   readonly botUsername: string | undefined;
+  /** The process's one limiter, shared with the outbox's sender; a bot of its own without one. */
+  readonly limiter?: TelegramLimiter;
 }
 
 /**
@@ -57,7 +59,7 @@ export const ALLOWED_UPDATES = ['message'] as const;
 
 export function createBot(options: BotOptions): Bot {
   const bot = new Bot(options.token, { client: { apiRoot: options.apiRoot } });
-  bot.api.config.use(apiThrottler());
+  bot.api.config.use((options.limiter ?? new TelegramLimiter()).transformer);
   // A reply may wait out a short 429 or a 5xx; a notification is retried by the outbox instead,
   // and an unreachable Telegram fails the call at once (grammY's own start-up retries it).
   bot.api.config.use(

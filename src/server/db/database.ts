@@ -87,16 +87,29 @@ function reusing(database: SQLite.Database): SqliteDatabase {
 }
 
 /**
+ * A result of every column (`select *`, `"orders".*`, `returning *`): its shape is the table's,
+ * which a migration may change under a running instance. A `*` right after `(` is `count(*)`.
+ */
+const EVERY_COLUMN = /(?<!\()\*/;
+
+/**
  * A PostgreSQL pool whose queries with parameters are named prepared statements, so each
  * connection plans a query once rather than on every call (a name per query text). Statements
- * without parameters (migrations, several commands at once) are sent as they are.
+ * without parameters (migrations, several commands at once) are sent as they are, and so are
+ * those whose result is every column of a table: PostgreSQL refuses to run a prepared statement
+ * whose result a migration changed ("cached plan must not change result type"), so on the
+ * instances still serving during a rolling deploy that adds a column they would fail (issue 21,
+ * item 13). The hot queries name their columns and stay prepared.
  */
 function namingStatements(pool: pg.Pool): PostgresPool {
-  const names = new Map<string, string>();
-  const nameOf = (text: string): string => {
+  // null: a statement sent unnamed, planned at every call.
+  const names = new Map<string, string | null>();
+  const nameOf = (text: string): string | null => {
     let name = names.get(text);
     if (name === undefined) {
-      name = `q${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+      name = EVERY_COLUMN.test(text)
+        ? null
+        : `q${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
       if (names.size >= STATEMENTS_KEPT) names.clear();
       names.set(text, name);
     }
@@ -109,9 +122,10 @@ function namingStatements(pool: pg.Pool): PostgresPool {
       return {
         query(text: unknown, values?: readonly unknown[]) {
           if (typeof text === 'string' && values !== undefined && values.length > 0) {
-            return client.query({ name: nameOf(text), text, values: [...values] });
+            const name = nameOf(text);
+            if (name !== null) return client.query({ name, text, values: [...values] });
           }
-          // A cursor (Kysely's stream) or a statement without parameters, as it is.
+          // A cursor (Kysely's stream), a statement without parameters or of every column.
           return client.query(text as string, values as unknown[] | undefined);
         },
         release: () => client.release(),

@@ -6,6 +6,18 @@ import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** What a customer reads of an office and of its city (orders/order-view.ts: `officeWithCity`). */
+const OFFICE_VISIBLE_COLUMNS = [
+  'city_id',
+  'address_ru',
+  'address_en',
+  'working_hours_ru',
+  'working_hours_en',
+  'phone',
+  'map_link',
+];
+const CITY_VISIBLE_COLUMNS = ['name_ru', 'name_en'];
+
 function migrations(dialect: Dialect): Record<string, Migration> {
   // Telegram ids exceed 2^31; SQLite's INTEGER is 64-bit already.
   const big = dialect === 'postgres' ? 'bigint' : 'integer';
@@ -366,6 +378,122 @@ function migrations(dialect: Dialect): Record<string, Migration> {
       },
       async down(db: Kysely<unknown>) {
         await db.schema.dropIndex('orders_unalerted').execute();
+      },
+    },
+    '0011_versions_never_repeat': {
+      async up(db: Kysely<unknown>) {
+        // A version is a random number, not a count (issue 21, item 12): a count starts again
+        // from an earlier value after a backup is restored or on a replica that lagged, and the
+        // next change then repeats a version an app or a server's kept answer already holds for
+        // another state. 31 bits fit PostgreSQL's integer column as it is (no rewrite, nothing
+        // for a running instance's plans to trip on); the status ETag itself is the answer's
+        // digest (orders/status-answers.ts), so a repeat could at most cost one rebuilt answer.
+        //
+        // An office or city whose customer-visible words change (the seed keeps them in step with
+        // src/server/db/seed/offices.ts at every start) moves on the orders reserved there, so
+        // no instance answers them from before the change.
+        const officeChanged = OFFICE_VISIBLE_COLUMNS.map(
+          (column) => `OLD.${column} IS DISTINCT FROM NEW.${column}`,
+        ).join(' OR ');
+        const cityChanged = CITY_VISIBLE_COLUMNS.map(
+          (column) => `OLD.${column} IS DISTINCT FROM NEW.${column}`,
+        ).join(' OR ');
+        if (dialect === 'postgres') {
+          await sql`CREATE OR REPLACE FUNCTION orders_next_version() RETURNS trigger
+            LANGUAGE plpgsql AS $$
+            BEGIN NEW.version := floor(random() * 2147483647)::integer; RETURN NEW; END $$`.execute(
+            db,
+          );
+          await sql`CREATE FUNCTION offices_touch_orders() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+              IF TG_TABLE_NAME = 'offices' THEN
+                UPDATE orders SET version = version WHERE office_id = NEW.id;
+              ELSE
+                UPDATE orders SET version = version WHERE office_id IN
+                  (SELECT id FROM offices WHERE city_id = NEW.id);
+              END IF;
+              RETURN NULL;
+            END $$`.execute(db);
+          await sql
+            .raw(
+              `CREATE TRIGGER offices_order_version AFTER UPDATE ON offices FOR EACH ROW
+               WHEN (${officeChanged}) EXECUTE FUNCTION offices_touch_orders()`,
+            )
+            .execute(db);
+          await sql
+            .raw(
+              `CREATE TRIGGER cities_order_version AFTER UPDATE ON cities FOR EACH ROW
+               WHEN (${cityChanged}) EXECUTE FUNCTION offices_touch_orders()`,
+            )
+            .execute(db);
+        } else {
+          // SQLite's `random()` is 64 bits; its low 31 are as random.
+          const next = '(random() & 2147483647)';
+          await sql`DROP TRIGGER orders_version`.execute(db);
+          await sql`DROP TRIGGER receipts_added`.execute(db);
+          await sql`DROP TRIGGER receipts_removed`.execute(db);
+          const statements = [
+            `CREATE TRIGGER orders_version AFTER UPDATE ON orders
+             FOR EACH ROW WHEN NEW.version = OLD.version
+             BEGIN UPDATE orders SET version = ${next} WHERE id = NEW.id; END`,
+            `CREATE TRIGGER receipts_added AFTER INSERT ON receipts
+             BEGIN UPDATE orders SET version = ${next} WHERE id = NEW.order_id; END`,
+            `CREATE TRIGGER receipts_removed AFTER DELETE ON receipts
+             BEGIN UPDATE orders SET version = ${next} WHERE id = OLD.order_id; END`,
+            `CREATE TRIGGER offices_order_version AFTER UPDATE ON offices
+             FOR EACH ROW WHEN ${officeChanged.replaceAll('IS DISTINCT FROM', 'IS NOT')}
+             BEGIN UPDATE orders SET version = ${next} WHERE office_id = NEW.id; END`,
+            `CREATE TRIGGER cities_order_version AFTER UPDATE ON cities
+             FOR EACH ROW WHEN ${cityChanged.replaceAll('IS DISTINCT FROM', 'IS NOT')}
+             BEGIN UPDATE orders SET version = ${next} WHERE office_id IN
+               (SELECT id FROM offices WHERE city_id = NEW.id); END`,
+          ];
+          for (const statement of statements) await sql.raw(statement).execute(db);
+        }
+        // The versions so far were counts: a count held from before stays apart from any new one.
+        await sql`UPDATE orders SET version = version`.execute(db);
+      },
+      async down(db: Kysely<unknown>) {
+        if (dialect === 'postgres') {
+          await sql`DROP TRIGGER cities_order_version ON cities`.execute(db);
+          await sql`DROP TRIGGER offices_order_version ON offices`.execute(db);
+          await sql`DROP FUNCTION offices_touch_orders()`.execute(db);
+          await sql`CREATE OR REPLACE FUNCTION orders_next_version() RETURNS trigger
+            LANGUAGE plpgsql AS $$
+            BEGIN NEW.version := OLD.version + 1; RETURN NEW; END $$`.execute(db);
+        } else {
+          for (const trigger of [
+            'cities_order_version',
+            'offices_order_version',
+            'receipts_removed',
+            'receipts_added',
+            'orders_version',
+          ]) {
+            await sql.raw(`DROP TRIGGER ${trigger}`).execute(db);
+          }
+          await sql`CREATE TRIGGER orders_version AFTER UPDATE ON orders
+            FOR EACH ROW WHEN NEW.version = OLD.version
+            BEGIN UPDATE orders SET version = OLD.version + 1 WHERE id = NEW.id; END`.execute(db);
+          await sql`CREATE TRIGGER receipts_added AFTER INSERT ON receipts
+            BEGIN UPDATE orders SET version = version + 1 WHERE id = NEW.order_id; END`.execute(db);
+          await sql`CREATE TRIGGER receipts_removed AFTER DELETE ON receipts
+            BEGIN UPDATE orders SET version = version + 1 WHERE id = OLD.order_id; END`.execute(db);
+        }
+      },
+    },
+    '0012_notification_kinds': {
+      async up(db: Kysely<unknown>) {
+        // The operators' chat is a queue per kind of alert, and a flood of one kind is summed up
+        // by what of that kind was sent in the last minute and what waits (notifications/
+        // summaries.ts): both read by (recipient, kind, status), the sent ones by when.
+        await db.schema
+          .createIndex('notifications_recipient_kind')
+          .on('notifications')
+          .columns(['recipient', 'kind', 'status', 'sent_at'])
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('notifications_recipient_kind').execute();
       },
     },
   };

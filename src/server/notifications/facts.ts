@@ -9,8 +9,7 @@ import { isCustomerNotice, type NotificationKind } from '../../shared/notificati
 import type { CancelReason, OrderType, PaymentMethod } from '../../shared/order-status';
 import type { RejectReason } from '../../shared/reject-reasons';
 import type { Database, OrderRow } from '../db/schema';
-import { officeWithCity, type StoredReservation } from '../orders/order-view';
-import { orderDeadline } from '../orders/transition';
+import { officeWithCity, rowDeadline, type StoredReservation } from '../orders/order-view';
 
 /** A text in both languages, picked when the message is written. */
 export interface Bilingual {
@@ -52,6 +51,11 @@ export interface NotificationFacts {
   } | null;
   /** The other orders the same receipt file was sent to (a reused receipt). */
   readonly otherOrderIds?: readonly string[];
+  /**
+   * Set on an operator alert sent as the summary of a flood (summaries.ts): how many alerts of its
+   * kind it stands for, itself included.
+   */
+  readonly summaryCount?: number;
 }
 
 export async function orderFacts(
@@ -69,7 +73,7 @@ export async function orderFacts(
     currency: order.currency,
     amountUnits: order.amount_units,
     totalMinor: order.total_minor,
-    deadline: orderDeadline(order),
+    deadline: rowDeadline(order),
     card:
       order.payment_method === 'P2P' && order.type === 'BUY' && order.requisites !== null
         ? (JSON.parse(order.requisites) as CardRequisites)

@@ -5,15 +5,21 @@
  */
 import type { TranslationFunctions } from '../../../i18n/i18n-types';
 import {
+  CONSOLE_QUEUE_START_PARAM,
   CONSOLE_START_PARAM_PREFIX,
   ORDER_START_PARAM_PREFIX,
   startAppLink,
   type Language,
 } from '../../shared/api';
-import { formatCrypto, formatFiat, formatTime } from '../../shared/format';
+import { formatCrypto, formatFiat, formatNumber, formatTime } from '../../shared/format';
 import { fromMinor, fromUnits } from '../../shared/money';
 import { explorerTxUrl, NETWORKS } from '../../shared/networks';
-import { isCustomerNotice, type NotificationKind } from '../../shared/notifications';
+import {
+  isCustomerNotice,
+  type NotificationKind,
+  type OperatorAlert,
+} from '../../shared/notifications';
+import type { NotificationRow } from '../db/schema';
 import { endedHeadline, moneyNote } from '../../shared/order-ended';
 import { orderNumber, orderSupportLink } from '../../shared/support-link';
 import { translator } from '../i18n';
@@ -64,6 +70,42 @@ export function plainText(html: string): string {
   return html
     .replace(/<[^>]*>/g, '')
     .replace(/&(amp|lt|gt|quot);/g, (_, name: string) => HTML_ENTITIES[name] ?? '');
+}
+
+/**
+ * A stored row as its recipient reads it (the worker sends this, the console shows it): an
+ * operator alert in the operators' chat's language, a flood's summary as the summary.
+ */
+export function renderStored(
+  row: Pick<NotificationRow, 'kind' | 'payload' | 'language'>,
+  operatorChatLanguage: Language,
+  options: RenderOptions,
+): RenderedMessage {
+  const facts = JSON.parse(row.payload) as NotificationFacts;
+  const language = row.language ?? operatorChatLanguage;
+  if (facts.summaryCount !== undefined && !isCustomerNotice(row.kind)) {
+    return renderSummary(row.kind, facts.summaryCount, language, options);
+  }
+  return renderNotification(row.kind, facts, language, options);
+}
+
+/** A flood's summary in the operators' chat: how many of one kind, a button to the console's queue. */
+export function renderSummary(
+  kind: OperatorAlert,
+  count: number,
+  language: Language,
+  options: RenderOptions,
+): RenderedMessage {
+  const LL = translator(language);
+  const text = LL.bot.summaries[kind]({ count, shown: escapeHtml(formatNumber(count, language)) });
+  const bot = options.botUsername;
+  return {
+    text,
+    buttons:
+      bot === undefined
+        ? []
+        : [{ text: LL.bot.buttons.openQueue(), url: startAppLink(bot, CONSOLE_QUEUE_START_PARAM) }],
+  };
 }
 
 export function renderNotification(

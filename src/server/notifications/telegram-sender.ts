@@ -2,13 +2,14 @@
  * Sending one message through the Bot API (grammY's `Api`), and what became of it, as the outbox
  * worker decides on it: sent (with its message id), retry after Telegram's `retry_after` (429),
  * the chat blocked the bot (403), a fault worth retrying (5xx, a network error), or refused for
- * good (any other 4xx). Telegram's limits (30 messages a second overall, one a second per chat,
- * 20 a minute per group) are kept by grammY's throttler on this process's calls.
+ * good (any other 4xx). Telegram's limits (30 messages in any second overall, one a second per
+ * chat, 20 a minute per group) are kept by the process's one TelegramLimiter: the worker takes a
+ * place (`reserve`) before it marks the row as being sent, so that the call leaves right after.
  */
-import { apiThrottler } from '@grammyjs/transformer-throttler';
 import { Api, GrammyError, HttpError } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import type { RenderedMessage } from './render';
+import { TelegramLimiter, type Place } from './telegram-limits';
 
 export type SendOutcome =
   | { readonly kind: 'sent'; readonly messageId: number }
@@ -17,9 +18,22 @@ export type SendOutcome =
   | { readonly kind: 'transient'; readonly error: string }
   | { readonly kind: 'refused'; readonly error: string };
 
-/** Sends a message to a chat, or edits the bot's earlier message there when `editMessageId` is given. */
 export interface MessageSender {
-  send(chatId: number, message: RenderedMessage, editMessageId?: number): Promise<SendOutcome>;
+  /**
+   * Waits until Telegram's limits let one more message go to the chat and takes its place;
+   * rejects if `signal` is aborted first (the server closing).
+   */
+  reserve(chatId: number, signal?: AbortSignal): Promise<Place>;
+  /**
+   * Sends a message to a chat, or edits the bot's earlier message there when `editMessageId` is
+   * given, at once, in the place reserved for it (counted from here).
+   */
+  send(
+    chatId: number,
+    message: RenderedMessage,
+    editMessageId: number | undefined,
+    place: Place,
+  ): Promise<SendOutcome>;
 }
 
 /** How long one call may take before it counts as a network fault and is retried later. */
@@ -28,12 +42,14 @@ const CALL_TIMEOUT_SECONDS = 20;
 export function createTelegramSender(options: {
   readonly token: string;
   readonly apiRoot: string;
+  /** The process's limiter, shared with the bot's replies; a sender of its own without one. */
+  readonly limiter?: TelegramLimiter;
 }): MessageSender {
+  const limiter = options.limiter ?? new TelegramLimiter();
   const api = new Api(options.token, {
     apiRoot: options.apiRoot,
     timeoutSeconds: CALL_TIMEOUT_SECONDS,
   });
-  api.config.use(apiThrottler());
 
   const markupOf = (message: RenderedMessage): InlineKeyboardMarkup | undefined =>
     message.buttons.length === 0
@@ -55,7 +71,9 @@ export function createTelegramSender(options: {
   };
 
   return {
-    async send(chatId, message, editMessageId) {
+    reserve: (chatId, signal) => limiter.reserve(chatId, signal),
+    async send(chatId, message, editMessageId, place) {
+      place.leave();
       try {
         if (editMessageId === undefined) return await sendNew(chatId, message);
         try {
@@ -72,7 +90,8 @@ export function createTelegramSender(options: {
           if (error.description.includes('message is not modified')) {
             return { kind: 'sent', messageId: editMessageId };
           }
-          // The customer deleted it, or it can no longer be edited: say it anew.
+          // The customer deleted it, or it can no longer be edited: say it anew (another place).
+          await limiter.take(chatId);
           return await sendNew(chatId, message);
         }
       } catch (error) {
@@ -93,6 +112,11 @@ export function outcomeOf(error: unknown): SendOutcome {
     if (error.error_code >= 500) return { kind: 'transient', error: text };
     return { kind: 'refused', error: text };
   }
-  if (error instanceof HttpError) return { kind: 'transient', error: `network: ${error.message}` };
+  if (error instanceof HttpError) {
+    // The fetch error says why (refused, reset, timed out), with the URL and so the token, which
+    // the worker redacts before it keeps or logs the text.
+    const reason = error.error instanceof Error ? ` (${error.error.message})` : '';
+    return { kind: 'transient', error: `network: ${error.message}${reason}` };
+  }
   return { kind: 'transient', error: error instanceof Error ? error.message : String(error) };
 }

@@ -3,23 +3,43 @@
  * and records what became of each. Safe with several server instances: a claim is one UPDATE of
  * rows nobody holds (`FOR UPDATE SKIP LOCKED` on PostgreSQL; on SQLite the single writer makes
  * the conditional update the claim), with a lease, so a row is sent by one instance, and by
- * another only if the first died holding it. A recipient's messages go in the order they were
- * written: a row waits while an earlier one to the same chat is pending.
+ * another only if the first died holding it.
+ *
+ * Each chat is its own queue: a row is claimed only when no earlier row to the same chat is still
+ * pending or being sent, so a recipient's messages go in the order they were written, and the
+ * running worker (`startOutbox`) claims again as soon as any send ends, without waiting for the
+ * slower chats of its batch: the operators' group at 20 messages a minute never holds back a
+ * customer's message. The operators' chat is a queue per kind of alert, so that a flood of one
+ * kind held for its summary never delays another kind.
+ *
+ * Delivery is at least once. Telegram has no idempotency key, so a message whose call left and
+ * whose answer was never recorded (the server killed, the database gone in between) can only be
+ * sent again. The window is kept as small as it can be: the row is marked `sending` (its attempt
+ * counted) right before the call, and recorded `sent` by the very next statement after Telegram's
+ * answer. A `sending` row whose lease lapsed is sent again, and the failure table says that it may
+ * have reached the chat already.
  *
  * Failures: Telegram's `retry_after` (429) is honoured, 5xx and network errors are retried with
  * a growing delay up to MAX_ATTEMPTS, a customer who blocked the bot (403) is marked unreachable
  * and not written to again until their next /start, any other refusal fails the row for good.
- * Every failure is kept in `notification_failures` and logged.
+ * A fault of ours before the call (a row that cannot be rendered, the database) counts as an
+ * attempt too, so that after MAX_ATTEMPTS the row is set aside as failed and its chat goes on.
+ * Every failure is kept in `notification_failures` (the token redacted) and logged.
+ *
+ * Floods of operator alerts (summaries.ts): past a few alerts of one kind a minute, the operators'
+ * chat gets one message saying how many, and the rest are marked `summarised`.
  */
+import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { Language } from '../../shared/api';
 import type { NotificationKind } from '../../shared/notifications';
 import type { Dialect } from '../db/migrations';
 import type { Database, NotificationRow } from '../db/schema';
-import type { NotificationFacts } from './facts';
-import { customerOfRecipient } from './outbox';
-import { renderNotification, type RenderOptions } from './render';
+import { redactToken } from '../redact-token';
+import { customerOfRecipient, OPERATORS_RECIPIENT } from './outbox';
+import { renderStored, type RenderOptions } from './render';
+import { summariseFlood } from './summaries';
 import type { MessageSender, SendOutcome } from './telegram-sender';
 
 /** Notices that only move on a state the customer knows: they edit the order's last message. */
@@ -28,14 +48,23 @@ const THREAD_UPDATES: ReadonlySet<NotificationKind> = new Set([
   'tx_confirmed',
 ]);
 
-/** How many rows one pass claims. */
+/** How many rows one claim takes, and how many sends the running worker keeps going at once. */
 const CLAIM_BATCH = 30;
-/** How long a claim holds a row: longer than a send can take (the throttler's queue included). */
-const CLAIM_LEASE_MS = 60_000;
-/** Retries of a 5xx or a network error, the delay doubling from RETRY_BASE_MS up to RETRY_MAX_MS. */
+/**
+ * How long a claim holds a row before its send: longer than its wait for Telegram's limits (about
+ * a second: one row per chat is claimed, 30 at most), short, since a server killed holding claims
+ * leaves them to lapse before another start sends those rows. A row whose wait outlasts it is
+ * sent only if no other worker has claimed it meanwhile (the `sending` mark checks the claim).
+ */
+const CLAIM_LEASE_MS = 15_000;
+/** How long the `sending` mark holds it: longer than a call can take (CALL_TIMEOUT_SECONDS). */
+const SEND_LEASE_MS = 30_000;
+/** Retries of a 5xx, a network error or a fault of ours, the delay doubling up to RETRY_MAX_MS. */
 export const MAX_ATTEMPTS = 12;
 const RETRY_BASE_MS = 2_000;
 const RETRY_MAX_MS = 10 * 60_000;
+/** How long a stored error may be. */
+const ERROR_LENGTH = 500;
 
 export interface OutboxSettings {
   readonly db: Kysely<Database>;
@@ -47,17 +76,30 @@ export interface OutboxSettings {
   readonly operatorChatId: number | undefined;
   readonly operatorChatLanguage: Language;
   readonly render: () => RenderOptions;
+  /** Aborted when the server closes: nothing more is claimed, and no send that has not left starts. */
+  readonly signal?: AbortSignal;
 }
 
-/** Claims the rows due now, at most CLAIM_BATCH, each the earliest pending one of its chat. */
-async function claim(settings: OutboxSettings, now: number): Promise<NotificationRow[]> {
+/** Rows a claim may take: waiting, or cut off mid-send by a worker that is gone (lease lapsed). */
+const CLAIMABLE = ['pending', 'sending'] as const;
+
+/**
+ * Claims the rows due now, at most `limit`, each the earliest unfinished one of its chat (of its
+ * kind, in the operators' chat).
+ */
+async function claim(
+  settings: OutboxSettings,
+  now: number,
+  limit: number = CLAIM_BATCH,
+): Promise<NotificationRow[]> {
   const { db } = settings;
   // A read first: an idle outbox costs no write (on SQLite every UPDATE takes the write lock).
   const due = await db
     .selectFrom('notifications')
     .select('id')
-    .where('status', '=', 'pending')
+    .where('status', 'in', CLAIMABLE)
     .where('next_attempt_at', '<=', now)
+    .where((w) => w.or([w('claimed_until', 'is', null), w('claimed_until', '<=', now)]))
     .limit(1)
     .executeTakeFirst();
   if (due === undefined) return [];
@@ -69,50 +111,75 @@ async function claim(settings: OutboxSettings, now: number): Promise<Notificatio
         let due = eb
           .selectFrom('notifications as n')
           .select('n.id')
-          .where('n.status', '=', 'pending')
+          .where('n.status', 'in', CLAIMABLE)
           .where('n.next_attempt_at', '<=', now)
           .where((w) => w.or([w('n.claimed_until', 'is', null), w('n.claimed_until', '<=', now)]))
-          .where((w) =>
-            w.not(
-              w.exists(
-                w
-                  .selectFrom('notifications as earlier')
-                  .select(sql`1`.as('one'))
-                  .whereRef('earlier.recipient', '=', 'n.recipient')
-                  .where('earlier.status', '=', 'pending')
-                  .whereRef('earlier.id', '<', 'n.id'),
-              ),
-            ),
-          )
+          // Two shapes of one rule, so that each finds its index: a customer's chat is one queue,
+          // the operators' chat one per kind of alert.
+          .where((w) => {
+            const earlier = (sameKind: boolean) => {
+              let query = w
+                .selectFrom('notifications as earlier')
+                .select(sql`1`.as('one'))
+                .whereRef('earlier.recipient', '=', 'n.recipient');
+              if (sameKind) query = query.whereRef('earlier.kind', '=', 'n.kind');
+              return query
+                .where('earlier.status', 'in', CLAIMABLE)
+                .whereRef('earlier.id', '<', 'n.id');
+            };
+            return w.or([
+              w.and([w('n.recipient', '!=', OPERATORS_RECIPIENT), w.not(w.exists(earlier(false)))]),
+              w.and([w('n.recipient', '=', OPERATORS_RECIPIENT), w.not(w.exists(earlier(true)))]),
+            ]);
+          })
           .orderBy('n.id')
-          .limit(CLAIM_BATCH);
+          .limit(limit);
         if (settings.dialect === 'postgres') due = due.forUpdate().skipLocked();
         return due;
       })
       // Checked again on the row itself: on PostgreSQL a row claimed by another instance between
       // the subquery and this update is re-read here and left alone.
-      .where('status', '=', 'pending')
+      .where('status', 'in', CLAIMABLE)
       .where((w) => w.or([w('claimed_until', 'is', null), w('claimed_until', '<=', now)]))
       .returningAll()
       .execute()
   );
 }
 
-/** The token never reaches a stored error or a log line. */
-function redact(error: string): string {
-  return error.replace(/bot\d+:[A-Za-z0-9_-]+/g, 'bot<token>').slice(0, 500);
+/** The error as stored and logged: no token, not too long. */
+function stored(error: string): string {
+  return redactToken(error).slice(0, ERROR_LENGTH);
 }
 
-/** Sends one claimed row and records the outcome. */
+/** The server is closing: the row is let go as it was, for the next start to send. */
+class Stopping extends Error {}
+
+/** Sends one claimed row and records the outcome; a fault of ours is counted as an attempt. */
 async function deliver(
   settings: OutboxSettings,
   row: NotificationRow,
 ): Promise<SendOutcome | null> {
+  try {
+    return await attempt(settings, row);
+  } catch (error) {
+    if (error instanceof Stopping || settings.signal?.aborted === true) {
+      await finish(settings, row, {});
+      return null;
+    }
+    await recordFault(settings, row, error);
+    return null;
+  }
+}
+
+async function attempt(
+  settings: OutboxSettings,
+  claimed: NotificationRow,
+): Promise<SendOutcome | null> {
   const { db } = settings;
-  const customer = customerOfRecipient(row.recipient);
+  const customer = customerOfRecipient(claimed.recipient);
   const chatId = customer ?? settings.operatorChatId;
   if (settings.sender === undefined || chatId === undefined) {
-    await finish(settings, row, {
+    await finish(settings, claimed, {
       status: 'skipped',
       last_error:
         settings.sender === undefined
@@ -128,38 +195,91 @@ async function deliver(
       .where('telegram_id', '=', customer)
       .executeTakeFirst();
     if (user !== undefined && user.bot_blocked_at !== null) {
-      await finish(settings, row, {
+      await finish(settings, claimed, {
         status: 'unreachable',
         last_error: 'the customer blocked the bot',
       });
       return null;
     }
   }
+  if (claimed.status === 'sending') {
+    // Its worker stopped during the call: Telegram may have the message already.
+    const error =
+      'the previous send was cut off (the server stopped): it may have reached the chat';
+    settings.log.warn({ notification: claimed.id, kind: claimed.kind }, `notification: ${error}`);
+    await db
+      .insertInto('notification_failures')
+      .values({
+        notification_id: claimed.id,
+        attempt: claimed.attempts,
+        error,
+        created_at: settings.now(),
+      })
+      .execute();
+  }
 
-  const message = renderNotification(
-    row.kind,
-    JSON.parse(row.payload) as NotificationFacts,
-    row.language ?? settings.operatorChatLanguage,
-    settings.render(),
-  );
+  let row = claimed;
+  if (row.recipient === OPERATORS_RECIPIENT) {
+    const flood = await summariseFlood(settings.db, row, settings.now());
+    if (flood.kind === 'hold') {
+      await finish(settings, row, { next_attempt_at: flood.until });
+      return null;
+    }
+    row = flood.row;
+  }
+
+  const message = renderStored(row, settings.operatorChatLanguage, settings.render());
   const editMessageId = THREAD_UPDATES.has(row.kind)
     ? await lastMessageOf(settings, row)
     : undefined;
-  const outcome = await settings.sender.send(chatId, message, editMessageId);
-  const now = settings.now();
+  const place = await settings.sender.reserve(chatId, settings.signal);
+  let outcome: SendOutcome;
   const attempts = row.attempts + 1;
+  try {
+    if (settings.signal?.aborted === true) throw new Stopping();
+    // The attempt is counted and the row marked before the call: a restart can tell it may have
+    // left. Only while the claim is still this worker's.
+    const marked = await db
+      .updateTable('notifications')
+      .set({ status: 'sending', attempts, claimed_until: settings.now() + SEND_LEASE_MS })
+      .where('id', '=', row.id)
+      .where('claimed_until', '=', row.claimed_until)
+      .executeTakeFirst();
+    if (marked.numUpdatedRows === 0n) {
+      settings.log.warn({ notification: row.id }, 'notification: the claim lapsed before the send');
+      return null;
+    }
+    outcome = await settings.sender.send(chatId, message, editMessageId, place);
+  } finally {
+    // Given back if the call never left.
+    place.release();
+  }
+  // Nothing between Telegram's answer and the row's update: the window of a repeat.
   if (outcome.kind === 'sent') {
     await finish(settings, row, {
       status: 'sent',
       attempts,
       message_id: outcome.messageId,
-      sent_at: now,
+      sent_at: settings.now(),
       last_error: null,
     });
     return outcome;
   }
+  await recordFailure(settings, row, attempts, outcome, customer);
+  return outcome;
+}
 
-  const error = redact(outcome.error);
+/** What a refusal or a fault of Telegram's means for the row. */
+async function recordFailure(
+  settings: OutboxSettings,
+  row: NotificationRow,
+  attempts: number,
+  outcome: Exclude<SendOutcome, { readonly kind: 'sent' }>,
+  customer: number | undefined,
+): Promise<void> {
+  const { db } = settings;
+  const now = settings.now();
+  const error = stored(outcome.error);
   await db
     .insertInto('notification_failures')
     .values({ notification_id: row.id, attempt: attempts, error, created_at: now })
@@ -172,22 +292,14 @@ async function deliver(
     case 'retry_after':
       // Telegram's own wait; not counted against the retries of a fault.
       await finish(settings, row, {
+        status: 'pending',
+        attempts: row.attempts,
         last_error: error,
         next_attempt_at: now + outcome.seconds * 1000,
       });
       break;
     case 'transient':
-      await finish(
-        settings,
-        row,
-        attempts >= MAX_ATTEMPTS
-          ? { status: 'failed', attempts, last_error: error }
-          : {
-              attempts,
-              last_error: error,
-              next_attempt_at: now + Math.min(RETRY_BASE_MS * 2 ** (attempts - 1), RETRY_MAX_MS),
-            },
-      );
+      await finish(settings, row, retryOrFail(attempts, error, now));
       break;
     case 'blocked':
       if (customer !== undefined) {
@@ -207,7 +319,45 @@ async function deliver(
       await finish(settings, row, { status: 'failed', attempts, last_error: error });
       break;
   }
-  return outcome;
+}
+
+/** Another try later, the delay doubling, or failed for good after MAX_ATTEMPTS. */
+function retryOrFail(attempts: number, error: string, now: number): RowUpdate {
+  return attempts >= MAX_ATTEMPTS
+    ? { status: 'failed', attempts, last_error: error }
+    : {
+        status: 'pending',
+        attempts,
+        last_error: error,
+        next_attempt_at: now + Math.min(RETRY_BASE_MS * 2 ** (attempts - 1), RETRY_MAX_MS),
+      };
+}
+
+/**
+ * A fault of ours before the call (the row cannot be rendered, a query failed): counted as an
+ * attempt like a network error, so that a row that can never be sent is set aside as failed after
+ * MAX_ATTEMPTS and its chat's next message goes. If even this cannot be written, the claim lapses.
+ */
+async function recordFault(
+  settings: OutboxSettings,
+  row: NotificationRow,
+  fault: unknown,
+): Promise<void> {
+  settings.log.error({ err: fault, notification: row.id, kind: row.kind }, 'notification failed');
+  try {
+    const now = settings.now();
+    const error = stored(
+      fault instanceof Error ? `${fault.name}: ${fault.message}` : String(fault),
+    );
+    const attempts = row.attempts + 1;
+    await settings.db
+      .insertInto('notification_failures')
+      .values({ notification_id: row.id, attempt: attempts, error, created_at: now })
+      .execute();
+    await finish(settings, row, retryOrFail(attempts, error, now));
+  } catch (error) {
+    settings.log.error({ err: error, notification: row.id }, 'notification: fault not recorded');
+  }
 }
 
 /** The bot's last message of the row's order in the row's chat, which a thread update edits. */
@@ -229,22 +379,27 @@ async function lastMessageOf(
   return last?.message_id ?? undefined;
 }
 
-/** Releases the claim with the row's new state. */
+interface RowUpdate {
+  readonly status?: NotificationRow['status'];
+  readonly attempts?: number;
+  readonly last_error?: string | null;
+  readonly next_attempt_at?: number;
+  readonly message_id?: number;
+  readonly sent_at?: number;
+}
+
+/**
+ * Releases the claim with the row's new state; a row cut off before its call goes back to
+ * `pending` as it was.
+ */
 async function finish(
   settings: OutboxSettings,
   row: NotificationRow,
-  update: {
-    readonly status?: NotificationRow['status'];
-    readonly attempts?: number;
-    readonly last_error?: string | null;
-    readonly next_attempt_at?: number;
-    readonly message_id?: number;
-    readonly sent_at?: number;
-  },
+  update: RowUpdate,
 ): Promise<void> {
   await settings.db
     .updateTable('notifications')
-    .set({ ...update, claimed_until: null })
+    .set({ status: 'pending', ...update, claimed_until: null })
     .where('id', '=', row.id)
     .execute();
 }
@@ -254,17 +409,82 @@ export interface OutboxPass {
   readonly sent: number;
 }
 
-/** One pass: claims what is due and sends it, the chats side by side. */
+/** One pass: claims what is due and sends it, the chats side by side, and waits for them all. */
 export async function sendDueNotifications(settings: OutboxSettings): Promise<OutboxPass> {
+  if (settings.signal?.aborted === true) return { claimed: 0, sent: 0 };
   const rows = await claim(settings, settings.now());
-  const outcomes = await Promise.all(
-    rows.map((row) =>
-      deliver(settings, row).catch((error: unknown) => {
-        // A fault of ours (the database, a bad row): the claim lapses and the row is retried.
-        settings.log.error({ err: error, notification: row.id }, 'notification failed');
-        return null;
-      }),
-    ),
-  );
+  const outcomes = await Promise.all(rows.map((row) => deliver(settings, row)));
   return { claimed: rows.length, sent: outcomes.filter((o) => o?.kind === 'sent').length };
+}
+
+export interface RunningOutbox {
+  /**
+   * Stops claiming, lets the sends already on their way to Telegram finish (those still waiting
+   * for their place are let go, for the next start), and resolves when they have.
+   */
+  stop(): Promise<void>;
+}
+
+/**
+ * The worker as the server runs it: each chat a queue of its own. It keeps up to CLAIM_BATCH sends
+ * going and claims again whenever one ends, so a chat that waits for Telegram's limits holds only
+ * its own place; when nothing is due it looks again every `intervalMs`. Stops with
+ * `settings.signal` or `stop()`.
+ */
+export function startOutbox(settings: OutboxSettings, intervalMs: number): RunningOutbox {
+  const stopping = new AbortController();
+  const signal =
+    settings.signal === undefined
+      ? stopping.signal
+      : AbortSignal.any([settings.signal, stopping.signal]);
+  // Each send waiting for its place listens for the stop, the loop's rest too.
+  setMaxListeners(CLAIM_BATCH + 2, signal);
+  const running = { ...settings, signal };
+  const inFlight = new Set<Promise<unknown>>();
+  let wake: (() => void) | undefined;
+  const rest = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+      signal.addEventListener('abort', done, { once: true });
+    });
+
+  const loop = async (): Promise<void> => {
+    while (!signal.aborted) {
+      let claimed = 0;
+      const room = CLAIM_BATCH - inFlight.size;
+      if (room > 0) {
+        try {
+          const rows = await claim(running, settings.now(), room);
+          claimed = rows.length;
+          for (const row of rows) {
+            const send: Promise<unknown> = deliver(running, row).finally(() => {
+              inFlight.delete(send);
+              wake?.();
+            });
+            inFlight.add(send);
+          }
+        } catch (error) {
+          settings.log.error({ err: error, job: 'notification outbox' }, 'job failed');
+        }
+      }
+      // A yield to the event loop between claims; a rest when nothing was due or no room is left.
+      if (claimed === 0 || inFlight.size >= CLAIM_BATCH) await rest(intervalMs);
+      else await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const done = loop();
+  return {
+    async stop() {
+      stopping.abort(new Stopping('the server is closing'));
+      await done;
+      await Promise.all(inFlight);
+    },
+  };
 }

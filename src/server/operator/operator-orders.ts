@@ -11,6 +11,7 @@ import { checkTxHash } from '../../shared/addresses';
 import { OFFICE_RATE_FIXED_MS, PAYMENT_WINDOWS } from '../../shared/limits';
 import type { OperatorMessage, OperatorOrderResponse } from '../../shared/operator-api';
 import { orderFlags } from '../../shared/operator-queue';
+import { isFinalStatus } from '../../shared/order-status';
 import { FREE_TEXT_REJECT_REASON } from '../../shared/reject-reasons';
 import type {
   BankRequisitesSchema,
@@ -23,11 +24,10 @@ import type {
 import type { ServerContext } from '../context';
 import type { Database, OrderRow } from '../db/schema';
 import { AppError } from '../errors';
-import type { NotificationFacts } from '../notifications/facts';
 import { OPERATORS_RECIPIENT } from '../notifications/outbox';
-import { plainText, renderNotification } from '../notifications/render';
-import { toOrderDetails, type StoredReservation } from '../orders/order-view';
-import { applyTransition, orderDeadline, type TransitionResult } from '../orders/transition';
+import { plainText, renderStored, type RenderedMessage } from '../notifications/render';
+import { rowDeadline, toOrderDetails, type StoredReservation } from '../orders/order-view';
+import { applyTransition, type TransitionResult } from '../orders/transition';
 
 async function findOrder(db: Kysely<Database>, orderId: string): Promise<OrderRow> {
   const row = await db
@@ -108,7 +108,10 @@ export async function orderForOperator(
           )
           .where('order_id', '!=', orderId)
           .execute();
-  const deadline = orderDeadline(row);
+  const deadline = rowDeadline(row);
+  const ending = isFinalStatus(row.status)
+    ? events.findLast((e) => e.to_status === row.status)
+    : undefined;
   return {
     order,
     customer: {
@@ -121,6 +124,7 @@ export async function orderForOperator(
       orderCount: Number(orderCount.count),
     },
     deadline: deadline === null ? null : new Date(deadline).toISOString(),
+    endedAt: ending === undefined ? null : new Date(ending.created_at).toISOString(),
     flags: orderFlags(
       {
         status: row.status,
@@ -176,12 +180,13 @@ async function orderMessages(ctx: ServerContext, orderId: string): Promise<Opera
     .execute();
   const options = { botUsername: ctx.config.botUsername, supportUrl: ctx.config.supportUrl };
   return rows.map((row) => {
-    const message = renderNotification(
-      row.kind,
-      JSON.parse(row.payload) as NotificationFacts,
-      row.language ?? ctx.config.operatorChatLanguage,
-      options,
-    );
+    // A row that cannot be rendered is shown with its stored error (it failed for that reason).
+    let message: RenderedMessage = { text: '', buttons: [] };
+    try {
+      message = renderStored(row, ctx.config.operatorChatLanguage, options);
+    } catch {
+      // The worker recorded the same fault with the row.
+    }
     return {
       id: row.id,
       to: row.recipient === OPERATORS_RECIPIENT ? 'operators' : 'customer',
@@ -307,43 +312,32 @@ export async function giveOfficeInstructions(
   );
 }
 
-export function confirmPaymentByOperator(
-  ctx: ServerContext,
-  operatorId: number,
-  orderId: string,
-  body: v.InferOutput<typeof OperatorActionSchema>,
-) {
-  return applyTransition(
-    ctx.db,
-    {
-      orderId,
-      action: 'operatorConfirmPayment',
-      actor: 'operator',
-      actorId: operatorId,
-      expectedStatus: body.expectedStatus,
-    },
-    ctx.now(),
-  );
+/** An operator's action that takes nothing but the status the operator saw. */
+function plainAction(action: 'operatorConfirmPayment' | 'confirmIncomingTx') {
+  return (
+    ctx: ServerContext,
+    operatorId: number,
+    orderId: string,
+    body: v.InferOutput<typeof OperatorActionSchema>,
+  ) =>
+    applyTransition(
+      ctx.db,
+      {
+        orderId,
+        action,
+        actor: 'operator',
+        actorId: operatorId,
+        expectedStatus: body.expectedStatus,
+      },
+      ctx.now(),
+    );
 }
 
-export function confirmIncomingTx(
-  ctx: ServerContext,
-  operatorId: number,
-  orderId: string,
-  body: v.InferOutput<typeof OperatorActionSchema>,
-) {
-  return applyTransition(
-    ctx.db,
-    {
-      orderId,
-      action: 'confirmIncomingTx',
-      actor: 'operator',
-      actorId: operatorId,
-      expectedStatus: body.expectedStatus,
-    },
-    ctx.now(),
-  );
-}
+/** The customer's payment arrived. */
+export const confirmPaymentByOperator = plainAction('operatorConfirmPayment');
+
+/** The seller's transaction is confirmed on chain. */
+export const confirmIncomingTx = plainAction('confirmIncomingTx');
 
 /** Completes an order; a P2P or bank buy needs the hash of the transfer that sent the crypto. */
 export async function completeOrder(

@@ -23,9 +23,9 @@ import { ACTIVE_STATUSES, PAID_STATUSES, WAITING_FOR_OPERATOR } from '../../shar
 import type { OperatorListQuerySchema } from '../../shared/schemas/operator';
 import type { ServerContext } from '../context';
 import { pageOf } from '../db/paging';
+import { AppError } from '../errors';
 import type { Database } from '../db/schema';
-import { toOrderSummary } from '../orders/order-view';
-import { orderDeadline } from '../orders/transition';
+import { rowDeadline, toOrderSummary } from '../orders/order-view';
 
 /** Later than any deadline: orders without one sort after those with one. */
 const NO_DEADLINE = Number.MAX_SAFE_INTEGER;
@@ -80,7 +80,7 @@ function rowsQuery(db: Kysely<Database>) {
 type JoinedRow = Awaited<ReturnType<ReturnType<typeof rowsQuery>['execute']>>[number];
 
 function toRow(row: JoinedRow, now: number): OperatorOrderRow {
-  const deadline = orderDeadline(row);
+  const deadline = rowDeadline(row);
   return {
     ...toOrderSummary(row),
     customer: {
@@ -108,8 +108,11 @@ function inGroup(group: QueueGroup, now: number) {
     group === 'flagged' ? flaggedAt(now)(eb) : eb('orders.status', 'in', queueGroupStatuses(group));
 }
 
-/** `GET /api/operator/queue`. */
-export async function operatorQueue(ctx: ServerContext): Promise<OperatorQueueResponse> {
+/** `GET /api/operator/queue`, of every customer's orders or of one's (`consoleScope`). */
+export async function operatorQueue(
+  ctx: ServerContext,
+  scope: number | null,
+): Promise<OperatorQueueResponse> {
   const now = ctx.now();
   const urgency = sql`coalesce(case when orders.status = 'OFFICE_READY' then orders.reserved_until else orders.expires_at end, ${sql.lit(NO_DEADLINE)})`;
   const groups = await Promise.all(
@@ -117,6 +120,7 @@ export async function operatorQueue(ctx: ServerContext): Promise<OperatorQueueRe
       const [rows, counted] = await Promise.all([
         rowsQuery(ctx.db)
           .where(inGroup(group, now))
+          .$if(scope !== null, (q) => q.where('orders.user_id', '=', scope ?? 0))
           .orderBy(urgency)
           .orderBy('orders.created_at')
           .orderBy('orders.id')
@@ -126,6 +130,7 @@ export async function operatorQueue(ctx: ServerContext): Promise<OperatorQueueRe
           .selectFrom('orders')
           .innerJoin('users', 'users.telegram_id', 'orders.user_id')
           .where(inGroup(group, now))
+          .$if(scope !== null, (q) => q.where('orders.user_id', '=', scope ?? 0))
           .select((eb) => eb.fn.countAll<number | string>().as('count'))
           .executeTakeFirstOrThrow(),
       ]);
@@ -144,13 +149,34 @@ function dayStart(day: string, next = false): number {
   return Date.parse(`${day}T00:00:00.000Z`) + (next ? 86_400_000 : 0);
 }
 
+/**
+ * ORDER_NOT_FOUND for an order outside the caller's console (`consoleScope`): another demo
+ * visitor's order is answered as a missing one, before anything reads or changes it.
+ */
+export async function checkInScope(
+  ctx: ServerContext,
+  orderId: string,
+  scope: number | null,
+): Promise<void> {
+  if (scope === null) return;
+  const owned = await ctx.db
+    .selectFrom('orders')
+    .select('id')
+    .where('id', '=', orderId)
+    .where('user_id', '=', scope)
+    .executeTakeFirst();
+  if (owned === undefined) throw new AppError('ORDER_NOT_FOUND');
+}
+
 /** `GET /api/operator/orders?q&status&type&method&from&to&limit&offset`, newest first. */
 export async function searchOrders(
   ctx: ServerContext,
   query: v.InferOutput<typeof OperatorListQuerySchema>,
+  scope: number | null,
 ): Promise<OperatorOrdersResponse> {
   const now = ctx.now();
   let select = rowsQuery(ctx.db);
+  if (scope !== null) select = select.where('orders.user_id', '=', scope);
   if (query.status === 'active') select = select.where('orders.status', 'in', ACTIVE_STATUSES);
   else if (query.status === 'attention') select = select.where(flaggedAt(now));
   else if (query.status !== undefined) select = select.where('orders.status', '=', query.status);

@@ -13,8 +13,8 @@ import type {
 } from '../../shared/api';
 import { ORDER_START_PARAM_PREFIX, startAppLink } from '../../shared/api';
 import { fromMinor, fromUnits } from '../../shared/money';
+import { orderDeadline } from '../../shared/order-status';
 import type { Database, OrderRow } from '../db/schema';
-import type { TransitionResult } from './transition';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -205,6 +205,19 @@ export function withServerTime(timelessJson: string, now: number): string {
 }
 
 /** The answer of an order action, the customer's or an operator's: the status it left. */
-export function actionResponse(result: TransitionResult): OrderActionResponse {
+export function actionResponse(result: {
+  readonly order: Pick<OrderRow, 'status'>;
+}): OrderActionResponse {
   return { success: true, status: result.order.status };
+}
+
+/** The deadline of an order row (src/shared's `orderDeadline`): null once it is final. */
+export function rowDeadline(
+  row: Pick<OrderRow, 'status' | 'expires_at' | 'reserved_until'>,
+): number | null {
+  return orderDeadline({
+    status: row.status,
+    expiresAt: row.expires_at,
+    reservedUntil: row.reserved_until,
+  });
 }

@@ -2,10 +2,17 @@
  * What a status poll needs beyond the caller (issue 14): the order's version, read with the
  * versions of every order polled in the same turn of the event loop in one query, and the answer
  * last built for each order, kept while its version is the order's. An order's answer but the
- * server's time is decided by its version (migration 0009: the database moves it on at every
- * change of the order or its receipts, however made) and the bot it links to, so a poll of an
- * unchanged order reads one number and answers from memory, always as current as the database.
+ * server's time is decided by its version (migrations 0009 and 0011: the database moves it on to
+ * a random number at every change of the order, its receipts or its office, however made), so a
+ * poll of an unchanged order reads one number and answers from memory, always as current as the
+ * database.
+ *
+ * The answer's ETag is a digest of the answer itself, not the version (issue 21, item 12): the
+ * same answer has the same ETag on every instance and after every restart, and two answers never
+ * share one, whatever happened to the versions (a backup restored, a replica promoted) or to the
+ * configuration the answer reads (the bot's name, an office changed at start-up).
  */
+import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/migrations';
 import type { Database } from '../db/schema';
@@ -19,9 +26,9 @@ import { remember } from '../bounded-map';
  */
 export const STATUS_ANSWERS_KEPT = 20_000;
 
-/** The status answer's version (`ETag`): the order's version and the bot it links to. */
-export function statusEtag(version: number, botUsername: string | undefined): string {
-  return botUsername === undefined ? `"${version}"` : `"${version}.${botUsername}"`;
+/** The status answer's `ETag`: a digest of its JSON without the server's time. */
+export function statusEtag(timelessJson: string): string {
+  return `"${createHash('sha256').update(timelessJson).digest('base64url').slice(0, 27)}"`;
 }
 
 /** Whose order it is and its version. */
@@ -46,7 +53,9 @@ const versionsOf = {
   ),
 } satisfies Record<Dialect, unknown>;
 
-interface Built {
+export interface BuiltAnswer {
+  /** The order's version the answer was built from. */
+  readonly version: number;
   readonly etag: string;
   /** The answer's JSON without `serverTime` (order-view.ts: `withServerTime`). */
   readonly timelessJson: string;
@@ -55,7 +64,7 @@ interface Built {
 export class StatusAnswers {
   /** The order's owner and version, read with the others asked for in the same turn. */
   readonly versionOf: (orderId: string) => Promise<OrderVersion | undefined>;
-  readonly #built = new Map<string, Built>();
+  readonly #built = new Map<string, BuiltAnswer>();
 
   constructor(db: Kysely<Database>, dialect: Dialect) {
     this.versionOf = batchedLookup(async (ids: readonly string[]) => {
@@ -64,14 +73,17 @@ export class StatusAnswers {
     });
   }
 
-  /** The answer built of the order at version `etag`, if it was kept. */
-  get(orderId: string, etag: string): string | undefined {
+  /** The answer built of the order at `version`, if it was kept. */
+  get(orderId: string, version: number): BuiltAnswer | undefined {
     const built = this.#built.get(orderId);
-    return built?.etag === etag ? built.timelessJson : undefined;
+    return built?.version === version ? built : undefined;
   }
 
-  keep(orderId: string, etag: string, timelessJson: string): void {
-    remember(this.#built, orderId, { etag, timelessJson }, STATUS_ANSWERS_KEPT);
+  /** Keeps the answer built of the order at `version`, and gives it with its ETag. */
+  keep(orderId: string, version: number, timelessJson: string): BuiltAnswer {
+    const built = { version, etag: statusEtag(timelessJson), timelessJson };
+    remember(this.#built, orderId, built, STATUS_ANSWERS_KEPT);
+    return built;
   }
 
   get size(): number {

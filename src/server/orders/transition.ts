@@ -22,6 +22,7 @@ import type { ServerContext } from '../context';
 import type { Database, OrderRow, OrdersTable } from '../db/schema';
 import { AppError } from '../errors';
 import { recordTransition } from '../notifications/outbox';
+import { rowDeadline } from './order-view';
 
 export interface TransitionRequest {
   readonly orderId: string;
@@ -52,13 +53,6 @@ export interface TransitionRequest {
    * INVALID_STATUS with the status it has now, so a stale view never acts.
    */
   readonly expectedStatus?: OrderStatus | undefined;
-}
-
-/** The deadline an order in its current status must meet: the office's reservation, else `expiresAt`. */
-export function orderDeadline(
-  row: Pick<OrderRow, 'status' | 'expires_at' | 'reserved_until'>,
-): number | null {
-  return row.status === 'OFFICE_READY' ? row.reserved_until : row.expires_at;
 }
 
 export interface TransitionResult {
@@ -129,7 +123,7 @@ export async function applyTransitionIn(
     // Why an order is cancelled is decided here, by the server's clock, whoever asks: a
     // customer's cancel after the deadline (the app's timer) is 'expired' like the sweeper's.
     const cancelled =
-      to === 'CANCELLED' ? cancelReason(current.status, orderDeadline(current), now) : null;
+      to === 'CANCELLED' ? cancelReason(current.status, rowDeadline(current), now) : null;
     const moved = await trx
       .updateTable('orders')
       .set({

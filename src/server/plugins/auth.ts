@@ -1,9 +1,10 @@
 /**
  * Identity as preHandler hooks (design.md, "Identity"): `authenticate` verifies the caller's
  * Telegram init data and puts them on `request.caller`; `operatorOnly` does the same for the
- * Telegram users of OPERATOR_IDS (and, in demo mode, the demo customer) and answers 403
- * FORBIDDEN to anyone else. A route file adds one
- * of them to its whole scope, so none of its routes can forget it.
+ * Telegram users of OPERATOR_IDS (and, in demo mode, each demo customer, limited to their own
+ * orders: `consoleScope`) and answers 403 FORBIDDEN to anyone else; `recentOperator` asks the
+ * writes that move money for recent init data. A route file adds one of them to its whole scope,
+ * so none of its routes can forget it.
  */
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -19,8 +20,20 @@ declare module 'fastify' {
     authenticate: (request: FastifyRequest) => Promise<void>;
     /** preHandler: as `authenticate`, for operators only; FORBIDDEN for anyone else. */
     operatorOnly: (request: FastifyRequest) => Promise<void>;
+    /**
+     * preHandler after `operatorOnly`, for the writes that move money (src/shared's
+     * MONEY_ACTIONS): OPERATOR_REOPEN when the caller's init data is older than
+     * OPERATOR_INIT_DATA_MAX_AGE.
+     */
+    recentOperator: (request: FastifyRequest) => Promise<void>;
     /** Whether a Telegram user is an operator: OPERATOR_IDS, and the demo customer in demo mode. */
     isOperator: (telegramId: number) => boolean;
+    /**
+     * Whose orders an operator's console holds: every customer's (null) for OPERATOR_IDS; in demo
+     * mode, a demo customer who is not listed there sees and acts on their own orders only, so
+     * that visitors of a shared demo never see or stall each other's (issue 21, item 3).
+     */
+    consoleScope: (telegramId: number) => number | null;
     /** Writes the customers seen so far now rather than within RECORD_FLUSH_MS (for tests). */
     recordSeenCustomers: () => Promise<void>;
   }
@@ -30,6 +43,8 @@ declare module 'fastify' {
      * preHandler: only routes in a scope that runs one read it.
      */
     caller: Caller;
+    /** The caller's `consoleScope`, set by `operatorOnly`. */
+    consoleScope: number | null;
   }
 }
 
@@ -52,7 +67,11 @@ export const authPlugin = fp(
       'isOperator',
       (telegramId: number) => operatorIds.has(telegramId) || (demo && isDemoCustomerId(telegramId)),
     );
+    app.decorate('consoleScope', (telegramId: number) =>
+      operatorIds.has(telegramId) ? null : telegramId,
+    );
     app.decorateRequest('caller');
+    app.decorateRequest('consoleScope', null);
     // Verifying is synchronous (and mostly a cache hit); a promise's executor turns a throw
     // into the rejection Fastify answers with.
     app.decorate(
@@ -70,6 +89,18 @@ export const authPlugin = fp(
           const caller = authenticator.verify(request);
           if (!app.isOperator(caller.telegramId)) throw new AppError('FORBIDDEN');
           request.caller = caller;
+          request.consoleScope = app.consoleScope(caller.telegramId);
+          resolve();
+        }),
+    );
+    const moneyMaxAgeMs = app.config.operatorInitDataMaxAgeSeconds * 1000;
+    app.decorate(
+      'recentOperator',
+      (request: FastifyRequest) =>
+        new Promise<void>((resolve) => {
+          if (app.now() - request.caller.authDate > moneyMaxAgeMs) {
+            throw new AppError('OPERATOR_REOPEN');
+          }
           resolve();
         }),
     );

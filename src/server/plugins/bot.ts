@@ -9,12 +9,12 @@ import fp from 'fastify-plugin';
 import type { Bot } from 'grammy';
 import type { Update } from 'grammy/types';
 import { ALLOWED_UPDATES, createBot, isWebhookSecret, webhookSecret } from '../bot/bot';
-import { periodicJob } from '../jobs/periodic';
+import { TelegramLimiter } from '../notifications/telegram-limits';
 import { createTelegramSender } from '../notifications/telegram-sender';
-import { sendDueNotifications } from '../notifications/worker';
+import { startOutbox, type RunningOutbox } from '../notifications/worker';
 import { AppError } from '../errors';
 
-/** How often the outbox looks for due messages when the last pass found none to spare. */
+/** How often the outbox looks for due messages when none were due (or its sends are all busy). */
 const OUTBOX_INTERVAL_MS = 250;
 /** How long to wait before trying Telegram again when the bot could not start. */
 const RESTART_DELAY_MS = 5_000;
@@ -23,6 +23,8 @@ export const botPlugin = fp<{ readonly jobs: boolean }>(
   (app, options, done) => {
     const { config } = app;
     const token = config.botToken;
+    // Telegram's limits are the bot's: its replies and the outbox take places from one limiter.
+    const limiter = new TelegramLimiter();
     const bot: Bot | undefined =
       token === undefined
         ? undefined
@@ -34,6 +36,7 @@ export const botPlugin = fp<{ readonly jobs: boolean }>(
             log: app.log,
             supportUrl: config.supportUrl,
             botUsername: config.botUsername,
+            limiter,
           });
 
     if (bot !== undefined && token !== undefined && config.webhookUrl !== undefined) {
@@ -55,13 +58,14 @@ export const botPlugin = fp<{ readonly jobs: boolean }>(
     const sender =
       token === undefined
         ? undefined
-        : createTelegramSender({ token, apiRoot: config.telegramApiRoot });
-    const outbox = periodicJob({
-      name: 'notification outbox',
-      intervalMs: OUTBOX_INTERVAL_MS,
-      log: app.log,
-      run: async () => {
-        const settings = {
+        : createTelegramSender({ token, apiRoot: config.telegramApiRoot, limiter });
+    // Aborted when the server closes: the outbox stops claiming and starts no send that has not
+    // left, and grammY stops retrying to reach Telegram.
+    const shutdown = new AbortController();
+    let outbox: RunningOutbox | undefined;
+    const startOutboxWorker = () => {
+      outbox = startOutbox(
+        {
           db: app.db,
           dialect: config.database.kind,
           now: app.now,
@@ -74,14 +78,12 @@ export const botPlugin = fp<{ readonly jobs: boolean }>(
               config.botUsername ?? (bot?.isInited() === true ? bot.botInfo.username : undefined),
             supportUrl: config.supportUrl,
           }),
-        };
-        // Drain what is due, batch after batch, then rest until the next interval.
-        while ((await sendDueNotifications(settings)).claimed > 0);
-      },
-    });
+          signal: shutdown.signal,
+        },
+        OUTBOX_INTERVAL_MS,
+      );
+    };
 
-    // Aborted when the server closes: grammY retries reaching Telegram until then.
-    const shutdown = new AbortController();
     // grammY types its signals with the abort-controller shim's type; Node's is the same object.
     const signal = shutdown.signal as unknown as Parameters<Bot['init']>[0];
     let restart: NodeJS.Timeout | undefined;
@@ -112,7 +114,7 @@ export const botPlugin = fp<{ readonly jobs: boolean }>(
     };
 
     app.addHook('onReady', (ready) => {
-      outbox.start();
+      startOutboxWorker();
       void startUpdates();
       ready();
     });
@@ -125,7 +127,8 @@ export const botPlugin = fp<{ readonly jobs: boolean }>(
           app.log.warn({ err: error }, 'bot: stopped without confirming the last update');
         });
       }
-      await outbox.stop();
+      // The sends already on their way to Telegram are waited for; the rest stay for the next start.
+      await outbox?.stop();
     });
     done();
   },

@@ -1,12 +1,17 @@
 /**
  * `/api/operator/*`: every route behind `operatorOnly`, so only Telegram users listed in
- * OPERATOR_IDS reach them (403 for anyone else). Thin routes over the operator services.
+ * OPERATOR_IDS reach them (403 for anyone else), and in demo mode each demo visitor, whose console
+ * holds their own orders only (`consoleScope`: another's order answers 404 like a missing one).
+ * The writes that move money want recent init data (MONEY_ACTIONS). Thin routes over the
+ * operator services.
  */
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import type { OrderActionResponse } from '../../shared/api';
 import {
+  MONEY_ACTIONS,
   OPERATOR_PATHS,
+  type OperatorWrite,
   type OperatorOrderResponse,
   type OperatorOrdersResponse,
   type OperatorQueueResponse,
@@ -33,7 +38,7 @@ import {
 } from '../operator/operator-orders';
 import { actionResponse } from '../orders/order-view';
 import type { OrderActionService } from '../orders/transition';
-import { operatorQueue, searchOrders } from '../operator/queue';
+import { checkInScope, operatorQueue, searchOrders } from '../operator/queue';
 import { readRates, setBaseRate, setSpread } from '../rates/rates';
 import { openReceipt } from '../receipts/receipts';
 import { orderIdParam, parseWith, receiptIdParam } from '../validation';
@@ -42,6 +47,17 @@ import { POLLED } from '../plugins/request-log';
 
 export const operatorRoutes: FastifyPluginCallback = (app, _options, done) => {
   app.addHook('preHandler', app.operatorOnly);
+
+  // Every route of one order: first, whether the caller's console holds it (consoleScope).
+  app.addHook('preHandler', async (request) => {
+    const params = request.params as Record<string, unknown> | undefined;
+    if (request.consoleScope === null || params?.['id'] === undefined) return;
+    await checkInScope(app, orderIdParam(params), request.consoleScope);
+  });
+
+  /** The options of a write's route: recent init data when MONEY_ACTIONS says it moves money. */
+  const write = (name: OperatorWrite) =>
+    MONEY_ACTIONS[name] ? { preHandler: app.recentOperator } : {};
 
   /** An action on an order; its body, when it takes one, is judged before the order id. */
   const orderAction =
@@ -52,14 +68,18 @@ export const operatorRoutes: FastifyPluginCallback = (app, _options, done) => {
       return actionResponse(await action(app, request.caller.telegramId, id, body));
     };
 
-  app.get(OPERATOR_PATHS.queue, POLLED, async (_request, reply): Promise<OperatorQueueResponse> => {
+  app.get(OPERATOR_PATHS.queue, POLLED, async (request, reply): Promise<OperatorQueueResponse> => {
     noStore(reply);
-    return operatorQueue(app);
+    return operatorQueue(app, request.consoleScope);
   });
 
   app.get(OPERATOR_PATHS.orders, async (request, reply): Promise<OperatorOrdersResponse> => {
     noStore(reply);
-    return searchOrders(app, parseWith(OperatorListQuerySchema, request.query));
+    return searchOrders(
+      app,
+      parseWith(OperatorListQuerySchema, request.query),
+      request.consoleScope,
+    );
   });
 
   app.get('/api/operator/orders/:id', async (request, reply): Promise<OperatorOrderResponse> => {
@@ -85,37 +105,46 @@ export const operatorRoutes: FastifyPluginCallback = (app, _options, done) => {
 
   app.post(
     '/api/operator/orders/:id/requisites',
+    write('requisites'),
     orderAction(v.union([CardRequisitesSchema, BankRequisitesSchema]), giveRequisites),
   );
   app.post(
     '/api/operator/orders/:id/office-instructions',
+    write('officeInstructions'),
     orderAction(OfficeInstructionsSchema, giveOfficeInstructions),
   );
   app.post(
     '/api/operator/orders/:id/confirm-payment',
+    write('confirmPayment'),
     orderAction(OperatorActionSchema, confirmPaymentByOperator),
   );
   app.post(
     '/api/operator/orders/:id/confirm-tx',
+    write('confirmTx'),
     orderAction(OperatorActionSchema, confirmIncomingTx),
   );
   // No body completes an order that needs no outgoing hash (an office buy, a sell).
   app.post(
     '/api/operator/orders/:id/complete',
+    write('complete'),
     orderAction(v.nullish(CompleteSchema, {}), completeOrder),
   );
-  app.post('/api/operator/orders/:id/reject', orderAction(RejectSchema, rejectOrder));
+  app.post(
+    '/api/operator/orders/:id/reject',
+    write('reject'),
+    orderAction(RejectSchema, rejectOrder),
+  );
 
   app.get('/api/operator/rates', async (_request, reply) => {
     noStore(reply);
     return readRates(app);
   });
 
-  app.put('/api/operator/rates', async (request) =>
+  app.put('/api/operator/rates', write('rates'), async (request) =>
     setBaseRate(app, request.caller.telegramId, parseWith(SetRateSchema, request.body)),
   );
 
-  app.put('/api/operator/spreads', async (request) =>
+  app.put('/api/operator/spreads', write('spreads'), async (request) =>
     setSpread(app, request.caller.telegramId, parseWith(SetSpreadSchema, request.body)),
   );
 

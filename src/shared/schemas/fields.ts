@@ -8,20 +8,8 @@ import * as v from 'valibot';
 import { parseAmount } from '../amounts';
 import { isValidCardNumber } from '../cards';
 import type { AmountBounds } from '../limits';
+import type { FormErrorKey } from './form-errors';
 import { line, lineText, paragraphText, required } from './text';
-
-/** The keys of `errors` a field can show. */
-export type FormErrorKey =
-  | 'fillAllFields'
-  | 'minAmount'
-  | 'maxAmount'
-  | 'invalidWalletAddress'
-  | 'invalidCardNumber'
-  | 'cardHolderLatin'
-  | 'invalidPhone'
-  | 'invalidTxHash'
-  | 'tooLong'
-  | 'notPrintable';
 
 const key = (k: FormErrorKey) => k;
 

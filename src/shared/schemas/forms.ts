@@ -19,8 +19,8 @@ import {
   requiredAmountField,
   txHashField,
   walletAddressField,
-  type FormErrorKey,
 } from './fields';
+import type { FormErrorKey } from './form-errors';
 import { required } from './text';
 
 const coin = v.picklist(CRYPTO_CURRENCIES);

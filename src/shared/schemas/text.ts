@@ -5,7 +5,7 @@
  * is refused, never stored; multi-line text keeps its line breaks and tabs.
  */
 import * as v from 'valibot';
-import type { FormErrorKey } from './fields';
+import type { FormErrorKey } from './form-errors';
 
 /** Unicode control characters (C0, DEL, C1) and UTF-16 surrogates without their pair. */
 const NOT_IN_A_LINE = /[\p{Cc}\p{Cs}]/u;

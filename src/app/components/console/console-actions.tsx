@@ -26,6 +26,7 @@ import { formErrorText } from '../../components/form-error-text';
 import { formatCrypto, formatFiat } from '../../../shared/format';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import type { ConsoleAction } from '../../hooks/use-console-action';
+import { readDraft, useFormDraft } from './console-draft';
 
 type Fields = Record<string, string>;
 
@@ -100,8 +101,16 @@ function CardForm({ action }: { readonly action: ConsoleAction }) {
   const { LL } = useI18nContext();
   const form = useForm<Fields, unknown, v.InferOutput<typeof CardRequisitesSchema>>({
     resolver: textForm(CardRequisitesSchema),
-    defaultValues: { bankName: '', cardNumber: '', cardHolder: '', phone: '', comment: '' },
+    defaultValues: {
+      bankName: '',
+      cardNumber: '',
+      cardHolder: '',
+      phone: '',
+      comment: '',
+      ...readDraft(action.orderId, 'card'),
+    },
   });
+  useFormDraft(action.orderId, 'card', form);
   const submit = form.handleSubmit((values) => action.run('requisites', values));
   return (
     <form noValidate onSubmit={(e) => void submit(e)} data-testid="card-form">
@@ -141,8 +150,12 @@ function BankForm({
   const { LL } = useI18nContext();
   const form = useForm<Fields, unknown, v.InferOutput<typeof BankRequisitesSchema>>({
     resolver: textForm(BankRequisitesSchema),
-    defaultValues: Object.fromEntries(BANK_FIELDS.map((f) => [f, prefill?.[f] ?? ''])),
+    defaultValues: {
+      ...Object.fromEntries(BANK_FIELDS.map((f) => [f, prefill?.[f] ?? ''])),
+      ...readDraft(action.orderId, 'bank'),
+    },
   });
+  useFormDraft(action.orderId, 'bank', form);
   const submit = form.handleSubmit((values) => action.run('requisites', values));
   return (
     <form noValidate onSubmit={(e) => void submit(e)} data-testid="bank-form">
@@ -169,8 +182,13 @@ function OfficeForm({
   const { language } = useLanguage();
   const form = useForm<Fields, unknown, v.InferOutput<typeof OfficeInstructionsSchema>>({
     resolver: textForm(OfficeInstructionsSchema),
-    defaultValues: { officeId: offices[0]?.id ?? '', instructions: '' },
+    defaultValues: {
+      officeId: offices[0]?.id ?? '',
+      instructions: '',
+      ...readDraft(action.orderId, 'office'),
+    },
   });
+  useFormDraft(action.orderId, 'office', form);
   const submit = form.handleSubmit((values) => action.run('officeInstructions', values));
   return (
     <form noValidate onSubmit={(e) => void submit(e)} data-testid="office-form">
@@ -203,14 +221,22 @@ function CompleteWithHashForm({
   const { network } = view.order;
   const form = useForm<{ txHash: string }>({
     resolver: valibotResolver(txHashSchema(network)),
-    defaultValues: { txHash: '' },
+    defaultValues: { txHash: readDraft(action.orderId, 'complete')['txHash'] ?? '' },
   });
+  useFormDraft(action.orderId, 'complete', form);
   const error = formErrorText(form.formState.errors.txHash?.message, LL, {
     language,
     network: NETWORKS[network].name,
   });
+  // The last money action, asked first like the others: what was sent, on which network, to whom.
+  const ask = LL.console.completeAsk({
+    id: orderNumber(view.order.id),
+    amount: formatCrypto(view.order.amount, view.order.cryptoCurrency, language),
+    network: NETWORKS[network].name,
+    wallet: view.order.walletAddress ?? '',
+  });
   const submit = form.handleSubmit(({ txHash }) =>
-    action.run('complete', { outgoingTxHash: txHash }),
+    action.run('complete', { outgoingTxHash: txHash }, ask),
   );
   return (
     <form noValidate onSubmit={(e) => void submit(e)} data-testid="complete-form">
@@ -235,8 +261,13 @@ function RejectForm({ action, id }: { readonly action: ConsoleAction; readonly i
   const { LL } = useI18nContext();
   const form = useForm<Fields, unknown, v.InferOutput<typeof RejectSchema>>({
     resolver: textForm(RejectSchema),
-    defaultValues: { reasonCode: 'payment_not_received', reason: '' },
+    defaultValues: {
+      reasonCode: 'payment_not_received',
+      reason: '',
+      ...readDraft(action.orderId, 'reject'),
+    },
   });
+  useFormDraft(action.orderId, 'reject', form);
   const submit = form.handleSubmit((values) =>
     action.run('reject', values, LL.console.rejectAsk({ id: orderNumber(id) })),
   );

@@ -17,7 +17,7 @@ import {
   type OperatorOrderResponse,
   type OperatorReceipt,
 } from '../../../shared/operator-api';
-import { STATUS_LABEL_KEYS } from '../../../shared/order-status';
+import { STATUS_LABEL_KEYS, isFinalStatus } from '../../../shared/order-status';
 import { orderNumber } from '../../../shared/support-link';
 import { ApiError } from '../../api/client';
 import { fetchOperatorOrder, fetchReceiptFile } from '../../api/operator';
@@ -26,7 +26,7 @@ import { failureText } from '../../components/failure-text';
 import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
 import { Screen } from '../../components/screen';
-import { TxHashRow } from '../../components/tx-hash-row';
+import { ElectronicReceiptRow, TxHashRow } from '../../components/tx-hash-row';
 import { useEnvironment } from '../../environment-context';
 import { localeOf } from '../../../shared/format';
 import { clockOffset } from '../../hooks/use-countdown';
@@ -34,6 +34,7 @@ import { useFetchState } from '../../hooks/use-fetch-state';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { openSupportLink } from '../../telegram/actions';
 import { ConsoleActions } from '../../components/console/console-actions';
+import { clearDrafts } from '../../components/console/console-draft';
 import { customerName } from '../../components/console/console-order-row';
 import { deadlineText, useServerNow } from '../../components/console/console-time';
 import { useConsoleAction } from '../../hooks/use-console-action';
@@ -183,7 +184,9 @@ function Messages({
               .join('\n') || undefined
           }
         >
-          <span className="console-message-text">{message.text}</span>
+          <span className="console-message-text">
+            {message.text === '' ? LL.console.messageUnrendered() : message.text}
+          </span>
         </Cell>
       ))}
     </Section>
@@ -215,9 +218,15 @@ function OrderView({
         <Cell subhead={LL.details.status()} data-testid="console-status" data-status={order.status}>
           {LL.statusLabels[STATUS_LABEL_KEYS[order.status]]()}
         </Cell>
+        {view.endedAt !== null && (
+          <Cell subhead={LL.console.ended()} data-testid="console-ended">
+            {date(view.endedAt)}
+          </Cell>
+        )}
         {deadline !== null && (
           <Cell
             subhead={LL.console.deadline()}
+            data-testid="console-deadline"
             className={deadline.overdue ? 'console-deadline--overdue' : undefined}
           >
             {deadline.text}
@@ -254,16 +263,8 @@ function OrderView({
           <CopyRow label={LL.buyForm.walletAddress()} value={order.walletAddress} />
         )}
         <Requisites view={view} />
-        {order.txHash !== null && (
-          <TxHashRow label={LL.sendCrypto.txHash()} hash={order.txHash} network={order.network} />
-        )}
-        {order.outgoingTxHash !== null && (
-          <TxHashRow
-            label={LL.complete.electronicReceipt()}
-            hash={order.outgoingTxHash}
-            network={order.network}
-          />
-        )}
+        <TxHashRow label={LL.sendCrypto.txHash()} hash={order.txHash} network={order.network} />
+        <ElectronicReceiptRow order={order} />
         {order.officeInstructions !== null && (
           <Cell subhead={LL.officeWaiting.instructions()} multiline>
             {order.officeInstructions}
@@ -324,6 +325,11 @@ export function ConsoleOrder({ orderId }: { readonly orderId: string }) {
   const now = useServerNow(fetched.data?.offsetMs ?? 0);
   const view = fetched.data?.view;
   const action = useConsoleAction(orderId, view?.order.status, fetched.reload);
+  // An order that ended has no form left: what was typed for it goes.
+  const ended = view !== undefined && isFinalStatus(view.order.status);
+  useEffect(() => {
+    if (ended) clearDrafts(orderId);
+  }, [ended, orderId]);
 
   let body;
   if (view === undefined && fetched.error !== undefined) {

@@ -61,24 +61,23 @@ export function ConsoleQueue() {
   return (
     <Screen testId="console-queue" header={{ title: LL.console.title(), back: '/currencies' }}>
       <div className="console-links">
-        <Button
-          size="m"
-          stretched
-          mode="bezeled"
-          onClick={() => navigate('/console/orders')}
-          data-testid="console-search-entry"
-        >
-          {LL.console.search()}
-        </Button>
-        <Button
-          size="m"
-          stretched
-          mode="bezeled"
-          onClick={() => navigate('/console/rates')}
-          data-testid="console-rates-entry"
-        >
-          {LL.console.rates()}
-        </Button>
+        {(
+          [
+            ['/console/orders', LL.console.search(), 'console-search-entry'],
+            ['/console/rates', LL.console.rates(), 'console-rates-entry'],
+          ] as const
+        ).map(([path, label, testId]) => (
+          <Button
+            key={path}
+            size="m"
+            stretched
+            mode="bezeled"
+            onClick={() => navigate(path)}
+            data-testid={testId}
+          >
+            {label}
+          </Button>
+        ))}
       </div>
       {body}
     </Screen>

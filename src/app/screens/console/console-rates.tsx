@@ -12,6 +12,7 @@ import {
   percentFromBasisPoints,
   rateChangeNeedsConfirmation,
 } from '../../../shared/rate-rules';
+import { ApiError } from '../../api/client';
 import { fetchRates, putRate, putSpread } from '../../api/operator';
 import { FieldError } from '../../components/field-error';
 import { failureText } from '../../components/failure-text';
@@ -22,6 +23,10 @@ import { formatNumber, localeOf } from '../../../shared/format';
 import { useFetchState } from '../../hooks/use-fetch-state';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { askConfirm, hapticError, hapticSuccess } from '../../telegram/actions';
+import { forgetDraft, readDraft, writeDraft } from '../../components/console/console-draft';
+
+/** The drafts of the rates screen, beside those of orders. */
+const RATES_DRAFTS = 'rates';
 
 /** The highest spread the server takes, in basis points (SetSpreadSchema). */
 const MAX_SPREAD_BP = 2_000;
@@ -49,7 +54,8 @@ function EditableRow({
 }) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
-  const [text, setText] = useState(value);
+  // A value typed but refused (OPERATOR_REOPEN) is there again in the reopened console.
+  const [text, setText] = useState(() => readDraft(RATES_DRAFTS, testId)['text'] ?? value);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const parsed = parse(text);
@@ -66,8 +72,13 @@ function EditableRow({
     setError(null);
     try {
       await save(parsed);
+      forgetDraft(RATES_DRAFTS, testId);
     } catch (failure) {
       hapticError();
+      // Kept only when refused for old init data: a draft never stands in for the current rate.
+      if (failure instanceof ApiError && failure.code === 'OPERATOR_REOPEN') {
+        writeDraft(RATES_DRAFTS, testId, { text });
+      }
       setError(failureText(failure, LL, LL.errors.generic(), language));
     } finally {
       setBusy(false);

@@ -11,6 +11,7 @@ import {
   type ListedCurrency,
 } from '../../../shared/currencies';
 import { fetchMe } from '../../api/orders';
+import { MyOrdersButton } from '../../components/my-orders-button';
 import { Screen } from '../../components/screen';
 import { useFetchState } from '../../hooks/use-fetch-state';
 import { currencyName } from '../../../shared/format';
@@ -56,9 +57,7 @@ export function Currencies() {
         </Section>
       </List>
       <div className="screen__actions">
-        <Button size="l" stretched mode="bezeled" onClick={() => navigate('/my-orders')}>
-          {LL.common.myOrders()}
-        </Button>
+        <MyOrdersButton />
         {me.data?.operator === true && (
           <Button
             size="l"

@@ -8,12 +8,13 @@ import { Button, List, Placeholder, Section, Spinner } from '@telegram-apps/tele
 import { useLocation } from 'wouter';
 import { orderScreenPath } from '../../../shared/order-screens';
 import type { OrderStatus } from '../../../shared/order-status';
+import { MyOrdersButton } from '../../components/my-orders-button';
 import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
 import { OrderNotFound } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
-import { TxHashRow } from '../../components/tx-hash-row';
+import { ElectronicReceiptRow } from '../../components/tx-hash-row';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
 
@@ -51,13 +52,8 @@ export function Complete({ orderId }: { readonly orderId: string }) {
         <List>
           <OrderAmounts order={order} />
           {order.outgoingTxHash !== null && (
-            <Section header={LL.complete.electronicReceipt()}>
-              <TxHashRow
-                label={LL.sendCrypto.txHash()}
-                hash={order.outgoingTxHash}
-                network={order.network}
-                testId="outgoing-tx"
-              />
+            <Section>
+              <ElectronicReceiptRow order={order} />
             </Section>
           )}
         </List>
@@ -97,9 +93,7 @@ export function Complete({ orderId }: { readonly orderId: string }) {
     <Screen testId="complete" header={{ title: LL.complete.title(), back: '/my-orders' }}>
       <div data-status={order?.status}>{body}</div>
       <div className="screen__actions">
-        <Button size="l" stretched mode="bezeled" onClick={() => navigate('/my-orders')}>
-          {LL.common.myOrders()}
-        </Button>
+        <MyOrdersButton />
         {order !== undefined && (
           <Button
             size="l"

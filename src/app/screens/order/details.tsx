@@ -16,7 +16,7 @@ import { moneyNote, rejectReasonText } from '../../../shared/order-ended';
 import { OrderNotFound } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
-import { TxHashRow } from '../../components/tx-hash-row';
+import { ElectronicReceiptRow, TxHashRow } from '../../components/tx-hash-row';
 import { localeOf } from '../../../shared/format';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext, useLanguage } from '../../i18n/language';
@@ -78,22 +78,13 @@ function DetailsBody({ order }: { readonly order: OrderDetails }) {
             {order.walletAddress !== null && (
               <CopyRow label={LL.buyForm.walletAddress()} value={order.walletAddress} />
             )}
-            {order.txHash !== null && (
-              <TxHashRow
-                label={LL.sendCrypto.txHash()}
-                hash={order.txHash}
-                network={order.network}
-                testId="incoming-tx"
-              />
-            )}
-            {order.outgoingTxHash !== null && (
-              <TxHashRow
-                label={LL.complete.electronicReceipt()}
-                hash={order.outgoingTxHash}
-                network={order.network}
-                testId="outgoing-tx"
-              />
-            )}
+            <TxHashRow
+              label={LL.sendCrypto.txHash()}
+              hash={order.txHash}
+              network={order.network}
+              testId="incoming-tx"
+            />
+            <ElectronicReceiptRow order={order} />
           </Section>
         )}
       </List>

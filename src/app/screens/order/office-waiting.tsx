@@ -7,7 +7,7 @@
  * of an operator's answer. Until the customer has received the crypto the order can be
  * cancelled, after a confirmation.
  */
-import { Cell, List, Placeholder, Section, Spinner, Text } from '@telegram-apps/telegram-ui';
+import { Cell, List, Section } from '@telegram-apps/telegram-ui';
 import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { OFFICE_RATE_FIXED_MS, OFFICE_RESERVATION_WARNING_MS } from '../../../shared/limits';
@@ -16,13 +16,13 @@ import { CancelOrderButton } from '../../components/cancel-order-button';
 import { CopyRow } from '../../components/copy-row';
 import { CountdownBanner } from '../../components/countdown-banner';
 import { Loading } from '../../components/loading';
+import { OperatorWait } from '../../components/operator-wait';
 import { OrderNotFound } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { PrimaryAction } from '../../components/primary-action';
 import { Screen } from '../../components/screen';
 import { formatCrypto, formatFiat } from '../../../shared/format';
 import { formatDuration, useCountdown } from '../../hooks/use-countdown';
-import { useElapsed } from '../../hooks/use-elapsed';
 import { useOfficeConfirm } from '../../hooks/use-office-confirm';
 import { useOrderCancel } from '../../hooks/use-order-cancel';
 import { useOrderScreen } from '../../hooks/use-order-screen';
@@ -33,15 +33,10 @@ export function OfficeWaiting({ orderId }: { readonly orderId: string }) {
   const { language } = useLanguage();
   const [, navigate] = useLocation();
   const [since] = useState(() => Date.now());
-  const elapsed = useElapsed(since);
   const view = useOrderScreen('office-waiting', orderId);
   const { order, notFound, offsetMs, leave } = view;
   const countdown = useCountdown(order?.reservedUntil, offsetMs);
   const confirm = useOfficeConfirm(orderId, 'officeConfirmError', { leave, order });
-  const operatorDeadline = useCountdown(
-    order?.status === 'OFFICE_PENDING' ? order.expiresAt : null,
-    offsetMs,
-  );
   const cancel = useOrderCancel(orderId, order, view);
 
   let body;
@@ -49,19 +44,13 @@ export function OfficeWaiting({ orderId }: { readonly orderId: string }) {
   else if (order === undefined) body = <Loading />;
   else if (order.status !== 'OFFICE_READY' || order.officeInstructions === null) {
     body = (
-      <>
-        <Placeholder header={LL.officeWaiting.title()} description={LL.officeWaiting.hint()}>
-          <Spinner size="l" />
-        </Placeholder>
-        <Text className="waiting__elapsed" data-testid="elapsed">
-          {LL.waiting.elapsed({ time: formatDuration(elapsed, false) })}
-        </Text>
-        {operatorDeadline.remainingMs !== undefined && (
-          <Text className="waiting__auto-cancel" data-testid="auto-cancel">
-            {LL.waiting.autoCancel({ time: formatDuration(operatorDeadline.remainingMs) })}
-          </Text>
-        )}
-      </>
+      <OperatorWait
+        header={LL.officeWaiting.title()}
+        hint={LL.officeWaiting.hint()}
+        since={since}
+        deadline={order.status === 'OFFICE_PENDING' ? order.expiresAt : null}
+        offsetMs={offsetMs}
+      />
     );
   } else {
     const remaining = countdown.remainingMs ?? OFFICE_RATE_FIXED_MS;

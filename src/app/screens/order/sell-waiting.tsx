@@ -3,8 +3,8 @@
  * and the submitted hash while the table's polling waits for the order to move on; support with
  * the order's number. The hash opens on the network's block explorer.
  */
-import { Button, List, Placeholder, Section, Spinner } from '@telegram-apps/telegram-ui';
-import { useLocation } from 'wouter';
+import { List, Placeholder, Section, Spinner } from '@telegram-apps/telegram-ui';
+import { MyOrdersButton } from '../../components/my-orders-button';
 import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
 import { OrderNotFound } from '../../components/order-not-found';
@@ -16,7 +16,6 @@ import { useI18nContext } from '../../i18n/language';
 
 export function SellWaiting({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
-  const [, navigate] = useLocation();
   const { order, notFound } = useOrderScreen('sell-waiting', orderId);
 
   return (
@@ -54,9 +53,7 @@ export function SellWaiting({ orderId }: { readonly orderId: string }) {
             )}
           </List>
           <div className="screen__actions">
-            <Button size="l" stretched mode="bezeled" onClick={() => navigate('/my-orders')}>
-              {LL.common.myOrders()}
-            </Button>
+            <MyOrdersButton />
             <OrderSupportButton orderId={orderId} />
           </div>
         </>

@@ -9,7 +9,7 @@
  * details; support opens with the order's number.
  */
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { Input, List, Section } from '@telegram-apps/telegram-ui';
+import { List, Section } from '@telegram-apps/telegram-ui';
 import { useForm, useWatch } from 'react-hook-form';
 import type { WalletRequisites } from '../../../shared/api';
 import { CRYPTO_SEND_WARNING_MS } from '../../../shared/limits';
@@ -18,7 +18,8 @@ import { txHashSchema } from '../../../shared/schemas/forms';
 import { orderNumber } from '../../../shared/support-link';
 import { submitTxHash } from '../../api/orders';
 import { CancelOrderButton } from '../../components/cancel-order-button';
-import { FieldError } from '../../components/field-error';
+import { FieldInput } from '../../components/field-input';
+import { fieldSetter } from '../../forms';
 import { formErrorText } from '../../components/form-error-text';
 import { CopyRow } from '../../components/copy-row';
 import { CountdownBanner } from '../../components/countdown-banner';
@@ -162,22 +163,16 @@ function TxHashForm({
     <form noValidate onSubmit={(event) => void onSubmit(event)} data-testid="tx-form">
       <List>
         <Section>
-          <Input
+          <FieldInput
             header={LL.sendCrypto.txHash()}
             name="txHash"
-            autoComplete="off"
-            autoCapitalize="off"
-            spellCheck={false}
+            code
             placeholder={network === 'TRC20' ? 'a1b2…' : '0xa1b2…'}
             value={txHash}
-            status={error === null ? 'default' : 'error'}
-            onChange={(event) =>
-              form.setValue('txHash', event.target.value, {
-                shouldValidate: form.formState.isSubmitted,
-              })
-            }
+            error={error}
+            errorTestId="tx-error"
+            onChange={(event) => fieldSetter(form)('txHash', event.target.value)}
           />
-          {error !== null && <FieldError text={error} testId="tx-error" />}
         </Section>
       </List>
       <div className="screen__actions">

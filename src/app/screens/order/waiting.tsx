@@ -6,15 +6,13 @@
  * operator's answer (REQUISITES_TIMEOUT, stored as the order's deadline). Cancel (after a
  * confirmation) and support with the order's number.
  */
-import { Button, Placeholder, Spinner, Text } from '@telegram-apps/telegram-ui';
 import { useState } from 'react';
-import { useLocation } from 'wouter';
+import { MyOrdersButton } from '../../components/my-orders-button';
 import { CancelOrderButton } from '../../components/cancel-order-button';
+import { OperatorWait } from '../../components/operator-wait';
 import { OrderNotFound } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
-import { formatDuration, useCountdown } from '../../hooks/use-countdown';
-import { useElapsed } from '../../hooks/use-elapsed';
 import { useOrderCancel } from '../../hooks/use-order-cancel';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
@@ -22,16 +20,10 @@ import { clearWaitingStart, waitingStart } from '../../storage';
 
 export function Waiting({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
-  const [, navigate] = useLocation();
   const [since] = useState(() => waitingStart(orderId));
-  const elapsed = useElapsed(since);
   const view = useOrderScreen('waiting', orderId, {
     onRuleLeave: () => clearWaitingStart(orderId),
   });
-  const operatorDeadline = useCountdown(
-    view.order?.status === 'WAITING_REQUISITES' ? view.order.expiresAt : null,
-    view.offsetMs,
-  );
   const cancel = useOrderCancel(orderId, view.order, view, {
     onCancelled: () => clearWaitingStart(orderId),
   });
@@ -42,21 +34,15 @@ export function Waiting({ orderId }: { readonly orderId: string }) {
         <OrderNotFound />
       ) : (
         <>
-          <Placeholder header={LL.waiting.body()} description={LL.waiting.hint()}>
-            <Spinner size="l" />
-          </Placeholder>
-          <Text className="waiting__elapsed" data-testid="elapsed">
-            {LL.waiting.elapsed({ time: formatDuration(elapsed, false) })}
-          </Text>
-          {operatorDeadline.remainingMs !== undefined && (
-            <Text className="waiting__auto-cancel" data-testid="auto-cancel">
-              {LL.waiting.autoCancel({ time: formatDuration(operatorDeadline.remainingMs) })}
-            </Text>
-          )}
+          <OperatorWait
+            header={LL.waiting.body()}
+            hint={LL.waiting.hint()}
+            since={since}
+            deadline={view.order?.status === 'WAITING_REQUISITES' ? view.order.expiresAt : null}
+            offsetMs={view.offsetMs}
+          />
           <div className="screen__actions">
-            <Button size="l" stretched mode="bezeled" onClick={() => navigate('/my-orders')}>
-              {LL.common.myOrders()}
-            </Button>
+            <MyOrdersButton />
             <CancelOrderButton cancel={cancel} />
             <OrderSupportButton orderId={orderId} />
           </div>

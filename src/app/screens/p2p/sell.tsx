@@ -26,7 +26,8 @@ import {
 import { orderScreenPath } from '../../../shared/order-screens';
 import { sellFormSchema, type SellFormValues } from '../../../shared/schemas/forms';
 import { createOrder } from '../../api/orders';
-import { FieldError } from '../../components/field-error';
+import { FieldInput } from '../../components/field-input';
+import { fieldSetter } from '../../forms';
 import { CoinSwitch } from '../../components/coin-switch';
 import { createFailureText } from '../../components/failure-text';
 import { formErrorText } from '../../components/form-error-text';
@@ -103,8 +104,7 @@ function SellForm() {
   }, [rate, form]);
 
   const validate = form.formState.isSubmitted;
-  const set = (name: keyof SellFormValues, value: string) =>
-    form.setValue(name, value, { shouldValidate: validate });
+  const set = fieldSetter(form);
 
   const message = (key: string | undefined) =>
     formErrorText(key, LL, { language, bounds: BOUNDS, currencyLabel: 'RUB' });
@@ -217,7 +217,7 @@ function SellForm() {
               }}
               after={<span className="input-unit">{values.cryptoCurrency}</span>}
             />
-            <Input
+            <FieldInput
               header={LL.sellForm.youReceive()}
               name="fiatAmount"
               inputMode="decimal"
@@ -225,7 +225,8 @@ function SellForm() {
               placeholder={formatNumber(BOUNDS.min, language)}
               value={values.fiatAmount}
               disabled={rate === undefined}
-              status={fiatError === null ? 'default' : 'error'}
+              error={fiatError}
+              errorTestId="fiat-error"
               onChange={(event) => {
                 // Digits and one decimal point (spec section 5: only the bank amount is digits
                 // only): dropping a typed '3500,5' separator would sell ten times as much.
@@ -242,7 +243,6 @@ function SellForm() {
               }}
               after={<span className="input-unit">{currencySign('RUB', language)}</span>}
             />
-            {fiatError !== null && <FieldError text={fiatError} testId="fiat-error" />}
           </Section>
           <Section>
             <NetworkSelect
@@ -253,25 +253,26 @@ function SellForm() {
             />
           </Section>
           <Section>
-            <Input
+            <FieldInput
               header={LL.sellForm.cardNumber()}
               name="cardNumber"
               inputMode="numeric"
               autoComplete="cc-number"
               placeholder="0000 0000 0000 0000"
               value={formatCardNumber(values.cardNumber)}
-              status={cardError === null ? 'default' : 'error'}
+              error={cardError}
+              errorTestId="card-error"
               onChange={(event) => set('cardNumber', cardDigits(event.target.value))}
             />
-            {cardError !== null && <FieldError text={cardError} testId="card-error" />}
-            <Input
+            <FieldInput
               header={LL.sellForm.cardHolder()}
               name="cardHolder"
               autoComplete="cc-name"
               autoCapitalize="characters"
               placeholder="IVAN PETROV"
               value={values.cardHolder}
-              status={holderError === null ? 'default' : 'error'}
+              error={holderError}
+              errorTestId="holder-error"
               onChange={(event) => {
                 // Checked while typing, not only on submit: a name typed in Cyrillic is said to
                 // need Latin letters at once (Russian cards carry the holder in Latin).
@@ -279,17 +280,16 @@ function SellForm() {
                 form.setValue('cardHolder', holder, { shouldValidate: validate || holder !== '' });
               }}
             />
-            {holderError !== null && <FieldError text={holderError} testId="holder-error" />}
-            <Input
+            <FieldInput
               header={LL.sellForm.bankName()}
               name="bankName"
               placeholder={language === 'ru' ? 'Т-Банк' : 'T-Bank'}
               value={values.bankName}
-              status={bankError === null ? 'default' : 'error'}
+              error={bankError}
+              errorTestId="bank-error"
               onChange={(event) => set('bankName', event.target.value)}
             />
-            {bankError !== null && <FieldError text={bankError} testId="bank-error" />}
-            <Input
+            <FieldInput
               header={LL.sellForm.phone()}
               name="phone"
               type="tel"
@@ -297,18 +297,18 @@ function SellForm() {
               autoComplete="tel"
               placeholder="+7 900 000-00-00"
               value={values.phone}
-              status={phoneError === null ? 'default' : 'error'}
+              error={phoneError}
+              errorTestId="phone-error"
               onChange={(event) => set('phone', event.target.value)}
             />
-            {phoneError !== null && <FieldError text={phoneError} testId="phone-error" />}
-            <Input
+            <FieldInput
               header={LL.sellForm.comment()}
               name="comment"
               value={values.comment}
-              status={commentError === null ? 'default' : 'error'}
+              error={commentError}
+              errorTestId="comment-error"
               onChange={(event) => set('comment', event.target.value)}
             />
-            {commentError !== null && <FieldError text={commentError} testId="comment-error" />}
           </Section>
         </List>
         <OpenOrders orders={openOrders} />

@@ -1,4 +1,5 @@
 import type { CountryCode } from '../../../shared/countries';
+import type { OfficeInfo } from '../../../shared/api';
 import type { ListedCurrency } from '../../../shared/currencies';
 
 /**
@@ -8,21 +9,10 @@ import type { ListedCurrency } from '../../../shared/currencies';
  */
 
 /**
- * One office, in the shape of `OfficeInfo` (src/shared/api.ts): the spec's single `workingHours` is
- * kept per language, because days of the week cannot be written so that both languages read them.
+ * One office, as the customer reads it (`OfficeInfo`): the spec's single `workingHours` is kept
+ * per language, because days of the week cannot be written so that both languages read them.
  */
-export interface SeedOffice {
-  /** Stable kebab-case slug, unique among all offices, e.g. `moscow-city-tower`. */
-  readonly id: string;
-  readonly addressRu: string;
-  readonly addressEn: string;
-  readonly workingHoursRu: string;
-  readonly workingHoursEn: string;
-  /** International format, e.g. `+7 495 662-41-80`. */
-  readonly phone: string;
-  /** An https map search for the office's address. */
-  readonly mapLink: string;
-}
+export type SeedOffice = OfficeInfo;
 
 export interface SeedCity {
   /** Stable kebab-case slug, e.g. `moscow`; what an office order stores as `cityId`. */

@@ -1,0 +1,15 @@
+/**
+ * The messages of the field rules (fields.ts, text.ts): keys of the dictionary's `errors` section,
+ * translated when shown, so a language switch re-translates an error already on screen.
+ */
+export type FormErrorKey =
+  | 'fillAllFields'
+  | 'minAmount'
+  | 'maxAmount'
+  | 'invalidWalletAddress'
+  | 'invalidCardNumber'
+  | 'cardHolderLatin'
+  | 'invalidPhone'
+  | 'invalidTxHash'
+  | 'tooLong'
+  | 'notPrintable';
