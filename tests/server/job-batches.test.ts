@@ -84,7 +84,7 @@ describe('a job works through a backlog in bounded batches', () => {
     const take = queue(1_050);
     const done = await inBatches({
       size: 100,
-      policy: { budgetMs: 100, lanes: 3 },
+      policy: { budgetMs: 100, lanes: 3, rest: 0 },
       batch: (budget) => take(100, budget),
     });
     expect(done.sort((a, b) => a - b)).toEqual(Array.from({ length: 1_050 }, (_, i) => i));
