@@ -54,11 +54,29 @@ export function createRateLimiter(
   };
 }
 
-/** Forgets windows that are long over (run by the housekeeping job). */
-export async function pruneCallCounts(db: Kysely<Database>, now: number): Promise<number> {
+/**
+ * Forgets at most `limit` windows that are long over (run by the housekeeping job, batch after
+ * batch); returns how many.
+ */
+export async function pruneCallCounts(
+  db: Kysely<Database>,
+  now: number,
+  limit = 1_000,
+): Promise<number> {
   const result = await db
     .deleteFrom('call_counts')
-    .where('window_start', '<=', now - CALL_WINDOW_MS)
+    .where((eb) =>
+      eb(
+        eb.refTuple('customer_id', 'call'),
+        'in',
+        eb
+          .selectFrom('call_counts as over')
+          .select(['over.customer_id', 'over.call'])
+          .where('over.window_start', '<=', now - CALL_WINDOW_MS)
+          .limit(limit)
+          .$asTuple('customer_id', 'call'),
+      ),
+    )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -11,6 +11,12 @@
  * /proc), its RSS and its log bytes per request; then the status/bare ratios on the last line.
  * Nothing is asserted. PostgreSQL is measured too when TEST_DATABASE_URL names a server (a
  * database of its own is created and dropped). BENCH_SECONDS sets each run's length (8).
+ *
+ * Then the backlog (issue 21, item 4; tests/helpers/backlog.ts): the server starts on a database
+ * holding 40 000 orders to flag and 30 000 overdue orders while 8 apps poll their orders' status;
+ * prints the polls' p50/p99/max and how long until every overdue order is cancelled and every
+ * waiting one flagged (the goal: no poll over 500 ms, p99 under 100 ms, all cancelled within
+ * 45 s). BENCH_BACKLOG_ONLY=1 runs this part alone; BENCH_BACKLOG_MAX_S stops waiting (120).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,6 +31,7 @@ import type { Database, NewOrderRow } from '../../src/server/db/schema';
 import { API_PATHS } from '../../src/shared/api';
 import { fiatTotalMinor, fromMinor, toUnits } from '../../src/shared/money';
 import type { OrderStatus } from '../../src/shared/order-status';
+import { BACKLOG, BACKLOG_GOAL, backlogLeft, pollWhile, seedBacklog } from '../helpers/backlog';
 import { ORDER_DEFAULTS } from '../helpers/orders';
 import { freePort } from '../helpers/server-process';
 import type { LoadJob, LoadResult, LoadTarget } from './load-job';
@@ -69,8 +76,15 @@ function spawnServer(command: string, args: string[], env: Record<string, string
   return { child, pid: child.pid, logFile };
 }
 
-async function waitFor(url: string, running: { child: ChildProcess; logFile: string }) {
-  for (let tries = 0; tries < 600; tries++) {
+/** A server that did not answer its health check in time (and was killed). */
+class NotReady extends Error {}
+
+async function waitFor(
+  url: string,
+  running: { child: ChildProcess; logFile: string },
+  timeoutMs = 60_000,
+) {
+  for (const until = Date.now() + timeoutMs; Date.now() < until;) {
     if (running.child.exitCode !== null) break;
     try {
       const res = await fetch(url);
@@ -80,11 +94,13 @@ async function waitFor(url: string, running: { child: ChildProcess; logFile: str
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`${url} never answered:\n${fs.readFileSync(running.logFile, 'utf8')}`);
+  // Not left behind: the caller gets no handle on a server that never answered.
+  running.child.kill('SIGKILL');
+  throw new NotReady(`${url} never answered:\n${fs.readFileSync(running.logFile, 'utf8')}`);
 }
 
 /** The project's server, started with the command `npm start` runs (after its build). */
-async function startServer(database: DatabaseConfig): Promise<Running> {
+async function startServer(database: DatabaseConfig, readyMs?: number): Promise<Running> {
   const port = await freePort();
   const pkg = JSON.parse(fs.readFileSync(path.join(SERVER_DIR, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
@@ -103,7 +119,7 @@ async function startServer(database: DatabaseConfig): Promise<Running> {
   };
   const running = spawnServer('/bin/sh', ['-c', `exec ${start}`], env, SERVER_DIR);
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/api/health`, running);
+  await waitFor(`${url}/api/health`, running, readyMs);
   return { ...running, url };
 }
 
@@ -123,7 +139,10 @@ async function startBare(bodyFile: string): Promise<Running> {
 async function stop(running: Running): Promise<void> {
   const exited = new Promise((resolve) => running.child.once('exit', resolve));
   running.child.kill('SIGTERM');
+  // A server whose event loop is held up cannot even act on SIGTERM: killed after 15 s.
+  const kill = setTimeout(() => running.child.kill('SIGKILL'), 15_000);
   await exited;
+  clearTimeout(kill);
 }
 
 /** CPU time (user + system) a process has used, in microseconds. */
@@ -471,6 +490,110 @@ async function runDatabase(kind: 'sqlite' | 'postgres'): Promise<void> {
 
 let peakRss = 0;
 
+/** How long the backlog run waits for the server to clear it, at most. */
+const BACKLOG_MAX_MS = Number(process.env['BENCH_BACKLOG_MAX_S'] ?? 120) * 1000;
+/** The backlog figures, one line a database. */
+const backlogLines: string[] = [];
+
+/** A database of its own for one run, and how to drop it. */
+async function benchDatabase(
+  kind: 'sqlite' | 'postgres',
+  name: string,
+): Promise<{ database: DatabaseConfig; drop: () => Promise<void> }> {
+  if (kind === 'sqlite') {
+    return {
+      database: { kind: 'sqlite', path: path.join(WORK, `${name}.db`) },
+      drop: () => Promise.resolve(),
+    };
+  }
+  const dbName = `exchange_${name}_${process.pid}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: PG_URL });
+    await client.connect();
+    await client.query(statement);
+    await client.end();
+  };
+  await admin(`create database ${dbName}`);
+  const url = new URL(PG_URL ?? '');
+  url.pathname = `/${dbName}`;
+  return {
+    database: { kind: 'postgres', url: url.toString() },
+    drop: () => admin(`drop database if exists ${dbName} with (force)`),
+  };
+}
+
+/**
+ * The backlog run: the server (from BENCH_SERVER_DIR, whatever its version) migrates an empty
+ * database and stops; the backlog is written; the server starts on it with 8 apps polling.
+ */
+async function runBacklog(kind: 'sqlite' | 'postgres'): Promise<void> {
+  const { database, drop } = await benchDatabase(kind, 'backlog');
+  const db$ = kind === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  try {
+    // The server's own migrations, so an older checkout runs on a schema it knows.
+    await stop(await startServer(database));
+    const { db } = openDatabase(database);
+    try {
+      console.error(`${db$}: backlog of ${BACKLOG.toFlag} to flag and ${BACKLOG.overdue} overdue`);
+      const pollers = await seedBacklog(db, kind, Date.now());
+      const began = Date.now();
+      // A server that works through the backlog before it serves answers its health check late,
+      // or not at all within the run.
+      let server: Running;
+      try {
+        server = await startServer(database, BACKLOG_MAX_MS);
+      } catch (error) {
+        if (!(error instanceof NotReady)) throw error;
+        const left = await backlogLeft(db, began);
+        const line =
+          `backlog, ${db$}: the server did not answer GET /api/health within ` +
+          `${BACKLOG_MAX_MS / 1000} s (${left.overdue} overdue and ${left.unflagged} unflagged left)`;
+        backlogLines.push(line);
+        console.error(`  ${line}`);
+        return;
+      }
+      const startedMs = Date.now() - began;
+      let cancelledMs: number | undefined;
+      let flaggedMs: number | undefined;
+      const cleared = (async () => {
+        while (Date.now() - began < BACKLOG_MAX_MS) {
+          const left = await backlogLeft(db, began);
+          cancelledMs ??= left.overdue === 0 ? Date.now() - began : undefined;
+          flaggedMs ??= left.unflagged === 0 ? Date.now() - began : undefined;
+          if (cancelledMs !== undefined && flaggedMs !== undefined) return;
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+      })();
+      const polls = await pollWhile(server.url, pollers, cleared);
+      const left = await backlogLeft(db, began);
+      await stop(server);
+      const seconds = (ms: number | undefined, over: number) =>
+        ms === undefined
+          ? `not within ${BACKLOG_MAX_MS / 1000} s (${over} left)`
+          : `${fixed(ms / 1000, 1)} s`;
+      const line =
+        `backlog, ${db$}: ${polls.polls} polls by ${BACKLOG.pollers} apps, p50 ${fixed(polls.p50, 1)} ms, ` +
+        `p99 ${fixed(polls.p99, 1)} ms, max ${fixed(polls.max)} ms, ${polls.failed} failed; ` +
+        `ready after ${fixed(startedMs / 1000, 1)} s; ${BACKLOG.overdue} cancelled after ` +
+        `${seconds(cancelledMs, left.overdue)}, ${BACKLOG.toFlag} flagged after ` +
+        `${seconds(flaggedMs, left.unflagged)} (goal: max < ${BACKLOG_GOAL.maxMs} ms, p99 < ` +
+        `${BACKLOG_GOAL.p99Ms} ms, cancelled within ${BACKLOG_GOAL.cancelledWithinMs / 1000} s)`;
+      backlogLines.push(line);
+      console.error(`  ${line}`);
+    } finally {
+      await db.destroy();
+    }
+  } finally {
+    await drop();
+  }
+}
+
+/** The backlog on SQLite, and on PostgreSQL when TEST_DATABASE_URL names a server. */
+async function runBacklogs(): Promise<void> {
+  await runBacklog('sqlite');
+  if (PG_URL !== undefined) await runBacklog('postgres');
+}
+
 // --- Report ---
 
 const fixed = (n: number, digits = 0) => n.toFixed(digits);
@@ -526,6 +649,11 @@ async function main(): Promise<void> {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
   }
+  if (process.env['BENCH_BACKLOG_ONLY'] === '1') {
+    await runBacklogs();
+    console.log(`\n${backlogLines.join('\n')}`);
+    return;
+  }
   console.error(`bare node:http, ${SECONDS} s a run, ${os.cpus().length} cores`);
   const sample = await sampleStatusBody();
   const bodyFile = path.join(WORK, 'status.json');
@@ -540,8 +668,10 @@ async function main(): Promise<void> {
   await runDatabase('sqlite');
   if (PG_URL === undefined) console.error('PostgreSQL: skipped (set TEST_DATABASE_URL)');
   else await runDatabase('postgres');
+  await runBacklogs();
 
   console.log(`\n${table()}\n`);
+  for (const line of backlogLines) console.log(line);
   const lines = [
     ['rates/calculate / bare', ratio('rates/calculate, SQLite', 'bare node:http, 32 conns')],
     ['active / bare', ratio('active, SQLite', 'bare node:http, 32 conns')],

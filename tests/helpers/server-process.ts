@@ -1,11 +1,12 @@
 /**
  * The real server as a child process, configured by environment variables only, for tests that
- * kill it: src/server/main.ts through tsx (current without a build), or the compiled server as
- * `npm start` runs it after its build. Ready once GET /api/health answers 200, killed with SIGKILL
- * at once, and never left behind: every child still running when the test process exits is
- * killed with it.
+ * kill it: the production bundle (dist-server/) started with package.json's `start` command as
+ * it is, Node's flags included, so what is killed is what production runs (issue 21, item 14);
+ * the bundle is built first when it is missing or older than a source. Ready once GET
+ * /api/health answers 200, killed with SIGKILL at once, and never left behind: every child still
+ * running when the test process exits is killed with it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -41,8 +42,8 @@ export interface ServerProcessOptions {
   readonly env: Readonly<Record<string, string>>;
   readonly readyTimeoutMs?: number;
   /**
-   * Run the compiled server `npm run build` wrote, with package.json's `start` command as it is
-   * (what production runs), instead of the TypeScript sources.
+   * Run the bundle with package.json's `start` command (what production runs): the default.
+   * `false` runs src/server/main.ts through tsx instead, for a test that needs no bundle.
    */
   readonly compiled?: boolean;
   /**
@@ -52,9 +53,44 @@ export interface ServerProcessOptions {
   readonly shell?: { readonly command: string; readonly cwd: string };
 }
 
+/** What the server bundle is built from: a file in them newer than the bundle makes it stale. */
+const BUNDLE_SOURCES = ['src/server', 'src/shared', 'i18n', 'package.json'];
+
+/** The latest modification time of a file at or under `at`. */
+function newestChange(at: string): number {
+  const stat = fs.statSync(at);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of fs.readdirSync(at)) {
+    newest = Math.max(newest, newestChange(path.join(at, entry)));
+  }
+  return newest;
+}
+
+let bundleChecked = false;
+
+/**
+ * Builds the server bundle with `npm run build:server` (the step of `npm start`'s build that
+ * writes it) when it is missing or older than one of its sources; once per test process.
+ */
+function ensureBundle(script: string): void {
+  if (bundleChecked) return;
+  const bundle = path.join(ROOT, script);
+  const sources = Math.max(
+    ...BUNDLE_SOURCES.map((source) => newestChange(path.join(ROOT, source))),
+  );
+  if (!fs.existsSync(bundle) || fs.statSync(bundle).mtimeMs < sources) {
+    execFileSync('npm', ['run', 'build:server'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  }
+  bundleChecked = true;
+}
+
 /**
  * package.json's `start`, the command `npm start` runs once its build is done (Node's flags
- * included), after a check that the build it runs is there.
+ * included), after the bundle it runs is built and current.
  */
 function compiledStartCommand(): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
@@ -65,9 +101,7 @@ function compiledStartCommand(): string {
   if (start === undefined || script === undefined) {
     throw new Error(`package.json's start script runs no compiled server: ${start ?? '(none)'}`);
   }
-  if (!fs.existsSync(path.join(ROOT, script))) {
-    throw new Error(`${script} is not built: run \`npm run build\` first (npm run test:e2e does)`);
-  }
+  ensureBundle(script);
   return start;
 }
 
@@ -114,9 +148,9 @@ export class ServerProcess {
     const [file, args] =
       options.shell !== undefined
         ? ['/bin/sh', ['-c', options.shell.command]]
-        : options.compiled === true
-          ? ['/bin/sh', ['-c', `exec ${compiledStartCommand()}`]]
-          : [process.execPath, ['--import', 'tsx', 'src/server/main.ts']];
+        : options.compiled === false
+          ? [process.execPath, ['--import', 'tsx', 'src/server/main.ts']]
+          : ['/bin/sh', ['-c', `exec ${compiledStartCommand()}`]];
     const child = spawn(file, args, {
       cwd: options.shell?.cwd ?? ROOT,
       detached: options.shell !== undefined,
@@ -140,6 +174,13 @@ export class ServerProcess {
       throw error;
     }
     return server;
+  }
+
+  /** The command line the server process runs, as the kernel shows it (/proc). */
+  get commandLine(): string {
+    const pid = this.child.pid;
+    if (pid === undefined || this.ended) return '';
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
   }
 
   get alive(): boolean {

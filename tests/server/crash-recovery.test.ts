@@ -1,6 +1,7 @@
 /**
- * Crash recovery: nothing acknowledged is ever lost. The real server process (`node --import tsx
- * src/server/main.ts`, demo mode) is killed with SIGKILL at a random moment while many customers
+ * Crash recovery: nothing acknowledged is ever lost. The real server process (the production
+ * bundle, dist-server/main.js, started with package.json's `start` command as `npm start` starts
+ * it: tests/helpers/server-process.ts; demo mode) is killed with SIGKILL at a random moment while many customers
  * and an operator write at once, with at least MIN_IN_FLIGHT writes in flight; it is restarted on
  * the same database and receipts directory, the clients carry on, it is killed again, and after
  * the last restart every write that was answered 2xx before a kill is looked for:
@@ -256,6 +257,8 @@ interface RunFigures {
   readonly acknowledged: { creates: number; statusChanges: number; receipts: number };
   /** How long each start took until GET /api/health answered, in ms. */
   readonly starts: number[];
+  /** The command line of each server process started. */
+  readonly commandLines: string[];
   verifyMs: number;
   totalMs: number;
 }
@@ -294,6 +297,7 @@ class CrashRun {
       customers: 0,
       acknowledged: { creates: 0, statusChanges: 0, receipts: 0 },
       starts: [],
+      commandLines: [],
       verifyMs: 0,
       totalMs: 0,
     };
@@ -309,6 +313,7 @@ class CrashRun {
     const began = Date.now();
     this.server = await ServerProcess.start({ port: this.port, env: this.env });
     this.figures.starts.push(Date.now() - began);
+    this.figures.commandLines.push(this.server.commandLine);
     if (this.generation > 0) {
       // Connections to the killed process are dead: the new one gets connections of its own.
       this.agent = new http.Agent({ keepAlive: true });
@@ -947,6 +952,15 @@ describe('crash recovery: nothing acknowledged is ever lost (SIGKILL under load,
     const kills = run?.figures.kills ?? [];
     expect(kills.length).toBeGreaterThanOrEqual(2);
     for (const kill of kills) expect(kill.inFlight).toBeGreaterThanOrEqual(MIN_IN_FLIGHT);
+  });
+
+  it("the process killed is the production bundle, started with package.json's start command as npm start starts it", () => {
+    const pkg = JSON.parse(
+      fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8'),
+    ) as { scripts: Record<string, string> };
+    const start = pkg.scripts['start'] ?? '(none)';
+    expect(start).toMatch(/ dist-server\/main\.js$/);
+    expect(run?.figures.commandLines).toEqual(Array.from({ length: KILLS + 1 }, () => start));
   });
 
   it('every write the clients made was answered as its step expects, or cut off by a kill', () => {

@@ -8,7 +8,9 @@ import fs from 'node:fs';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/server/app';
-import { sweepOnce } from '../../src/server/jobs/sweeper';
+import { sql } from 'kysely';
+import { BATCH_POLICY, JOB_BATCH } from '../../src/server/jobs/batches';
+import { EXPIRY_RETRY_MS, sweepOnce } from '../../src/server/jobs/sweeper';
 import { API_PATHS } from '../../src/shared/api';
 import {
   BANK_PAYMENT_WINDOW_MS,
@@ -526,5 +528,122 @@ describe('the sweeper job of a running server (real clock)', () => {
     } finally {
       await real.close();
     }
+  });
+});
+
+/**
+ * Makes the database itself refuse to cancel one order (a trigger, as a broken row or a
+ * constraint would), so its transition throws from inside the sweeper's transaction.
+ */
+async function refuseCancelOf(id: string): Promise<() => Promise<void>> {
+  const { db, dialect } = t.database;
+  if (dialect === 'sqlite') {
+    await sql`create trigger refuse_cancel before update of status on orders
+      when old.id = ${sql.lit(id)} and new.status = 'CANCELLED'
+      begin select raise(abort, 'the test refuses this cancel'); end`.execute(db);
+    return async () => {
+      await sql`drop trigger refuse_cancel`.execute(db);
+    };
+  }
+  await sql`create function refuse_cancel() returns trigger language plpgsql as $$
+    begin raise exception 'the test refuses this cancel'; end $$`.execute(db);
+  await sql`create trigger refuse_cancel before update on orders for each row
+    when (old.id = ${sql.lit(id)} and new.status = 'CANCELLED')
+    execute function refuse_cancel()`.execute(db);
+  return async () => {
+    await sql`drop trigger refuse_cancel on orders`.execute(db);
+    await sql`drop function refuse_cancel()`.execute(db);
+  };
+}
+
+describe('one bad order stops no expiry (issue 21, item 5)', () => {
+  it('an order whose cancel throws is undone alone, flagged for operators and skipped; the others in its batch expire', async () => {
+    const now = t.clock.now();
+    const due = () =>
+      insertOrder(t.database.db, CUSTOMER, {
+        ...rowOf('p2pBuy'),
+        status: 'REQUISITES_READY',
+        created_at: now - HOUR,
+        requisites_ready_at: now - HOUR,
+        expires_at: now - SECOND,
+      });
+    const before = [await due(), await due()];
+    const bad = await due();
+    const after = [await due(), await due()];
+    const restore = await refuseCancelOf(bad);
+    try {
+      const failing = new Map<string, number>();
+      const first = await sweepOnce(t.database, t.clock.now(), { failing });
+      expect(first.failed).toEqual([bad]);
+      expect([...first.expired].sort()).toEqual([...before, ...after].sort());
+      for (const id of [...before, ...after]) {
+        expect((await orderRow(t.database.db, id)).status).toBe('CANCELLED');
+      }
+      expect(await orderRow(t.database.db, bad)).toMatchObject({
+        status: 'REQUISITES_READY',
+        needs_attention: 1,
+      });
+      // Not tried first again on the next pass: skipped while the fault may last.
+      const second = await sweepOnce(t.database, t.clock.now(), { failing });
+      expect(second.failed).toEqual([]);
+      expect(second.expired).toEqual([]);
+    } finally {
+      await restore();
+    }
+    // Tried again later, once the fault has had time to pass.
+    t.clock.advance(EXPIRY_RETRY_MS);
+    const later = await sweepOnce(t.database, t.clock.now(), { failing: new Map([[bad, now]]) });
+    expect(later.expired).toContain(bad);
+  });
+});
+
+describe('a backlog is swept in bounded batches (issue 21, item 4)', () => {
+  const overdue = (count: number) =>
+    Promise.all(
+      Array.from({ length: count }, () =>
+        insertOrder(t.database.db, CUSTOMER, {
+          ...rowOf('p2pBuy'),
+          status: 'REQUISITES_READY',
+          created_at: t.clock.now() - HOUR,
+          requisites_ready_at: t.clock.now() - HOUR,
+          expires_at: t.clock.now() - SECOND,
+        }),
+      ),
+    );
+
+  it('the event loop runs between two batches: a request waits for one batch, not the whole backlog', async () => {
+    await overdue(3 * JOB_BATCH);
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const result = await sweepOnce(t.database, t.clock.now());
+    ticking = false;
+    expect(result.expired.length).toBeGreaterThanOrEqual(3 * JOB_BATCH);
+    // At least one turn of the event loop after each batch of expiries.
+    expect(turns).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a sweep asked to stop finishes the batch in hand and claims no other', async () => {
+    // One batch in hand per lane (PostgreSQL runs a few side by side), and more left over.
+    const lanes = BATCH_POLICY[t.database.dialect].lanes;
+    const total = (lanes + 1) * JOB_BATCH + 10;
+    await overdue(total);
+    const stop = new AbortController();
+    const sweeping = sweepOnce(t.database, t.clock.now(), { signal: stop.signal });
+    stop.abort();
+    const result = await sweeping;
+    // A batch a lane: at most JOB_BATCH orders each, fewer if its time ran out first.
+    expect(result.expired.length).toBeGreaterThan(0);
+    expect(result.expired.length).toBeLessThanOrEqual(lanes * JOB_BATCH);
+    expect(result.flagged).toEqual([]);
+    expect(result.reminded).toEqual([]);
+    // The rest is there for the next pass.
+    expect((await sweepOnce(t.database, t.clock.now())).expired).toHaveLength(
+      total - result.expired.length,
+    );
   });
 });

@@ -364,6 +364,22 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('orders').dropColumn('version').execute();
       },
     },
+    '0010_unalerted_orders': {
+      async up(db: Kysely<unknown>) {
+        // The sweeper's flag pass claims, batch after batch, orders not yet flagged (issue 21):
+        // an index of only those keeps each claim as cheap as the first, where one on status
+        // alone would walk past every order already flagged, again in every batch.
+        await db.schema
+          .createIndex('orders_unalerted')
+          .on('orders')
+          .columns(['status', 'created_at'])
+          .where(sql.ref('deadline_alerted_at'), 'is', null)
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('orders_unalerted').execute();
+      },
+    },
     '0011_versions_never_repeat': {
       async up(db: Kysely<unknown>) {
         // A version is a random number, not a count (issue 21, item 12): a count starts again

@@ -24,6 +24,7 @@ import {
   giveOfficeInstructions,
   giveRequisites,
 } from '../operator/operator-orders';
+import { inBatches } from './batches';
 import { periodicJob, type PeriodicJob } from './periodic';
 
 /** How long after the order's last change the autopilot answers: long enough to be seen. */
@@ -94,52 +95,81 @@ const ACTIONS: Partial<
 
 const STATUSES = Object.keys(ACTIONS) as OrderStatus[];
 
-/** One pass: each order due for the staff side and untaken gets its next step. */
-export async function runAutopilot(ctx: ServerContext, log: FastifyBaseLogger): Promise<number> {
-  const now = ctx.now();
-  const due = await ctx.db
-    .selectFrom('orders')
-    .selectAll()
-    .where('status', 'in', STATUSES)
-    .where('updated_at', '<=', now - AUTOPILOT_DELAY_MS)
-    .where('taken_by', 'is', null)
-    .where((w) =>
-      w.not(
-        w.exists(
-          w
-            .selectFrom('order_events')
-            .select('order_events.id')
-            .whereRef('order_events.order_id', '=', 'orders.id')
-            .where('order_events.actor', '=', 'operator')
-            .where('order_events.actor_id', '!=', AUTOPILOT_OPERATOR_ID),
-        ),
-      ),
-    )
-    .orderBy('updated_at')
-    .limit(AUTOPILOT_BATCH)
-    .execute();
+/**
+ * One pass: each order due for the staff side and untaken gets its next step, AUTOPILOT_BATCH
+ * orders a batch (each action a transaction of its own), until none is due or `signal` aborts.
+ * An order whose action throws is logged, flagged for operators and skipped (in `failing`, kept
+ * by the job from one pass to the next), so it never holds up the orders behind it.
+ */
+export async function runAutopilot(
+  ctx: ServerContext,
+  log: FastifyBaseLogger,
+  options: { readonly signal?: AbortSignal; readonly failing?: Set<string> } = {},
+): Promise<number> {
+  const failing = options.failing ?? new Set<string>();
+  // Orders this pass tried without moving them: never claimed twice in a pass.
+  const skipped = new Set(failing);
   let acted = 0;
-  for (const order of due) {
-    try {
-      await ACTIONS[order.status]?.(ctx, order);
-      acted++;
-    } catch (error) {
-      // Someone moved the order first: theirs stands.
-      if (error instanceof AppError) continue;
-      throw error;
-    }
-  }
+  await inBatches({
+    size: AUTOPILOT_BATCH,
+    signal: options.signal,
+    batch: async (budget) => {
+      const now = ctx.now();
+      let query = ctx.db
+        .selectFrom('orders')
+        .selectAll()
+        .where('status', 'in', STATUSES)
+        .where('updated_at', '<=', now - AUTOPILOT_DELAY_MS)
+        .where('taken_by', 'is', null)
+        .where((w) =>
+          w.not(
+            w.exists(
+              w
+                .selectFrom('order_events')
+                .select('order_events.id')
+                .whereRef('order_events.order_id', '=', 'orders.id')
+                .where('order_events.actor', '=', 'operator')
+                .where('order_events.actor_id', '!=', AUTOPILOT_OPERATOR_ID),
+            ),
+          ),
+        );
+      if (skipped.size > 0) query = query.where('id', 'not in', [...skipped]);
+      const due = await query.orderBy('updated_at').limit(AUTOPILOT_BATCH).execute();
+      const processed: OrderRow[] = [];
+      for (const order of due) {
+        if (processed.length > 0 && budget.spent()) break;
+        processed.push(order);
+        try {
+          await ACTIONS[order.status]?.(ctx, order);
+          acted++;
+        } catch (error) {
+          skipped.add(order.id);
+          // Someone moved the order first: theirs stands.
+          if (error instanceof AppError) continue;
+          log.error({ err: error, orderId: order.id }, 'autopilot could not act: flagged');
+          failing.add(order.id);
+          await ctx.db
+            .updateTable('orders')
+            .set({ needs_attention: 1 })
+            .where('id', '=', order.id)
+            .execute();
+        }
+      }
+      return processed;
+    },
+  });
   if (acted > 0) log.info({ orders: acted }, 'autopilot acted');
   return acted;
 }
 
 export function createAutopilot(ctx: ServerContext, log: FastifyBaseLogger): PeriodicJob {
+  const failing = new Set<string>();
   return periodicJob({
     name: 'demo autopilot',
     intervalMs: AUTOPILOT_INTERVAL_MS,
     log,
-    run: async () => {
-      await runAutopilot(ctx, log);
+    run: async (signal) => {
+      await runAutopilot(ctx, log, { signal, failing });
     },
   });
 }

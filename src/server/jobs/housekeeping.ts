@@ -3,7 +3,8 @@
  * names (an upload that lost its race and could not remove its file, a crash between the file and
  * its row, a temporary file a crash left half written) are removed once they are old enough that
  * no upload can still be writing their row; and call-limit windows long over are forgotten.
- * Safe with several instances: removing a file twice, or a row twice, is no harm.
+ * Both work in bounded batches with a yield between them and stop between two batches when the
+ * server stops (jobs/batches.ts). Safe with several instances: removing a file twice, or a row twice, is no harm.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { pruneCallCounts } from '../rate-limit';
 import { PARTIAL_SUFFIX } from '../receipts/receipts';
+import { JOB_BATCH, inBatches, yieldToEventLoop } from './batches';
 import { periodicJob, type PeriodicJob } from './periodic';
 
 /** An upload writes its row within seconds of its file; an hour is far beyond any of them. */
@@ -29,6 +31,7 @@ export async function removeOrphanReceipts(
   db: Kysely<Database>,
   dir: string,
   now: number,
+  signal?: AbortSignal,
 ): Promise<string[]> {
   let names: string[];
   try {
@@ -43,7 +46,8 @@ export async function removeOrphanReceipts(
     if (stat?.isFile() === true && stat.mtimeMs <= now - ORPHAN_RECEIPT_AGE_MS) old.push(name);
   }
   const removed: string[] = [];
-  for (let i = 0; i < old.length; i += LOOKUP_BATCH) {
+  for (let i = 0; i < old.length && signal?.aborted !== true; i += LOOKUP_BATCH) {
+    if (i > 0) await yieldToEventLoop();
     const batch = old.slice(i, i + LOOKUP_BATCH);
     const stored = batch.filter((name) => !name.endsWith(PARTIAL_SUFFIX));
     const named =
@@ -64,6 +68,25 @@ export async function removeOrphanReceipts(
   return removed;
 }
 
+/** Forgets every call-limit window long over, JOB_BATCH rows a transaction. */
+export async function pruneExpiredCallCounts(
+  db: Kysely<Database>,
+  now: number,
+  signal?: AbortSignal,
+): Promise<number> {
+  let pruned = 0;
+  await inBatches({
+    size: JOB_BATCH,
+    signal,
+    batch: async () => {
+      const count = await pruneCallCounts(db, now, JOB_BATCH);
+      pruned += count;
+      return Array.from({ length: count });
+    },
+  });
+  return pruned;
+}
+
 export function createHousekeeping(options: {
   readonly db: Kysely<Database>;
   readonly receiptsDir: string;
@@ -74,10 +97,15 @@ export function createHousekeeping(options: {
     name: 'housekeeping',
     intervalMs: HOUSEKEEPING_INTERVAL_MS,
     log: options.log,
-    run: async () => {
-      const removed = await removeOrphanReceipts(options.db, options.receiptsDir, Date.now());
+    run: async (signal) => {
+      const removed = await removeOrphanReceipts(
+        options.db,
+        options.receiptsDir,
+        Date.now(),
+        signal,
+      );
       if (removed.length > 0) options.log.warn({ files: removed }, 'orphan receipt files removed');
-      await pruneCallCounts(options.db, options.now());
+      await pruneExpiredCallCounts(options.db, options.now(), signal);
     },
   });
 }

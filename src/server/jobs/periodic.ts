@@ -1,7 +1,9 @@
 /**
  * A job the server runs in its own process every so often (design.md, "Components"): the first
  * run at start-up, the next one an interval after the previous one ended, so runs never overlap;
- * a failed run is logged and the next one tries again. `stop` waits for a run in progress.
+ * a failed run is logged and the next one tries again. `stop` aborts the run's signal, so a job
+ * working through a backlog claims no further batch (jobs/batches.ts), and waits for the batch in
+ * hand.
  */
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -13,31 +15,36 @@ export interface PeriodicJob {
 export function periodicJob(options: {
   readonly name: string;
   readonly intervalMs: number;
-  readonly run: () => Promise<void>;
+  /** One run; `signal` is aborted when the server stops: claim nothing more then. */
+  readonly run: (signal: AbortSignal) => Promise<void>;
   readonly log: FastifyBaseLogger;
 }): PeriodicJob {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  let stopping = new AbortController();
   let stopped = true;
   const tick = () => {
-    running = options.run().then(
+    const { signal } = stopping;
+    running = options.run(signal).then(
       () => undefined,
       (error: unknown) => {
         options.log.error({ err: error, job: options.name }, 'job failed');
       },
     );
     void running.then(() => {
-      if (!stopped) timer = setTimeout(tick, options.intervalMs);
+      if (!stopped && !signal.aborted) timer = setTimeout(tick, options.intervalMs);
     });
   };
   return {
     start() {
       if (!stopped) return;
       stopped = false;
+      stopping = new AbortController();
       tick();
     },
     async stop() {
       stopped = true;
+      stopping.abort();
       clearTimeout(timer);
       await running;
     },

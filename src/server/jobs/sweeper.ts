@@ -8,9 +8,13 @@
  * expires by itself. Each flag alerts the operators' chat, and a customer who has yet to pay is
  * reminded shortly before the deadline.
  *
- * Safe with several server instances: on PostgreSQL each pass claims the due orders with
+ * Safe with several server instances: on PostgreSQL each batch claims the due orders with
  * `FOR UPDATE SKIP LOCKED`, so instances split the work; and each cancel is the same conditional
  * update as any other transition, so a customer racing the sweeper changes the order once.
+ * Every part of a pass works in bounded batches with a yield between them (jobs/batches.ts), so
+ * a backlog of tens of thousands of due orders never holds up a request (on PostgreSQL a few
+ * lanes of batches run side by side). An order whose expiry throws is logged, flagged for
+ * operators and set aside, and its batch is claimed again without it: the others expire.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -23,24 +27,31 @@ import {
 } from '../../shared/order-status';
 import type { Dialect } from '../db/migrations';
 import type { Database } from '../db/schema';
+import { AppError } from '../errors';
 import { alertOperators, notifyCustomer } from '../notifications/outbox';
 import { applyTransitionIn } from '../orders/transition';
+import { BATCH_POLICY, JOB_BATCH, inBatches, type BatchBudget } from './batches';
 import { periodicJob, type PeriodicJob } from './periodic';
 
 /** Often enough that an order is cancelled within 10 s of its deadline. */
 const SWEEP_INTERVAL_MS = 2_000;
+
+/**
+ * An order whose expiry threw is tried again after this long (a fault may pass), not on every
+ * pass: it would fail first in each, and its error would fill the log every 2 s.
+ */
+export const EXPIRY_RETRY_MS = 10 * 60_000;
 
 /** The expirable statuses whose deadline is `expiresAt` (the office's is `reservedUntil`). */
 const BY_EXPIRES_AT = EXPIRABLE_STATUSES.filter((s) => s !== 'OFFICE_READY');
 
 export interface SweepResult {
   readonly expired: readonly string[];
+  /** Orders whose expiry threw: left as they were, flagged for operators, skipped. */
+  readonly failed: readonly string[];
   readonly flagged: readonly string[];
   readonly reminded: readonly string[];
 }
-
-/** How many due orders one pass claims at a time. */
-const SWEEP_BATCH = 100;
 
 /** The database a sweep runs on, and which one it is: only PostgreSQL has row locks to skip. */
 export interface SweptDatabase {
@@ -48,10 +59,48 @@ export interface SweptDatabase {
   readonly dialect: Dialect;
 }
 
-export async function sweepOnce(database: SweptDatabase, now: number): Promise<SweepResult> {
+export interface SweepOptions {
+  /** Aborted when the server stops: the sweep claims no further batch. */
+  readonly signal?: AbortSignal | undefined;
+  readonly log?: FastifyBaseLogger | undefined;
+  /**
+   * The orders whose expiry threw, with when, kept by the job from one pass to the next: each
+   * is skipped until EXPIRY_RETRY_MS later. A pass without it skips them for the pass only.
+   */
+  readonly failing?: Map<string, number> | undefined;
+}
+
+/**
+ * A claim of at most JOB_BATCH rows: on PostgreSQL several instances split the due orders instead
+ * of racing for them, each taking the rows no other holds. SQLite has one writer at a time, so its
+ * claim is the transaction itself.
+ */
+function claim<Q extends { forUpdate(): Q; skipLocked(): Q; limit(n: number): Q }>(
+  query: Q,
+  dialect: Dialect,
+): Q {
+  const bounded = query.limit(JOB_BATCH);
+  return dialect === 'postgres' ? bounded.forUpdate().skipLocked() : bounded;
+}
+
+export async function sweepOnce(
+  database: SweptDatabase,
+  now: number,
+  options: SweepOptions = {},
+): Promise<SweepResult> {
+  const { db, dialect } = database;
+  const { signal } = options;
+  const failing = options.failing ?? new Map<string, number>();
+  for (const [id, at] of failing) if (at <= now - EXPIRY_RETRY_MS) failing.delete(id);
+
   const expired: string[] = [];
-  for (;;) {
-    const batch = await database.db.transaction().execute(async (trx) => {
+  const failed: string[] = [];
+  /**
+   * One batch of expiries, committed together: returns the orders it claimed and processed;
+   * `trying` says which one it was at, and which it cancelled.
+   */
+  const expireBatch = (budget: BatchBudget, trying: { id?: string; cancelled: string[] }) =>
+    db.transaction().execute(async (trx) => {
       let due = trx
         .selectFrom('orders')
         .select('id')
@@ -60,92 +109,170 @@ export async function sweepOnce(database: SweptDatabase, now: number): Promise<S
             eb.and([eb('status', 'in', BY_EXPIRES_AT), eb('expires_at', '<=', now)]),
             eb.and([eb('status', '=', 'OFFICE_READY'), eb('reserved_until', '<=', now)]),
           ]),
-        )
-        .orderBy('id')
-        .limit(SWEEP_BATCH);
-      // Several instances split the due orders instead of racing for them: each claims the rows
-      // no other holds. SQLite has one writer at a time, so its claim is the transaction itself.
-      if (database.dialect === 'postgres') due = due.forUpdate().skipLocked();
-      const claimed = await due.execute();
-      for (const { id } of claimed) {
-        await applyTransitionIn(
-          trx,
-          { orderId: id, action: 'expire', actor: 'system', actorId: null },
-          now,
         );
+      if (failing.size > 0) due = due.where('id', 'not in', [...failing.keys()]);
+      const processed: string[] = [];
+      for (const { id } of await claim(due, dialect).execute()) {
+        if (processed.length > 0 && budget.spent()) break;
+        processed.push(id);
+        trying.id = id;
+        try {
+          await applyTransitionIn(
+            trx,
+            { orderId: id, action: 'expire', actor: 'system', actorId: null },
+            now,
+          );
+          trying.cancelled.push(id);
+        } catch (error) {
+          // Moved by someone else since the claim: theirs stands, nothing failed (no statement
+          // failed either, so the transaction goes on).
+          if (!(error instanceof AppError)) throw error;
+        }
       }
-      return claimed.map((row) => row.id);
+      trying.id = undefined;
+      return processed;
     });
-    expired.push(...batch);
-    if (batch.length < SWEEP_BATCH) break;
-  }
+  await inBatches({
+    size: JOB_BATCH,
+    signal,
+    policy: BATCH_POLICY[dialect],
+    batch: async (budget) => {
+      // A transition that throws undoes its batch: the order is set aside (logged, flagged for
+      // operators, skipped while EXPIRY_RETRY_MS lasts) and the batch is claimed again without
+      // it, so one bad order never holds up the others. (A savepoint per order would cost two
+      // more round trips for every order, to save a batch in the rare case of a fault.)
+      for (;;) {
+        const trying: { id?: string; cancelled: string[] } = { cancelled: [] };
+        try {
+          const processed = await expireBatch(budget, trying);
+          expired.push(...trying.cancelled);
+          return processed;
+        } catch (error) {
+          const id = trying.id;
+          if (id === undefined) throw error;
+          options.log?.error({ err: error, orderId: id }, 'order could not expire: flagged');
+          failing.set(id, now);
+          failed.push(id);
+          await db.updateTable('orders').set({ needs_attention: 1 }).where('id', '=', id).execute();
+        }
+      }
+    },
+  });
 
-  const flagged = await database.db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .updateTable('orders')
-      .set({ needs_attention: 1, deadline_alerted_at: now })
-      .where('deadline_alerted_at', 'is', null)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('status', 'in', PAID_STATUSES), eb('expires_at', '<=', now)]),
-          eb.and([
-            eb('status', 'in', WAITING_FOR_OPERATOR),
-            eb('created_at', '<=', now - OPERATOR_USUAL_ANSWER_MS),
-          ]),
-        ]),
-      )
-      .returningAll()
-      .execute();
-    for (const order of rows) {
-      const kind = PAID_STATUSES.includes(order.status) ? 'flag_paid_late' : 'flag_waiting';
-      await alertOperators(trx, kind, order, `flag:${order.id}:${order.status}`, now);
-    }
-    return rows;
+  const flagged = await inBatches({
+    size: JOB_BATCH,
+    signal,
+    policy: BATCH_POLICY[dialect],
+    batch: (budget) =>
+      db.transaction().execute(async (trx) => {
+        // Two claims, each served by an index (the waiting ones by orders_unalerted): one query
+        // with both under an OR walks past orders flagged already.
+        const waiting = await claim(
+          trx
+            .selectFrom('orders')
+            .select('id')
+            .where('deadline_alerted_at', 'is', null)
+            .where('status', 'in', WAITING_FOR_OPERATOR)
+            .where('created_at', '<=', now - OPERATOR_USUAL_ANSWER_MS),
+          dialect,
+        ).execute();
+        const paidLate =
+          waiting.length === JOB_BATCH
+            ? []
+            : await claim(
+                trx
+                  .selectFrom('orders')
+                  .select('id')
+                  .where('deadline_alerted_at', 'is', null)
+                  .where('status', 'in', PAID_STATUSES)
+                  .where('expires_at', '<=', now),
+                dialect,
+              )
+                .limit(JOB_BATCH - waiting.length)
+                .execute();
+        const processed: string[] = [];
+        for (const { id } of [...waiting, ...paidLate]) {
+          if (processed.length > 0 && budget.spent()) break;
+          processed.push(id);
+          const order = await trx
+            .updateTable('orders')
+            .set({ needs_attention: 1, deadline_alerted_at: now })
+            .where('id', '=', id)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          const kind = PAID_STATUSES.includes(order.status) ? 'flag_paid_late' : 'flag_waiting';
+          await alertOperators(trx, kind, order, `flag:${order.id}:${order.status}`, now);
+        }
+        return processed;
+      }),
   });
 
   // The customer who has not paid (or sent the crypto) yet hears of the deadline once, shortly
   // before it, whether or not the app is open.
-  const reminded = await database.db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .updateTable('orders')
-      .set({ reminded_at: now })
-      .where('reminded_at', 'is', null)
-      .where('status', 'in', AWAITING_PAYMENT)
-      .where('expires_at', '>', now)
-      .where('expires_at', '<=', now + PAYMENT_REMINDER_BEFORE_MS)
-      .returningAll()
-      .execute();
-    for (const order of rows) {
-      await notifyCustomer(
-        trx,
-        'payment_reminder',
-        order,
-        `reminder:${order.id}:${order.status}`,
-        now,
-      );
-    }
-    return rows;
+  const reminded = await inBatches({
+    size: JOB_BATCH,
+    signal,
+    policy: BATCH_POLICY[dialect],
+    batch: (budget) =>
+      db.transaction().execute(async (trx) => {
+        const due = trx
+          .selectFrom('orders')
+          .select('id')
+          .where('reminded_at', 'is', null)
+          .where('status', 'in', AWAITING_PAYMENT)
+          .where('expires_at', '>', now)
+          .where('expires_at', '<=', now + PAYMENT_REMINDER_BEFORE_MS);
+        const processed: string[] = [];
+        for (const { id } of await claim(due, dialect).execute()) {
+          if (processed.length > 0 && budget.spent()) break;
+          processed.push(id);
+          const order = await trx
+            .updateTable('orders')
+            .set({ reminded_at: now })
+            .where('id', '=', id)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          await notifyCustomer(
+            trx,
+            'payment_reminder',
+            order,
+            `reminder:${order.id}:${order.status}`,
+            now,
+          );
+        }
+        return processed;
+      }),
   });
 
-  return { expired, flagged: flagged.map((r) => r.id), reminded: reminded.map((r) => r.id) };
+  return { expired, failed, flagged, reminded };
 }
+
+/** At most this many ids in a log line: the count says the rest. */
+const LOGGED_IDS = 50;
 
 export function createSweeper(options: {
   readonly database: SweptDatabase;
   readonly now: () => number;
   readonly log: FastifyBaseLogger;
 }): PeriodicJob {
+  const failing = new Map<string, number>();
   return periodicJob({
     name: 'expiry sweep',
     intervalMs: SWEEP_INTERVAL_MS,
     log: options.log,
-    run: async () => {
-      const result = await sweepOnce(options.database, options.now());
+    run: async (signal) => {
+      const result = await sweepOnce(options.database, options.now(), {
+        signal,
+        log: options.log,
+        failing,
+      });
       if (result.expired.length > 0) {
-        options.log.info({ orders: result.expired }, 'orders expired');
+        const orders = result.expired.slice(0, LOGGED_IDS);
+        options.log.info({ count: result.expired.length, orders }, 'orders expired');
       }
       if (result.flagged.length > 0) {
-        options.log.warn({ orders: result.flagged }, 'orders flagged for operators');
+        const orders = result.flagged.slice(0, LOGGED_IDS);
+        options.log.warn({ count: result.flagged.length, orders }, 'orders flagged for operators');
       }
     },
   });

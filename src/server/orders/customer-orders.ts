@@ -4,7 +4,7 @@
  * through `applyTransition`.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type {
   ActiveOrdersResponse,
   BankRequisitesResponse,
@@ -27,7 +27,7 @@ import {
   writeReceiptFile,
 } from '../receipts/receipts';
 import { alertOperators } from '../notifications/outbox';
-import { applyTransition, type TransitionResult } from './transition';
+import { applyTransition, applyTransitionIn, type TransitionResult } from './transition';
 import {
   DETAILS_COLUMNS,
   SUMMARY_COLUMNS,
@@ -234,83 +234,92 @@ export async function uploadReceipt(
   let result: TransitionResult;
   try {
     const now = ctx.now();
-    result = await applyTransition(
-      ctx.db,
-      {
-        orderId,
-        action: 'uploadReceipt',
-        actor: 'customer',
-        actorId: customerId,
-        ownerId: customerId,
-        alongside: async (trx, order) => {
-          const twin = await trx
-            .selectFrom('receipts')
-            .select('id')
-            .where('order_id', '=', orderId)
-            .where('sha256', '=', checked.sha256)
-            .executeTakeFirst();
-          if (twin !== undefined) return;
-          await trx
-            .insertInto('receipts')
-            .values({
-              id: receiptId,
-              order_id: orderId,
-              file_name: cleanFileName(upload.fileName, checked.type.extension),
-              mime_type: checked.type.mime,
-              size_bytes: checked.size,
-              sha256: checked.sha256,
-              storage_key: storageKey,
-              uploaded_at: now,
-            })
-            .execute();
-          await alertOperators(trx, 'receipt_uploaded', order, `receipt:${receiptId}`, now);
-          receipt.kept = true;
+    result = await ctx.db.transaction().execute(async (trx) => {
+      // Uploads of one file take their turn (on PostgreSQL; SQLite has one writer at a time), and
+      // before any order is locked: each then sees the other's receipt once it committed, so
+      // the later one flags both, inside its own commit, without two uploads waiting on each
+      // other's orders.
+      if (ctx.config.database.kind === 'postgres') {
+        await sql`select pg_advisory_xact_lock(hashtext(${checked.sha256}))`.execute(trx);
+      }
+      return applyTransitionIn(
+        trx,
+        {
+          orderId,
+          action: 'uploadReceipt',
+          actor: 'customer',
+          actorId: customerId,
+          ownerId: customerId,
+          alongside: async (trx, order) => {
+            const twin = await trx
+              .selectFrom('receipts')
+              .select('id')
+              .where('order_id', '=', orderId)
+              .where('sha256', '=', checked.sha256)
+              .executeTakeFirst();
+            if (twin !== undefined) return;
+            await trx
+              .insertInto('receipts')
+              .values({
+                id: receiptId,
+                order_id: orderId,
+                file_name: cleanFileName(upload.fileName, checked.type.extension),
+                mime_type: checked.type.mime,
+                size_bytes: checked.size,
+                sha256: checked.sha256,
+                storage_key: storageKey,
+                uploaded_at: now,
+              })
+              .execute();
+            await alertOperators(trx, 'receipt_uploaded', order, `receipt:${receiptId}`, now);
+            // In the same commit as the receipt: a crash in between cannot keep one without the
+            // other.
+            await flagReusedReceipt(trx, orderId, checked.sha256, now);
+            receipt.kept = true;
+          },
         },
-      },
-      now,
-    );
+        now,
+      );
+    });
   } finally {
     // Refused, or the same file already on the order: no row will ever name this file.
     if (!receipt.kept) await removeReceiptFile(ctx.config.receiptsDir, storageKey);
   }
-  // After the commit, not inside it: two uploads of one file to two orders at once each see the
-  // other's row only once it committed, so whichever commits last flags both. (The console reads
-  // reuse from the receipts themselves; this column keeps that a receipt was ever reused.)
-  if (receipt.kept) await flagReusedReceipt(ctx.db, orderId, checked.sha256, ctx.now());
   return result;
 }
 
-/** The same file on another order flags both orders for operators (design.md, "Receipts"). */
+/**
+ * The same file on another order flags both orders for operators (design.md, "Receipts"), in the
+ * upload's transaction. (The console reads reuse from the receipts themselves; this column keeps
+ * that a receipt was ever reused.)
+ */
 async function flagReusedReceipt(
-  db: Kysely<Database>,
+  trx: Transaction<Database>,
   orderId: string,
   sha256: string,
   now: number,
 ): Promise<void> {
-  const elsewhere = await db
+  const elsewhere = await trx
     .selectFrom('receipts')
     .select('order_id')
     .where('sha256', '=', sha256)
     .where('order_id', '!=', orderId)
     .execute();
   if (elsewhere.length === 0) return;
-  // Sorted, and one row at a time: every upload flagging the same orders locks them in the
-  // same order, so two of them at once on PostgreSQL wait for each other instead of deadlocking.
+  // Sorted: every upload flagging the same orders locks them in the same order.
   const orderIds = [...new Set([orderId, ...elsewhere.map((r) => r.order_id)])].sort();
-  await db.transaction().execute(async (trx) => {
-    for (const id of orderIds) {
-      const order = await trx
-        .updateTable('orders')
-        .set({ needs_attention: 1 })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      // One alert per order and file, whichever upload of the two writes it.
-      await alertOperators(trx, 'flag_reused_receipt', order, `reused:${id}:${sha256}`, now, {
-        otherOrderIds: orderIds.filter((other) => other !== id),
-      });
-    }
-  });
+  for (const id of orderIds) {
+    const order = await trx
+      .updateTable('orders')
+      .set({ needs_attention: 1 })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    // One alert per order and file, whichever upload of the two writes it.
+    await alertOperators(trx, 'flag_reused_receipt', order, `reused:${id}:${sha256}`, now, {
+      otherOrderIds: orderIds.filter((other) => other !== id),
+    });
+  }
 }
 
 /**

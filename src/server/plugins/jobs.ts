@@ -1,7 +1,7 @@
 /**
  * The background jobs of the server process (design.md, "Components"): the expiry sweeper,
- * housekeeping and, in demo mode, the autopilot operator start when the server is ready and are
- * waited for when it closes.
+ * housekeeping and, in demo mode, the autopilot operator start when the server is ready, and stop
+ * claiming work as soon as it starts to close.
  */
 import fp from 'fastify-plugin';
 import { createAutopilot } from '../jobs/autopilot';
@@ -28,7 +28,10 @@ export const jobsPlugin = fp(
       for (const job of jobs) job.start();
       ready();
     });
-    app.addHook('onClose', async () => {
+    // Before the server stops listening and waits for the requests in flight: the jobs claim no
+    // further batch from then on and finish the one in hand, so the database they write closes
+    // after them (main.ts), and a backlog never holds the stop up.
+    app.addHook('preClose', async () => {
       await Promise.all(jobs.map((job) => job.stop()));
     });
     done();
