@@ -5,6 +5,7 @@
 import { buildApp } from './app';
 import { ConfigError, isDemoMode, loadConfig } from './config';
 import { openDatabase, prepareDatabase } from './db/database';
+import { listenUrl } from './listen-address';
 
 async function main(): Promise<void> {
   let config;
@@ -55,10 +56,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
-  const shown = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(config.host)
-    ? 'localhost'
-    : config.host;
-  const url = `http://${shown}:${config.port}`;
+  // An address others can open when the server listens on every interface (HOST=0.0.0.0).
+  const url = listenUrl(config.host, config.port);
   if (isDemoMode(config)) {
     app.log.warn(
       `Demo: open ${url} as a customer and ${url}/console as the operator` +
