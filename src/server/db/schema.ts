@@ -214,5 +214,54 @@ export interface Database {
 
 export type UserRow = Selectable<UsersTable>;
 export type OrderRow = Selectable<OrdersTable>;
+
+/**
+ * Every column of `orders`, by name: a query that reads a whole order names them rather than
+ * `*`, so on PostgreSQL it stays a prepared statement (db/database.ts) and its result keeps its
+ * shape when a later version's migration adds a column under a running instance.
+ */
+export const ORDER_COLUMNS = [
+  'id',
+  'user_id',
+  'type',
+  'status',
+  'payment_method',
+  'crypto_currency',
+  'network',
+  'currency',
+  'amount_units',
+  'total_minor',
+  'rate_units',
+  'wallet_address',
+  'requisites',
+  'payout_card',
+  'city_id',
+  'office_instructions',
+  'reservation',
+  'reject_reason',
+  'reject_reason_code',
+  'tx_hash',
+  'outgoing_tx_hash',
+  'created_at',
+  'updated_at',
+  'requisites_ready_at',
+  'expires_at',
+  'reserved_until',
+  'version',
+  'needs_attention',
+  'office_id',
+  'deadline_alerted_at',
+  'cancel_reason',
+  'reminded_at',
+  'taken_by',
+] as const satisfies readonly (keyof OrdersTable)[];
+
+/** A type that compiles only while `T` is `never`. */
+type Nothing<T extends never> = T;
+
+/** Compiles only while ORDER_COLUMNS names every column of OrdersTable. */
+export type OrderColumnsLeftOut = Nothing<
+  Exclude<keyof OrdersTable, (typeof ORDER_COLUMNS)[number]>
+>;
 export type NewOrderRow = Insertable<OrdersTable>;
 export type NotificationRow = Selectable<NotificationsTable>;

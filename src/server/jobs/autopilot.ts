@@ -15,7 +15,7 @@ import { AUTOPILOT_OPERATOR_ID } from '../../shared/operator-api';
 import { isEvmNetwork, type NetworkId } from '../../shared/networks';
 import type { OrderStatus } from '../../shared/order-status';
 import type { ServerContext } from '../context';
-import type { OrderRow } from '../db/schema';
+import { ORDER_COLUMNS, type OrderRow } from '../db/schema';
 import { AppError } from '../errors';
 import {
   completeOrder,
@@ -117,7 +117,7 @@ export async function runAutopilot(
       const now = ctx.now();
       let query = ctx.db
         .selectFrom('orders')
-        .selectAll()
+        .select(ORDER_COLUMNS)
         .where('status', 'in', STATUSES)
         .where('updated_at', '<=', now - AUTOPILOT_DELAY_MS)
         .where('taken_by', 'is', null)

@@ -26,7 +26,7 @@ import {
   WAITING_FOR_OPERATOR,
 } from '../../shared/order-status';
 import type { Dialect } from '../db/migrations';
-import type { Database } from '../db/schema';
+import { ORDER_COLUMNS, type Database } from '../db/schema';
 import { AppError } from '../errors';
 import { alertOperators, notifyCustomer } from '../notifications/outbox';
 import { applyTransitionIn } from '../orders/transition';
@@ -198,7 +198,7 @@ export async function sweepOnce(
             .updateTable('orders')
             .set({ needs_attention: 1, deadline_alerted_at: now })
             .where('id', '=', id)
-            .returningAll()
+            .returning(ORDER_COLUMNS)
             .executeTakeFirstOrThrow();
           const kind = PAID_STATUSES.includes(order.status) ? 'flag_paid_late' : 'flag_waiting';
           await alertOperators(trx, kind, order, `flag:${order.id}:${order.status}`, now);
@@ -230,7 +230,7 @@ export async function sweepOnce(
             .updateTable('orders')
             .set({ reminded_at: now })
             .where('id', '=', id)
-            .returningAll()
+            .returning(ORDER_COLUMNS)
             .executeTakeFirstOrThrow();
           await notifyCustomer(
             trx,

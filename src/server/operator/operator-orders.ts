@@ -22,7 +22,7 @@ import type {
   RejectSchema,
 } from '../../shared/schemas/operator';
 import type { ServerContext } from '../context';
-import type { Database, OrderRow } from '../db/schema';
+import { ORDER_COLUMNS, type Database, type OrderRow } from '../db/schema';
 import { AppError } from '../errors';
 import { OPERATORS_RECIPIENT } from '../notifications/outbox';
 import { plainText, renderStored, type RenderedMessage } from '../notifications/render';
@@ -32,7 +32,7 @@ import { applyTransition, type OrderActionService } from '../orders/transition';
 async function findOrder(db: Kysely<Database>, orderId: string): Promise<OrderRow> {
   const row = await db
     .selectFrom('orders')
-    .selectAll()
+    .select(ORDER_COLUMNS)
     .where('id', '=', orderId)
     .executeTakeFirst();
   if (row === undefined) throw new AppError('ORDER_NOT_FOUND');

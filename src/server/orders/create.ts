@@ -16,7 +16,7 @@ import type { AppConfig } from '../config';
 import type { Caller } from '../auth/authenticator';
 import { recordCustomer } from '../auth/telegram-auth';
 import type { ServerContext } from '../context';
-import type { NewOrderRow } from '../db/schema';
+import { ORDER_COLUMNS, type NewOrderRow } from '../db/schema';
 import { AppError } from '../errors';
 import { alertOperators } from '../notifications/outbox';
 import { quote } from '../rates/rates';
@@ -163,7 +163,7 @@ export async function createOrder(
     const created = await trx
       .insertInto('orders')
       .values(row)
-      .returningAll()
+      .returning(ORDER_COLUMNS)
       .executeTakeFirstOrThrow();
     await trx
       .insertInto('order_events')

@@ -14,7 +14,7 @@ import type {
 import { checkTxHash } from '../../shared/addresses';
 import { ACTIVE_STATUSES, FINAL_STATUSES, takesAction } from '../../shared/order-status';
 import type { ServerContext } from '../context';
-import type { Database, OrderRow } from '../db/schema';
+import { ORDER_COLUMNS, type Database, type OrderRow } from '../db/schema';
 import { compiledOnce } from '../db/compiled-once';
 import { pageOf } from '../db/paging';
 import { AppError } from '../errors';
@@ -44,7 +44,7 @@ async function ownOrder(
 ): Promise<OrderRow> {
   const row = await db
     .selectFrom('orders')
-    .selectAll()
+    .select(ORDER_COLUMNS)
     .where('id', '=', orderId)
     .where('user_id', '=', customerId)
     .executeTakeFirst();
@@ -313,7 +313,7 @@ async function flagReusedReceipt(
       .updateTable('orders')
       .set({ needs_attention: 1 })
       .where('id', '=', id)
-      .returningAll()
+      .returning(ORDER_COLUMNS)
       .executeTakeFirstOrThrow();
     // One alert per order and file, whichever upload of the two writes it.
     await alertOperators(trx, 'flag_reused_receipt', order, `reused:${id}:${sha256}`, now, {

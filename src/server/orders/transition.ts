@@ -19,7 +19,7 @@ import {
   type OrderStatus,
 } from '../../shared/order-status';
 import type { ServerContext } from '../context';
-import type { Database, OrderRow, OrdersTable } from '../db/schema';
+import { ORDER_COLUMNS, type Database, type OrderRow, type OrdersTable } from '../db/schema';
 import { AppError } from '../errors';
 import { recordTransition } from '../notifications/outbox';
 import { rowDeadline } from './order-view';
@@ -98,7 +98,7 @@ export async function applyTransitionIn(
   // Statuses only move forward (the table has no cycle): each pass that loses the conditional
   // update found the order moved on by someone else, so there are fewer passes than statuses.
   for (let pass = 0; pass < ORDER_STATUSES.length; pass++) {
-    let query = trx.selectFrom('orders').selectAll().where('id', '=', request.orderId);
+    let query = trx.selectFrom('orders').select(ORDER_COLUMNS).where('id', '=', request.orderId);
     if (request.ownerId !== undefined) query = query.where('user_id', '=', request.ownerId);
     const current = await query.executeTakeFirst();
     if (current === undefined) throw new AppError('ORDER_NOT_FOUND');
@@ -134,7 +134,7 @@ export async function applyTransitionIn(
       })
       .where('id', '=', current.id)
       .where('status', '=', current.status)
-      .returningAll()
+      .returning(ORDER_COLUMNS)
       .executeTakeFirst();
     // Another request moved the order between the read and the update (PostgreSQL runs them
     // side by side): judge the action again against the status it has now, so a double tap
