@@ -1930,7 +1930,7 @@ export type NamespaceConsoleTranslation = {
 	 */
 	confirmTxAsk: RequiredParams<'amount' | 'id'>
 	/**
-	 * З​а​в​е​р​ш​и​т​ь​:​ ​к​р​и​п​т​о​в​а​л​ю​т​а​ ​о​т​п​р​а​в​л​е​н​а
+	 * К​р​и​п​т​о​в​а​л​ю​т​а​ ​о​т​п​р​а​в​л​е​н​а
 	 */
 	complete: string
 	/**
@@ -1942,7 +1942,7 @@ export type NamespaceConsoleTranslation = {
 	 */
 	completeAsk: RequiredParams<'amount' | 'id' | 'network' | 'wallet'>
 	/**
-	 * З​а​в​е​р​ш​и​т​ь​:​ ​в​ы​п​л​а​т​а​ ​н​а​ ​к​а​р​т​у​ ​с​д​е​л​а​н​а
+	 * В​ы​п​л​а​т​а​ ​н​а​ ​к​а​р​т​у​ ​с​д​е​л​а​н​а
 	 */
 	completeSell: string
 	/**
@@ -1952,7 +1952,7 @@ export type NamespaceConsoleTranslation = {
 	 */
 	completeSellAsk: RequiredParams<'amount' | 'id'>
 	/**
-	 * З​а​в​е​р​ш​и​т​ь​:​ ​к​л​и​е​н​т​ ​п​о​л​у​ч​и​л​ ​к​р​и​п​т​о​в​а​л​ю​т​у
+	 * К​р​и​п​т​о​в​а​л​ю​т​а​ ​в​ы​д​а​н​а
 	 */
 	completeOffice: string
 	/**
@@ -3893,7 +3893,7 @@ export type TranslationFunctions = {
 		 */
 		confirmTxAsk: (arg: { amount: string, id: string }) => LocalizedString
 		/**
-		 * Завершить: криптовалюта отправлена
+		 * Криптовалюта отправлена
 		 */
 		complete: () => LocalizedString
 		/**
@@ -3901,7 +3901,7 @@ export type TranslationFunctions = {
 		 */
 		completeAsk: (arg: { amount: string, id: string, network: string, wallet: string }) => LocalizedString
 		/**
-		 * Завершить: выплата на карту сделана
+		 * Выплата на карту сделана
 		 */
 		completeSell: () => LocalizedString
 		/**
@@ -3909,7 +3909,7 @@ export type TranslationFunctions = {
 		 */
 		completeSellAsk: (arg: { amount: string, id: string }) => LocalizedString
 		/**
-		 * Завершить: клиент получил криптовалюту
+		 * Криптовалюта выдана
 		 */
 		completeOffice: () => LocalizedString
 		/**
