@@ -48,6 +48,8 @@ export function Currencies() {
                 </span>
               }
               subtitle={code}
+              // "United Arab Emirates Dirham" wraps at 360 px rather than being cut.
+              multiline
               after={<span className="currency-symbol">{CURRENCIES[code].symbol}</span>}
               onClick={() => pick(code)}
             >
