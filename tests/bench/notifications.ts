@@ -25,6 +25,7 @@ import {
   type TestUser,
 } from '../helpers/lifecycle';
 import { insertOrder } from '../helpers/orders';
+import { madeUpFacts } from '../helpers/outbox-facts';
 import { testDatabaseKind } from '../helpers/test-database';
 
 const MESSAGES = Number(process.env['BENCH_MESSAGES'] ?? 300);
@@ -76,17 +77,7 @@ async function main(): Promise<void> {
         order_id: null,
         kind: 'payment_reminder' as const,
         language: 'en' as const,
-        payload: JSON.stringify({
-          orderId: `bench-${String(i).padStart(8, '0')}`,
-          type: 'BUY',
-          method: 'P2P',
-          crypto: 'USDT',
-          network: 'TRC20',
-          currency: 'RUB',
-          amountUnits: 100_000_000,
-          totalMinor: 950_000,
-          deadline: now + 300_000,
-        }),
+        payload: madeUpFacts(`bench-${String(i).padStart(8, '0')}`, { deadline: now + 300_000 }),
         status: 'pending' as const,
         next_attempt_at: now,
         created_at: now,
@@ -113,15 +104,7 @@ async function main(): Promise<void> {
         order_id: null,
         kind: kinds[i % kinds.length] as 'new_order',
         language: null,
-        payload: JSON.stringify({
-          orderId: `a${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`,
-          type: 'BUY',
-          method: 'P2P',
-          crypto: 'USDT',
-          network: 'TRC20',
-          currency: 'RUB',
-          amountUnits: 100_000_000,
-          totalMinor: 950_000,
+        payload: madeUpFacts(`a${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`, {
           deadline: queuedAt + 300_000,
           txHash: 'a'.repeat(64),
           customer: null,

@@ -10,6 +10,7 @@ import { loadConfig, type AppConfig } from '../../src/server/config';
 import { API_PATHS } from '../../src/shared/api';
 import { FAULTS, FakeBotApi } from '../helpers/fake-bot-api';
 import { ALICE, initDataFor } from '../helpers/identity';
+import { madeUpFacts } from '../helpers/outbox-facts';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
 
 const BOT_TOKEN = '7000000001:AAHk3rZ9mQx2VbT8nP4sLw6yJcD1eFgH0iK';
@@ -213,17 +214,7 @@ describe('the bot token reaches no log line when Telegram cannot be reached (iss
           order_id: null,
           kind: 'payment_reminder',
           language: 'en',
-          payload: JSON.stringify({
-            orderId: '00000000-0000-4000-8000-000000000000',
-            type: 'BUY',
-            method: 'P2P',
-            crypto: 'USDT',
-            network: 'TRC20',
-            currency: 'RUB',
-            amountUnits: 100_000_000,
-            totalMinor: 950_000,
-            deadline: now + 300_000,
-          }),
+          payload: madeUpFacts('00000000-0000-4000-8000-000000000000', { deadline: now + 300_000 }),
           status: 'pending',
           next_attempt_at: now,
           created_at: now,

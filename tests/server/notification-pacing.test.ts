@@ -18,6 +18,7 @@ import {
   send,
   type TestUser,
 } from '../helpers/lifecycle';
+import { madeUpFacts } from '../helpers/outbox-facts';
 import type { TestApp } from '../helpers/test-app';
 
 const OPERATOR_CHAT = -1_007_777_777_777;
@@ -47,31 +48,6 @@ async function startApp(): Promise<TestApp> {
   return t;
 }
 
-/** The facts of a made-up order, for rows written straight to the outbox. */
-function facts(orderId: string): string {
-  return JSON.stringify({
-    orderId,
-    type: 'BUY',
-    method: 'P2P',
-    crypto: 'USDT',
-    network: 'TRC20',
-    currency: 'RUB',
-    amountUnits: 100_000_000,
-    totalMinor: 950_000,
-    deadline: Date.now() + 600_000,
-    card: null,
-    txHash: null,
-    outgoingTxHash: null,
-    rejectReasonCode: null,
-    rejectReason: null,
-    cancelReason: null,
-    reservationCode: null,
-    office: null,
-    payoutCardLast4: null,
-    customer: { telegramId: 42, name: 'Иван', username: null },
-  });
-}
-
 /** Rows due now: `count` to `recipient(i)` each, of `kind`. */
 async function queue(
   app: TestApp,
@@ -91,7 +67,7 @@ async function queue(
           order_id: null,
           kind,
           language: 'en' as const,
-          payload: facts(orderId),
+          payload: madeUpFacts(orderId),
           status: 'pending' as const,
           next_attempt_at: now,
           created_at: now,
@@ -221,7 +197,7 @@ describe('a clean stop (issue 21, item 9: the outbox)', () => {
         order_id: null,
         kind: 'payment_reminder',
         language: 'en',
-        payload: facts('aaaaaaaa-0000-4000-8000-000000000000'),
+        payload: madeUpFacts('aaaaaaaa-0000-4000-8000-000000000000'),
         status: 'pending',
         next_attempt_at: Date.now(),
         created_at: Date.now(),

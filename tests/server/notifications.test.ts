@@ -30,6 +30,7 @@ import {
   send,
   txHashFor,
 } from '../helpers/lifecycle';
+import { madeUpFacts } from '../helpers/outbox-facts';
 import type { TestApp } from '../helpers/test-app';
 
 const OPERATOR_CHAT = -1_001_234_567_890;
@@ -432,30 +433,9 @@ describe("the worker and Telegram's faults", () => {
   });
 });
 
-/** The facts of a made-up order, for rows written straight to the outbox. */
+/** The facts of a made-up order, its deadline by the test's clock. */
 function factsOf(orderId: string, overrides: Record<string, unknown> = {}): string {
-  return JSON.stringify({
-    orderId,
-    type: 'BUY',
-    method: 'P2P',
-    crypto: 'USDT',
-    network: 'TRC20',
-    currency: 'RUB',
-    amountUnits: 100_000_000,
-    totalMinor: 950_000,
-    deadline: t.clock.now() + 600_000,
-    card: null,
-    txHash: null,
-    outgoingTxHash: null,
-    rejectReasonCode: null,
-    rejectReason: null,
-    cancelReason: null,
-    reservationCode: null,
-    office: null,
-    payoutCardLast4: null,
-    customer: { telegramId: 42, name: 'Иван', username: null },
-    ...overrides,
-  });
+  return madeUpFacts(orderId, { deadline: t.clock.now() + 600_000, ...overrides });
 }
 
 /** `count` alerts of `kind` to the operators' chat, written at once (a sweeper's backlog). */
