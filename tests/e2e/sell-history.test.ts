@@ -173,6 +173,8 @@ describe('order history', () => {
       }
 
       await withPhone(e2e.browser, { storedLanguage: 'ru' }, async (page) => {
+        // The phone's day is the day the orders were made in, even when midnight passes meanwhile.
+        await page.clock.setFixedTime(now);
         await page.goto(`${s.url}/my-orders`);
         await onScreen(page, 'my-orders');
         await page.locator('[data-order-id]').first().waitFor();
