@@ -496,6 +496,31 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropIndex('notifications_recipient_kind').execute();
       },
     },
+    '0013_notification_queues': {
+      async up(db: Kysely<unknown>) {
+        // The outbox's claim (notifications/worker.ts) reads the waiting rows alone, by indexes
+        // of those rows: which are due, a customer's chat in order, the operators' chat per kind
+        // (its head). The conditions are literals, as the claim writes them, so that both
+        // databases use them; sent rows, the many, are in none of them.
+        await db.schema.dropIndex('notifications_due').execute();
+        await sql`CREATE INDEX notifications_due ON notifications (next_attempt_at)
+          WHERE status IN ('pending', 'sending')`.execute(db);
+        await sql`CREATE INDEX notifications_customer_queue ON notifications (id)
+          WHERE status IN ('pending', 'sending') AND recipient <> 'operators'`.execute(db);
+        await sql`CREATE INDEX notifications_operator_queue ON notifications (kind, id)
+          WHERE status IN ('pending', 'sending') AND recipient = 'operators'`.execute(db);
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('notifications_operator_queue').execute();
+        await db.schema.dropIndex('notifications_customer_queue').execute();
+        await db.schema.dropIndex('notifications_due').execute();
+        await db.schema
+          .createIndex('notifications_due')
+          .on('notifications')
+          .columns(['status', 'next_attempt_at'])
+          .execute();
+      },
+    },
   };
 }
 
