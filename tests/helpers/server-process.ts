@@ -12,6 +12,7 @@ import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { testDatabaseKind } from './test-database';
+import type { DatabaseConfig } from '../../src/server/config';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** How many lines of the server's output are kept to explain a failure. */
@@ -244,6 +245,8 @@ export class ServerProcess {
 /** A database of its own for a server process, and how to drop it. */
 export interface ServerDatabase {
   readonly env: Readonly<Record<string, string>>;
+  /** The same database, for the test to open beside the server. */
+  readonly config: DatabaseConfig;
   readonly drop: () => Promise<void>;
 }
 
@@ -253,7 +256,12 @@ export interface ServerDatabase {
  */
 export async function serverDatabase(dir: string): Promise<ServerDatabase> {
   if (testDatabaseKind() === 'sqlite') {
-    return { env: { SQLITE_PATH: path.join(dir, 'exchange.db') }, drop: () => Promise.resolve() };
+    const file = path.join(dir, 'exchange.db');
+    return {
+      env: { SQLITE_PATH: file },
+      config: { kind: 'sqlite', path: file },
+      drop: () => Promise.resolve(),
+    };
   }
   const adminUrl = process.env['TEST_DATABASE_URL'];
   if (adminUrl === undefined || adminUrl === '') {
@@ -278,6 +286,7 @@ export async function serverDatabase(dir: string): Promise<ServerDatabase> {
   url.pathname = `/${name}`;
   return {
     env: { DATABASE_URL: url.toString() },
+    config: { kind: 'postgres', url: url.toString() },
     drop: () => admin(`drop database if exists ${name} with (force)`),
   };
 }

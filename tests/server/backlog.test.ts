@@ -40,12 +40,7 @@ describe('a backlog at start-up stalls no request', () => {
       fs.mkdirSync(staticDir);
       const database = await serverDatabase(dir);
       databases.push(database);
-      const url = database.env['DATABASE_URL'];
-      const open = openDatabase(
-        url === undefined
-          ? { kind: 'sqlite', path: database.env['SQLITE_PATH'] ?? '' }
-          : { kind: 'postgres', url },
-      );
+      const open = openDatabase(database.config);
       try {
         await prepareDatabase(open, Date.now());
         const pollers = await seedBacklog(open.db, open.dialect, Date.now());

@@ -53,12 +53,7 @@ describe('a graceful stop', () => {
     expect(exit.code, server.outputTail()).toBe(0);
     expect(server.output).not.toMatch(/"level":(50|60)/);
 
-    const config = database.env['DATABASE_URL'];
-    const { db } = openDatabase(
-      config === undefined
-        ? { kind: 'sqlite', path: database.env['SQLITE_PATH'] ?? '' }
-        : { kind: 'postgres', url: config },
-    );
+    const { db } = openDatabase(database.config);
     try {
       const row = await db
         .selectFrom('users')
@@ -81,12 +76,7 @@ describe('a graceful stop under load, mid-backlog', () => {
     dirs.push(dir);
     const database = await serverDatabase(dir);
     databases.push(database);
-    const url = database.env['DATABASE_URL'];
-    const open = openDatabase(
-      url === undefined
-        ? { kind: 'sqlite', path: database.env['SQLITE_PATH'] ?? '' }
-        : { kind: 'postgres', url },
-    );
+    const open = openDatabase(database.config);
     try {
       await prepareDatabase(open, Date.now());
       const pollers = await seedBacklog(open.db, open.dialect, Date.now(), {
