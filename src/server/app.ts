@@ -4,6 +4,7 @@
  * plugins: the context decorators first, then error handling and body parsing, identity and
  * call limits, the jobs, the route files, and the mini-app with the answer to unknown paths.
  */
+import { createRequire } from 'node:module';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from './config';
@@ -52,7 +53,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
       ...(deps.logStream !== undefined
         ? { stream: deps.logStream }
         : // A person at a terminal reads lines; a log collector reads JSON.
-          process.stdout.isTTY
+          // pino-pretty is a development tool: a production install (npm ci --omit=dev) has none.
+          process.stdout.isTTY && installed('pino-pretty')
           ? {
               transport: {
                 target: 'pino-pretty',
@@ -88,4 +90,14 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(operatorRoutes);
   await app.register(webAppPlugin, { dir: config.staticDir });
   return app;
+}
+
+/** Whether a package can be loaded from here. */
+function installed(name: string): boolean {
+  try {
+    createRequire(import.meta.url).resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
 }
