@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { defineConfig } from 'vitest/config';
 
 /** The most the first chunk (the entry and what it imports statically) may weigh: kB gzip. */
@@ -98,7 +99,18 @@ function firstChunkSize(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), firstChunkSize()],
+  plugins: [
+    react(),
+    firstChunkSize(),
+    // Brotli and gzip copies beside every text file, built once: the server sends the one the
+    // browser takes (@fastify/static's preCompressed), and so can any static host.
+    compression({
+      algorithms: [
+        defineAlgorithm('brotliCompress', { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        defineAlgorithm('gzip', { level: 9 }),
+      ],
+    }),
+  ],
   // The design card keeps the top level to package.json, src, i18n, public, tests…: the app's
   // index.html lives with the app.
   root: path.resolve(import.meta.dirname, 'src/app'),

@@ -12,6 +12,7 @@ import type { Database } from './db/schema';
 import { authPlugin } from './plugins/auth';
 import { botPlugin } from './plugins/bot';
 import { callLimitsPlugin } from './plugins/call-limits';
+import { compressionPlugin } from './plugins/compression';
 import { contextPlugin } from './plugins/context';
 import { errorsPlugin, sendError } from './plugins/errors';
 import { jobsPlugin } from './plugins/jobs';
@@ -85,9 +86,13 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(callLimitsPlugin);
   if (deps.jobs === true) await app.register(jobsPlugin);
   await app.register(botPlugin, { jobs: deps.jobs === true });
-  await app.register(publicRoutes);
-  await app.register(customerRoutes);
-  await app.register(operatorRoutes);
+  // The API's answers are compressed as they go; the app's files were compressed at build time.
+  await app.register(async (api) => {
+    await api.register(compressionPlugin);
+    await api.register(publicRoutes);
+    await api.register(customerRoutes);
+    await api.register(operatorRoutes);
+  });
   await app.register(webAppPlugin, { dir: config.staticDir });
   return app;
 }

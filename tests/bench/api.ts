@@ -18,7 +18,7 @@
  * waiting one flagged (the goal: no poll over 500 ms, p99 under 100 ms, all cancelled within
  * 45 s). BENCH_BACKLOG_ONLY=1 runs this part alone; BENCH_BACKLOG_MAX_S stops waiting (120).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,15 +33,23 @@ import { fiatTotalMinor, fromMinor, toUnits } from '../../src/shared/money';
 import type { OrderStatus } from '../../src/shared/order-status';
 import { BACKLOG, BACKLOG_GOAL, backlogLeft, pollWhile, seedBacklog } from '../helpers/backlog';
 import { ORDER_DEFAULTS } from '../helpers/orders';
-import { freePort } from '../helpers/server-process';
 import type { LoadJob, LoadResult, LoadTarget } from './load-job';
+import {
+  NotReady,
+  ROOT,
+  type Running,
+  SERVER_DIR,
+  WORK,
+  cpuMicros,
+  memory,
+  removeWork,
+  startBare,
+  startServer,
+  stop,
+} from './server-under-test';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const SERVER_DIR = path.resolve(process.env['BENCH_SERVER_DIR'] ?? ROOT);
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 8);
 const PG_URL = process.env['TEST_DATABASE_URL'];
-const WORK = fs.mkdtempSync(path.join(os.tmpdir(), 'exchange-bench-'));
-const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
 /** Customers of the closed-loop runs, each with an order; the open loop polls as 10 000. */
 const CUSTOMERS = 1_000;
@@ -53,111 +61,6 @@ const GROWN_ORDERS = 100_000;
 const HEAVY_ORDERS = 2_000;
 const CUSTOMER_ID_BASE = 7_000_000_000;
 const HEAVY_CUSTOMER = CUSTOMER_ID_BASE - 1;
-
-// --- Processes ---
-
-interface Running {
-  readonly child: ChildProcess;
-  readonly pid: number;
-  readonly url: string;
-  readonly logFile: string;
-}
-
-function spawnServer(command: string, args: string[], env: Record<string, string>, cwd: string) {
-  const logFile = path.join(WORK, `server-${Date.now()}.log`);
-  const out = fs.openSync(logFile, 'w');
-  const child = spawn(command, args, {
-    cwd,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
-    stdio: ['ignore', out, out],
-  });
-  fs.closeSync(out);
-  if (child.pid === undefined) throw new Error(`could not start ${command}`);
-  return { child, pid: child.pid, logFile };
-}
-
-/** A server that did not answer its health check in time (and was killed). */
-class NotReady extends Error {}
-
-async function waitFor(
-  url: string,
-  running: { child: ChildProcess; logFile: string },
-  timeoutMs = 60_000,
-) {
-  for (const until = Date.now() + timeoutMs; Date.now() < until;) {
-    if (running.child.exitCode !== null) break;
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  // Not left behind: the caller gets no handle on a server that never answered.
-  running.child.kill('SIGKILL');
-  throw new NotReady(`${url} never answered:\n${fs.readFileSync(running.logFile, 'utf8')}`);
-}
-
-/** The project's server, started with the command `npm start` runs (after its build). */
-async function startServer(database: DatabaseConfig, readyMs?: number): Promise<Running> {
-  const port = await freePort();
-  const pkg = JSON.parse(fs.readFileSync(path.join(SERVER_DIR, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-  const start = pkg.scripts['start'];
-  if (start === undefined) throw new Error('package.json has no start script');
-  const env: Record<string, string> = {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    RECEIPTS_DIR: path.join(WORK, 'receipts'),
-    DEMO_AUTOPILOT: 'off',
-    NODE_ENV: 'production',
-    ...(database.kind === 'sqlite'
-      ? { SQLITE_PATH: database.path }
-      : { DATABASE_URL: database.url }),
-  };
-  const running = spawnServer('/bin/sh', ['-c', `exec ${start}`], env, SERVER_DIR);
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/api/health`, running, readyMs);
-  return { ...running, url };
-}
-
-async function startBare(bodyFile: string): Promise<Running> {
-  const port = await freePort();
-  const running = spawnServer(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'tests/bench/bare-server.ts'), String(port), bodyFile],
-    {},
-    ROOT,
-  );
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(url, running);
-  return { ...running, url };
-}
-
-async function stop(running: Running): Promise<void> {
-  const exited = new Promise((resolve) => running.child.once('exit', resolve));
-  running.child.kill('SIGTERM');
-  // A server whose event loop is held up cannot even act on SIGTERM: killed after 15 s.
-  const kill = setTimeout(() => running.child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(kill);
-}
-
-/** CPU time (user + system) a process has used, in microseconds. */
-function cpuMicros(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command's name.
-  return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS) * 1e6;
-}
-
-/** A process's resident memory now and at its peak, in MB. */
-function memory(pid: number): { rss: number; peak: number } {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
 
 // --- Load ---
 
@@ -724,4 +627,4 @@ main()
     console.error(error);
     process.exitCode = 1;
   })
-  .finally(() => fs.rmSync(WORK, { recursive: true, force: true }));
+  .finally(removeWork);

@@ -8,10 +8,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { DARK_THEME, LIGHT_THEME } from '../../src/app/telegram/default-themes';
 import { loadConfig, type AppConfig } from '../../src/server/config';
+import { launchChromium } from '../helpers/chromium';
 import { initDataFor } from '../helpers/identity';
 import { demoCustomer } from '../../src/server/auth/demo-session';
 import { createTestApp, type TestApp } from '../helpers/test-app';
@@ -43,21 +44,7 @@ export async function startServer(
   return { ...t, url: address };
 }
 
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
+export const launchBrowser = launchChromium;
 
 /** Chromium and the real server of a test file, there from its first test to its last. */
 export interface BrowserAndServer {

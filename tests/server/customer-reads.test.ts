@@ -4,6 +4,7 @@
  * another customer's order is answered exactly as a missing one).
  */
 import { randomUUID } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REQUISITES_TIMEOUT_MS } from '../../src/shared/limits';
 import {
@@ -32,6 +33,7 @@ import {
   type TestUser,
 } from '../helpers/api';
 import { authHeader, initDataFor } from '../helpers/identity';
+import { COMPRESS_ABOVE_BYTES } from '../../src/server/plugins/compression';
 import { insertOrder } from '../helpers/orders';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
@@ -92,6 +94,23 @@ describe('GET /api/orders/{id}/status', () => {
       deepLink: `https://t.me/exchange_bot?startapp=order_${id}`,
       serverTime: new Date(created + 90_000).toISOString(),
     });
+  });
+
+  it('is never compressed, even when it is over the size other answers are compressed at (issue 22: the poll stays as cheap as it was)', async () => {
+    const erin = newCustomer('Erin');
+    const id = await insertOrder(t.database.db, erin, {
+      status: 'OFFICE_READY',
+      payment_method: 'OFFICE',
+      city_id: 'moscow',
+      office_instructions: 'Пресненская наб., 12, башня «Федерация». '.repeat(30),
+    });
+    const res = await withHeaders(t, API_PATHS.orderStatus(id), {
+      ...authHeader(initDataFor(erin)),
+      'accept-encoding': 'br, gzip',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.length).toBeGreaterThan(COMPRESS_ABOVE_BYTES);
+    expect(res.headers['content-encoding']).toBeUndefined();
   });
 
   it('maps every stored field: deadlines, city, reject reason, hashes and instructions', async () => {
@@ -494,4 +513,21 @@ describe('GET /api/orders/history', () => {
     const res = await withHeaders(t, API_PATHS.history, authHeader(forgedInitData(DAVE)));
     expectError(res, 'AUTH_INVALID');
   });
+  it.each([
+    ['br', brotliDecompressSync],
+    ['gzip', gunzipSync],
+  ] as const)(
+    'sends a page of 20 compressed in %s when the app takes it (issue 22): the same JSON, a fraction of the bytes',
+    async (encoding, decompress) => {
+      const url = `${API_PATHS.history}?limit=20&offset=0&status=all`;
+      const headers = authHeader(initDataFor(CAROL));
+      const plain = await withHeaders(t, url, headers);
+      const res = await withHeaders(t, url, { ...headers, 'accept-encoding': encoding });
+      expect(res.statusCode).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(JSON.parse(decompress(res.rawPayload).toString())).toEqual(plain.json());
+      expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length / 4);
+    },
+  );
 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/shared/api';
 import { APP_CONFIG_ELEMENT_ID } from '../../src/shared/app-config';
@@ -14,7 +15,11 @@ fs.writeFileSync(
   '<!doctype html><html><head><script type="module" src="/assets/index-Ab12Cd34.js"></script>' +
     '</head><body><div id="root"></div></body></html>',
 );
-fs.writeFileSync(path.join(dir, 'assets', 'index-Ab12Cd34.js'), 'console.log(1)');
+const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4_000))})`;
+fs.writeFileSync(path.join(dir, 'assets', 'index-Ab12Cd34.js'), SCRIPT);
+// The copies the build writes beside each file (vite.config.ts, vite-plugin-compression2).
+fs.writeFileSync(path.join(dir, 'assets', 'index-Ab12Cd34.js.br'), brotliCompressSync(SCRIPT));
+fs.writeFileSync(path.join(dir, 'assets', 'index-Ab12Cd34.js.gz'), gzipSync(SCRIPT));
 fs.writeFileSync(path.join(dir, 'favicon.svg'), '<svg/>');
 
 let t: TestApp;
@@ -67,6 +72,64 @@ describe('serving the built mini-app', () => {
     const api = await t.app.inject({ method: 'GET', url: '/api/unknown' });
     expect(api.statusCode).toBe(404);
     expect(api.json()).toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
+
+describe('compressed as the browser takes it (issue 22)', () => {
+  const decoded = (encoding: string | undefined, body: Buffer): string =>
+    (encoding === 'br'
+      ? brotliDecompressSync(body)
+      : encoding === 'gzip'
+        ? gunzipSync(body)
+        : body
+    ).toString();
+
+  it.each([
+    ['gzip, deflate, br', 'br'],
+    ['gzip;q=1, br;q=0.5', 'gzip'],
+    ['gzip', 'gzip'],
+    ['identity', undefined],
+    ['', undefined],
+  ])('sends index.html, filled in once, to Accept-Encoding %j as %s', async (accept, encoding) => {
+    const plain = await t.app.inject({ method: 'GET', url: '/' });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/currencies',
+      headers: { 'accept-encoding': accept },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe(encoding);
+    expect(res.headers['vary']).toBe('accept-encoding');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['etag']).toBe(plain.headers['etag']);
+    expect(decoded(encoding, res.rawPayload)).toBe(plain.body);
+  });
+
+  it.each([
+    ['br', 'br'],
+    ['gzip', 'gzip'],
+  ])('sends a hashed asset as its %s copy, cached as immutable', async (accept, encoding) => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-Ab12Cd34.js',
+      headers: { 'accept-encoding': accept },
+    });
+    expect(res.headers['content-encoding']).toBe(encoding);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers['vary']).toBe('accept-encoding');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.rawPayload.length).toBeLessThan(200);
+    expect(decoded(encoding, res.rawPayload)).toBe(SCRIPT);
+  });
+
+  it('sends a file the build left no copy of as it is', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/favicon.svg',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.body).toBe('<svg/>');
   });
 });
 

@@ -24,6 +24,13 @@ declare module 'fastify' {
 /** The options of a route that screens poll. */
 export const POLLED = { config: { polled: true } } as const;
 
+/**
+ * The options of a small answer polled every few seconds by every waiting screen (the health
+ * indicator, an order's status): logged as POLLED, and never compressed (plugins/compression.ts),
+ * so that the hottest calls carry no compression hook at all.
+ */
+export const POLLED_SMALL = { config: { polled: true, compress: false } } as const;
+
 export const requestLogPlugin = fp(
   (app, _options, done) => {
     const written = { debug: logsAt(app.config, 'debug'), info: logsAt(app.config, 'info') };

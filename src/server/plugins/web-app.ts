@@ -4,14 +4,20 @@
  * a deploy reaches customers at once. Client routes (/currencies, /order/…) fall back to
  * index.html; any other unknown path is 404 NOT_FOUND.
  *
+ * Every file goes compressed (issue 22): the build writes brotli and gzip copies beside each one
+ * (vite.config.ts), and @fastify/static's preCompressed mode sends the copy the browser takes,
+ * with `Vary: Accept-Encoding` for the caches on the way.
+ *
  * index.html carries the app's start-up configuration (issue 14), so the app renders without
  * first asking `GET /api/app-config`. The configuration is constant while the process runs: the
- * page is read and filled in once, at start-up, and served from memory with an ETag of its own
- * (what @fastify/static gave the file), so a reload still revalidates with a 304.
+ * page is read, filled in and compressed once, at start-up, and served from memory with an ETag
+ * of its own (what @fastify/static gave the file), so a reload still revalidates with a 304.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { Negotiator } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -22,6 +28,21 @@ import { errorBody } from './errors';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
+
+/** What the page is sent in, the browser's preference first, brotli over gzip on a tie. */
+const ENCODINGS = new Negotiator<'br' | 'gzip'>({ supportedValues: ['br', 'gzip'] });
+
+/** The page as it is and in each encoding, compressed once at start-up, as hard as they go. */
+function compressedCopies(html: string): Record<'identity' | 'br' | 'gzip', Buffer> {
+  const identity = Buffer.from(html);
+  return {
+    identity,
+    br: brotliCompressSync(identity, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY },
+    }),
+    gzip: gzipSync(identity, { level: constants.Z_BEST_COMPRESSION }),
+  };
+}
 
 /** The app is served when `dir` holds a built one; otherwise the server answers the API alone. */
 export const webAppPlugin = fp<{ readonly dir: string | undefined }>(
@@ -36,10 +57,18 @@ export const webAppPlugin = fp<{ readonly dir: string | undefined }>(
         appConfigElement(appConfigOf(app.config)),
       );
       const etag = `"${createHash('sha256').update(html).digest('base64url')}"`;
+      const page = compressedCopies(html);
       sendIndex = (request, reply) => {
-        void reply.header('cache-control', REVALIDATE).header('etag', etag);
+        void reply
+          .header('cache-control', REVALIDATE)
+          .header('etag', etag)
+          .header('vary', 'accept-encoding');
         if (holdsVersion(request.headers['if-none-match'], etag)) return reply.status(304).send();
-        return reply.type('text/html; charset=utf-8').send(html);
+        const encoding = ENCODINGS.negotiate(request.headers['accept-encoding'] ?? '');
+        if (encoding !== null) void reply.header('content-encoding', encoding);
+        return reply
+          .type('text/html; charset=utf-8')
+          .send(encoding === null ? page.identity : page[encoding]);
       };
       const assetsDir = `${path.join(dir, 'assets')}${path.sep}`;
       await app.register(fastifyStatic, {
@@ -48,8 +77,10 @@ export const webAppPlugin = fp<{ readonly dir: string | undefined }>(
         index: false,
         wildcard: true,
         cacheControl: false,
+        preCompressed: true,
         setHeaders(res, filePath) {
           res.setHeader('cache-control', filePath.startsWith(assetsDir) ? IMMUTABLE : REVALIDATE);
+          res.setHeader('vary', 'accept-encoding');
         },
       });
       app.get('/', sendIndex);

@@ -36,7 +36,7 @@ import type { LimitedCall } from '../rate-limit';
 import { currentRate } from '../rates/rates';
 import { orderIdParam, parseWith } from '../validation';
 import { holdsVersion, noStore } from './cache-control';
-import { POLLED } from '../plugins/request-log';
+import { POLLED_SMALL } from '../plugins/request-log';
 
 export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
   app.addHook('preHandler', app.authenticate);
@@ -83,7 +83,7 @@ export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
 
   // An app polling an order it already holds sends its ETag back and gets 304 with no body
   // while nothing but the server's time would change.
-  app.get('/api/orders/:id/status', POLLED, async (request, reply): Promise<FastifyReply> => {
+  app.get('/api/orders/:id/status', POLLED_SMALL, async (request, reply): Promise<FastifyReply> => {
     noStore(reply);
     const { etag, json } = await orderStatus(
       app,

@@ -17,10 +17,10 @@ import { pingDatabase } from '../db/database';
 import { citiesTaking } from '../reference/cities';
 import { parseWith } from '../validation';
 import { noStore } from './cache-control';
-import { POLLED } from '../plugins/request-log';
+import { POLLED_SMALL } from '../plugins/request-log';
 
 export const publicRoutes: FastifyPluginCallback = (app, _options, done) => {
-  app.get(API_PATHS.health, POLLED, async (_request, reply): Promise<HealthResponse> => {
+  app.get(API_PATHS.health, POLLED_SMALL, async (_request, reply): Promise<HealthResponse> => {
     await pingDatabase(app.db);
     noStore(reply);
     return { ok: true, time: new Date(app.now()).toISOString() };
