@@ -24,6 +24,11 @@ const browserOnly = [
   'react-hook-form',
 ];
 
+/**
+ * @param {string[]} patterns
+ * @param {string} message
+ * @returns {import('eslint').Linter.RulesRecord}
+ */
 const restrict = (patterns, message) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
 });
@@ -71,6 +76,11 @@ export default tseslint.config(
       [...nodeOnly, '**/server/**'],
       'src/app is the browser bundle: no server code.',
     ),
+  },
+  {
+    // Plain JavaScript that Node runs as it is (src/server/build-if-stale.mjs).
+    files: ['**/*.mjs'],
+    languageOptions: { globals: globals.node },
   },
   {
     files: ['src/server/**/*.ts'],

@@ -105,6 +105,7 @@ export default defineConfig({
     // Brotli and gzip copies beside every text file, built once: the server sends the one the
     // browser takes (@fastify/static's preCompressed), and so can any static host.
     compression({
+      logLevel: 'silent',
       algorithms: [
         defineAlgorithm('brotliCompress', { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
         defineAlgorithm('gzip', { level: 9 }),

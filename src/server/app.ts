@@ -17,6 +17,7 @@ import { contextPlugin } from './plugins/context';
 import { errorsPlugin, sendError } from './plugins/errors';
 import { jobsPlugin } from './plugins/jobs';
 import { requestLogPlugin, serializeRequest } from './plugins/request-log';
+import { securityHeadersPlugin } from './plugins/security-headers';
 import { statusAnswersPlugin } from './plugins/status-answers';
 import { BODY_LIMIT_BYTES, jsonBodyPlugin } from './plugins/json-body';
 import { webAppPlugin } from './plugins/web-app';
@@ -78,6 +79,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     frameworkErrors: sendError,
   });
   await app.register(contextPlugin, { config, db: deps.db, now: deps.now ?? Date.now });
+  await app.register(securityHeadersPlugin);
   await app.register(statusAnswersPlugin);
   await app.register(requestLogPlugin);
   await app.register(errorsPlugin);

@@ -10,7 +10,7 @@
  *
  * For each it prints the bytes on the wire (every response of the page until the network rests,
  * headers included) and the time from navigation until the landing is on screen, medians over
- * BENCH_FIRST_SCREEN_RUNS runs each (7); then the ratio of the two times. Nothing is asserted;
+ * BENCH_FIRST_SCREEN_RUNS runs each (9); then the ratio of the two times. Nothing is asserted;
  * the goals: at most 130 KB, and ready no later than from the static server (ratio ≤ 1.0).
  */
 import fs from 'node:fs';
@@ -22,7 +22,7 @@ import { launchChromium } from '../helpers/chromium';
 import { freePort } from '../helpers/server-process';
 import { SERVER_DIR, WORK, removeWork, startServer, stop } from './server-under-test';
 
-const RUNS = Number(process.env['BENCH_FIRST_SCREEN_RUNS'] ?? 7);
+const RUNS = Number(process.env['BENCH_FIRST_SCREEN_RUNS'] ?? 9);
 const SLOW_4G = {
   offline: false,
   latency: 150,

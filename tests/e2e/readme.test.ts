@@ -85,6 +85,90 @@ describe("the README's commands, as written", () => {
   );
 
   it(
+    'a second `npm start` reuses the build (issue 22): dist/ untouched, the health check answered at once',
+    { timeout: START_MS },
+    async () => {
+      const built = ['dist/index.html', 'dist-server/main.js'].map((file) => path.join(dir, file));
+      const before = built.map((file) => fs.statSync(file).mtimeMs);
+      const began = Date.now();
+      server = await ServerProcess.start({
+        port: await freePort(),
+        env: {},
+        shell: { command: 'npm start', cwd: dir },
+        readyTimeoutMs: START_MS,
+      });
+      console.log(`a second npm start answered its health check after ${Date.now() - began} ms`);
+      expect(built.map((file) => fs.statSync(file).mtimeMs)).toEqual(before);
+      expect(server.output).not.toContain('Building the app');
+      await server.kill();
+      server = undefined;
+    },
+  );
+
+  it('a production install (`npm ci --omit=dev`) has everything the built server imports', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const bundle = fs.readFileSync(path.join(dir, 'dist-server', 'main.js'), 'utf8');
+    const imported = new Set(
+      [...bundle.matchAll(/(?:^import .* from |\bimport\()"([^".][^"]*)"/gm)]
+        .map((m) => m[1] ?? '')
+        .filter((name) => !name.startsWith('node:'))
+        .map((name) =>
+          name
+            .split('/')
+            .slice(0, name.startsWith('@') ? 2 : 1)
+            .join('/'),
+        ),
+    );
+    expect(imported.size).toBeGreaterThan(5);
+    expect([...imported].filter((name) => pkg.dependencies[name] === undefined)).toEqual([]);
+    // The build-if-stale check that `npm start` runs first is plain Node, with no package.
+    const check = fs.readFileSync(path.join(ROOT, 'src/server/build-if-stale.mjs'), 'utf8');
+    expect([...check.matchAll(/^import .* from '([^']+)'/gm)].map((m) => m[1])).toEqual([
+      'node:child_process',
+      'node:fs',
+      'node:path',
+    ]);
+  });
+
+  it(
+    'two `npm start` at once from one unbuilt checkout (issue 22): one builds, the other waits, both serve the same build',
+    { timeout: START_MS },
+    async () => {
+      const fresh = scratchCopy();
+      const servers: ServerProcess[] = [];
+      try {
+        const ports = [await freePort(), await freePort()];
+        servers.push(
+          ...(await Promise.all(
+            ports.map((port, i) =>
+              ServerProcess.start({
+                port,
+                env: { SQLITE_PATH: path.join(fresh, `instance-${i}.db`) },
+                shell: { command: 'npm start', cwd: fresh },
+                readyTimeoutMs: START_MS,
+              }),
+            ),
+          )),
+        );
+        const builds = servers.filter((s) => s.output.includes('Building the app')).length;
+        expect(builds).toBe(1);
+        const pages = await Promise.all(servers.map(async (s) => (await fetch(s.url)).text()));
+        const script = (html: string) => /src="(\/assets\/index-[^"]+\.js)"/.exec(html)?.[1];
+        expect(script(pages[0] ?? '')).toBeDefined();
+        expect(script(pages[1] ?? '')).toBe(script(pages[0] ?? ''));
+        for (const s of servers) {
+          expect((await fetch(`${s.url}${script(pages[0] ?? '') ?? ''}`)).status).toBe(200);
+        }
+      } finally {
+        for (const s of servers) await s.kill();
+        fs.rmSync(fresh, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it(
     '"Connect a real Telegram bot", pasted with real values: the server starts and its bot calls the Bot API',
     { timeout: START_MS },
     async () => {

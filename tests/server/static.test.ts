@@ -5,6 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/shared/api';
 import { APP_CONFIG_ELEMENT_ID } from '../../src/shared/app-config';
+import { TELEGRAM_WEB_CLIENTS } from '../../src/server/plugins/security-headers';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** A stand-in build: what Vite writes (index.html, hashed assets, public files). */
@@ -130,6 +131,67 @@ describe('compressed as the browser takes it (issue 22)', () => {
     });
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.body).toBe('<svg/>');
+  });
+});
+
+describe('security headers (issue 22, item 3)', () => {
+  it("a page of the app may be framed by Telegram's web clients only, and loads nothing from elsewhere", async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/my-orders' });
+    const policy = String(res.headers['content-security-policy']);
+    const directive = (name: string) =>
+      policy
+        .split(';')
+        .find((d) => d.startsWith(`${name} `))
+        ?.split(' ')
+        .slice(1);
+    expect(directive('frame-ancestors')).toEqual([...TELEGRAM_WEB_CLIENTS]);
+    expect(directive('default-src')).toEqual(["'self'"]);
+    expect(directive('script-src')).toEqual(["'self'"]);
+    expect(directive('connect-src')).toEqual(["'self'"]);
+    expect(directive('object-src')).toEqual(["'none'"]);
+    // X-Frame-Options cannot name several framers; the policy's frame-ancestors decides.
+    expect(res.headers['x-frame-options']).toBeUndefined();
+  });
+
+  it.each([
+    ['a page', '/'],
+    ['a hashed asset', '/assets/index-Ab12Cd34.js'],
+    ['a public file', '/favicon.svg'],
+    ['an API answer', API_PATHS.health],
+    ['an API refusal', '/api/orders/active'],
+    ['a missing file', '/assets/missing-0000.js'],
+  ])('%s says nosniff and sends no referrer', async (_what, url) => {
+    const res = await t.app.inject({ method: 'GET', url });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+  });
+
+  it('an API answer carries no page headers: the status poll stays small', async () => {
+    const res = await t.app.inject({ method: 'GET', url: API_PATHS.health });
+    expect(res.headers['content-security-policy']).toBeUndefined();
+    expect(res.headers['cross-origin-opener-policy']).toBeUndefined();
+  });
+
+  it('asks for HTTPS from then on (HSTS) only on a page asked for over HTTPS', async () => {
+    const plain = await t.app.inject({ method: 'GET', url: '/' });
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    // Through the reverse proxy on this machine, which terminated TLS.
+    const secure = await t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'x-forwarded-proto': 'https' },
+      remoteAddress: '127.0.0.1',
+    });
+    expect(secure.headers['strict-transport-security']).toBe('max-age=31536000');
+    // A client on the internet cannot claim it.
+    const forged = await t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'x-forwarded-proto': 'https' },
+      remoteAddress: '203.0.113.7',
+    });
+    expect(forged.headers['strict-transport-security']).toBeUndefined();
   });
 });
 

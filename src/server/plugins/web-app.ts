@@ -25,6 +25,7 @@ import { appConfigElement } from '../../shared/app-config';
 import { appConfigOf } from '../app-config';
 import { holdsVersion } from '../routes/cache-control';
 import { errorBody } from './errors';
+import { securePage } from './security-headers';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
@@ -59,6 +60,7 @@ export const webAppPlugin = fp<{ readonly dir: string | undefined }>(
       const etag = `"${createHash('sha256').update(html).digest('base64url')}"`;
       const page = compressedCopies(html);
       sendIndex = (request, reply) => {
+        securePage(request, reply);
         void reply
           .header('cache-control', REVALIDATE)
           .header('etag', etag)
