@@ -19,7 +19,7 @@ import { jobsPlugin } from './plugins/jobs';
 import { requestLogPlugin, serializeRequest } from './plugins/request-log';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { statusAnswersPlugin } from './plugins/status-answers';
-import { BODY_LIMIT_BYTES, jsonBodyPlugin } from './plugins/json-body';
+import { JSON_BODY_LIMIT_BYTES, jsonBodyPlugin } from './plugins/json-body';
 import { webAppPlugin } from './plugins/web-app';
 import { customerRoutes } from './routes/customer';
 import { operatorRoutes } from './routes/operator';
@@ -71,7 +71,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     },
     // One line per request, written when it is answered (plugins/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: BODY_LIMIT_BYTES,
+    bodyLimit: JSON_BODY_LIMIT_BYTES,
     // Behind a reverse proxy on a private network the client's address is in X-Forwarded-For.
     trustProxy: 'loopback, linklocal, uniquelocal',
     // The router's own refusals (a malformed %-escape, a path segment over 100 characters) would

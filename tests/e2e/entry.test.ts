@@ -3,6 +3,8 @@
  * server: landing, language, currencies, method screens, logout, the currency guard, health,
  * and the deep-link and active-orders redirects of the landing's second reading.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/shared/api';
@@ -280,6 +282,30 @@ describe('with a real bot token', () => {
       });
     } finally {
       await s.close();
+    }
+  });
+});
+
+describe('framing (issue 22, item 3)', () => {
+  it("a page of another origin cannot show the app in a frame: only Telegram's web clients may", async () => {
+    const framer = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(`<!doctype html><iframe id="app" src="${e2e.server.url}/"></iframe>`);
+    });
+    await new Promise<void>((resolve) => framer.listen(0, '127.0.0.1', resolve));
+    const { port } = framer.address() as AddressInfo;
+    try {
+      await withPhone(e2e.browser, {}, async (page) => {
+        const refused = page.waitForEvent('console', (message) =>
+          message.text().includes('frame-ancestors'),
+        );
+        await page.goto(`http://127.0.0.1:${port}/`);
+        expect((await refused).text()).toContain(e2e.server.url);
+        const frame = page.frames().find((f) => f !== page.mainFrame());
+        expect(await frame?.locator('[data-screen]').count()).toBe(0);
+      });
+    } finally {
+      await new Promise((resolve) => framer.close(resolve));
     }
   });
 });

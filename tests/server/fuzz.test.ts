@@ -15,7 +15,8 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BODY_LIMIT_BYTES } from '../../src/server/plugins/json-body';
+import { RECEIPT_BODY_LIMIT_BYTES } from '../../src/server/plugins/json-body';
+import { RECEIPT_MAX_BYTES } from '../../src/shared/limits';
 import { DEMO_DEPOSIT_ADDRESSES } from '../../src/server/config';
 import type { NewOrderRow } from '../../src/server/db/schema';
 import { API_PATHS, type CreateOrderResponse } from '../../src/shared/api';
@@ -996,19 +997,19 @@ function buildIdentityProbes(): void {
   }
 }
 
-/** Bodies just over the 15 MB limit (slow: only a few), and a receipt over 10 MB under it. */
+/** Bodies just over the receipt's body limit (slow: only a few), and a receipt over 10 MB under it. */
 function buildOversized(): void {
-  const over = 'A'.repeat(BODY_LIMIT_BYTES + 16);
+  const over = 'A'.repeat(RECEIPT_BODY_LIMIT_BYTES + 16);
   const receiptOf = (s: Slot) => () => API_PATHS.receipt(idOf(s));
   const pending = slot('p2pBuy', 'PAYMENT_PENDING');
-  // 11 MB of PNG: its base64 (14.7 MB) fits the body limit, the file does not fit 10 MB.
-  const bigPng = Buffer.alloc(11 * 1024 * 1024, 7);
+  // A byte over 10 MB of PNG: its base64 fits the receipt's body limit, the file does not fit 10 MB.
+  const bigPng = Buffer.alloc(RECEIPT_MAX_BYTES + 1, 7);
   pngFile('x').copy(bigPng, 0, 0, 33);
   const receipt = 'POST /api/orders/:id/receipt';
   const cases: readonly (readonly [string, string, Caller, () => string, string, () => string])[] =
     [
       [
-        'create with a 15 MB walletAddress',
+        'create with a 14 MB walletAddress',
         `POST ${API_PATHS.createOrder}`,
         'customer',
         () => API_PATHS.createOrder,
@@ -1016,16 +1017,16 @@ function buildOversized(): void {
         () => `{"walletAddress":"${over}"}`,
       ],
       [
-        'receipt with 15 MB of fileData',
+        'receipt with 14 MB of fileData',
         receipt,
         'customer',
         receiptOf(pending),
         'application/json',
         () => `{"fileName":"a.png","fileData":"data:image/png;base64,${over}"}`,
       ],
-      ['15 MB as text/plain', receipt, 'nobody', receiptOf(pending), 'text/plain', () => over],
+      ['14 MB as text/plain', receipt, 'nobody', receiptOf(pending), 'text/plain', () => over],
       [
-        'reject with a 15 MB reason',
+        'reject with a 14 MB reason',
         'POST /api/operator/orders/:id/reject',
         'operator',
         () => OPERATOR_PATHS.reject(idOf(slot('p2pBuy', 'WAITING_REQUISITES'))),
@@ -1033,7 +1034,7 @@ function buildOversized(): void {
         () => `{"reason":"${over}"}`,
       ],
       [
-        'receipt of an 11 MB PNG in a 14.7 MB body',
+        'receipt of a PNG a byte over 10 MB, in a body under the limit',
         receipt,
         'customer',
         receiptOf(pending),

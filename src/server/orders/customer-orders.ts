@@ -209,22 +209,37 @@ export function confirmOfficeReceipt(ctx: ServerContext, customerId: number, ord
  * row commits with the order's check, and a refused upload's file is removed. The same file sent
  * twice to one order (a double tap) is kept once; on another order it flags both for operators.
  */
+/**
+ * The caller's order, when it can take a receipt now: ORDER_NOT_FOUND or INVALID_STATUS
+ * otherwise. Asked before an upload's body is read (routes/customer.ts), so that nobody sends
+ * megabytes to an order that is not theirs or not waiting for one, and again by the upload, before
+ * a file is written for nothing; the transition judges once more against the status the order has
+ * when its row is written.
+ */
+export async function orderTakingReceipt(
+  ctx: ServerContext,
+  customerId: number,
+  orderId: string,
+): Promise<OrderRow> {
+  const order = await ownOrder(ctx.db, orderId, customerId);
+  if (
+    order.payment_method === 'OFFICE' ||
+    order.type === 'SELL' ||
+    !takesAction('uploadReceipt', 'customer', order.status)
+  ) {
+    throw new AppError('INVALID_STATUS', { status: order.status });
+  }
+  return order;
+}
+
 export async function uploadReceipt(
   ctx: ServerContext,
   customerId: number,
   orderId: string,
   upload: { readonly fileName: string; readonly fileData: string },
 ): Promise<TransitionResult> {
-  const order = await ownOrder(ctx.db, orderId, customerId);
-  if (order.payment_method === 'OFFICE' || order.type === 'SELL') {
-    throw new AppError('INVALID_STATUS', { status: order.status });
-  }
+  await orderTakingReceipt(ctx, customerId, orderId);
   const checked = checkReceiptFile(upload.fileData);
-  // Refuse early what the order cannot take, before a file is written for nothing; the
-  // transition below judges again against the status the order has when the row is written.
-  if (!takesAction('uploadReceipt', 'customer', order.status)) {
-    throw new AppError('INVALID_STATUS', { status: order.status });
-  }
   const receiptId = randomUUID();
   const storageKey = receiptStorageKey(checked, receiptId);
   await writeReceiptFile(ctx.config.receiptsDir, storageKey, checked);

@@ -27,6 +27,7 @@ import {
   confirmPayment,
   orderHistory,
   orderStatus,
+  orderTakingReceipt,
   submitTxHash,
   uploadReceipt,
 } from '../orders/customer-orders';
@@ -36,11 +37,13 @@ import type { LimitedCall } from '../rate-limit';
 import { currentRate } from '../rates/rates';
 import { orderIdParam, parseWith } from '../validation';
 import { holdsVersion, noStore } from './cache-control';
+import { RECEIPT_BODY_LIMIT_BYTES } from '../plugins/json-body';
 import { POLLED_SMALL } from '../plugins/request-log';
 
 export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
-  app.addHook('preHandler', app.authenticate);
-  const counted = (call: LimitedCall) => ({ preHandler: app.callLimit(call) });
+  // Who calls, and their limits, are known before a body is read (plugins/json-body.ts).
+  app.addHook('onRequest', app.authenticate);
+  const counted = (call: LimitedCall) => ({ onRequest: app.callLimit(call) });
 
   app.get(API_PATHS.rate, async (request, reply): Promise<RateResponse> => {
     const rate = await currentRate(app, parseWith(RateQuerySchema, request.query));
@@ -120,9 +123,20 @@ export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
     counted('action'),
     orderAction(IgnoredBody, confirmPayment),
   );
+  // The one large body, a file as a data URL: read only once the caller is known, within their
+  // limit, and the order is theirs and waiting for a receipt.
   app.post(
     '/api/orders/:id/receipt',
-    counted('receipt'),
+    {
+      bodyLimit: RECEIPT_BODY_LIMIT_BYTES,
+      onRequest: [
+        app.callLimit('receipt'),
+        async (request: FastifyRequest) => {
+          const id = orderIdParam(request.params);
+          await orderTakingReceipt(app, request.caller.telegramId, id);
+        },
+      ],
+    },
     orderAction(ReceiptUploadSchema, uploadReceipt),
   );
   app.post('/api/orders/:id/tx-hash', counted('action'), orderAction(TxHashSchema, submitTxHash));

@@ -46,10 +46,11 @@ import { noStore } from './cache-control';
 import { POLLED } from '../plugins/request-log';
 
 export const operatorRoutes: FastifyPluginCallback = (app, _options, done) => {
-  app.addHook('preHandler', app.operatorOnly);
+  // Known before a body is read (plugins/json-body.ts): who calls, and the orders they may touch.
+  app.addHook('onRequest', app.operatorOnly);
 
   // Every route of one order: first, whether the caller's console holds it (consoleScope).
-  app.addHook('preHandler', async (request) => {
+  app.addHook('onRequest', async (request) => {
     const params = request.params as Record<string, unknown> | undefined;
     if (request.consoleScope === null || params?.['id'] === undefined) return;
     await checkInScope(app, orderIdParam(params), request.consoleScope);
@@ -57,7 +58,7 @@ export const operatorRoutes: FastifyPluginCallback = (app, _options, done) => {
 
   /** The options of a write's route: recent init data when MONEY_ACTIONS says it moves money. */
   const write = (name: OperatorWrite) =>
-    MONEY_ACTIONS[name] ? { preHandler: app.recentOperator } : {};
+    MONEY_ACTIONS[name] ? { onRequest: app.recentOperator } : {};
 
   /** An action on an order; its body, when it takes one, is judged before the order id. */
   const orderAction =
