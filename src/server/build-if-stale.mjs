@@ -35,7 +35,10 @@ function newest(entry) {
   if (!stat.isDirectory()) return WRITTEN_BY_THE_BUILD.test(entry) ? 0 : stat.mtimeMs;
   return fs
     .readdirSync(full)
-    .reduce((/** @type {number} */ latest, name) => Math.max(latest, newest(path.join(entry, name))), 0);
+    .reduce(
+      (/** @type {number} */ latest, name) => Math.max(latest, newest(path.join(entry, name))),
+      0,
+    );
 }
 
 /** @returns {boolean} */

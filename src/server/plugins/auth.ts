@@ -1,10 +1,13 @@
 /**
- * Identity as preHandler hooks (design.md, "Identity"): `authenticate` verifies the caller's
- * Telegram init data and puts them on `request.caller`; `operatorOnly` does the same for the
- * Telegram users of OPERATOR_IDS (and, in demo mode, each demo customer, limited to their own
- * orders: `consoleScope`) and answers 403 FORBIDDEN to anyone else; `recentOperator` asks the
- * writes that move money for recent init data. A route file adds one of them to its whole scope,
- * so none of its routes can forget it.
+ * Identity as hooks (design.md, "Identity"), known before a body is read (issue 22, item 4):
+ * `authenticate` verifies the caller's Telegram init data from the Authorization header or the
+ * query (onRequest) and puts them on `request.caller`; a call that names itself only in its
+ * (small) body, the spec's `telegramInitData` field, is verified once that is parsed
+ * (`authenticateBody`, preValidation). `operatorOnly` does the same for the Telegram users of
+ * OPERATOR_IDS (and, in demo mode, each demo customer, limited to their own orders:
+ * `consoleScope`) and answers 403 FORBIDDEN to anyone else; `recentOperator` asks the writes that
+ * move money for recent init data. A route file adds them to its whole scope, so none of its
+ * routes can forget them.
  */
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -16,12 +19,19 @@ import { AppError } from '../errors';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** preHandler: the verified customer on `request.caller`; AUTH_* otherwise. */
+    /**
+     * onRequest: the verified customer on `request.caller`, from the header or the query; AUTH_*
+     * otherwise. A call with a body and neither waits for `authenticateBody`.
+     */
     authenticate: (request: FastifyRequest) => Promise<void>;
-    /** preHandler: as `authenticate`, for operators only; FORBIDDEN for anyone else. */
+    /** preValidation after `authenticate`: the customer of the body's `telegramInitData`. */
+    authenticateBody: (request: FastifyRequest) => Promise<void>;
+    /** For a route that reads a large body: AUTH_MISSING unless the caller is known already. */
+    identifiedBeforeBody: (request: FastifyRequest) => Promise<void>;
+    /** onRequest: as `authenticate`, from the header or the query, for operators only; FORBIDDEN for anyone else. */
     operatorOnly: (request: FastifyRequest) => Promise<void>;
     /**
-     * preHandler after `operatorOnly`, for the writes that move money (src/shared's
+     * onRequest after `operatorOnly`, for the writes that move money (src/shared's
      * MONEY_ACTIONS): OPERATOR_REOPEN when the caller's init data is older than
      * OPERATOR_INIT_DATA_MAX_AGE.
      */
@@ -39,10 +49,12 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     /**
-     * The verified Telegram user of the call. Set by the `authenticate` or `operatorOnly`
-     * preHandler: only routes in a scope that runs one read it.
+     * The verified Telegram user of the call. Set by `authenticate` (or `authenticateBody`) or
+     * `operatorOnly`: only routes in a scope that runs them read it.
      */
     caller: Caller;
+    /** Whether `caller` is set yet. */
+    identified: boolean;
     /** The caller's `consoleScope`, set by `operatorOnly`. */
     consoleScope: number | null;
   }
@@ -71,14 +83,35 @@ export const authPlugin = fp(
       operatorIds.has(telegramId) ? null : telegramId,
     );
     app.decorateRequest('caller');
+    app.decorateRequest('identified', false);
     app.decorateRequest('consoleScope', null);
+    const identify = (request: FastifyRequest) => {
+      request.caller = authenticator.verify(request);
+      request.identified = true;
+    };
     // Verifying is synchronous (and mostly a cache hit); a promise's executor turns a throw
     // into the rejection Fastify answers with.
     app.decorate(
       'authenticate',
       (request: FastifyRequest) =>
         new Promise<void>((resolve) => {
-          request.caller = authenticator.verify(request);
+          if (!namesItselfInBody(request)) identify(request);
+          resolve();
+        }),
+    );
+    app.decorate(
+      'authenticateBody',
+      (request: FastifyRequest) =>
+        new Promise<void>((resolve) => {
+          if (!request.identified) identify(request);
+          resolve();
+        }),
+    );
+    app.decorate(
+      'identifiedBeforeBody',
+      (request: FastifyRequest) =>
+        new Promise<void>((resolve) => {
+          if (!request.identified) throw new AppError('AUTH_MISSING');
           resolve();
         }),
     );
@@ -108,3 +141,17 @@ export const authPlugin = fp(
   },
   { name: 'auth', dependencies: ['context'] },
 );
+
+/**
+ * A call with no identity in its header or query but a body, which may carry the spec's
+ * `telegramInitData` field: it is verified once the body is parsed (at most 64 KB).
+ */
+function namesItselfInBody(request: FastifyRequest): boolean {
+  if (request.headers.authorization !== undefined) return false;
+  const query = request.query as Record<string, unknown> | null;
+  if (query?.['telegramInitData'] !== undefined) return false;
+  const length = request.headers['content-length'];
+  return (
+    (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined
+  );
+}

@@ -17,7 +17,8 @@ import { AppError } from '../errors';
 export const JSON_BODY_LIMIT_BYTES = 64 * 1024;
 
 /** A receipt of RECEIPT_MAX_BYTES as a base64 data URL, with room for its name and the JSON. */
-export const RECEIPT_BODY_LIMIT_BYTES = Math.ceil(RECEIPT_MAX_BYTES / 3) * 4 + JSON_BODY_LIMIT_BYTES;
+export const RECEIPT_BODY_LIMIT_BYTES =
+  Math.ceil(RECEIPT_MAX_BYTES / 3) * 4 + JSON_BODY_LIMIT_BYTES;
 
 export const jsonBodyPlugin = fp(
   (app, _options, done) => {

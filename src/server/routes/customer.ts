@@ -41,9 +41,11 @@ import { RECEIPT_BODY_LIMIT_BYTES } from '../plugins/json-body';
 import { POLLED_SMALL } from '../plugins/request-log';
 
 export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
-  // Who calls, and their limits, are known before a body is read (plugins/json-body.ts).
+  // Who calls is known before a body is read (plugins/json-body.ts), unless the call names
+  // itself in its body, the spec's telegramInitData field.
   app.addHook('onRequest', app.authenticate);
-  const counted = (call: LimitedCall) => ({ onRequest: app.callLimit(call) });
+  app.addHook('preValidation', app.authenticateBody);
+  const counted = (call: LimitedCall) => ({ preHandler: app.callLimit(call) });
 
   app.get(API_PATHS.rate, async (request, reply): Promise<RateResponse> => {
     const rate = await currentRate(app, parseWith(RateQuerySchema, request.query));
@@ -130,6 +132,7 @@ export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
     {
       bodyLimit: RECEIPT_BODY_LIMIT_BYTES,
       onRequest: [
+        app.identifiedBeforeBody,
         app.callLimit('receipt'),
         async (request: FastifyRequest) => {
           const id = orderIdParam(request.params);
