@@ -13,6 +13,7 @@ import { isDemoCustomerId } from '../auth/demo-session';
 import { isDemoMode } from '../config';
 import { DEMO_BOT_TOKEN } from '../auth/telegram-auth';
 import { AppError } from '../errors';
+import type { ErrorCode } from '../../shared/errors';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,6 +49,9 @@ declare module 'fastify' {
   }
 }
 
+/** Refusals of init data that was sent: a wrong signature or fields, or an old one. */
+const COUNTED_REFUSALS: ReadonlySet<ErrorCode> = new Set(['AUTH_INVALID', 'AUTH_EXPIRED']);
+
 export const authPlugin = fp(
   (app, _options, done) => {
     const authenticator = createAuthenticator({
@@ -72,27 +76,30 @@ export const authPlugin = fp(
     );
     app.decorateRequest('caller');
     app.decorateRequest('consoleScope', null);
-    // Verifying is synchronous (and mostly a cache hit); a promise's executor turns a throw
-    // into the rejection Fastify answers with.
-    app.decorate(
-      'authenticate',
-      (request: FastifyRequest) =>
-        new Promise<void>((resolve) => {
-          request.caller = authenticator.verify(request);
-          resolve();
-        }),
-    );
-    app.decorate(
-      'operatorOnly',
-      (request: FastifyRequest) =>
-        new Promise<void>((resolve) => {
-          const caller = authenticator.verify(request);
-          if (!app.isOperator(caller.telegramId)) throw new AppError('FORBIDDEN');
-          request.caller = caller;
-          request.consoleScope = app.consoleScope(caller.telegramId);
-          resolve();
-        }),
-    );
+    // Init data sent and refused is counted against the client's address (rate-limit.ts,
+    // ADDRESS_LIMITS): past the minute's limit the refusal is 429 RATE_LIMITED. Only refusals
+    // are counted, so verifying stays free of the database; a call with no init data at all is
+    // not, for it guesses nothing.
+    const countRefusal = app.addressLimit('refusedIdentity');
+    const verify = async (request: FastifyRequest): Promise<Caller> => {
+      try {
+        return authenticator.verify(request);
+      } catch (error) {
+        if (error instanceof AppError && COUNTED_REFUSALS.has(error.code)) {
+          await countRefusal(request);
+        }
+        throw error;
+      }
+    };
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      request.caller = await verify(request);
+    });
+    app.decorate('operatorOnly', async (request: FastifyRequest) => {
+      const caller = await verify(request);
+      if (!app.isOperator(caller.telegramId)) throw new AppError('FORBIDDEN');
+      request.caller = caller;
+      request.consoleScope = app.consoleScope(caller.telegramId);
+    });
     const moneyMaxAgeMs = app.config.operatorInitDataMaxAgeSeconds * 1000;
     app.decorate(
       'recentOperator',
@@ -106,5 +113,5 @@ export const authPlugin = fp(
     );
     done();
   },
-  { name: 'auth', dependencies: ['context'] },
+  { name: 'auth', dependencies: ['context', 'call-limits'] },
 );
