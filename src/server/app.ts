@@ -1,8 +1,8 @@
 /**
  * `buildApp(config, deps)`: the whole server as a Fastify instance, with nothing listening.
  * Tests call it with `app.inject` on a fresh database; main.ts listens. It only composes
- * plugins: the context decorators first, then error handling and body parsing, identity and
- * call limits, the jobs, the route files, and the mini-app with the answer to unknown paths.
+ * plugins: the context decorators first, then error handling and body parsing, call limits and
+ * identity, the jobs, the route files, and the mini-app with the answer to unknown paths.
  */
 import { createRequire } from 'node:module';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
@@ -72,8 +72,16 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     // One line per request, written when it is answered (plugins/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: JSON_BODY_LIMIT_BYTES,
-    // Behind a reverse proxy on a private network the client's address is in X-Forwarded-For.
-    trustProxy: 'loopback, linklocal, uniquelocal',
+    // The client's address (request.ip: the logs, the per-address call limits) behind a reverse
+    // proxy. Fastify walks X-Forwarded-For from the right, past the connection's address and
+    // each entry that is a trusted proxy (TRUST_PROXY, by default the loopback and private
+    // ranges a proxy on this machine or network connects from), and stops at the first that
+    // is not. The shipped nginx site (deploy/nginx/exchange.conf) replaces the header with the
+    // address it saw instead of appending to it, so it holds one entry, the real client's, and
+    // nothing a client sends survives it. Not a hop count of 1: with a count, whoever reaches
+    // an instance's port without the proxy (HOST=0.0.0.0, the default with a bot) would name
+    // their own address; with a list, only a connection from a trusted address is believed.
+    trustProxy: [...config.trustProxy],
     // The router's own refusals (a malformed %-escape, a path segment over 100 characters) would
     // otherwise answer with Fastify's codes; they go through the same handler as every error.
     frameworkErrors: sendError,
@@ -84,8 +92,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(requestLogPlugin);
   await app.register(errorsPlugin);
   await app.register(jsonBodyPlugin);
-  await app.register(authPlugin);
   await app.register(callLimitsPlugin);
+  await app.register(authPlugin);
   if (deps.jobs === true) await app.register(jobsPlugin);
   await app.register(botPlugin, { jobs: deps.jobs === true });
   // The API's answers are compressed as they go; the app's files were compressed at build time.

@@ -3,6 +3,7 @@
  * valibot schema of the environment. Every variable has a demo default so that `npm start` works
  * with no configuration at all; a bad value stops the server with one clear line per problem.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import * as v from 'valibot';
 import { LANGUAGES, type BankRequisites, type Language } from '../shared/api';
@@ -13,7 +14,7 @@ import {
   OPERATOR_USUAL_ANSWER_MS,
 } from '../shared/limits';
 import { BANK_DETAIL_PATTERNS, type BankDetail } from '../shared/schemas/fields';
-import { CALL_LIMITS, type LimitedCall } from './rate-limit';
+import { ADDRESS_LIMITS, CALL_LIMITS, type AddressCall, type LimitedCall } from './rate-limit';
 
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly path: string }
@@ -38,6 +39,13 @@ export interface AppConfig {
   readonly operatorInitDataMaxAgeSeconds: number;
   /** Calls per minute one customer may make, per kind of writing call. */
   readonly callLimits: Readonly<Record<LimitedCall, number>>;
+  /** Calls per minute one client address may make, per kind of call made without an identity. */
+  readonly addressLimits: Readonly<Record<AddressCall, number>>;
+  /**
+   * The proxies whose X-Forwarded-For is believed: addresses, CIDR ranges, or proxy-addr's names
+   * `loopback`, `linklocal`, `uniquelocal` (Fastify's `trustProxy`; app.ts says why a list).
+   */
+  readonly trustProxy: readonly string[];
   /** How many orders in a non-final status one customer may hold at once. */
   readonly maxActiveOrders: number;
   /** How long an order waits for requisites or office instructions before it is cancelled. */
@@ -97,6 +105,23 @@ export function logsAt(config: Pick<AppConfig, 'logLevel'>, level: AppConfig['lo
   return (
     config.logLevel !== 'silent' && LOG_LEVELS.indexOf(config.logLevel) >= LOG_LEVELS.indexOf(level)
   );
+}
+
+/**
+ * Where a reverse proxy connects from when it is on this machine or the private network: the
+ * loopback, link-local and private (RFC 1918, fc00::/7) ranges.
+ */
+const DEFAULT_TRUST_PROXY = 'loopback,linklocal,uniquelocal';
+const PROXY_RANGE_NAMES: ReadonlySet<string> = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, a CIDR range (`10.0.0.0/8`, `fd00::/8`), or one of proxy-addr's range names. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
 /** A variable's value: EnvSchema has trimmed it and dropped it when blank. */
@@ -279,6 +304,29 @@ export const EnvVariablesSchema = v.object({
     ),
     'info',
   ),
+  // One message per entry that is none of these.
+  TRUST_PROXY: v.optional(
+    v.pipe(
+      text,
+      v.transform((list) =>
+        list
+          .split(',')
+          .map((part) => part.trim())
+          .filter((part) => part !== ''),
+      ),
+      v.array(
+        v.pipe(
+          text,
+          v.check(
+            isProxyAddress,
+            (issue) =>
+              `TRUST_PROXY must be addresses or CIDR ranges of your reverse proxies, or loopback, linklocal, uniquelocal, separated by commas, got "${issue.input}"`,
+          ),
+        ),
+      ),
+    ),
+    DEFAULT_TRUST_PROXY,
+  ),
 });
 
 type EnvVariables = v.InferOutput<typeof EnvVariablesSchema>;
@@ -370,6 +418,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     initDataMaxAgeSeconds: variables.INIT_DATA_MAX_AGE,
     operatorInitDataMaxAgeSeconds: variables.OPERATOR_INIT_DATA_MAX_AGE,
     callLimits: CALL_LIMITS,
+    addressLimits: ADDRESS_LIMITS,
+    trustProxy: variables.TRUST_PROXY,
     maxActiveOrders: variables.MAX_ACTIVE_ORDERS,
     requisitesTimeoutMs: variables.REQUISITES_TIMEOUT * 1000,
     depositAddresses: {

@@ -251,11 +251,14 @@ export interface ServerDatabase {
 }
 
 /**
- * On SQLite a file in `dir`; on PostgreSQL (TEST_DB=postgres) a fresh database beside
- * TEST_DATABASE_URL's, which the server uses with its default schema.
+ * On SQLite a file in `dir`; on PostgreSQL (TEST_DB=postgres, or `kind` for a test that needs
+ * it) a fresh database beside TEST_DATABASE_URL's, which the server uses with its default schema.
  */
-export async function serverDatabase(dir: string): Promise<ServerDatabase> {
-  if (testDatabaseKind() === 'sqlite') {
+export async function serverDatabase(
+  dir: string,
+  kind: 'sqlite' | 'postgres' = testDatabaseKind(),
+): Promise<ServerDatabase> {
+  if (kind === 'sqlite') {
     const file = path.join(dir, 'exchange.db');
     return {
       env: { SQLITE_PATH: file },
@@ -265,7 +268,7 @@ export async function serverDatabase(dir: string): Promise<ServerDatabase> {
   }
   const adminUrl = process.env['TEST_DATABASE_URL'];
   if (adminUrl === undefined || adminUrl === '') {
-    throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+    throw new Error('a server on PostgreSQL needs TEST_DATABASE_URL');
   }
   // The server uses its database's default schema: a database of its own, dropped afterwards.
   const name = `crash_${path

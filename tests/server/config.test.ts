@@ -212,6 +212,24 @@ describe('configuration from the environment', () => {
     ]);
   });
 
+  it('believes X-Forwarded-For from the loopback and private ranges by default, and from the proxies TRUST_PROXY names', () => {
+    expect(loadConfig({}).trustProxy).toEqual(['loopback', 'linklocal', 'uniquelocal']);
+    expect(
+      loadConfig({ TRUST_PROXY: ' 198.51.100.7, 10.0.0.0/8 ,fd00::/8,loopback' }).trustProxy,
+    ).toEqual(['198.51.100.7', '10.0.0.0/8', 'fd00::/8', 'loopback']);
+  });
+
+  it('refuses a TRUST_PROXY entry that is no address, range or range name, one line each', () => {
+    const problem = (entry: string) =>
+      `TRUST_PROXY must be addresses or CIDR ranges of your reverse proxies, or loopback, linklocal, uniquelocal, separated by commas, got "${entry}"`;
+    expect(problemsOf({ TRUST_PROXY: 'nginx.local, 10.0.0.0/33, 1, ::1/129, 127.0.0.1' })).toEqual([
+      problem('nginx.local'),
+      problem('10.0.0.0/33'),
+      problem('1'),
+      problem('::1/129'),
+    ]);
+  });
+
   it('trims every value and treats a blank one as unset', () => {
     const config = loadConfig({ PORT: '  ', HOST: ' 127.0.0.1 ', OPERATOR_IDS: ' 7 ,, 8 ' });
     expect(config.port).toBe(3000);

@@ -42,6 +42,7 @@ const TABLES = [
   'notifications',
   'notification_failures',
   'call_counts',
+  'address_call_counts',
 ];
 
 let migrating: TestApp;

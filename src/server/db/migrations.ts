@@ -521,6 +521,24 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0014_address_call_counts': {
+      async up(db: Kysely<unknown>) {
+        // The per-address call limits (rate-limit.ts), beside the per-customer ones: a table of
+        // its own rather than a wider key for call_counts, which an instance of the version
+        // before keeps writing while a rolling deploy runs.
+        await db.schema
+          .createTable('address_call_counts')
+          .addColumn('address', 'text', (c) => c.notNull())
+          .addColumn('call', 'text', (c) => c.notNull())
+          .addColumn('window_start', big, (c) => c.notNull())
+          .addColumn('count', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('address_call_counts_pk', ['address', 'call'])
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('address_call_counts').execute();
+      },
+    },
   };
 }
 

@@ -162,6 +162,14 @@ export interface CallCountsTable {
   count: number;
 }
 
+/** The per-address call limits' windows (rate-limit.ts: `addressKey` names the address). */
+export interface AddressCallCountsTable {
+  address: string;
+  call: string;
+  window_start: number;
+  count: number;
+}
+
 /**
  * The transactional outbox: a message to Telegram, written in the same transaction as the change
  * that causes it, unique per (event, recipient) by `dedupe_key`, sent later by the outbox worker.
@@ -208,6 +216,7 @@ export interface Database {
   cities: CitiesTable;
   offices: OfficesTable;
   call_counts: CallCountsTable;
+  address_call_counts: AddressCallCountsTable;
   notifications: NotificationsTable;
   notification_failures: NotificationFailuresTable;
 }

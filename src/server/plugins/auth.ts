@@ -16,6 +16,7 @@ import { isDemoCustomerId } from '../auth/demo-session';
 import { isDemoMode } from '../config';
 import { DEMO_BOT_TOKEN } from '../auth/telegram-auth';
 import { AppError } from '../errors';
+import type { ErrorCode } from '../../shared/errors';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -60,6 +61,9 @@ declare module 'fastify' {
   }
 }
 
+/** Refusals of init data that was sent: a wrong signature or fields, or an old one. */
+const COUNTED_REFUSALS: ReadonlySet<ErrorCode> = new Set(['AUTH_INVALID', 'AUTH_EXPIRED']);
+
 export const authPlugin = fp(
   (app, _options, done) => {
     const authenticator = createAuthenticator({
@@ -85,28 +89,31 @@ export const authPlugin = fp(
     app.decorateRequest('caller');
     app.decorateRequest('identified', false);
     app.decorateRequest('consoleScope', null);
-    const identify = (request: FastifyRequest) => {
-      request.caller = authenticator.verify(request);
+    // Init data sent and refused is counted against the client's address (rate-limit.ts,
+    // ADDRESS_LIMITS): past the minute's limit the refusal is 429 RATE_LIMITED. Only refusals
+    // are counted, so verifying stays free of the database; a call with no init data at all is
+    // not, for it guesses nothing.
+    const countRefusal = app.addressLimit('refusedIdentity');
+    const verify = async (request: FastifyRequest): Promise<Caller> => {
+      try {
+        return authenticator.verify(request);
+      } catch (error) {
+        if (error instanceof AppError && COUNTED_REFUSALS.has(error.code)) {
+          await countRefusal(request);
+        }
+        throw error;
+      }
+    };
+    const identify = async (request: FastifyRequest) => {
+      request.caller = await verify(request);
       request.identified = true;
     };
-    // Verifying is synchronous (and mostly a cache hit); a promise's executor turns a throw
-    // into the rejection Fastify answers with.
-    app.decorate(
-      'authenticate',
-      (request: FastifyRequest) =>
-        new Promise<void>((resolve) => {
-          if (!namesItselfInBody(request)) identify(request);
-          resolve();
-        }),
-    );
-    app.decorate(
-      'authenticateBody',
-      (request: FastifyRequest) =>
-        new Promise<void>((resolve) => {
-          if (!request.identified) identify(request);
-          resolve();
-        }),
-    );
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      if (!namesItselfInBody(request)) await identify(request);
+    });
+    app.decorate('authenticateBody', async (request: FastifyRequest) => {
+      if (!request.identified) await identify(request);
+    });
     app.decorate(
       'identifiedBeforeBody',
       (request: FastifyRequest) =>
@@ -115,17 +122,13 @@ export const authPlugin = fp(
           resolve();
         }),
     );
-    app.decorate(
-      'operatorOnly',
-      (request: FastifyRequest) =>
-        new Promise<void>((resolve) => {
-          const caller = authenticator.verify(request);
-          if (!app.isOperator(caller.telegramId)) throw new AppError('FORBIDDEN');
-          request.caller = caller;
-          request.consoleScope = app.consoleScope(caller.telegramId);
-          resolve();
-        }),
-    );
+    app.decorate('operatorOnly', async (request: FastifyRequest) => {
+      const caller = await verify(request);
+      if (!app.isOperator(caller.telegramId)) throw new AppError('FORBIDDEN');
+      request.caller = caller;
+      request.identified = true;
+      request.consoleScope = app.consoleScope(caller.telegramId);
+    });
     const moneyMaxAgeMs = app.config.operatorInitDataMaxAgeSeconds * 1000;
     app.decorate(
       'recentOperator',
@@ -139,7 +142,7 @@ export const authPlugin = fp(
     );
     done();
   },
-  { name: 'auth', dependencies: ['context'] },
+  { name: 'auth', dependencies: ['context', 'call-limits'] },
 );
 
 /**

@@ -16,9 +16,14 @@ import { AppError } from '../errors';
 /** The most any call but the receipt upload may send: its largest real body is under 2 KB. */
 export const JSON_BODY_LIMIT_BYTES = 64 * 1024;
 
-/** A receipt of RECEIPT_MAX_BYTES as a base64 data URL, with room for its name and the JSON. */
-export const RECEIPT_BODY_LIMIT_BYTES =
-  Math.ceil(RECEIPT_MAX_BYTES / 3) * 4 + JSON_BODY_LIMIT_BYTES;
+/**
+ * A receipt of RECEIPT_MAX_BYTES as a base64 data URL (13.3 MiB), with room for its name and the
+ * JSON: 14 MiB, a round figure a proxy in front can be given as it is (deploy/nginx: `14m`).
+ */
+export const RECEIPT_BODY_LIMIT_BYTES = 14 * 1024 * 1024;
+if (RECEIPT_BODY_LIMIT_BYTES < Math.ceil(RECEIPT_MAX_BYTES / 3) * 4 + JSON_BODY_LIMIT_BYTES) {
+  throw new Error('RECEIPT_BODY_LIMIT_BYTES must hold a RECEIPT_MAX_BYTES file as base64');
+}
 
 export const jsonBodyPlugin = fp(
   (app, _options, done) => {

@@ -1,6 +1,6 @@
 /**
- * Calls that need no identity: health, the app's start-up configuration, the demo session and
- * the cities with an office for a currency.
+ * Calls that need no identity: health, the app's start-up configuration, the demo session
+ * (limited per client address) and the cities with an office for a currency.
  */
 import type { FastifyPluginCallback } from 'fastify';
 import {
@@ -13,6 +13,7 @@ import {
 import { DemoSessionQuerySchema } from '../../shared/schemas/queries';
 import { appConfigOf } from '../app-config';
 import { demoSession } from '../auth/demo-session';
+import { isDemoMode } from '../config';
 import { pingDatabase } from '../db/database';
 import { citiesTaking } from '../reference/cities';
 import { parseWith } from '../validation';
@@ -31,12 +32,19 @@ export const publicRoutes: FastifyPluginCallback = (app, _options, done) => {
     return Promise.resolve(appConfigOf(app.config));
   });
 
-  app.get(API_PATHS.demoSession, async (request, reply): Promise<DemoSessionResponse> => {
-    const { startParam, browser } = parseWith(DemoSessionQuerySchema, request.query);
-    const session = demoSession(app, startParam, browser);
-    noStore(reply);
-    return Promise.resolve(session);
-  });
+  // Each session is a demo customer of its own: counted per client address, in demo mode only
+  // (with a bot token it mints nothing and answers DEMO_DISABLED).
+  const demoLimit = isDemoMode(app.config) ? { preHandler: app.addressLimit('demoSession') } : {};
+  app.get(
+    API_PATHS.demoSession,
+    demoLimit,
+    async (request, reply): Promise<DemoSessionResponse> => {
+      const { startParam, browser } = parseWith(DemoSessionQuerySchema, request.query);
+      const session = demoSession(app, startParam, browser);
+      noStore(reply);
+      return Promise.resolve(session);
+    },
+  );
 
   app.get<{ Params: { currencyCode: string } }>(
     '/api/cities/:currencyCode',
