@@ -8,7 +8,9 @@
  * picks a random one.
  *
  * Prints one table: requests a second, p99 latency, the server's CPU time per request (from
- * /proc), its RSS and its log bytes per request; then the status/bare ratios on the last line.
+ * /proc), its RSS and its log bytes per request, for every call and for receipts of 10 MB
+ * uploaded three at a time; the SQLite server's peak RSS through the open loop and through its
+ * whole run; then the status/bare ratios on the last line.
  * Nothing is asserted. PostgreSQL is measured too when TEST_DATABASE_URL names a server (a
  * database of its own is created and dropped). BENCH_SECONDS sets each run's length (8).
  *
@@ -29,6 +31,7 @@ import type { DatabaseConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/database';
 import type { Database, NewOrderRow } from '../../src/server/db/schema';
 import { API_PATHS } from '../../src/shared/api';
+import { RECEIPT_MAX_BYTES } from '../../src/shared/limits';
 import { fiatTotalMinor, fromMinor, toUnits } from '../../src/shared/money';
 import type { OrderStatus } from '../../src/shared/order-status';
 import { BACKLOG, BACKLOG_GOAL, backlogLeft, pollWhile, seedBacklog } from '../helpers/backlog';
@@ -61,6 +64,10 @@ const GROWN_ORDERS = 100_000;
 const HEAVY_ORDERS = 2_000;
 const CUSTOMER_ID_BASE = 7_000_000_000;
 const HEAVY_CUSTOMER = CUSTOMER_ID_BASE - 1;
+/** The receipts run: this many uploads of 10 MB, so many at a time, by customers of their own. */
+const RECEIPT_UPLOADS = 30;
+const RECEIPT_CONCURRENCY = 3;
+const RECEIPT_CUSTOMER_BASE = 6_000_000_000;
 
 // --- Load ---
 
@@ -379,11 +386,14 @@ async function runDatabase(kind: 'sqlite' | 'postgres'): Promise<void> {
       polls,
       { rate: OPEN_LOOP_RATE, connections: 256 },
     );
-    peakRss = memory(server.pid).peak;
+    openLoopPeakRss = memory(server.pid).peak;
 
     await measure('create, SQLite', server, await createTargets(server.url, 200_000), {
       inOrder: true,
     });
+    await measureReceipts(server, db);
+    // VmHWM: the most the process ever held, every run above included.
+    peakRss = memory(server.pid).peak;
   } finally {
     await stop(server);
     await db.destroy();
@@ -391,7 +401,67 @@ async function runDatabase(kind: 'sqlite' | 'postgres'): Promise<void> {
   }
 }
 
+/** The SQLite server's peak RSS through the open loop, and through its whole run. */
+let openLoopPeakRss = 0;
 let peakRss = 0;
+
+/**
+ * Receipts of RECEIPT_MAX_BYTES (10 MB), RECEIPT_CONCURRENCY uploads at a time, each to an order
+ * of its own that awaits its payment: the server's largest bodies, and its memory's test.
+ */
+async function measureReceipts(server: Running, db: Kysely<Database>): Promise<void> {
+  const ids = range(RECEIPT_CUSTOMER_BASE, RECEIPT_UPLOADS);
+  const orders = await seed(db, ids, () => [{ status: 'PAYMENT_PENDING' }]);
+  const file = Buffer.alloc(RECEIPT_MAX_BYTES, 7);
+  // A PNG by its first bytes, as the server reads a receipt's type.
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(file);
+  const body = JSON.stringify({
+    fileName: 'receipt.png',
+    fileData: `data:image/png;base64,${file.toString('base64')}`,
+    fileSize: file.length,
+  });
+  const queue = [...orders];
+  const latencies: number[] = [];
+  let failed = 0;
+  const cpuBefore = cpuMicros(server.pid);
+  const began = performance.now();
+  await Promise.all(
+    range(0, RECEIPT_CONCURRENCY).map(async () => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+        const [customer, orderIds] = next;
+        const orderId = orderIds[0] ?? '';
+        const sent = performance.now();
+        const res = await fetch(`${server.url}${API_PATHS.receipt(orderId)}`, {
+          method: 'POST',
+          headers: { ...authHeaders(customer), 'content-type': 'application/json' },
+          body,
+        });
+        await res.arrayBuffer();
+        if (!res.ok) failed += 1;
+        latencies.push(performance.now() - sent);
+      }
+    }),
+  );
+  const seconds = (performance.now() - began) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (share: number) => latencies[Math.floor((latencies.length - 1) * share)] ?? 0;
+  const row: Row = {
+    label: `receipts of 10 MB, ${RECEIPT_CONCURRENCY} at a time, SQLite`,
+    result: {
+      requests: latencies.length,
+      perSecond: latencies.length / seconds,
+      p50: at(0.5),
+      p99: at(0.99),
+      failed,
+      errors: 0,
+    },
+    cpuPerRequest: (cpuMicros(server.pid) - cpuBefore) / Math.max(1, latencies.length),
+    rss: memory(server.pid).rss,
+    logBytes: null,
+  };
+  measured.set(row.label, row);
+  console.error(`  ${format(row)}`);
+}
 
 /** How long the backlog run waits for the server to clear it, at most. */
 const BACKLOG_MAX_MS = Number(process.env['BENCH_BACKLOG_MAX_S'] ?? 120) * 1000;
@@ -525,8 +595,13 @@ function table(): string {
       `| ${row.label}${failed > 0 ? ` (${failed} failed)` : ''} | ${fixed(row.result.perSecond)} | ${fixed(row.result.p99, 1)} | ${fixed(row.cpuPerRequest)} µs | ${fixed(row.rss)} MB | ${row.logBytes === null ? '' : `${fixed(row.logBytes)} B`} |`,
     );
   }
-  if (peakRss > 0)
-    lines.push(`| open loop: the server's peak RSS | | | | ${fixed(peakRss)} MB | |`);
+  if (openLoopPeakRss > 0)
+    lines.push(`| open loop: the server's peak RSS | | | | ${fixed(openLoopPeakRss)} MB | |`);
+  if (peakRss > 0) {
+    lines.push(
+      `| the SQLite server's peak RSS through its whole run (goal ≤ 150 MB) | | | | ${fixed(peakRss)} MB | |`,
+    );
+  }
   return lines.join('\n');
 }
 
