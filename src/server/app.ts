@@ -1,8 +1,9 @@
 /**
  * `buildApp(config, deps)`: the whole server as a Fastify instance, with nothing listening.
  * Tests call it with `app.inject` on a fresh database; main.ts listens. It only composes
- * plugins: the context decorators first, then error handling and body parsing, identity and
- * call limits, the jobs, the route files, and the mini-app with the answer to unknown paths.
+ * plugins: the context decorators first, then error handling and readiness, body parsing,
+ * identity and call limits, the jobs, the route files, and the mini-app with the answer to
+ * unknown paths.
  */
 import { createRequire } from 'node:module';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
@@ -15,6 +16,7 @@ import { callLimitsPlugin } from './plugins/call-limits';
 import { contextPlugin } from './plugins/context';
 import { errorsPlugin, sendError } from './plugins/errors';
 import { jobsPlugin } from './plugins/jobs';
+import { readinessPlugin } from './plugins/readiness';
 import { requestLogPlugin, serializeRequest } from './plugins/request-log';
 import { statusAnswersPlugin } from './plugins/status-answers';
 import { BODY_LIMIT_BYTES, jsonBodyPlugin } from './plugins/json-body';
@@ -75,11 +77,14 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     // The router's own refusals (a malformed %-escape, a path segment over 100 characters) would
     // otherwise answer with Fastify's codes; they go through the same handler as every error.
     frameworkErrors: sendError,
+    // A stopping server answers 503 itself, in the API's own form (plugins/readiness.ts).
+    return503OnClosing: false,
   });
   await app.register(contextPlugin, { config, db: deps.db, now: deps.now ?? Date.now });
   await app.register(statusAnswersPlugin);
   await app.register(requestLogPlugin);
   await app.register(errorsPlugin);
+  await app.register(readinessPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(authPlugin);
   await app.register(callLimitsPlugin);
