@@ -17,7 +17,7 @@
  * operators and set aside, and its batch is claimed again without it: the others expire.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { OPERATOR_USUAL_ANSWER_MS, PAYMENT_REMINDER_BEFORE_MS } from '../../shared/limits';
 import {
   AWAITING_PAYMENT,
@@ -44,6 +44,37 @@ export const EXPIRY_RETRY_MS = 10 * 60_000;
 
 /** The expirable statuses whose deadline is `expiresAt` (the office's is `reservedUntil`). */
 const BY_EXPIRES_AT = EXPIRABLE_STATUSES.filter((s) => s !== 'OFFICE_READY');
+
+/** What the sweeper has to do, order by order: each condition written once, for its claim. */
+type Orders = ExpressionBuilder<Database, 'orders'>;
+/** Past its deadline (`expiresAt`): to cancel. */
+const pastExpiresAt = (eb: Orders, now: number) =>
+  eb.and([eb('status', 'in', BY_EXPIRES_AT), eb('expires_at', '<=', now)]);
+/** An office reservation past its end (`reservedUntil`): to cancel. */
+const pastReservation = (eb: Orders, now: number) =>
+  eb.and([eb('status', '=', 'OFFICE_READY'), eb('reserved_until', '<=', now)]);
+/** Waiting for an operator longer than usual (since `createdAt`), not yet flagged. */
+const waitingTooLong = (eb: Orders, now: number) =>
+  eb.and([
+    eb('deadline_alerted_at', 'is', null),
+    eb('status', 'in', WAITING_FOR_OPERATOR),
+    eb('created_at', '<=', now - OPERATOR_USUAL_ANSWER_MS),
+  ]);
+/** Paid (or crypto sent) past its deadline (`expiresAt`), not yet flagged. */
+const paidPastDeadline = (eb: Orders, now: number) =>
+  eb.and([
+    eb('deadline_alerted_at', 'is', null),
+    eb('status', 'in', PAID_STATUSES),
+    eb('expires_at', '<=', now),
+  ]);
+/** Not paid yet, its deadline (`expiresAt`) close: the customer is reminded once. */
+const reminderDue = (eb: Orders, now: number) =>
+  eb.and([
+    eb('reminded_at', 'is', null),
+    eb('status', 'in', AWAITING_PAYMENT),
+    eb('expires_at', '>', now),
+    eb('expires_at', '<=', now + PAYMENT_REMINDER_BEFORE_MS),
+  ]);
 
 export interface SweepResult {
   readonly expired: readonly string[];
@@ -104,12 +135,7 @@ export async function sweepOnce(
       let due = trx
         .selectFrom('orders')
         .select('id')
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('status', 'in', BY_EXPIRES_AT), eb('expires_at', '<=', now)]),
-            eb.and([eb('status', '=', 'OFFICE_READY'), eb('reserved_until', '<=', now)]),
-          ]),
-        );
+        .where((eb) => eb.or([pastExpiresAt(eb, now), pastReservation(eb, now)]));
       if (failing.size > 0) due = due.where('id', 'not in', [...failing.keys()]);
       const processed: string[] = [];
       for (const { id } of await claim(due, dialect).execute()) {
@@ -171,9 +197,7 @@ export async function sweepOnce(
           trx
             .selectFrom('orders')
             .select('id')
-            .where('deadline_alerted_at', 'is', null)
-            .where('status', 'in', WAITING_FOR_OPERATOR)
-            .where('created_at', '<=', now - OPERATOR_USUAL_ANSWER_MS),
+            .where((eb) => waitingTooLong(eb, now)),
           dialect,
         ).execute();
         const paidLate =
@@ -183,9 +207,7 @@ export async function sweepOnce(
                 trx
                   .selectFrom('orders')
                   .select('id')
-                  .where('deadline_alerted_at', 'is', null)
-                  .where('status', 'in', PAID_STATUSES)
-                  .where('expires_at', '<=', now),
+                  .where((eb) => paidPastDeadline(eb, now)),
                 dialect,
               )
                 .limit(JOB_BATCH - waiting.length)
@@ -218,10 +240,7 @@ export async function sweepOnce(
         const due = trx
           .selectFrom('orders')
           .select('id')
-          .where('reminded_at', 'is', null)
-          .where('status', 'in', AWAITING_PAYMENT)
-          .where('expires_at', '>', now)
-          .where('expires_at', '<=', now + PAYMENT_REMINDER_BEFORE_MS);
+          .where((eb) => reminderDue(eb, now));
         const processed: string[] = [];
         for (const { id } of await claim(due, dialect).execute()) {
           if (processed.length > 0 && budget.spent()) break;
