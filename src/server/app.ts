@@ -1,9 +1,9 @@
 /**
  * `buildApp(config, deps)`: the whole server as a Fastify instance, with nothing listening.
  * Tests call it with `app.inject` on a fresh database; main.ts listens. It only composes
- * plugins: the context decorators first, then error handling and readiness, body parsing,
- * identity and call limits, the jobs, the route files, and the mini-app with the answer to
- * unknown paths.
+ * plugins: the context decorators first, then error handling, readiness and metrics, body
+ * parsing, identity and call limits, the jobs, the route files, and the mini-app with the answer
+ * to unknown paths.
  */
 import { createRequire } from 'node:module';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
@@ -16,6 +16,7 @@ import { callLimitsPlugin } from './plugins/call-limits';
 import { contextPlugin } from './plugins/context';
 import { errorsPlugin, sendError } from './plugins/errors';
 import { jobsPlugin } from './plugins/jobs';
+import { metricsPlugin } from './plugins/metrics';
 import { readinessPlugin } from './plugins/readiness';
 import { requestLogPlugin, serializeRequest } from './plugins/request-log';
 import { statusAnswersPlugin } from './plugins/status-answers';
@@ -85,6 +86,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(requestLogPlugin);
   await app.register(errorsPlugin);
   await app.register(readinessPlugin);
+  await app.register(metricsPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(authPlugin);
   await app.register(callLimitsPlugin);
