@@ -1,8 +1,9 @@
 /**
  * `buildApp(config, deps)`: the whole server as a Fastify instance, with nothing listening.
  * Tests call it with `app.inject` on a fresh database; main.ts listens. It only composes
- * plugins: the context decorators first, then error handling and body parsing, call limits and
- * identity, the jobs, the route files, and the mini-app with the answer to unknown paths.
+ * plugins: the context decorators and security headers first, then error handling, readiness
+ * and metrics, body parsing, call limits and identity, the jobs, the route files (the API's scope,
+ * compressed), and the mini-app with the answer to unknown paths.
  */
 import { createRequire } from 'node:module';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
@@ -16,6 +17,8 @@ import { compressionPlugin } from './plugins/compression';
 import { contextPlugin } from './plugins/context';
 import { errorsPlugin, sendError } from './plugins/errors';
 import { jobsPlugin } from './plugins/jobs';
+import { metricsPlugin } from './plugins/metrics';
+import { readinessPlugin } from './plugins/readiness';
 import { requestLogPlugin, serializeRequest } from './plugins/request-log';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { statusAnswersPlugin } from './plugins/status-answers';
@@ -85,12 +88,16 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     // The router's own refusals (a malformed %-escape, a path segment over 100 characters) would
     // otherwise answer with Fastify's codes; they go through the same handler as every error.
     frameworkErrors: sendError,
+    // A stopping server answers 503 itself, in the API's own form (plugins/readiness.ts).
+    return503OnClosing: false,
   });
   await app.register(contextPlugin, { config, db: deps.db, now: deps.now ?? Date.now });
   await app.register(securityHeadersPlugin);
   await app.register(statusAnswersPlugin);
   await app.register(requestLogPlugin);
   await app.register(errorsPlugin);
+  await app.register(readinessPlugin);
+  await app.register(metricsPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(callLimitsPlugin);
   await app.register(authPlugin);

@@ -67,6 +67,11 @@ export interface AppConfig {
   readonly telegramApiRoot: string;
   /** Demo mode's autopilot operator plays the staff side (never with a BOT_TOKEN). */
   readonly demoAutopilot: boolean;
+  /**
+   * The bearer token a scrape of the metrics must carry; when unset, only loopback and private
+   * addresses may scrape them (plugins/metrics.ts).
+   */
+  readonly metricsToken: string | undefined;
 }
 
 /** Demo mode: no bot token, the server signs init data for a demo customer itself. */
@@ -297,6 +302,15 @@ export const EnvVariablesSchema = v.object({
       (issue) => `DEMO_AUTOPILOT must be on or off, got "${String(issue.input)}"`,
     ),
   ),
+  METRICS_TOKEN: v.optional(
+    v.pipe(
+      text,
+      v.regex(
+        /^[\x21-\x7e]{32,}$/,
+        'METRICS_TOKEN must be at least 32 printable characters without spaces (openssl rand -hex 32 makes one)',
+      ),
+    ),
+  ),
   LOG_LEVEL: v.optional(
     v.picklist(
       LOG_LEVELS,
@@ -434,6 +448,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     webhookUrl: variables.WEBHOOK_URL,
     telegramApiRoot: variables.TELEGRAM_API_ROOT,
     demoAutopilot: variables.BOT_TOKEN === undefined && variables.DEMO_AUTOPILOT !== 'off',
+    metricsToken: variables.METRICS_TOKEN,
   };
 }
 

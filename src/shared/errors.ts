@@ -35,6 +35,8 @@ const ERROR_CODES = [
   'NO_FILE',
   'RATE_LIMITED',
   'RATE_CHANGE_UNCONFIRMED',
+  // The server cannot serve now: its database does not answer, or it is stopping (a deploy).
+  'SERVICE_UNAVAILABLE',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -75,5 +77,6 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   NO_FILE: 400,
   RATE_LIMITED: 429,
   RATE_CHANGE_UNCONFIRMED: 409,
+  SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };

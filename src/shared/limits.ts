@@ -99,6 +99,12 @@ export const OFFICE_RESERVATION_WARNING_MS = 10 * 60 * 1000;
 export const HEALTH_CHECK_INTERVAL_MS = 10_000;
 /** The landing's health check gives up (Offline) after this long. */
 export const HEALTH_TIMEOUT_MS = 3_000;
+/**
+ * The server's health check gives up on its database after this long and answers 503: a hung
+ * database must not hang a load balancer's probe. Below HEALTH_TIMEOUT_MS, so that the app gets
+ * the answer rather than giving up first.
+ */
+export const HEALTH_DATABASE_TIMEOUT_MS = 2_000;
 
 /** Card number: at most 16 digits, shown in groups of 4. */
 export const CARD_NUMBER_MAX_DIGITS = 16;

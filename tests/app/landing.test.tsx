@@ -32,13 +32,17 @@ describe('the health indicator (spec sections 2 and 4)', () => {
     expect(state()).toBe('Online');
   });
 
-  it("says 'Offline' when the server answers with an error, and 'Online' again once it recovers", async () => {
+  it("says 'Offline' when the server is not ready (503: its database is down, or it is stopping), and 'Online' again once it is", async () => {
     let up = false;
+    const notReady = {
+      status: 503,
+      json: { error: 'The service is temporarily unavailable.', code: 'SERVICE_UNAVAILABLE' },
+    };
     fakeApi([
       {
         method: 'GET',
         path: HEALTH,
-        reply: () => (up ? { json: { ok: true } } : { status: 503, json: { error: 'x' } }),
+        reply: () => (up ? { json: { ok: true } } : notReady),
       },
     ]);
     renderApp('/', { language: 'en' });

@@ -51,6 +51,12 @@ describe('configuration from the environment', () => {
     );
   });
 
+  it('reads METRICS_TOKEN, the bearer token a scrape of the metrics must carry; none by default', () => {
+    const token = 'f3b1c2d4e5a6978812345678deadbeefcafe0123456789abcdef0123456789ab';
+    expect(loadConfig({ METRICS_TOKEN: token }).metricsToken).toBe(token);
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+  });
+
   it('uses PostgreSQL when DATABASE_URL is set', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/exchange' });
     expect(config.database).toEqual({
@@ -184,6 +190,14 @@ describe('configuration from the environment', () => {
       { BANK_NAME: 'ПАО Сбербанк' },
       'the default bank account is incomplete: set BANK_RECIPIENT_NAME, BANK_ACCOUNT_NUMBER, ' +
         'BANK_BIK, BANK_CORRESPONDENT_ACCOUNT, BANK_INN as well',
+    ],
+    [
+      { METRICS_TOKEN: 'short' },
+      'METRICS_TOKEN must be at least 32 printable characters without spaces (openssl rand -hex 32 makes one)',
+    ],
+    [
+      { METRICS_TOKEN: 'a token with spaces in it, long enough to count' },
+      'METRICS_TOKEN must be at least 32 printable characters without spaces (openssl rand -hex 32 makes one)',
     ],
     [
       { LOG_LEVEL: 'loud' },

@@ -7,7 +7,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { autoRetry } from '@grammyjs/auto-retry';
-import { Bot, type Context } from 'grammy';
+import { Bot, type Context, type Transformer } from 'grammy';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import {
@@ -23,6 +23,7 @@ import type { Database } from '../db/schema';
 import { preferredLanguage, translator } from '../i18n';
 import { escapeHtml } from '../notifications/render';
 import { TelegramLimiter } from '../notifications/telegram-limits';
+import { failureKindOf, type FailureKind } from '../notifications/telegram-sender';
 
 export interface BotOptions {
   readonly token: string;
@@ -35,6 +36,36 @@ export interface BotOptions {
   readonly botUsername: string | undefined;
   /** The process's one limiter, shared with the outbox's sender; a bot of its own without one. */
   readonly limiter?: TelegramLimiter;
+  /** Told of the bot's failures (the server's metrics). */
+  readonly monitor?: BotMonitor;
+}
+
+/** What the bot tells the server's metrics (src/server/metrics.ts). */
+export interface BotMonitor {
+  /** An update's handler failed (`bot.catch`). */
+  updateFailed(): void;
+  /** The bot could not start taking updates (its start-up calls, or long polling gave up). */
+  startFailed(): void;
+  /** A Bot API call of the bot's own failed: refused by Telegram, or never answered. */
+  callFailed(method: string, kind: FailureKind): void;
+}
+
+/**
+ * A grammY transformer that tells `monitor` of every call that fails, each attempt of a call
+ * retried counted: Telegram's refusal by its error code, no answer at all as `transient`. A call
+ * aborted by the bot itself (stopping its long polling) is no failure.
+ */
+function failedCallsTo(monitor: BotMonitor): Transformer {
+  return async (prev, method, payload, signal) => {
+    try {
+      const result = await prev(method, payload, signal);
+      if (!result.ok) monitor.callFailed(method, failureKindOf(result.error_code));
+      return result;
+    } catch (error) {
+      if (signal?.aborted !== true) monitor.callFailed(method, 'transient');
+      throw error;
+    }
+  };
 }
 
 /**
@@ -59,6 +90,8 @@ export const ALLOWED_UPDATES = ['message'] as const;
 
 export function createBot(options: BotOptions): Bot {
   const bot = new Bot(options.token, { client: { apiRoot: options.apiRoot } });
+  // Installed first, so innermost: it sees every call as it leaves, retries included.
+  if (options.monitor !== undefined) bot.api.config.use(failedCallsTo(options.monitor));
   bot.api.config.use((options.limiter ?? new TelegramLimiter()).transformer);
   // A reply may wait out a short 429 or a 5xx; a notification is retried by the outbox instead,
   // and an unreachable Telegram fails the call at once (grammY's own start-up retries it).
@@ -141,6 +174,7 @@ export function createBot(options: BotOptions): Bot {
       { err: error.error, update: error.ctx.update.update_id },
       'bot update failed',
     );
+    options.monitor?.updateFailed();
   });
   return bot;
 }

@@ -29,6 +29,9 @@ export interface OpenDatabase {
   readonly schema?: string;
 }
 
+/** The connections a server instance opens to PostgreSQL at most. */
+export const POSTGRES_POOL_SIZE = 10;
+
 export function openDatabase(config: DatabaseConfig): OpenDatabase {
   if (config.kind === 'sqlite') {
     if (config.path !== ':memory:') fs.mkdirSync(path.dirname(config.path), { recursive: true });
@@ -51,7 +54,7 @@ export function openDatabase(config: DatabaseConfig): OpenDatabase {
   const pool = namingStatements(
     new pg.Pool({
       connectionString: config.url,
-      max: 10,
+      max: POSTGRES_POOL_SIZE,
       ...(config.schema === undefined ? {} : { options: `-c search_path=${config.schema}` }),
     }),
   );
@@ -157,7 +160,22 @@ export async function prepareDatabase(open: OpenDatabase, now: number): Promise<
   await seedReferenceData(open.db, now);
 }
 
-/** A cheap round trip, for the health check. */
-export async function pingDatabase(db: Kysely<Database>): Promise<void> {
-  await sql`select 1`.execute(db);
+/**
+ * A cheap round trip, for the health check; rejects when the database fails it or has not
+ * answered within `timeoutMs` (a hung database, a pool with no connection to give).
+ */
+export async function pingDatabase(db: Kysely<Database>, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`the database did not answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  try {
+    // A ping still waiting when the timeout answers ends on its own: the race observes it.
+    await Promise.race([sql`select 1`.execute(db), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -25,12 +25,14 @@ import {
   giveRequisites,
 } from '../operator/operator-orders';
 import { inBatches } from './batches';
-import { periodicJob, type PeriodicJob } from './periodic';
+import { periodicJob, type JobMonitor, type PeriodicJob } from './periodic';
 
 /** How long after the order's last change the autopilot answers: long enough to be seen. */
 export const AUTOPILOT_DELAY_MS = 3_000;
 const AUTOPILOT_INTERVAL_MS = 1_000;
 const AUTOPILOT_BATCH = 20;
+/** The job's name in its log lines and metrics. */
+const AUTOPILOT_JOB = 'demo autopilot';
 
 /** A demo card (it passes the Luhn check; no bank issued it). */
 const DEMO_CARD = {
@@ -104,7 +106,12 @@ const STATUSES = Object.keys(ACTIONS) as OrderStatus[];
 export async function runAutopilot(
   ctx: ServerContext,
   log: FastifyBaseLogger,
-  options: { readonly signal?: AbortSignal; readonly failing?: Set<string> } = {},
+  options: {
+    readonly signal?: AbortSignal;
+    readonly failing?: Set<string>;
+    /** Told of each order whose action threw (the server's metrics). */
+    readonly monitor?: JobMonitor | undefined;
+  } = {},
 ): Promise<number> {
   const failing = options.failing ?? new Set<string>();
   // Orders this pass tried without moving them: never claimed twice in a pass.
@@ -147,6 +154,7 @@ export async function runAutopilot(
           // Someone moved the order first: theirs stands.
           if (error instanceof AppError) continue;
           log.error({ err: error, orderId: order.id }, 'autopilot could not act: flagged');
+          options.monitor?.itemFailed(AUTOPILOT_JOB);
           failing.add(order.id);
           await ctx.db
             .updateTable('orders')
@@ -162,14 +170,19 @@ export async function runAutopilot(
   return acted;
 }
 
-export function createAutopilot(ctx: ServerContext, log: FastifyBaseLogger): PeriodicJob {
+export function createAutopilot(
+  ctx: ServerContext,
+  log: FastifyBaseLogger,
+  monitor?: JobMonitor,
+): PeriodicJob {
   const failing = new Set<string>();
   return periodicJob({
-    name: 'demo autopilot',
+    name: AUTOPILOT_JOB,
     intervalMs: AUTOPILOT_INTERVAL_MS,
     log,
+    monitor,
     run: async (signal) => {
-      await runAutopilot(ctx, log, { signal, failing });
+      await runAutopilot(ctx, log, { signal, failing, monitor });
     },
   });
 }

@@ -14,7 +14,7 @@ import type { Database } from '../db/schema';
 import { pruneCallCounts } from '../rate-limit';
 import { PARTIAL_SUFFIX } from '../receipts/receipts';
 import { JOB_BATCH, inBatches, yieldToEventLoop } from './batches';
-import { periodicJob, type PeriodicJob } from './periodic';
+import { periodicJob, type JobMonitor, type PeriodicJob } from './periodic';
 
 /** An upload writes its row within seconds of its file; an hour is far beyond any of them. */
 export const ORPHAN_RECEIPT_AGE_MS = 60 * 60_000;
@@ -92,11 +92,13 @@ export function createHousekeeping(options: {
   readonly receiptsDir: string;
   readonly now: () => number;
   readonly log: FastifyBaseLogger;
+  readonly monitor?: JobMonitor | undefined;
 }): PeriodicJob {
   return periodicJob({
     name: 'housekeeping',
     intervalMs: HOUSEKEEPING_INTERVAL_MS,
     log: options.log,
+    monitor: options.monitor,
     run: async (signal) => {
       const removed = await removeOrphanReceipts(
         options.db,

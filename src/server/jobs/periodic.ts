@@ -12,12 +12,24 @@ export interface PeriodicJob {
   stop(): Promise<void>;
 }
 
+/**
+ * What a job tells the server's metrics (src/server/metrics.ts), by the job's name as its log
+ * lines give it: how each run ended, and each item a run set aside because it failed (the run
+ * itself went on).
+ */
+export interface JobMonitor {
+  runSucceeded(job: string): void;
+  runFailed(job: string): void;
+  itemFailed(job: string): void;
+}
+
 export function periodicJob(options: {
   readonly name: string;
   readonly intervalMs: number;
   /** One run; `signal` is aborted when the server stops: claim nothing more then. */
   readonly run: (signal: AbortSignal) => Promise<void>;
   readonly log: FastifyBaseLogger;
+  readonly monitor?: JobMonitor | undefined;
 }): PeriodicJob {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -26,9 +38,12 @@ export function periodicJob(options: {
   const tick = () => {
     const { signal } = stopping;
     running = options.run(signal).then(
-      () => undefined,
+      () => {
+        options.monitor?.runSucceeded(options.name);
+      },
       (error: unknown) => {
         options.log.error({ err: error, job: options.name }, 'job failed');
+        options.monitor?.runFailed(options.name);
       },
     );
     void running.then(() => {

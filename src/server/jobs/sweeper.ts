@@ -17,7 +17,7 @@
  * operators and set aside, and its batch is claimed again without it: the others expire.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { OPERATOR_USUAL_ANSWER_MS, PAYMENT_REMINDER_BEFORE_MS } from '../../shared/limits';
 import {
   AWAITING_PAYMENT,
@@ -31,7 +31,7 @@ import { AppError } from '../errors';
 import { alertOperators, notifyCustomer } from '../notifications/outbox';
 import { applyTransitionIn } from '../orders/transition';
 import { BATCH_POLICY, JOB_BATCH, inBatches, type BatchBudget } from './batches';
-import { periodicJob, type PeriodicJob } from './periodic';
+import { periodicJob, type JobMonitor, type PeriodicJob } from './periodic';
 
 /** Often enough that an order is cancelled within 10 s of its deadline. */
 const SWEEP_INTERVAL_MS = 2_000;
@@ -42,8 +42,45 @@ const SWEEP_INTERVAL_MS = 2_000;
  */
 export const EXPIRY_RETRY_MS = 10 * 60_000;
 
+/** The job's name in its log lines and metrics. */
+const SWEEP_JOB = 'expiry sweep';
+
 /** The expirable statuses whose deadline is `expiresAt` (the office's is `reservedUntil`). */
 const BY_EXPIRES_AT = EXPIRABLE_STATUSES.filter((s) => s !== 'OFFICE_READY');
+
+/**
+ * What the sweeper has to do, order by order: each condition is written once, for its claim and
+ * for its lag (`sweepLag`).
+ */
+type Orders = ExpressionBuilder<Database, 'orders'>;
+/** Past its deadline (`expiresAt`): to cancel. */
+const pastExpiresAt = (eb: Orders, now: number) =>
+  eb.and([eb('status', 'in', BY_EXPIRES_AT), eb('expires_at', '<=', now)]);
+/** An office reservation past its end (`reservedUntil`): to cancel. */
+const pastReservation = (eb: Orders, now: number) =>
+  eb.and([eb('status', '=', 'OFFICE_READY'), eb('reserved_until', '<=', now)]);
+/** Waiting for an operator longer than usual (since `createdAt`), not yet flagged. */
+const waitingTooLong = (eb: Orders, now: number) =>
+  eb.and([
+    eb('deadline_alerted_at', 'is', null),
+    eb('status', 'in', WAITING_FOR_OPERATOR),
+    eb('created_at', '<=', now - OPERATOR_USUAL_ANSWER_MS),
+  ]);
+/** Paid (or crypto sent) past its deadline (`expiresAt`), not yet flagged. */
+const paidPastDeadline = (eb: Orders, now: number) =>
+  eb.and([
+    eb('deadline_alerted_at', 'is', null),
+    eb('status', 'in', PAID_STATUSES),
+    eb('expires_at', '<=', now),
+  ]);
+/** Not paid yet, its deadline (`expiresAt`) close: the customer is reminded once. */
+const reminderDue = (eb: Orders, now: number) =>
+  eb.and([
+    eb('reminded_at', 'is', null),
+    eb('status', 'in', AWAITING_PAYMENT),
+    eb('expires_at', '>', now),
+    eb('expires_at', '<=', now + PAYMENT_REMINDER_BEFORE_MS),
+  ]);
 
 export interface SweepResult {
   readonly expired: readonly string[];
@@ -68,6 +105,8 @@ export interface SweepOptions {
    * is skipped until EXPIRY_RETRY_MS later. A pass without it skips them for the pass only.
    */
   readonly failing?: Map<string, number> | undefined;
+  /** Told of each order whose expiry threw (the server's metrics). */
+  readonly monitor?: JobMonitor | undefined;
 }
 
 /**
@@ -104,12 +143,7 @@ export async function sweepOnce(
       let due = trx
         .selectFrom('orders')
         .select('id')
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('status', 'in', BY_EXPIRES_AT), eb('expires_at', '<=', now)]),
-            eb.and([eb('status', '=', 'OFFICE_READY'), eb('reserved_until', '<=', now)]),
-          ]),
-        );
+        .where((eb) => eb.or([pastExpiresAt(eb, now), pastReservation(eb, now)]));
       if (failing.size > 0) due = due.where('id', 'not in', [...failing.keys()]);
       const processed: string[] = [];
       for (const { id } of await claim(due, dialect).execute()) {
@@ -151,6 +185,7 @@ export async function sweepOnce(
           const id = trying.id;
           if (id === undefined) throw error;
           options.log?.error({ err: error, orderId: id }, 'order could not expire: flagged');
+          options.monitor?.itemFailed(SWEEP_JOB);
           failing.set(id, now);
           failed.push(id);
           await db.updateTable('orders').set({ needs_attention: 1 }).where('id', '=', id).execute();
@@ -171,9 +206,7 @@ export async function sweepOnce(
           trx
             .selectFrom('orders')
             .select('id')
-            .where('deadline_alerted_at', 'is', null)
-            .where('status', 'in', WAITING_FOR_OPERATOR)
-            .where('created_at', '<=', now - OPERATOR_USUAL_ANSWER_MS),
+            .where((eb) => waitingTooLong(eb, now)),
           dialect,
         ).execute();
         const paidLate =
@@ -183,9 +216,7 @@ export async function sweepOnce(
                 trx
                   .selectFrom('orders')
                   .select('id')
-                  .where('deadline_alerted_at', 'is', null)
-                  .where('status', 'in', PAID_STATUSES)
-                  .where('expires_at', '<=', now),
+                  .where((eb) => paidPastDeadline(eb, now)),
                 dialect,
               )
                 .limit(JOB_BATCH - waiting.length)
@@ -218,10 +249,7 @@ export async function sweepOnce(
         const due = trx
           .selectFrom('orders')
           .select('id')
-          .where('reminded_at', 'is', null)
-          .where('status', 'in', AWAITING_PAYMENT)
-          .where('expires_at', '>', now)
-          .where('expires_at', '<=', now + PAYMENT_REMINDER_BEFORE_MS);
+          .where((eb) => reminderDue(eb, now));
         const processed: string[] = [];
         for (const { id } of await claim(due, dialect).execute()) {
           if (processed.length > 0 && budget.spent()) break;
@@ -247,6 +275,65 @@ export async function sweepOnce(
   return { expired, failed, flagged, reminded };
 }
 
+/**
+ * How far behind the sweeper is, per part of its pass, in ms: how long the most overdue order
+ * has waited for it (0 when none has). An order set aside because its expiry threw counts until
+ * it is cancelled. One statement, whose parts read through the indexes of the sweeper's own
+ * claims (orders_status_deadline, orders_unalerted) the orders overdue for them alone: none while
+ * the sweeper keeps up, so the metrics can ask at every scrape.
+ */
+export interface SweepLag {
+  /** Past its deadline and not cancelled yet. */
+  readonly expire: number;
+  /** Waiting for an operator over 10 minutes and not flagged yet. */
+  readonly flagWaiting: number;
+  /** Paid past its deadline and not flagged yet. */
+  readonly flagPaidLate: number;
+  /** Due for its payment reminder and not reminded yet. */
+  readonly remind: number;
+}
+
+export async function sweepLag(db: Kysely<Database>, now: number): Promise<SweepLag> {
+  const oldest = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('orders')
+        .select((o) => o.fn.min<number | null>('expires_at').as('at'))
+        .where((o) => pastExpiresAt(o, now))
+        .as('expiresAt'),
+      eb
+        .selectFrom('orders')
+        .select((o) => o.fn.min<number | null>('reserved_until').as('at'))
+        .where((o) => pastReservation(o, now))
+        .as('reservedUntil'),
+      eb
+        .selectFrom('orders')
+        .select((o) => o.fn.min<number | null>('created_at').as('at'))
+        .where((o) => waitingTooLong(o, now))
+        .as('waitingSince'),
+      eb
+        .selectFrom('orders')
+        .select((o) => o.fn.min<number | null>('expires_at').as('at'))
+        .where((o) => paidPastDeadline(o, now))
+        .as('paidLate'),
+      eb
+        .selectFrom('orders')
+        .select((o) => o.fn.min<number | null>('expires_at').as('at'))
+        .where((o) => reminderDue(o, now))
+        .as('reminderDeadline'),
+    ])
+    .executeTakeFirstOrThrow();
+  /** How long ago `due` was, when it was. */
+  const since = (due: number | null, offset = 0): number =>
+    due === null ? 0 : Math.max(0, now - (due + offset));
+  return {
+    expire: Math.max(since(oldest.expiresAt), since(oldest.reservedUntil)),
+    flagWaiting: since(oldest.waitingSince, OPERATOR_USUAL_ANSWER_MS),
+    flagPaidLate: since(oldest.paidLate),
+    remind: since(oldest.reminderDeadline, -PAYMENT_REMINDER_BEFORE_MS),
+  };
+}
+
 /** At most this many ids in a log line: the count says the rest. */
 const LOGGED_IDS = 50;
 
@@ -254,17 +341,20 @@ export function createSweeper(options: {
   readonly database: SweptDatabase;
   readonly now: () => number;
   readonly log: FastifyBaseLogger;
+  readonly monitor?: JobMonitor | undefined;
 }): PeriodicJob {
   const failing = new Map<string, number>();
   return periodicJob({
-    name: 'expiry sweep',
+    name: SWEEP_JOB,
     intervalMs: SWEEP_INTERVAL_MS,
     log: options.log,
+    monitor: options.monitor,
     run: async (signal) => {
       const result = await sweepOnce(options.database, options.now(), {
         signal,
         log: options.log,
         failing,
+        monitor: options.monitor,
       });
       if (result.expired.length > 0) {
         const orders = result.expired.slice(0, LOGGED_IDS);

@@ -18,6 +18,17 @@ export type SendOutcome =
   | { readonly kind: 'transient'; readonly error: string }
   | { readonly kind: 'refused'; readonly error: string };
 
+/** How a call to Telegram failed, as the outbox decides on it and the metrics count it. */
+export type FailureKind = Exclude<SendOutcome['kind'], 'sent'>;
+
+/** What Telegram's error code means: wait its `retry_after`, the chat is closed, try again, or never. */
+export function failureKindOf(errorCode: number): FailureKind {
+  if (errorCode === 429) return 'retry_after';
+  if (errorCode === 403) return 'blocked';
+  if (errorCode >= 500) return 'transient';
+  return 'refused';
+}
+
 export interface MessageSender {
   /**
    * Waits until Telegram's limits let one more message go to the chat and takes its place;
@@ -105,12 +116,10 @@ export function createTelegramSender(options: {
 export function outcomeOf(error: unknown): SendOutcome {
   if (error instanceof GrammyError) {
     const text = `${error.error_code} ${error.description}`;
-    if (error.error_code === 429) {
-      return { kind: 'retry_after', seconds: error.parameters.retry_after ?? 1, error: text };
-    }
-    if (error.error_code === 403) return { kind: 'blocked', error: text };
-    if (error.error_code >= 500) return { kind: 'transient', error: text };
-    return { kind: 'refused', error: text };
+    const kind = failureKindOf(error.error_code);
+    return kind === 'retry_after'
+      ? { kind, seconds: error.parameters.retry_after ?? 1, error: text }
+      : { kind, error: text };
   }
   if (error instanceof HttpError) {
     // The fetch error says why (refused, reset, timed out), with the URL and so the token, which
@@ -119,4 +128,19 @@ export function outcomeOf(error: unknown): SendOutcome {
     return { kind: 'transient', error: `network: ${error.message}${reason}` };
   }
   return { kind: 'transient', error: error instanceof Error ? error.message : String(error) };
+}
+
+/** `sender`, telling `observe` what became of each message it sent (the server's metrics). */
+export function observedSender(
+  sender: MessageSender,
+  observe: (chatId: number, outcome: SendOutcome) => void,
+): MessageSender {
+  return {
+    reserve: (chatId, signal) => sender.reserve(chatId, signal),
+    async send(chatId, message, editMessageId, place) {
+      const outcome = await sender.send(chatId, message, editMessageId, place);
+      observe(chatId, outcome);
+      return outcome;
+    },
+  };
 }

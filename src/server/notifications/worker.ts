@@ -36,6 +36,7 @@ import type { Language } from '../../shared/api';
 import { OPERATOR_ALERTS, type NotificationKind } from '../../shared/notifications';
 import type { Dialect } from '../db/migrations';
 import type { Database, NotificationRow } from '../db/schema';
+import type { JobMonitor } from '../jobs/periodic';
 import { redactToken } from '../redact-token';
 import { customerOfRecipient, OPERATORS_RECIPIENT } from './outbox';
 import { renderStored, type RenderOptions } from './render';
@@ -78,7 +79,12 @@ export interface OutboxSettings {
   readonly render: () => RenderOptions;
   /** Aborted when the server closes: nothing more is claimed, and no send that has not left starts. */
   readonly signal?: AbortSignal;
+  /** Told how each claim went, and of each row a fault of ours kept from its send (metrics). */
+  readonly monitor?: JobMonitor;
 }
+
+/** The worker's name in its log lines and metrics. */
+const OUTBOX_JOB = 'notification outbox';
 
 /** Rows a claim may take: waiting, or cut off mid-send by a worker that is gone (lease lapsed). */
 const CLAIMABLE = ['pending', 'sending'] as const;
@@ -87,7 +93,7 @@ const CLAIMABLE = ['pending', 'sending'] as const;
  * `<table>.status in ('pending', 'sending')`, written out as literals: the outbox's partial
  * indexes (migration 0013) are used only by a query whose condition is theirs, constants and all.
  */
-function waiting(table: string) {
+export function waiting(table: string) {
   return sql<boolean>`${sql.ref(`${table}.status`)} in (${sql.join(CLAIMABLE.map((s) => sql.lit(s)))})`;
 }
 
@@ -237,6 +243,7 @@ async function deliver(
       await finish(settings, row, {});
       return null;
     }
+    settings.monitor?.itemFailed(OUTBOX_JOB);
     await recordFault(settings, row, error);
     return null;
   }
@@ -536,8 +543,10 @@ export function startOutbox(settings: OutboxSettings, intervalMs: number): Runni
             });
             inFlight.add(send);
           }
+          settings.monitor?.runSucceeded(OUTBOX_JOB);
         } catch (error) {
-          settings.log.error({ err: error, job: 'notification outbox' }, 'job failed');
+          settings.log.error({ err: error, job: OUTBOX_JOB }, 'job failed');
+          settings.monitor?.runFailed(OUTBOX_JOB);
         }
       }
       // A yield to the event loop between claims; a rest when nothing was due or no room is left.

@@ -10,7 +10,7 @@ import type { Bot } from 'grammy';
 import type { Update } from 'grammy/types';
 import { ALLOWED_UPDATES, createBot, isWebhookSecret, webhookSecret } from '../bot/bot';
 import { TelegramLimiter } from '../notifications/telegram-limits';
-import { createTelegramSender } from '../notifications/telegram-sender';
+import { createTelegramSender, observedSender } from '../notifications/telegram-sender';
 import { startOutbox, type RunningOutbox } from '../notifications/worker';
 import { AppError } from '../errors';
 
@@ -37,6 +37,7 @@ export const botPlugin = fp<{ readonly jobs: boolean }>(
             supportUrl: config.supportUrl,
             botUsername: config.botUsername,
             limiter,
+            monitor: app.metrics.bot,
           });
 
     if (bot !== undefined && token !== undefined && config.webhookUrl !== undefined) {
@@ -58,7 +59,13 @@ export const botPlugin = fp<{ readonly jobs: boolean }>(
     const sender =
       token === undefined
         ? undefined
-        : createTelegramSender({ token, apiRoot: config.telegramApiRoot, limiter });
+        : observedSender(
+            createTelegramSender({ token, apiRoot: config.telegramApiRoot, limiter }),
+            (chatId, outcome) => {
+              const recipient = chatId === config.operatorChatId ? 'operators' : 'customer';
+              app.metrics.outboxSent(recipient, outcome.kind);
+            },
+          );
     // Aborted when the server closes: the outbox stops claiming and starts no send that has not
     // left, and grammY stops retrying to reach Telegram.
     const shutdown = new AbortController();
@@ -79,6 +86,7 @@ export const botPlugin = fp<{ readonly jobs: boolean }>(
             supportUrl: config.supportUrl,
           }),
           signal: shutdown.signal,
+          monitor: app.metrics.jobs,
         },
         OUTBOX_INTERVAL_MS,
       );
@@ -109,6 +117,7 @@ export const botPlugin = fp<{ readonly jobs: boolean }>(
         // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
         if (shutdown.signal.aborted) return;
         app.log.error({ err: error }, 'bot: could not reach Telegram, trying again');
+        app.metrics.bot.startFailed();
         restart = setTimeout(() => void startUpdates(), RESTART_DELAY_MS);
       }
     };
@@ -132,5 +141,5 @@ export const botPlugin = fp<{ readonly jobs: boolean }>(
     });
     done();
   },
-  { name: 'bot', dependencies: ['context'] },
+  { name: 'bot', dependencies: ['context', 'metrics'] },
 );

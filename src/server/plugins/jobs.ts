@@ -15,14 +15,16 @@ export const jobsPlugin = fp(
         database: { db: app.db, dialect: app.config.database.kind },
         now: app.now,
         log: app.log,
+        monitor: app.metrics.jobs,
       }),
       createHousekeeping({
         db: app.db,
         receiptsDir: app.config.receiptsDir,
         now: app.now,
         log: app.log,
+        monitor: app.metrics.jobs,
       }),
-      ...(app.config.demoAutopilot ? [createAutopilot(app, app.log)] : []),
+      ...(app.config.demoAutopilot ? [createAutopilot(app, app.log, app.metrics.jobs)] : []),
     ];
     app.addHook('onReady', (ready) => {
       for (const job of jobs) job.start();
@@ -36,5 +38,5 @@ export const jobsPlugin = fp(
     });
     done();
   },
-  { name: 'jobs', dependencies: ['context'] },
+  { name: 'jobs', dependencies: ['context', 'metrics'] },
 );

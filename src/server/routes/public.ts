@@ -1,6 +1,11 @@
 /**
  * Calls that need no identity: health, the app's start-up configuration, the demo session
  * (limited per client address) and the cities with an office for a currency.
+ *
+ * Health is readiness (design.md, "Serving"): 200 once the database has answered a round trip,
+ * 503 SERVICE_UNAVAILABLE when it fails or does not answer within HEALTH_DATABASE_TIMEOUT_MS,
+ * and 503 from the moment the server starts to stop (plugins/readiness.ts). The app's Online
+ * indicator reads any failure as Offline.
  */
 import type { FastifyPluginCallback } from 'fastify';
 import {
@@ -10,20 +15,27 @@ import {
   type DemoSessionResponse,
   type HealthResponse,
 } from '../../shared/api';
+import { HEALTH_DATABASE_TIMEOUT_MS } from '../../shared/limits';
 import { DemoSessionQuerySchema } from '../../shared/schemas/queries';
 import { appConfigOf } from '../app-config';
 import { demoSession } from '../auth/demo-session';
 import { isDemoMode } from '../config';
 import { pingDatabase } from '../db/database';
+import { AppError } from '../errors';
 import { citiesTaking } from '../reference/cities';
 import { parseWith } from '../validation';
 import { noStore } from './cache-control';
 import { POLLED_SMALL } from '../plugins/request-log';
 
 export const publicRoutes: FastifyPluginCallback = (app, _options, done) => {
-  app.get(API_PATHS.health, POLLED_SMALL, async (_request, reply): Promise<HealthResponse> => {
-    await pingDatabase(app.db);
+  app.get(API_PATHS.health, POLLED_SMALL, async (request, reply): Promise<HealthResponse> => {
     noStore(reply);
+    try {
+      await pingDatabase(app.db, HEALTH_DATABASE_TIMEOUT_MS);
+    } catch (error) {
+      request.log.warn({ err: error }, 'health: the database did not answer');
+      throw new AppError('SERVICE_UNAVAILABLE');
+    }
     return { ok: true, time: new Date(app.now()).toISOString() };
   });
 
