@@ -132,6 +132,19 @@ function isProxyAddress(entry: string): boolean {
 /** A variable's value: EnvSchema has trimmed it and dropped it when blank. */
 const text = v.string();
 
+/** A comma-separated list, each entry checked by `entry`: one message per entry that is wrong. */
+const commaList = <T extends v.GenericSchema<string, unknown>>(entry: T) =>
+  v.pipe(
+    text,
+    v.transform((list) =>
+      list
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+    ),
+    v.array(entry),
+  );
+
 const wholeNumber = (name: string, fallback: number, min: number, max: number) =>
   v.optional(
     v.pipe(
@@ -200,24 +213,15 @@ export const EnvVariablesSchema = v.object({
   ),
   // One message per id that is not one.
   OPERATOR_IDS: v.optional(
-    v.pipe(
-      text,
-      v.transform((list) =>
-        list
-          .split(',')
-          .map((part) => part.trim())
-          .filter((id) => id !== ''),
-      ),
-      v.array(
-        v.pipe(
-          text,
-          v.regex(
-            /^\d{1,15}$/,
-            (issue) =>
-              `OPERATOR_IDS must be Telegram user ids separated by commas, got "${issue.input}"`,
-          ),
-          v.transform(Number),
+    commaList(
+      v.pipe(
+        text,
+        v.regex(
+          /^\d{1,15}$/,
+          (issue) =>
+            `OPERATOR_IDS must be Telegram user ids separated by commas, got "${issue.input}"`,
         ),
+        v.transform(Number),
       ),
     ),
     '',
@@ -320,22 +324,13 @@ export const EnvVariablesSchema = v.object({
   ),
   // One message per entry that is none of these.
   TRUST_PROXY: v.optional(
-    v.pipe(
-      text,
-      v.transform((list) =>
-        list
-          .split(',')
-          .map((part) => part.trim())
-          .filter((part) => part !== ''),
-      ),
-      v.array(
-        v.pipe(
-          text,
-          v.check(
-            isProxyAddress,
-            (issue) =>
-              `TRUST_PROXY must be addresses or CIDR ranges of your reverse proxies, or loopback, linklocal, uniquelocal, separated by commas, got "${issue.input}"`,
-          ),
+    commaList(
+      v.pipe(
+        text,
+        v.check(
+          isProxyAddress,
+          (issue) =>
+            `TRUST_PROXY must be addresses or CIDR ranges of your reverse proxies, or loopback, linklocal, uniquelocal, separated by commas, got "${issue.input}"`,
         ),
       ),
     ),
