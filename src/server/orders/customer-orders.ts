@@ -36,6 +36,7 @@ import {
   withServerTime,
 } from './order-view';
 import type { StatusAnswers } from './status-answers';
+import type { ReceivedDataUrl } from '../receipts/receipt-body';
 
 async function ownOrder(
   db: Kysely<Database>,
@@ -236,7 +237,7 @@ export async function uploadReceipt(
   ctx: ServerContext,
   customerId: number,
   orderId: string,
-  upload: { readonly fileName: string; readonly fileData: string },
+  upload: { readonly fileName: string; readonly fileData: ReceivedDataUrl },
 ): Promise<TransitionResult> {
   await orderTakingReceipt(ctx, customerId, orderId);
   const checked = checkReceiptFile(upload.fileData);

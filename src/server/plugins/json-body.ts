@@ -8,10 +8,12 @@
  * RECEIPT_BODY_LIMIT_BYTES, and like every call it first learns who calls (the routes' onRequest
  * hooks), so that nobody can make the server read and parse megabytes for nothing.
  */
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import secureJson from 'secure-json-parse';
 import { RECEIPT_MAX_BYTES } from '../../shared/limits';
 import { AppError } from '../errors';
+import { BodyTooLarge, readReceiptBody } from '../receipts/receipt-body';
 
 /** The most any call but the receipt upload may send: its largest real body is under 2 KB. */
 export const JSON_BODY_LIMIT_BYTES = 64 * 1024;
@@ -25,25 +27,27 @@ if (RECEIPT_BODY_LIMIT_BYTES < Math.ceil(RECEIPT_MAX_BYTES / 3) * 4 + JSON_BODY_
   throw new Error('RECEIPT_BODY_LIMIT_BYTES must hold a RECEIPT_MAX_BYTES file as base64');
 }
 
+/** JSON text as a body: an empty one is `{}`; INVALID_JSON when it is not JSON. */
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return secureJson.parse(text, { protoAction: 'error', constructorAction: 'error' });
+  } catch {
+    throw new AppError('INVALID_JSON');
+  }
+}
+
 export const jsonBodyPlugin = fp(
   (app, _options, done) => {
     app.addContentTypeParser(
       'application/json',
-      // The limit is the route's (RECEIPT_BODY_LIMIT_BYTES) or the server's (JSON_BODY_LIMIT_BYTES).
+      // The limit is the server's, JSON_BODY_LIMIT_BYTES (the receipt route parses its own).
       { parseAs: 'string' },
       (_request, body, parsed) => {
-        const text = typeof body === 'string' ? body : body.toString('utf8');
-        if (text.trim() === '') {
-          parsed(null, {});
-          return;
-        }
         try {
-          parsed(
-            null,
-            secureJson.parse(text, { protoAction: 'error', constructorAction: 'error' }),
-          );
-        } catch {
-          parsed(new AppError('INVALID_JSON'), undefined);
+          parsed(null, parseJson(typeof body === 'string' ? body : body.toString('utf8')));
+        } catch (error) {
+          parsed(error as AppError, undefined);
         }
       },
     );
@@ -51,3 +55,32 @@ export const jsonBodyPlugin = fp(
   },
   { name: 'json-body' },
 );
+
+/**
+ * The JSON parser of the receipt route (add it in the route's own scope): the body is read as it
+ * arrives, its top-level fileData decoded on the way into a ReceivedDataUrl, never a string
+ * (receipts/receipt-body.ts), up to RECEIPT_BODY_LIMIT_BYTES, the rest up to JSON_BODY_LIMIT_BYTES.
+ */
+export async function parseReceiptJson(
+  request: FastifyRequest,
+  payload: AsyncIterable<Buffer>,
+): Promise<unknown> {
+  const announced = Number(request.headers['content-length']);
+  if (announced > RECEIPT_BODY_LIMIT_BYTES) throw new AppError('PAYLOAD_TOO_LARGE');
+  let read: Awaited<ReturnType<typeof readReceiptBody>>;
+  try {
+    read = await readReceiptBody(payload, {
+      capacity: Number.isFinite(announced) ? Math.ceil((announced * 3) / 4) : RECEIPT_MAX_BYTES,
+      bodyLimit: RECEIPT_BODY_LIMIT_BYTES,
+      restLimit: JSON_BODY_LIMIT_BYTES,
+    });
+  } catch (error) {
+    if (error instanceof BodyTooLarge) throw new AppError('PAYLOAD_TOO_LARGE');
+    throw error;
+  }
+  const body = parseJson(read.rest);
+  if (read.file !== undefined && typeof body === 'object' && body !== null) {
+    (body as Record<string, unknown>)['fileData'] = read.file;
+  }
+  return body;
+}

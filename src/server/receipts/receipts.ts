@@ -1,5 +1,6 @@
 /**
- * Payment receipts (design.md, "Receipts"): the base64 data URL is decoded, its real size
+ * Payment receipts (design.md, "Receipts"): the base64 data URL, decoded as it arrived
+ * (receipt-body.ts), is checked: its real size
  * measured (10 MB at most), its type read from the bytes (JPEG, PNG, WebP, HEIC, PDF) whatever
  * its name or data-URL header claim, and the file stored under RECEIPTS_DIR named by its sha256
  * and its receipt id.
@@ -13,31 +14,7 @@ import { detectReceiptType, type ReceiptType } from '../../shared/receipts';
 import { withoutControlCharacters } from '../../shared/schemas/text';
 import type { ServerContext } from '../context';
 import { AppError } from '../errors';
-
-/**
- * Decodes `data:<anything>;base64,<data>` (or bare base64) strictly; NO_FILE when empty. A
- * receipt's data is 13 MB of text: it is copied only when it holds whitespace to take out, and
- * decoded once, into the Buffer that is returned (issue 22, item 5: each copy was 10–14 MB more
- * per upload).
- */
-function decodeDataUrl(fileData: string): Uint8Array {
-  const comma = fileData.indexOf(',');
-  const header = comma === -1 ? '' : fileData.slice(0, comma);
-  if (comma !== -1 && !/^data:[\w.+/-]*(;[\w=.+-]+)*;base64$/i.test(header)) {
-    throw new AppError('VALIDATION_FAILED');
-  }
-  const data = comma === -1 ? fileData : fileData.slice(comma + 1);
-  const base64 = /\s/.test(data) ? data.replace(/\s/g, '') : data;
-  if (base64 === '') throw new AppError('NO_FILE');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length % 4 === 1) {
-    throw new AppError('VALIDATION_FAILED');
-  }
-  // Reject before decoding what would be larger than the limit.
-  if (Math.floor((base64.length * 3) / 4) > RECEIPT_MAX_BYTES + 2) {
-    throw new AppError('FILE_TOO_LARGE');
-  }
-  return Buffer.from(base64, 'base64');
-}
+import type { ReceivedDataUrl } from './receipt-body';
 
 export interface CheckedReceiptFile {
   readonly type: ReceiptType;
@@ -46,9 +23,13 @@ export interface CheckedReceiptFile {
   readonly bytes: Uint8Array;
 }
 
-/** Decodes and checks a receipt file (size, type) without storing anything. */
-export function checkReceiptFile(fileData: string): CheckedReceiptFile {
-  const bytes = decodeDataUrl(fileData);
+/**
+ * Checks a receipt's file, decoded as its upload arrived (receipt-body.ts): a sound data URL,
+ * its size, its type by its bytes. Nothing is stored.
+ */
+export function checkReceiptFile(file: ReceivedDataUrl): CheckedReceiptFile {
+  if (file.problem !== undefined) throw new AppError(file.problem);
+  const { bytes } = file;
   if (bytes.length === 0) throw new AppError('NO_FILE');
   if (bytes.length > RECEIPT_MAX_BYTES) throw new AppError('FILE_TOO_LARGE');
   const type = detectReceiptType(bytes);

@@ -37,7 +37,8 @@ import type { LimitedCall } from '../rate-limit';
 import { currentRate } from '../rates/rates';
 import { orderIdParam, parseWith } from '../validation';
 import { holdsVersion, noStore } from './cache-control';
-import { RECEIPT_BODY_LIMIT_BYTES } from '../plugins/json-body';
+import { parseReceiptJson } from '../plugins/json-body';
+import { ReceivedDataUrl } from '../receipts/receipt-body';
 import { POLLED_SMALL } from '../plugins/request-log';
 
 export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
@@ -118,6 +119,11 @@ export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
       return actionResponse(await action(app, request.caller.telegramId, id, body));
     };
   const IgnoredBody = v.unknown();
+  /** The receipt upload as its parser gives it: the wire's fields, fileData decoded. */
+  const ReceivedUploadSchema = v.looseObject({
+    ...ReceiptUploadSchema.entries,
+    fileData: v.instance(ReceivedDataUrl),
+  });
 
   app.post('/api/orders/:id/cancel', counted('action'), orderAction(IgnoredBody, cancelOrder));
   app.post(
@@ -126,22 +132,27 @@ export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
     orderAction(IgnoredBody, confirmPayment),
   );
   // The one large body, a file as a data URL: read only once the caller is known, within their
-  // limit, and the order is theirs and waiting for a receipt.
-  app.post(
-    '/api/orders/:id/receipt',
-    {
-      bodyLimit: RECEIPT_BODY_LIMIT_BYTES,
-      onRequest: [
-        app.identifiedBeforeBody,
-        app.callLimit('receipt'),
-        async (request: FastifyRequest) => {
-          const id = orderIdParam(request.params);
-          await orderTakingReceipt(app, request.caller.telegramId, id);
-        },
-      ],
-    },
-    orderAction(ReceiptUploadSchema, uploadReceipt),
-  );
+  // limit, and the order is theirs and waiting for a receipt; then read as it arrives, its file
+  // decoded on the way (a scope of its own, for its own JSON parser).
+  void app.register(async (receipts) => {
+    receipts.removeContentTypeParser('application/json');
+    receipts.addContentTypeParser('application/json', parseReceiptJson);
+    receipts.post(
+      '/api/orders/:id/receipt',
+      {
+        onRequest: [
+          app.identifiedBeforeBody,
+          app.callLimit('receipt'),
+          async (request: FastifyRequest) => {
+            const id = orderIdParam(request.params);
+            await orderTakingReceipt(app, request.caller.telegramId, id);
+          },
+        ],
+      },
+      orderAction(ReceivedUploadSchema, uploadReceipt),
+    );
+    return Promise.resolve();
+  });
   app.post('/api/orders/:id/tx-hash', counted('action'), orderAction(TxHashSchema, submitTxHash));
   app.post(
     '/api/orders/:id/office-confirm',
