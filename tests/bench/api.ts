@@ -125,7 +125,19 @@ async function measure(
   };
   measured.set(label, row);
   console.error(`  ${format(row)}`);
+  console.error(`    ${await heapOf(server)}`);
   return row;
+}
+
+/**
+ * The server's V8 heap as its metrics tell it (loopback may read them without a token): what the
+ * RSS is made of, printed beside each run.
+ */
+async function heapOf(server: Running): Promise<string> {
+  const text = await (await fetch(`${server.url}/api/metrics`)).text();
+  const mb = (name: string) =>
+    fixed(Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? 0) / 1024 / 1024);
+  return `heap used ${mb('nodejs_heap_size_used_bytes')} MB of ${mb('nodejs_heap_size_total_bytes')} MB, external ${mb('nodejs_external_memory_bytes')} MB`;
 }
 
 // --- Data ---

@@ -24,7 +24,7 @@ import {
   cleanFileName,
   receiptStorageKey,
   removeReceiptFile,
-  writeReceiptFile,
+  keepReceiptFile,
 } from '../receipts/receipts';
 import { alertOperators } from '../notifications/outbox';
 import { applyTransition, applyTransitionIn, type TransitionResult } from './transition';
@@ -243,7 +243,7 @@ export async function uploadReceipt(
   const checked = checkReceiptFile(upload.fileData);
   const receiptId = randomUUID();
   const storageKey = receiptStorageKey(checked, receiptId);
-  await writeReceiptFile(ctx.config.receiptsDir, storageKey, checked);
+  await keepReceiptFile(ctx.config.receiptsDir, storageKey, checked);
 
   // Set inside the transaction's callback, read after it: an object, so the read is not narrowed.
   const receipt = { kept: false };

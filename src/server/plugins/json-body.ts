@@ -14,6 +14,7 @@ import secureJson from 'secure-json-parse';
 import { RECEIPT_MAX_BYTES } from '../../shared/limits';
 import { AppError } from '../errors';
 import { BodyTooLarge, readReceiptBody } from '../receipts/receipt-body';
+import { PartialReceiptFile } from '../receipts/receipts';
 
 /** The most any call but the receipt upload may send: its largest real body is under 2 KB. */
 export const JSON_BODY_LIMIT_BYTES = 64 * 1024;
@@ -58,8 +59,10 @@ export const jsonBodyPlugin = fp(
 
 /**
  * The JSON parser of the receipt route (add it in the route's own scope): the body is read as it
- * arrives, its top-level fileData decoded on the way into a ReceivedDataUrl, never a string
- * (receipts/receipt-body.ts), up to RECEIPT_BODY_LIMIT_BYTES, the rest up to JSON_BODY_LIMIT_BYTES.
+ * arrives, its top-level fileData decoded on the way into a file under RECEIPTS_DIR and given as
+ * a ReceivedDataUrl, never a string (receipts/receipt-body.ts), up to RECEIPT_BODY_LIMIT_BYTES,
+ * the rest up to JSON_BODY_LIMIT_BYTES. The route's scope discards the file when the upload does
+ * not keep it.
  */
 export async function parseReceiptJson(
   request: FastifyRequest,
@@ -70,15 +73,21 @@ export async function parseReceiptJson(
   let read: Awaited<ReturnType<typeof readReceiptBody>>;
   try {
     read = await readReceiptBody(payload, {
-      capacity: Number.isFinite(announced) ? Math.ceil((announced * 3) / 4) : RECEIPT_MAX_BYTES,
       bodyLimit: RECEIPT_BODY_LIMIT_BYTES,
       restLimit: JSON_BODY_LIMIT_BYTES,
+      sink: () => new PartialReceiptFile(request.server.config.receiptsDir),
     });
   } catch (error) {
     if (error instanceof BodyTooLarge) throw new AppError('PAYLOAD_TOO_LARGE');
     throw error;
   }
-  const body = parseJson(read.rest);
+  let body: unknown;
+  try {
+    body = parseJson(read.rest);
+  } catch (error) {
+    await read.file?.discard();
+    throw error;
+  }
   if (read.file !== undefined && typeof body === 'object' && body !== null) {
     (body as Record<string, unknown>)['fileData'] = read.file;
   }

@@ -4,8 +4,10 @@
  * "fileSize": … }`, and its fileData holds a 10 MB file as 13.3 MB of base64. Read as one string,
  * parsed and decoded, an upload held over 50 MB of strings, and three at once took the server
  * past 300 MB. Here the top-level fileData string is never made a string: its base64 is decoded
- * chunk by chunk, as the bytes come in, into one Buffer of the file's size, and the rest of the
- * JSON (a few hundred bytes) is parsed as usual, fileData standing in it as a ReceivedDataUrl.
+ * chunk by chunk, as the bytes come in, and each piece is written to a file (a ReceiptSink,
+ * receipts.ts) before the next chunk is read, so an upload holds a chunk of memory, not its file.
+ * The rest of the JSON (a few hundred bytes) is parsed as usual, fileData standing in it as a
+ * ReceivedDataUrl.
  *
  * What is refused is what `data:` URLs in JSON strings can be refused for, judged when the file
  * is checked (receipts.ts, `checkReceiptFile`): a header that is not `data:<type>;base64`, a
@@ -18,11 +20,31 @@ import { RECEIPT_MAX_BYTES } from '../../shared/limits';
 /** Why a data URL is not a file, in the API's codes. */
 export type DataUrlProblem = 'VALIDATION_FAILED' | 'NO_FILE' | 'FILE_TOO_LARGE';
 
-/** The fileData of a receipt upload, decoded: its bytes, or why there are none. */
+/** A file written whole by a ReceiptSink. */
+export interface WrittenFile {
+  /** Where it is, under a temporary name. */
+  readonly path: string;
+  readonly size: number;
+  readonly sha256: string;
+  /** Its first bytes, which tell its type. */
+  readonly head: Uint8Array;
+}
+
+/** Where a receipt's bytes go as they are decoded (receipts.ts, `PartialReceiptFile`). */
+export interface ReceiptSink {
+  write(bytes: Buffer): Promise<void>;
+  /** Everything is written: flushed to the disk for good, and described. */
+  finish(): Promise<WrittenFile>;
+  /** Removes what was written, if it is still there; may be called more than once. */
+  discard(): Promise<void>;
+}
+
+/** The fileData of a receipt upload, decoded and written: the file, or why there is none. */
 export class ReceivedDataUrl {
   constructor(
-    readonly bytes: Buffer,
+    readonly file: WrittenFile | undefined,
     readonly problem: DataUrlProblem | undefined,
+    readonly discard: () => Promise<void> = () => Promise.resolve(),
   ) {}
 }
 
@@ -34,7 +56,8 @@ const WHITESPACE = /\s/g;
 
 /**
  * Decodes one data URL (or bare base64) given piece by piece, as the characters of a JSON
- * string's content with its escapes already resolved.
+ * string's content with its escapes already resolved; the bytes decoded so far are taken with
+ * `take`.
  */
 class DataUrlDecoder {
   #head = '';
@@ -42,17 +65,17 @@ class DataUrlDecoder {
   #leftover = '';
   #characters = 0;
   #padding = 0;
-  #written = 0;
+  #decoded = 0;
+  #ready: Buffer[] = [];
   #problem: DataUrlProblem | undefined;
-  readonly #out: Buffer;
 
-  /** `capacity`: the most bytes the file can have, from the body's announced length. */
-  constructor(capacity: number) {
-    this.#out = Buffer.allocUnsafe(Math.min(capacity, RECEIPT_MAX_BYTES) + 3);
+  get problem(): DataUrlProblem | undefined {
+    return this.#problem;
   }
 
   fail(problem: DataUrlProblem): void {
     this.#problem ??= problem;
+    this.#ready = [];
   }
 
   push(text: string): void {
@@ -64,21 +87,20 @@ class DataUrlDecoder {
     this.#head += text;
     const comma = this.#head.indexOf(',');
     if (comma !== -1) {
-      if (!HEADER.test(this.#head.slice(0, comma))) {
-        this.fail('VALIDATION_FAILED');
-        return;
-      }
-      const rest = this.#head.slice(comma + 1);
-      this.#inData = true;
-      this.#head = '';
-      this.#data(rest);
+      if (HEADER.test(this.#head.slice(0, comma))) this.#startData(comma + 1);
+      else this.fail('VALIDATION_FAILED');
     } else if (this.#head.length > HEADER_MAX) {
       // No header: bare base64, as the app never sends but the API takes.
-      const all = this.#head;
-      this.#inData = true;
-      this.#head = '';
-      this.#data(all);
+      this.#startData(0);
     }
+  }
+
+  /** What was gathered as a header is data from `from` on. */
+  #startData(from: number): void {
+    const data = this.#head.slice(from);
+    this.#inData = true;
+    this.#head = '';
+    this.#data(data);
   }
 
   #data(text: string): void {
@@ -95,34 +117,32 @@ class DataUrlDecoder {
     this.#characters += characters.length;
     const pending = this.#leftover + characters;
     const whole = pending.length - (pending.length % 4);
-    this.#write(pending.slice(0, whole));
+    this.#decode(pending.slice(0, whole));
     this.#leftover = pending.slice(whole);
   }
 
-  #write(base64: string): void {
+  #decode(base64: string): void {
     if (base64 === '' || this.#problem !== undefined) return;
-    // Decoded, it is at most 3 bytes for every 4 characters.
-    if (this.#written + (base64.length / 4) * 3 > this.#out.length) {
-      this.fail('FILE_TOO_LARGE');
-      return;
-    }
-    this.#written += this.#out.write(base64, this.#written, 'base64');
-    if (this.#written > RECEIPT_MAX_BYTES) this.fail('FILE_TOO_LARGE');
+    const bytes = Buffer.from(base64, 'base64');
+    this.#decoded += bytes.length;
+    if (this.#decoded > RECEIPT_MAX_BYTES) this.fail('FILE_TOO_LARGE');
+    else this.#ready.push(bytes);
   }
 
-  end(): ReceivedDataUrl {
-    if (!this.#inData) {
-      const all = this.#head;
-      this.#inData = true;
-      this.#head = '';
-      this.#data(all);
-    }
-    if (this.#problem === undefined) {
-      if (this.#characters === 0) this.fail('NO_FILE');
-      else if (this.#characters % 4 === 1) this.fail('VALIDATION_FAILED');
-      else this.#write(this.#leftover);
-    }
-    return new ReceivedDataUrl(this.#out.subarray(0, this.#written), this.#problem);
+  /** The string is over: what was left is decoded, and the problem judged. */
+  end(): void {
+    if (!this.#inData) this.#startData(0);
+    if (this.#problem !== undefined) return;
+    if (this.#characters === 0) this.fail('NO_FILE');
+    else if (this.#characters % 4 === 1) this.fail('VALIDATION_FAILED');
+    else this.#decode(this.#leftover);
+  }
+
+  /** The bytes decoded since the last take. */
+  take(): Buffer[] {
+    const ready = this.#ready;
+    this.#ready = [];
+    return ready;
   }
 }
 
@@ -131,12 +151,17 @@ export class BodyTooLarge extends Error {}
 
 /**
  * Reads a receipt upload's body from `chunks`: the JSON text with its top-level fileData string
- * replaced by `""`, and that string decoded. `restLimit` bounds what is kept of the rest;
- * `capacity` is the most the file can decode to.
+ * replaced by `""`, and that string decoded into the ReceiptSink that `sink` gives, each chunk's
+ * bytes written before the next chunk is read. `restLimit` bounds what is kept of the rest. A
+ * file that is refused, or a body that fails, leaves nothing written behind.
  */
 export async function readReceiptBody(
   chunks: AsyncIterable<Buffer>,
-  options: { readonly capacity: number; readonly bodyLimit: number; readonly restLimit: number },
+  options: {
+    readonly bodyLimit: number;
+    readonly restLimit: number;
+    readonly sink: () => ReceiptSink;
+  },
 ): Promise<{ readonly rest: string; readonly file: ReceivedDataUrl | undefined }> {
   const rest: Buffer[] = [];
   let restLength = 0;
@@ -149,10 +174,11 @@ export async function readReceiptBody(
   let key: number[] | undefined;
   let lastKey = '';
   let valueNext = false;
-  // Inside the top-level fileData string.
+  // Inside a top-level fileData string; the first one's bytes go to `sink`, a second is refused.
   let decoder: DataUrlDecoder | undefined;
-  let decoded: ReceivedDataUrl | undefined;
-  let twice = false;
+  let first: DataUrlDecoder | undefined;
+  let sink: ReceiptSink | undefined;
+  let fileStrings = 0;
   let fileEscape = false;
   let piece = '';
 
@@ -163,6 +189,7 @@ export async function readReceiptBody(
     rest.push(from);
   };
 
+  try {
   for await (const chunk of chunks) {
     received += chunk.length;
     if (received > options.bodyLimit) throw new BodyTooLarge();
@@ -199,8 +226,7 @@ export async function readReceiptBody(
         // The closing quote: what came since the last push, then the file is whole.
         decoder.push(piece + chunk.toString('latin1', keptFrom, i));
         piece = '';
-        if (decoded === undefined) decoded = decoder.end();
-        else twice = true;
+        decoder.end();
         decoder = undefined;
         keptFrom = i;
         continue;
@@ -228,7 +254,12 @@ export async function readReceiptBody(
           keptFrom = i + 1;
           inString = false;
           valueNext = false;
-          decoder = new DataUrlDecoder(options.capacity);
+          decoder = new DataUrlDecoder();
+          fileStrings += 1;
+          if (first === undefined) {
+            first = decoder;
+            sink = options.sink();
+          }
         }
         valueNext = false;
         continue;
@@ -253,11 +284,31 @@ export async function readReceiptBody(
       // The file goes on in the next chunk: its characters so far, decoded.
       decoder.push(piece + chunk.toString('latin1', keptFrom, chunk.length));
       piece = '';
+      // A second fileData is refused: nothing of it is kept.
+      if (decoder !== first) decoder.take();
     } else {
       keep(chunk.subarray(keptFrom));
     }
+    // The file's bytes decoded from this chunk, written before the next chunk is read.
+    if (sink !== undefined && first !== undefined) {
+      for (const bytes of first.take()) await sink.write(bytes);
+    }
   }
+  } catch (error) {
+    await sink?.discard();
+    throw error;
+  }
+  const text = Buffer.concat(rest, restLength).toString('utf8');
+  if (first === undefined || sink === undefined) return { rest: text, file: undefined };
   // A body cut off inside the file's string is no JSON: the rest will not parse.
-  const file = twice ? new ReceivedDataUrl(Buffer.alloc(0), 'VALIDATION_FAILED') : decoded;
-  return { rest: Buffer.concat(rest, restLength).toString('utf8'), file };
+  const problem = fileStrings > 1 ? 'VALIDATION_FAILED' : first.problem;
+  if (problem !== undefined || decoder === first) {
+    await sink.discard();
+    return { rest: text, file: new ReceivedDataUrl(undefined, problem ?? 'VALIDATION_FAILED') };
+  }
+  const written = sink;
+  return {
+    rest: text,
+    file: new ReceivedDataUrl(await written.finish(), undefined, () => written.discard()),
+  };
 }

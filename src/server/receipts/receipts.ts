@@ -5,7 +5,7 @@
  * its name or data-URL header claim, and the file stored under RECEIPTS_DIR named by its sha256
  * and its receipt id.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { createReadStream, existsSync, type ReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -14,28 +14,89 @@ import { detectReceiptType, type ReceiptType } from '../../shared/receipts';
 import { withoutControlCharacters } from '../../shared/schemas/text';
 import type { ServerContext } from '../context';
 import { AppError } from '../errors';
-import type { ReceivedDataUrl } from './receipt-body';
+import type { ReceiptSink, ReceivedDataUrl, WrittenFile } from './receipt-body';
 
-export interface CheckedReceiptFile {
+export interface CheckedReceiptFile extends WrittenFile {
   readonly type: ReceiptType;
-  readonly size: number;
-  readonly sha256: string;
-  readonly bytes: Uint8Array;
 }
 
 /**
- * Checks a receipt's file, decoded as its upload arrived (receipt-body.ts): a sound data URL,
- * its size, its type by its bytes. Nothing is stored.
+ * Checks a receipt's file, decoded and written as its upload arrived (receipt-body.ts): a sound
+ * data URL, its size, its type by its bytes. It stays under its temporary name.
  */
-export function checkReceiptFile(file: ReceivedDataUrl): CheckedReceiptFile {
-  if (file.problem !== undefined) throw new AppError(file.problem);
-  const { bytes } = file;
-  if (bytes.length === 0) throw new AppError('NO_FILE');
-  if (bytes.length > RECEIPT_MAX_BYTES) throw new AppError('FILE_TOO_LARGE');
-  const type = detectReceiptType(bytes);
+export function checkReceiptFile(received: ReceivedDataUrl): CheckedReceiptFile {
+  if (received.problem !== undefined) throw new AppError(received.problem);
+  const { file } = received;
+  if (file === undefined || file.size === 0) throw new AppError('NO_FILE');
+  if (file.size > RECEIPT_MAX_BYTES) throw new AppError('FILE_TOO_LARGE');
+  const type = detectReceiptType(file.head);
   if (type === undefined) throw new AppError('FILE_TYPE');
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
-  return { bytes, type, size: bytes.length, sha256 };
+  return { ...file, type };
+}
+
+/** Enough of a file's first bytes to tell its type (`detectReceiptType` reads 12). */
+const HEAD_BYTES = 16;
+
+/**
+ * A receipt's file as its upload is decoded: written under RECEIPTS_DIR with a temporary name of
+ * its own (PARTIAL_SUFFIX, which a crash may leave for the clean-up), hashed and measured on the
+ * way, and flushed to the disk when whole. `keepReceiptFile` gives it its name.
+ */
+export class PartialReceiptFile implements ReceiptSink {
+  readonly #dir: string;
+  readonly #path: string;
+  #handle: Promise<fs.FileHandle> | undefined;
+  #closed = false;
+  readonly #hash: Hash = createHash('sha256');
+  #size = 0;
+  #head = Buffer.alloc(0);
+
+  constructor(dir: string) {
+    this.#dir = dir;
+    this.#path = path.join(dir, `${randomUUID()}${PARTIAL_SUFFIX}`);
+  }
+
+  #open(): Promise<fs.FileHandle> {
+    this.#handle ??= fs
+      .mkdir(this.#dir, { recursive: true })
+      .then(() => fs.open(this.#path, 'wx'));
+    return this.#handle;
+  }
+
+  async write(bytes: Buffer): Promise<void> {
+    const handle = await this.#open();
+    if (this.#head.length < HEAD_BYTES) {
+      this.#head = Buffer.concat([this.#head, bytes.subarray(0, HEAD_BYTES - this.#head.length)]);
+    }
+    this.#hash.update(bytes);
+    this.#size += bytes.length;
+    for (let at = 0; at < bytes.length; ) {
+      at += (await handle.write(bytes, at)).bytesWritten;
+    }
+  }
+
+  async finish(): Promise<WrittenFile> {
+    const handle = await this.#open();
+    await handle.sync();
+    await this.#close();
+    return {
+      path: this.#path,
+      size: this.#size,
+      sha256: this.#hash.digest('hex'),
+      head: this.#head,
+    };
+  }
+
+  async discard(): Promise<void> {
+    await this.#close().catch(() => undefined);
+    await fs.rm(this.#path, { force: true });
+  }
+
+  async #close(): Promise<void> {
+    if (this.#handle === undefined || this.#closed) return;
+    this.#closed = true;
+    await (await this.#handle).close();
+  }
 }
 
 /**
@@ -51,26 +112,16 @@ export function receiptStorageKey(file: CheckedReceiptFile, receiptId: string): 
 export const PARTIAL_SUFFIX = '.part';
 
 /**
- * Stores a checked receipt file under `dir` as `storageKey`, for good before it returns: written
- * to a temporary name of its own, flushed to the disk, renamed into place (a reader never sees
+ * Keeps a checked receipt file under `dir` as `storageKey`, for good before it returns: already
+ * flushed to the disk under its temporary name, it is renamed into place (a reader never sees
  * half a file), and the directory flushed so that the rename survives a power cut too.
  */
-export async function writeReceiptFile(
+export async function keepReceiptFile(
   dir: string,
   storageKey: string,
   file: CheckedReceiptFile,
 ): Promise<void> {
-  await fs.mkdir(dir, { recursive: true });
-  const target = path.join(dir, storageKey);
-  const temporary = `${target}.${randomUUID()}${PARTIAL_SUFFIX}`;
-  const handle = await fs.open(temporary, 'wx');
-  try {
-    await handle.writeFile(file.bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await fs.rename(temporary, target);
+  await fs.rename(file.path, path.join(dir, storageKey));
   const directory = await fs.open(dir, 'r');
   try {
     await directory.sync();

@@ -137,6 +137,13 @@ export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
   void app.register(async (receipts) => {
     receipts.removeContentTypeParser('application/json');
     receipts.addContentTypeParser('application/json', parseReceiptJson);
+    // The file written as the body arrived, when the upload did not keep it (refused, or a body
+    // that failed its schema): gone before the answer leaves. A kept one was renamed already.
+    receipts.addHook('onSend', async (request, _reply, payload) => {
+      const { fileData } = (request.body ?? {}) as { fileData?: unknown };
+      if (fileData instanceof ReceivedDataUrl) await fileData.discard();
+      return payload;
+    });
     receipts.post(
       '/api/orders/:id/receipt',
       {
