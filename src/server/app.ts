@@ -5,7 +5,6 @@
  * and metrics, body parsing, call limits and identity, the jobs, the route files (the API's scope,
  * compressed), and the mini-app with the answer to unknown paths.
  */
-import { createRequire } from 'node:module';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from './config';
@@ -27,6 +26,7 @@ import { webAppPlugin } from './plugins/web-app';
 import { customerRoutes } from './routes/customer';
 import { operatorRoutes } from './routes/operator';
 import { publicRoutes } from './routes/public';
+import { installed } from './packages';
 import { redactToken, serializeError, serializeLogged } from './redact-token';
 
 export interface AppDeps {
@@ -112,14 +112,4 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   });
   await app.register(webAppPlugin, { dir: config.staticDir });
   return app;
-}
-
-/** Whether a package can be loaded from here. */
-function installed(name: string): boolean {
-  try {
-    createRequire(import.meta.url).resolve(name);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -137,7 +137,12 @@ async function heapOf(server: Running): Promise<string> {
   const text = await (await fetch(`${server.url}/api/metrics`)).text();
   const mb = (name: string) =>
     fixed(Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? 0) / 1024 / 1024);
-  return `heap used ${mb('nodejs_heap_size_used_bytes')} MB of ${mb('nodejs_heap_size_total_bytes')} MB, external ${mb('nodejs_external_memory_bytes')} MB`;
+  const rollup = fs.readFileSync(`/proc/${server.pid}/smaps_rollup`, 'utf8');
+  const kb = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? 0);
+  const anonymous = fixed(kb('Anonymous') / 1024);
+  const files = fixed((kb('Rss') - kb('Anonymous')) / 1024);
+  return `heap used ${mb('nodejs_heap_size_used_bytes')} MB of ${mb('nodejs_heap_size_total_bytes')} MB, external ${mb('nodejs_external_memory_bytes')} MB; RSS: ${anonymous} MB anonymous, ${files} MB of files`;
 }
 
 // --- Data ---

@@ -6,8 +6,7 @@
  * by the outbox worker (src/server/notifications).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { autoRetry } from '@grammyjs/auto-retry';
-import { Bot, type Context, type Transformer } from 'grammy';
+import type { Bot, Context, Transformer } from 'grammy';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import {
@@ -24,6 +23,7 @@ import { preferredLanguage, translator } from '../i18n';
 import { escapeHtml } from '../notifications/render';
 import { TelegramLimiter } from '../notifications/telegram-limits';
 import { failureKindOf, type FailureKind } from '../notifications/telegram-sender';
+import { autoRetryPackage, grammyPackage } from '../packages';
 
 export interface BotOptions {
   readonly token: string;
@@ -89,7 +89,8 @@ export function isWebhookSecret(token: string, header: unknown): boolean {
 export const ALLOWED_UPDATES = ['message'] as const;
 
 export function createBot(options: BotOptions): Bot {
-  const bot = new Bot(options.token, { client: { apiRoot: options.apiRoot } });
+  const { autoRetry } = autoRetryPackage();
+  const bot = new (grammyPackage().Bot)(options.token, { client: { apiRoot: options.apiRoot } });
   // Installed first, so innermost: it sees every call as it leaves, retries included.
   if (options.monitor !== undefined) bot.api.config.use(failedCallsTo(options.monitor));
   bot.api.config.use((options.limiter ?? new TelegramLimiter()).transformer);

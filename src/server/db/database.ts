@@ -16,8 +16,9 @@ import {
   type PostgresPoolClient,
   type SqliteDatabase,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DatabaseConfig } from '../config';
+import { pgPackage } from '../packages';
 import { seedReferenceData } from '../reference/seed';
 import { migrationProvider, type Dialect } from './migrations';
 import type { Database } from './schema';
@@ -49,10 +50,11 @@ export function openDatabase(config: DatabaseConfig): OpenDatabase {
       dialect: 'sqlite',
     };
   }
+  const { types, Pool } = pgPackage();
   // PostgreSQL returns int8 as a string; our bigints (Telegram ids, ms, minor units) fit a double.
-  pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+  types.setTypeParser(types.builtins.INT8, (value: string) => Number(value));
   const pool = namingStatements(
-    new pg.Pool({
+    new Pool({
       connectionString: config.url,
       max: POSTGRES_POOL_SIZE,
       ...(config.schema === undefined ? {} : { options: `-c search_path=${config.schema}` }),

@@ -6,8 +6,8 @@
  * chat, 20 a minute per group) are kept by the process's one TelegramLimiter: the worker takes a
  * place (`reserve`) before it marks the row as being sent, so that the call leaves right after.
  */
-import { Api, GrammyError, HttpError } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
+import { grammyPackage } from '../packages';
 import type { RenderedMessage } from './render';
 import { TelegramLimiter, type Place } from './telegram-limits';
 
@@ -57,6 +57,7 @@ export function createTelegramSender(options: {
   readonly limiter?: TelegramLimiter;
 }): MessageSender {
   const limiter = options.limiter ?? new TelegramLimiter();
+  const { Api, GrammyError } = grammyPackage();
   const api = new Api(options.token, {
     apiRoot: options.apiRoot,
     timeoutSeconds: CALL_TIMEOUT_SECONDS,
@@ -114,6 +115,7 @@ export function createTelegramSender(options: {
 
 /** What a failed call means for the message. */
 export function outcomeOf(error: unknown): SendOutcome {
+  const { GrammyError, HttpError } = grammyPackage();
   if (error instanceof GrammyError) {
     const text = `${error.error_code} ${error.description}`;
     const kind = failureKindOf(error.error_code);
