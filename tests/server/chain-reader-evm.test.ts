@@ -12,6 +12,8 @@ import {
   type TransactionFound,
   type TransactionLookup,
 } from '../../src/server/chain/chain-reader';
+import { parseChainConfig } from '../../src/server/chain/chain-config';
+import { createChainReaders } from '../../src/server/chain/chain-readers';
 import { EvmReader } from '../../src/server/chain/evm-reader';
 import { deadPort, startEvmChain, type EvmTestChain } from '../helpers/evm-chain';
 
@@ -288,5 +290,27 @@ describe('EVM reader: faults are ChainUnavailable, never not_found', () => {
     await failureOf(reader.decimals(chain.tokens.usdt18));
     chain.faults.clear();
     expect(await reader.decimals(chain.tokens.usdt18)).toBe(18);
+  });
+});
+
+describe('EVM reader: from the configuration', () => {
+  it("builds a reader for each configured network only, reading the configured token's decimals", async () => {
+    const parsed = parseChainConfig({
+      CHAIN_RPC_BEP20: chain.url,
+      CHAIN_CONFIRMATIONS_BEP20: '2',
+      TOKEN_CONTRACT_USDT_BEP20: chain.tokens.usdt18,
+    });
+    if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+    const readers = createChainReaders(parsed.config, { observer: counter });
+    expect(Object.keys(readers)).toEqual(['BEP20']);
+    const bep20 = parsed.config.BEP20;
+    if (bep20 === 'manual' || bep20.tokens.USDT === undefined) throw new Error('BEP20 is manual');
+    expect(await readers.BEP20?.decimals(bep20.tokens.USDT)).toBe(18);
+    const head = await readers.BEP20?.head();
+    expect(head && head.latest - head.final).toBe(1);
+  });
+
+  it("tells the node's chain id, for the start-up check against EVM_CHAIN_IDS", async () => {
+    expect(await reader.chainId()).toBe(31337);
   });
 });

@@ -230,6 +230,11 @@ export class EvmReader implements ChainReader {
     return time;
   }
 
+  /** The node's chain id (eth_chainId), to compare with tokens.ts's EVM_CHAIN_IDS at start-up. */
+  chainId(): Promise<number> {
+    return this.#call('getChainId', () => this.#client.getChainId());
+  }
+
   async head(): Promise<ChainHead> {
     const latest = blockNumberOf(
       await this.#call('getBlockNumber', () => this.#client.getBlockNumber({ cacheTime: 0 })),

@@ -87,3 +87,18 @@ export const DEFAULT_CONFIRMATIONS: Readonly<Record<EvmNetworkId, number>> = {
   OPTIMISM: 30,
   BASE: 30,
 };
+
+/**
+ * The chain id (EIP-155) each EVM network's node must answer with. A CHAIN_RPC_<NETWORK> that
+ * points at another chain (a testnet, or Ethereum for BSC) would make every lookup wrong without
+ * an error, so the server compares it once at start-up (EvmReader.chainId); a local test chain
+ * is told apart by its TOKEN_CONTRACT overrides.
+ */
+export const EVM_CHAIN_IDS: Readonly<Record<EvmNetworkId, number>> = {
+  ERC20: 1,
+  BEP20: 56,
+  POLYGON: 137,
+  ARBITRUM: 42161,
+  OPTIMISM: 10,
+  BASE: 8453,
+};
