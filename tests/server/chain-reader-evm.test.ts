@@ -314,3 +314,23 @@ describe('EVM reader: from the configuration', () => {
     expect(await reader.chainId()).toBe(31337);
   });
 });
+
+describe('EVM reader: calls stay bounded', () => {
+  it('with batch on, lookups made in the same tick travel as one HTTP request', async () => {
+    const batched = new EvmReader({
+      network: 'BEP20',
+      rpcUrl: chain.url,
+      confirmations: 1,
+      batch: true,
+      observer: counter,
+    });
+    const before = chain.faults.requests;
+    const lookups = await Promise.all(
+      ['01', '02', '03', '04'].map((byte) => batched.transaction(`0x${byte.repeat(32)}`)),
+    );
+    expect(lookups.every((lookup) => lookup.status === 'not_found')).toBe(true);
+    expect(chain.faults.requests - before).toBe(1);
+    // Each lookup is still counted as one call of the node's API.
+    expect(counter.calls('BEP20', 'getTransactionReceipt')).toBe(4);
+  });
+});
