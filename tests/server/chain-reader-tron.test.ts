@@ -295,6 +295,12 @@ describe('Tron reader: faults are ChainUnavailable, never not_found', () => {
     expect(await failureOf(reader.head())).toMatchObject({ fault: 'rpc' });
   });
 
+  it('{} means "no such transaction" only for a transaction lookup: an empty head is a bad_answer', async () => {
+    tron.fail({ kind: 'body', text: '{}' }, 1);
+    expect(await failureOf(reader.head())).toMatchObject({ fault: 'bad_answer' });
+    expect(counter.failures('TRC20', 'getnowblock:latest')).toBe(1);
+  });
+
   it('the wrong base URL (404) is an http fault', async () => {
     const misplaced = new TronReader({ rpcUrl: `${tron.url}/nowhere` });
     expect(await failureOf(misplaced.transaction(txId()))).toMatchObject({

@@ -246,7 +246,7 @@ export class EvmReader implements ChainReader {
 
   decimals(contract: string): Promise<number> {
     if (!isAddress(contract, { strict: false })) {
-      throw new TypeError(`not an EVM contract address: ${contract}`);
+      return Promise.reject(new TypeError(`not an EVM contract address: ${contract}`));
     }
     const key = contract.toLowerCase();
     const known = this.#decimals.get(key);

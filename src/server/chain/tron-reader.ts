@@ -113,6 +113,7 @@ export class TronReader implements ChainReader {
     path: string,
     schema: v.GenericSchema<unknown, T>,
     body?: unknown,
+    emptyIsNotFound = false,
   ): Promise<T | null> {
     const started = performance.now();
     const fail = (fault: ChainFault, message: string, details = {}): never => {
@@ -163,8 +164,9 @@ export class TronReader implements ChainReader {
         return fail('rpc', typeof record['error'] === 'string' ? record['error'] : 'refused');
       }
     }
-    // `{}` is java-tron's "no such transaction".
+    // `{}` is java-tron's "no such transaction"; from any other call it is a broken answer.
     if (isEmptyObject(json)) {
+      if (!emptyIsNotFound) return fail('bad_answer', 'an empty answer');
       this.#report(method, 'ok', started);
       return null;
     }
@@ -193,12 +195,14 @@ export class TronReader implements ChainReader {
         '/walletsolidity/gettransactioninfobyid',
         TransactionInfoSchema,
         { value },
+        true,
       )) ??
       (await this.#request(
         'gettransactioninfobyid:latest',
         '/wallet/gettransactioninfobyid',
         TransactionInfoSchema,
         { value },
+        true,
       ));
     if (info === null) return { status: 'not_found' };
     // A contract call succeeded when its receipt says SUCCESS; a failed one carries
