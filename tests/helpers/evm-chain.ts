@@ -24,6 +24,7 @@ import {
   createPublicClient,
   createWalletClient,
   encodeFunctionData,
+  getAddress,
   http as httpTransport,
   type Abi,
   type Address,
@@ -152,7 +153,14 @@ export interface EvmTestChain {
 
 const HOLDING = 1_000_000n;
 
-export async function startEvmChain(): Promise<EvmTestChain> {
+export interface EvmChainOptions {
+  /** The node's port on 127.0.0.1; a free one when unset. */
+  readonly port?: number;
+  /** The fault proxy's port; a free one when unset. */
+  readonly proxyPort?: number;
+}
+
+export async function startEvmChain(options: EvmChainOptions = {}): Promise<EvmTestChain> {
   const compiled = await compileTestToken();
   // Hardhat resolves a config relative to a real file; an empty one in a temp directory keeps
   // the repository free of a hardhat.config.
@@ -164,10 +172,10 @@ export async function startEvmChain(): Promise<EvmTestChain> {
     networks: { hardhat: { chainId: hardhat.id, loggingEnabled: false } },
   });
   const provider = await createProvider(config, 'hardhat');
-  const server = new JsonRpcServer({ hostname: '127.0.0.1', port: 0, provider });
+  const server = new JsonRpcServer({ hostname: '127.0.0.1', port: options.port ?? 0, provider });
   const { port } = await server.listen();
   const nodeUrl = `http://127.0.0.1:${port}`;
-  const proxy = await startFaultProxy(nodeUrl);
+  const proxy = await startFaultProxy(nodeUrl, options.proxyPort ?? 0);
 
   const transport = httpTransport(nodeUrl, { retryCount: 0 });
   const wallet = createWalletClient({ chain: hardhat, transport });
@@ -206,7 +214,7 @@ export async function startEvmChain(): Promise<EvmTestChain> {
     if (receipt.contractAddress === null || receipt.contractAddress === undefined) {
       throw new Error(`${name} was not deployed`);
     }
-    const address = receipt.contractAddress;
+    const address = getAddress(receipt.contractAddress);
     await wallet.writeContract({
       address,
       abi: compiled.abi,
@@ -288,6 +296,7 @@ export async function deadPort(): Promise<number> {
 
 async function startFaultProxy(
   target: string,
+  listenPort: number,
 ): Promise<{ url: string; faults: RpcFaults; stop(): Promise<void> }> {
   let fault: RpcFault | undefined;
   let requests = 0;
@@ -331,7 +340,7 @@ async function startFaultProxy(
         });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
