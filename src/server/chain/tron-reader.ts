@@ -1,0 +1,380 @@
+/**
+ * The chain reader of Tron (TRC20) over the TronGrid-compatible HTTP API with plain `fetch`
+ * (developers.tron.network, "FullNode HTTP API" and "TronGrid v1 API"):
+ * - a transaction: `/walletsolidity/gettransactioninfobyid` first (in a solidified block), then
+ *   `/wallet/gettransactioninfobyid` (in a block, not solidified yet); `{}` from both is
+ *   not_found;
+ * - the head: `/wallet/getnowblock` (latest) and `/walletsolidity/getnowblock` (final);
+ * - decimals: `decimals()` through `/wallet/triggerconstantcontract`;
+ * - deposits to an address: `/v1/accounts/{address}/transactions/trc20` (TronGrid's index; a
+ *   bare node has no such endpoint).
+ * TRON_API_KEY goes in the TRON-PRO-API-KEY header. Every fault is a ChainUnavailable.
+ */
+import * as v from 'valibot';
+import {
+  ChainUnavailable,
+  DEFAULT_CALL_TIMEOUT_MS,
+  NO_OBSERVER,
+  parseRetryAfter,
+  type ChainCallObserver,
+  type ChainFault,
+  type ChainHead,
+  type ChainReader,
+  type IncomingTransfer,
+  type IncomingTransfers,
+  type ScanPosition,
+  type TokenTransfer,
+  type TransactionLookup,
+} from './chain-reader';
+import { tronAddressFromHex } from './tron-address';
+
+export interface TronReaderOptions {
+  /** The API's base URL, e.g. https://api.trongrid.io (chain-config.ts strips a trailing slash). */
+  readonly rpcUrl: string;
+  readonly apiKey?: string | undefined;
+  readonly timeoutMs?: number;
+  readonly observer?: ChainCallObserver;
+  /** Transfers one scan returns at most (TronGrid's `limit`, 200 at most). */
+  readonly scanLimit?: number;
+}
+
+/** keccak256("Transfer(address,address,uint256)"), as TRON's logs give topics: hex, no 0x. */
+const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+const TX_ID = /^(0x)?[0-9a-fA-F]{64}$/;
+const HEX_WORD = /^[0-9a-fA-F]{64}$/;
+const MAX_SCAN_LIMIT = 200;
+
+const LogSchema = v.looseObject({
+  address: v.string(),
+  topics: v.optional(v.array(v.string()), []),
+  data: v.optional(v.string(), ''),
+});
+
+/** A TransactionInfo of gettransactioninfobyid; fields this reader does not use are let through. */
+const TransactionInfoSchema = v.looseObject({
+  id: v.string(),
+  blockNumber: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  blockTimeStamp: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  /** "FAILED" when the transaction failed; absent when it succeeded. */
+  result: v.optional(v.string()),
+  receipt: v.optional(v.looseObject({ result: v.optional(v.string()) }), {}),
+  log: v.optional(v.array(LogSchema), []),
+});
+
+const NowBlockSchema = v.looseObject({
+  block_header: v.looseObject({
+    raw_data: v.looseObject({ number: v.pipe(v.number(), v.integer(), v.minValue(0)) }),
+  }),
+});
+
+const ConstantResultSchema = v.looseObject({
+  result: v.optional(v.looseObject({ result: v.optional(v.boolean()) }), {}),
+  constant_result: v.optional(v.array(v.string()), []),
+});
+
+const Trc20HistorySchema = v.looseObject({
+  success: v.optional(v.boolean(), true),
+  data: v.array(
+    v.looseObject({
+      transaction_id: v.string(),
+      block_timestamp: v.number(),
+      from: v.string(),
+      to: v.string(),
+      type: v.string(),
+      value: v.pipe(v.string(), v.regex(/^\d+$/)),
+      token_info: v.looseObject({ address: v.string() }),
+    }),
+  ),
+});
+
+export class TronReader implements ChainReader {
+  readonly network = 'TRC20' as const;
+  readonly #baseUrl: string;
+  readonly #apiKey: string | undefined;
+  readonly #timeoutMs: number;
+  readonly #observer: ChainCallObserver;
+  readonly #scanLimit: number;
+  readonly #decimals = new Map<string, Promise<number>>();
+
+  constructor(options: TronReaderOptions) {
+    this.#baseUrl = options.rpcUrl.replace(/\/+$/, '');
+    this.#apiKey = options.apiKey;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    this.#observer = options.observer ?? NO_OBSERVER;
+    this.#scanLimit = Math.min(options.scanLimit ?? MAX_SCAN_LIMIT, MAX_SCAN_LIMIT);
+  }
+
+  /**
+   * One HTTP call: JSON in and out, the key header, a timeout, reported to the observer. Any
+   * failure, including an answer of the wrong shape, is thrown as ChainUnavailable.
+   */
+  async #request<T>(
+    method: string,
+    path: string,
+    schema: v.GenericSchema<unknown, T>,
+    body?: unknown,
+    emptyIsNotFound = false,
+  ): Promise<T | null> {
+    const started = performance.now();
+    const fail = (fault: ChainFault, message: string, details = {}): never => {
+      this.#report(method, fault, started);
+      throw new ChainUnavailable(this.network, method, fault, message, details);
+    };
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.#apiKey !== undefined) headers['TRON-PRO-API-KEY'] = this.#apiKey;
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(`${this.#baseUrl}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(this.#timeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+      return fail(
+        timedOut ? 'timeout' : 'network',
+        timedOut ? 'the node did not answer in time' : String(error),
+        { cause: error },
+      );
+    }
+    if (response.status === 429) {
+      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+      return fail('rate_limited', 'HTTP 429', {
+        status: 429,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      });
+    }
+    if (!response.ok) return fail('http', `HTTP ${response.status}`, { status: response.status });
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      return fail('bad_answer', 'the answer is not JSON', { cause: error });
+    }
+    // java-tron answers a refused call with 200 and {"Error": "..."}; TronGrid v1 with
+    // {"success": false, "error": "..."}.
+    if (typeof json === 'object' && json !== null) {
+      const record = json as Record<string, unknown>;
+      if (typeof record['Error'] === 'string') return fail('rpc', record['Error']);
+      if (record['success'] === false) {
+        return fail('rpc', typeof record['error'] === 'string' ? record['error'] : 'refused');
+      }
+    }
+    // `{}` is java-tron's "no such transaction"; from any other call it is a broken answer.
+    if (isEmptyObject(json)) {
+      if (!emptyIsNotFound) return fail('bad_answer', 'an empty answer');
+      this.#report(method, 'ok', started);
+      return null;
+    }
+    const parsed = v.safeParse(schema, json);
+    if (!parsed.success)
+      return fail('bad_answer', `unexpected answer: ${parsed.issues[0].message}`);
+    this.#report(method, 'ok', started);
+    return parsed.output;
+  }
+
+  #report(method: string, outcome: 'ok' | ChainFault, started: number): void {
+    this.#observer.onCall({
+      network: this.network,
+      method,
+      outcome,
+      durationMs: performance.now() - started,
+    });
+  }
+
+  async transaction(hash: string): Promise<TransactionLookup> {
+    if (!TX_ID.test(hash)) throw new TypeError(`not a Tron transaction id: ${hash}`);
+    const value = hash.replace(/^0x/, '').toLowerCase();
+    const info =
+      (await this.#request(
+        'gettransactioninfobyid:solidified',
+        '/walletsolidity/gettransactioninfobyid',
+        TransactionInfoSchema,
+        { value },
+        true,
+      )) ??
+      (await this.#request(
+        'gettransactioninfobyid:latest',
+        '/wallet/gettransactioninfobyid',
+        TransactionInfoSchema,
+        { value },
+        true,
+      ));
+    if (info === null) return { status: 'not_found' };
+    // A contract call succeeded when its receipt says SUCCESS; a failed one carries
+    // result FAILED and receipt.result REVERT, OUT_OF_ENERGY… A plain TRX transfer has no
+    // receipt.result and no FAILED.
+    const success =
+      info.result !== 'FAILED' &&
+      (info.receipt.result === undefined || info.receipt.result === 'SUCCESS');
+    return {
+      status: 'found',
+      hash: info.id,
+      success,
+      blockNumber: info.blockNumber,
+      blockTime: info.blockTimeStamp,
+      transfers: success ? this.#transfersOf(info.log, 'gettransactioninfobyid') : [],
+    };
+  }
+
+  /** The TRC-20 Transfer events among a transaction's logs; other events are left out. */
+  #transfersOf(logs: v.InferOutput<typeof LogSchema>[], method: string): TokenTransfer[] {
+    const transfers: TokenTransfer[] = [];
+    logs.forEach((log, logIndex) => {
+      const [topic, from, to] = log.topics.map((t) => t.toLowerCase().replace(/^0x/, ''));
+      const data = log.data.replace(/^0x/, '');
+      if (topic !== TRANSFER_TOPIC || log.topics.length !== 3 || !HEX_WORD.test(data)) return;
+      if (from === undefined || to === undefined || !HEX_WORD.test(from) || !HEX_WORD.test(to)) {
+        return;
+      }
+      try {
+        transfers.push({
+          logIndex,
+          contract: tronAddressFromHex(log.address),
+          from: tronAddressFromHex(from.slice(24)),
+          to: tronAddressFromHex(to.slice(24)),
+          amount: BigInt(`0x${data}`),
+        });
+      } catch (error) {
+        throw new ChainUnavailable(this.network, method, 'bad_answer', 'a log holds no address', {
+          cause: error,
+        });
+      }
+    });
+    return transfers;
+  }
+
+  async head(): Promise<ChainHead> {
+    const latest = await this.#request(
+      'getnowblock:latest',
+      '/wallet/getnowblock',
+      NowBlockSchema,
+      {},
+    );
+    const solid = await this.#request(
+      'getnowblock:solidified',
+      '/walletsolidity/getnowblock',
+      NowBlockSchema,
+      {},
+    );
+    if (latest === null || solid === null) {
+      throw new ChainUnavailable(
+        this.network,
+        'getnowblock',
+        'bad_answer',
+        'no block in the answer',
+      );
+    }
+    return {
+      latest: latest.block_header.raw_data.number,
+      final: solid.block_header.raw_data.number,
+    };
+  }
+
+  decimals(contract: string): Promise<number> {
+    const known = this.#decimals.get(contract);
+    if (known !== undefined) return known;
+    const reading = this.#readDecimals(contract);
+    this.#decimals.set(contract, reading);
+    // A failed read is not kept: the next caller asks the node again.
+    reading.catch(() => this.#decimals.delete(contract));
+    return reading;
+  }
+
+  async #readDecimals(contract: string): Promise<number> {
+    const answer = await this.#request(
+      'triggerconstantcontract',
+      '/wallet/triggerconstantcontract',
+      ConstantResultSchema,
+      {
+        // A constant call needs a caller; the contract itself will do (nothing is signed or spent).
+        owner_address: contract,
+        contract_address: contract,
+        function_selector: 'decimals()',
+        parameter: '',
+        visible: true,
+      },
+    );
+    const word = answer?.constant_result[0];
+    if (answer?.result.result !== true || word === undefined || !HEX_WORD.test(word)) {
+      throw new ChainUnavailable(
+        this.network,
+        'triggerconstantcontract',
+        'bad_answer',
+        `${contract} answered no decimals()`,
+      );
+    }
+    const decimals = BigInt(`0x${word}`);
+    if (decimals > 255n) {
+      throw new ChainUnavailable(
+        this.network,
+        'triggerconstantcontract',
+        'bad_answer',
+        'decimals > 255',
+      );
+    }
+    return Number(decimals);
+  }
+
+  /**
+   * Solidified TRC-20 transfers of `contract` to `address` from `since` (block time, ms) on,
+   * oldest first, one page of at most `scanLimit`. Only solidified ones (`only_confirmed`), so
+   * the cursor never passes a block that could still change; a deposit is seen about a minute
+   * after it is sent, which is soon enough for one that came without its hash.
+   */
+  async transfersTo(
+    address: string,
+    contract: string,
+    since: ScanPosition,
+  ): Promise<IncomingTransfers> {
+    if (since.kind !== 'time') throw new TypeError('Tron scans start at a block time');
+    const query = new URLSearchParams({
+      only_to: 'true',
+      only_confirmed: 'true',
+      contract_address: contract,
+      min_timestamp: String(since.timeMs),
+      order_by: 'block_timestamp,asc',
+      limit: String(this.#scanLimit),
+    });
+    const answer = await this.#request(
+      'transactions/trc20',
+      `/v1/accounts/${encodeURIComponent(address)}/transactions/trc20?${query.toString()}`,
+      Trc20HistorySchema,
+    );
+    const rows = answer?.data ?? [];
+    const transfers: IncomingTransfer[] = rows
+      .filter(
+        (row) =>
+          row.type === 'Transfer' && row.to === address && row.token_info.address === contract,
+      )
+      .map((row) => ({
+        hash: row.transaction_id,
+        logIndex: null,
+        blockNumber: null,
+        blockTime: row.block_timestamp,
+        contract: row.token_info.address,
+        from: row.from,
+        to: row.to,
+        amount: BigInt(row.value),
+      }));
+    const last = rows.at(-1);
+    // Inclusive: a transfer in the same millisecond as the last one is not skipped.
+    return {
+      transfers,
+      next: { kind: 'time', timeMs: last === undefined ? since.timeMs : last.block_timestamp },
+    };
+  }
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 0
+  );
+}
