@@ -30,6 +30,13 @@ export interface OpenDatabase {
   readonly schema?: string;
 }
 
+/**
+ * SQLite's page cache per connection, in KiB: better-sqlite3 builds SQLite with 16 MB, which a
+ * server reading 100 000 orders fills and keeps for good, a tenth of its memory (issue 22, item
+ * 5). Pages beyond it come from the operating system's file cache, which is shared and reclaimable.
+ */
+const SQLITE_CACHE_KIB = 4_000;
+
 /** The connections a server instance opens to PostgreSQL at most. */
 export const POSTGRES_POOL_SIZE = 10;
 
@@ -40,6 +47,7 @@ export function openDatabase(config: DatabaseConfig): OpenDatabase {
     database.pragma('journal_mode = WAL');
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
+    database.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
     // SQLite's own lower() knows ASCII only; operators search Cyrillic names too, as PostgreSQL's
     // lower() (a UTF-8 database) lets them.
     database.function('lower', { deterministic: true }, (value: unknown) =>
