@@ -13,6 +13,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { BotMonitor } from './bot/bot';
+import type { ChainCallEvent } from './chain/chain-reader';
 import type { Database } from './db/schema';
 import type { JobMonitor } from './jobs/periodic';
 import { sweepLag } from './jobs/sweeper';
@@ -29,6 +30,8 @@ export interface Metrics {
   outboxSent(recipient: RecipientKind, outcome: SendOutcome['kind']): void;
   readonly jobs: JobMonitor;
   readonly bot: BotMonitor;
+  /** One call a chain reader made to a node, and how it ended. */
+  chainCalled(event: ChainCallEvent): void;
 }
 
 /**
@@ -168,7 +171,17 @@ export function createMetrics(context: {
     registers,
   });
 
+  const chainCalls = new Counter({
+    name: 'exchange_chain_calls_total',
+    help: 'Calls the chain readers made to the nodes, by network, method and outcome (ok or a fault)',
+    labelNames: ['network', 'method', 'outcome'] as const,
+    registers,
+  });
+
   return {
+    chainCalled(event) {
+      chainCalls.inc({ network: event.network, method: event.method, outcome: event.outcome });
+    },
     scrape: () => Registry.merge([registry, processMetrics()]).metrics(),
     contentType: registry.contentType,
     observeRequest(method, route, status, seconds) {
