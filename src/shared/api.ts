@@ -59,6 +59,10 @@ export interface ApiErrorDetails {
   /** AMOUNT_TOO_LOW, AMOUNT_TOO_HIGH: the upper bound; TOO_MANY_ACTIVE_ORDERS: the most allowed. */
   readonly max?: number;
   readonly currency?: string;
+  /** TX_WRONG_TOKEN, TX_UNDERPAID: the order's coin. */
+  readonly coin?: CryptoCurrency;
+  /** TX_UNDERPAID: what the transfer lacks, in whole coins as an exact decimal ("0.5"). */
+  readonly shortfall?: string;
 }
 
 /** `GET /api/health`. */

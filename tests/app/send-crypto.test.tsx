@@ -235,6 +235,47 @@ describe('a hash refused by the server says why', () => {
   );
 });
 
+describe('a hash the chain shows is not the deposit says exactly what is wrong (issue 23)', () => {
+  it.each([
+    [
+      'en',
+      { code: 'TX_UNDERPAID', coin: 'USDT', shortfall: '1234.000000000000000001' },
+      'This transaction sends 1,234.000000000000000001 USDT less than the order’s amount. A second transfer to top it up does not count: contact support.',
+    ],
+    [
+      'ru',
+      { code: 'TX_UNDERPAID', coin: 'USDT', shortfall: '0.5' },
+      'Эта транзакция переводит на 0,5 USDT меньше суммы заказа. Доплата вторым переводом не засчитывается: напишите в поддержку.',
+    ],
+    [
+      'en',
+      { code: 'TX_WRONG_TOKEN', coin: 'USDT' },
+      'This transaction moves a different token, not the official USDT contract. Such coins are not accepted.',
+    ],
+    [
+      'ru',
+      { code: 'TX_ALREADY_USED' },
+      'Этот перевод уже указан как оплата другого заказа. Укажите хеш перевода по этому заказу.',
+    ],
+    [
+      'en',
+      { code: 'TX_BEFORE_ORDER' },
+      'This transaction was made before the order was created, so it cannot pay for it. Give the hash of the transfer for this order.',
+    ],
+  ] as const)(
+    '%s, %o: the reason alone, in the language, and the screen stays',
+    async (language, body, text) => {
+      const { api, app } = await openSendCrypto({}, language);
+      api.on('POST', TX_HASH, { status: 400, json: { error: 'x', ...body } });
+      typeHash(HEX64);
+      await submitHash();
+      expect(setup.dialogs.alert).toHaveBeenCalledWith(text);
+      expect(app.currentPath()).toBe(path('send-crypto'));
+      expect(submitButton().disabled).toBe(false);
+    },
+  );
+});
+
 describe('cancel on send-crypto (spec sections 2 and 4)', () => {
   it('asks for confirmation; declined, nothing is posted and the screen stays', async () => {
     setup.dialogs.confirm.mockReturnValue(false);

@@ -34,6 +34,7 @@ const en_console: NamespaceConsoleTranslation = {
     customer: 'customer',
     operator: 'operator {id}',
     system: 'system',
+    chain: 'chain check',
     autopilot: 'demo autopilot',
   },
   messages: "Bot's messages",

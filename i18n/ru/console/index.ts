@@ -37,6 +37,7 @@ const ru_console: BaseTranslation = {
     customer: 'клиент',
     operator: 'оператор {id:number}',
     system: 'система',
+    chain: 'проверка в сети',
     autopilot: 'автопилот демо',
   },
   messages: 'Сообщения бота',
