@@ -1684,6 +1684,60 @@ export type NamespaceBotTranslation = {
 		 * @param {string} total
 		 */
 		flagWaiting: RequiredParams<'customer' | 'kind' | 'number' | 'total'>
+		/**
+		 * ⛓​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​п​р​о​в​е​р​к​а​ ​в​ ​с​е​т​и​ ​ж​д​ё​т​ ​о​п​е​р​а​т​о​р​а​:​ ​{​p​r​o​b​l​e​m​}​
+	​Х​е​ш​ ​в​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​:​ ​<​c​o​d​e​>​{​h​a​s​h​}​<​/​c​o​d​e​>​
+	​К​л​и​е​н​т​:​ ​{​c​u​s​t​o​m​e​r​}
+		 * @param {string} customer
+		 * @param {string} hash
+		 * @param {string} network
+		 * @param {string} number
+		 * @param {string} problem
+		 */
+		flagChainDeposit: RequiredParams<'customer' | 'hash' | 'network' | 'number' | 'problem'>
+		chainFlags: {
+			/**
+			 * т​р​а​н​з​а​к​ц​и​я​ ​н​е​ ​п​р​о​ш​л​а​.
+			 */
+			failed: string
+			/**
+			 * о​н​а​ ​п​е​р​е​в​о​д​и​т​ ​д​р​у​г​о​й​ ​т​о​к​е​н​,​ ​н​е​ ​о​ф​и​ц​и​а​л​ь​н​ы​й​ ​к​о​н​т​р​а​к​т​ ​{​c​o​i​n​}​.
+			 * @param {string} coin
+			 */
+			wrong_token: RequiredParams<'coin'>
+			/**
+			 * о​н​а​ ​н​е​ ​н​а​ ​н​а​ш​ ​а​д​р​е​с​ ​д​е​п​о​з​и​т​а​.
+			 */
+			wrong_recipient: string
+			/**
+			 * о​н​а​ ​п​е​р​е​в​о​д​и​т​ ​н​а​ ​{​d​i​f​f​e​r​e​n​c​e​}​ ​{​c​o​i​n​}​ ​м​е​н​ь​ш​е​ ​с​у​м​м​ы​ ​з​а​к​а​з​а​.
+			 * @param {string} coin
+			 * @param {string} difference
+			 */
+			underpaid: RequiredParams<'coin' | 'difference'>
+			/**
+			 * о​н​а​ ​с​д​е​л​а​н​а​ ​р​а​н​ь​ш​е​,​ ​ч​е​м​ ​с​о​з​д​а​н​ ​з​а​к​а​з​.
+			 */
+			before_order: string
+			/**
+			 * э​т​о​т​ ​п​е​р​е​в​о​д​ ​у​ж​е​ ​у​к​а​з​а​н​ ​к​а​к​ ​о​п​л​а​т​а​ ​д​р​у​г​о​г​о​ ​з​а​к​а​з​а​.
+			 */
+			already_used: string
+			/**
+			 * п​е​р​е​в​о​д​ ​и​с​ч​е​з​ ​и​з​ ​с​е​т​и​,​ ​н​е​ ​н​а​б​р​а​в​ ​п​о​д​т​в​е​р​ж​д​е​н​и​й​ ​(​б​л​о​к​ ​р​е​о​р​г​а​н​и​з​о​в​а​н​)​;​ ​е​г​о​ ​и​щ​у​т​ ​с​н​о​в​а​.
+			 */
+			reorged: string
+			/**
+			 * т​р​а​н​з​а​к​ц​и​я​ ​н​е​ ​н​а​й​д​е​н​а​ ​в​ ​с​е​т​и​ ​з​а​ ​в​р​е​м​я​ ​п​о​и​с​к​а​.
+			 */
+			not_found: string
+			/**
+			 * д​е​п​о​з​и​т​ ​п​о​д​т​в​е​р​ж​д​ё​н​,​ ​н​о​ ​п​е​р​е​в​о​д​и​т​ ​н​а​ ​{​d​i​f​f​e​r​e​n​c​e​}​ ​{​c​o​i​n​}​ ​б​о​л​ь​ш​е​ ​с​у​м​м​ы​ ​з​а​к​а​з​а​:​ ​у​р​е​г​у​л​и​р​у​й​т​е​ ​р​а​з​н​и​ц​у​.
+			 * @param {string} coin
+			 * @param {string} difference
+			 */
+			overpaid: RequiredParams<'coin' | 'difference'>
+		}
 		kinds: {
 			/**
 			 * п​о​к​у​п​к​а​,​ ​п​е​р​е​в​о​д​ ​н​а​ ​к​а​р​т​у
@@ -1737,6 +1791,11 @@ export type NamespaceBotTranslation = {
 		 * @param {string} shown
 		 */
 		flag_reused_receipt: RequiredParams<'shown'>
+		/**
+		 * ⛓​ ​{​s​h​o​w​n​}​ ​{​{​д​е​п​о​з​и​т​о​в​|​д​е​п​о​з​и​т​|​д​е​п​о​з​и​т​а​|​д​е​п​о​з​и​т​а​|​д​е​п​о​з​и​т​о​в​|​д​е​п​о​з​и​т​а​}​}​ ​п​о​с​л​е​ ​п​р​о​в​е​р​к​и​ ​в​ ​с​е​т​и​ ​{​{​ж​д​у​т​|​ж​д​ё​т​|​ж​д​у​т​|​ж​д​у​т​|​ж​д​у​т​|​ж​д​у​т​}​}​ ​о​п​е​р​а​т​о​р​а​.​ ​В​с​е​ ​о​н​и​ ​в​ ​о​ч​е​р​е​д​и​ ​к​о​н​с​о​л​и​.
+		 * @param {string} shown
+		 */
+		flag_chain_deposit: RequiredParams<'shown'>
 		/**
 		 * ⏰​ ​{​s​h​o​w​n​}​ ​{​{​з​а​к​а​з​о​в​ ​ж​д​у​т​|​з​а​к​а​з​ ​ж​д​ё​т​|​з​а​к​а​з​а​ ​ж​д​у​т​|​з​а​к​а​з​а​ ​ж​д​у​т​|​з​а​к​а​з​о​в​ ​ж​д​у​т​|​з​а​к​а​з​а​ ​ж​д​у​т​}​}​ ​о​п​е​р​а​т​о​р​а​ ​б​о​л​ь​ш​е​ ​1​0​ ​м​и​н​у​т​.​ ​В​с​е​ ​о​н​и​ ​в​ ​о​ч​е​р​е​д​и​ ​к​о​н​с​о​л​и​.
 		 * @param {string} shown
@@ -3706,6 +3765,50 @@ export type TranslationFunctions = {
 		Клиент: {customer}
 			 */
 			flagWaiting: (arg: { customer: string, kind: string, number: string, total: string }) => LocalizedString
+			/**
+			 * ⛓ Заказ №{number}: проверка в сети ждёт оператора: {problem}
+		Хеш в сети {network}: <code>{hash}</code>
+		Клиент: {customer}
+			 */
+			flagChainDeposit: (arg: { customer: string, hash: string, network: string, number: string, problem: string }) => LocalizedString
+			chainFlags: {
+				/**
+				 * транзакция не прошла.
+				 */
+				failed: () => LocalizedString
+				/**
+				 * она переводит другой токен, не официальный контракт {coin}.
+				 */
+				wrong_token: (arg: { coin: string }) => LocalizedString
+				/**
+				 * она не на наш адрес депозита.
+				 */
+				wrong_recipient: () => LocalizedString
+				/**
+				 * она переводит на {difference} {coin} меньше суммы заказа.
+				 */
+				underpaid: (arg: { coin: string, difference: string }) => LocalizedString
+				/**
+				 * она сделана раньше, чем создан заказ.
+				 */
+				before_order: () => LocalizedString
+				/**
+				 * этот перевод уже указан как оплата другого заказа.
+				 */
+				already_used: () => LocalizedString
+				/**
+				 * перевод исчез из сети, не набрав подтверждений (блок реорганизован); его ищут снова.
+				 */
+				reorged: () => LocalizedString
+				/**
+				 * транзакция не найдена в сети за время поиска.
+				 */
+				not_found: () => LocalizedString
+				/**
+				 * депозит подтверждён, но переводит на {difference} {coin} больше суммы заказа: урегулируйте разницу.
+				 */
+				overpaid: (arg: { coin: string, difference: string }) => LocalizedString
+			}
 			kinds: {
 				/**
 				 * покупка, перевод на карту
@@ -3754,6 +3857,10 @@ export type TranslationFunctions = {
 			 * ⚠️ {shown} {{заказов|заказ|заказа|заказа|заказов|заказа}} с чеком, приложенным и к другому заказу. Все они в очереди консоли.
 			 */
 			flag_reused_receipt: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
+			/**
+			 * ⛓ {shown} {{депозитов|депозит|депозита|депозита|депозитов|депозита}} после проверки в сети {{ждут|ждёт|ждут|ждут|ждут|ждут}} оператора. Все они в очереди консоли.
+			 */
+			flag_chain_deposit: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
 			/**
 			 * ⏰ {shown} {{заказов ждут|заказ ждёт|заказа ждут|заказа ждут|заказов ждут|заказа ждут}} оператора больше 10 минут. Все они в очереди консоли.
 			 */

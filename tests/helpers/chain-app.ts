@@ -33,12 +33,16 @@ export function evmChainConfig(chain: EvmTestChain, rpcUrl = chain.url): ChainCo
 export function createChainTestApp(
   chain: EvmTestChain,
   overrides: Partial<AppConfig> = {},
+  options: { realClock?: boolean; jobs?: boolean } = {},
 ): Promise<TestApp> {
-  return createTestApp({
-    depositAddresses: { trc20: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb', evm: chain.deposit },
-    chain: evmChainConfig(chain),
-    ...overrides,
-  });
+  return createTestApp(
+    {
+      depositAddresses: { trc20: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb', evm: chain.deposit },
+      chain: evmChainConfig(chain),
+      ...overrides,
+    },
+    options,
+  );
 }
 
 export interface WaitingSell {
