@@ -15,7 +15,7 @@ import { checkChainOnce, type ChainCheckContext } from '../../src/server/jobs/ch
 import type { NotificationFacts } from '../../src/server/notifications/facts';
 import { renderNotification } from '../../src/server/notifications/render';
 import { API_PATHS } from '../../src/shared/api';
-import { post, type TestUser } from '../helpers/api';
+import { post, statusOf, type TestUser } from '../helpers/api';
 import {
   CONFIRMATIONS,
   amountOf,
@@ -64,6 +64,15 @@ const checkOf = (id: string) =>
     .selectAll()
     .where('order_id', '=', id)
     .executeTakeFirstOrThrow();
+
+const versionOf = async (id: string) =>
+  (
+    await t.database.db
+      .selectFrom('orders')
+      .select('version')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+  ).version;
 
 const orderOf = (id: string) =>
   t.database.db
@@ -121,14 +130,22 @@ describe('a deposit seen counts its confirmations and confirms the order by itse
   it('1 → 3 → 5 confirmations as blocks are mined; at 5 the order is TX_CONFIRMED by actor chain, the evidence in order_events', async () => {
     const { sell, hash } = await seenDeposit();
     const block = (await checkOf(sell.id)).block_number;
+    const answer = async () => (await statusOf(t, sell.seller, sell.id)).chainCheck;
+    expect(await answer()).toEqual({ state: 'seen', confirmations: 1, required: CONFIRMATIONS });
+    const version = await versionOf(sell.id);
     expect((await round()).outcomes.get(sell.id)).toBe('waiting');
     expect((await checkOf(sell.id)).confirmations).toBe(1);
+    // The round's lease and release changed nothing the customer sees: the same version.
+    expect(await versionOf(sell.id)).toBe(version);
     await chain.mine(2);
     await round();
     expect((await checkOf(sell.id)).confirmations).toBe(3);
+    // The kept status answer was built again: the check's change moved the order's version on.
+    expect(await answer()).toEqual({ state: 'seen', confirmations: 3, required: CONFIRMATIONS });
     expect((await orderOf(sell.id)).status).toBe('TX_PENDING');
     await chain.mine(2);
     expect((await round()).outcomes.get(sell.id)).toBe('confirmed');
+    expect(await answer()).toEqual({ state: 'confirmed', confirmations: 5, required: 5 });
     expect(await checkOf(sell.id)).toMatchObject({ state: 'confirmed', confirmations: 5 });
     expect(await orderOf(sell.id)).toMatchObject({ status: 'TX_CONFIRMED', needs_attention: 0 });
     const event = await t.database.db
@@ -202,6 +219,11 @@ describe('a deposit seen counts its confirmations and confirms the order by itse
       confirmations: 0,
     });
     expect(await orderOf(sell.id)).toMatchObject({ status: 'TX_PENDING', needs_attention: 1 });
+    expect((await statusOf(t, sell.seller, sell.id)).chainCheck).toEqual({
+      state: 'reorged',
+      confirmations: 0,
+      required: CONFIRMATIONS,
+    });
     const alerts = await alertsOf(sell.id);
     expect(alerts.map((a) => (JSON.parse(a.payload) as { chainFlag: string }).chainFlag)).toEqual([
       'reorged',
@@ -216,6 +238,11 @@ describe('a hash not known at the submission is looked for with backoff', () => 
     const hash = await broadcast(sell);
     expect((await sendHash(sell.seller, sell.id, hash)).statusCode).toBe(200);
     expect((await checkOf(sell.id)).state).toBe('looking');
+    expect((await statusOf(t, sell.seller, sell.id)).chainCheck).toEqual({
+      state: 'looking',
+      confirmations: 0,
+      required: CONFIRMATIONS,
+    });
     // Not due before its first retry: the round makes no call for it.
     expect((await round()).outcomes.has(sell.id)).toBe(false);
     await chain.mine(1);
@@ -260,6 +287,7 @@ describe('a hash not known at the submission is looked for with backoff', () => 
     t.clock.advance(t.config.chainLookupWindowMs);
     expect((await round()).outcomes.get(sell.id)).toBe('flagged');
     expect((await checkOf(sell.id)).state).toBe('not_found');
+    expect((await statusOf(t, sell.seller, sell.id)).chainCheck?.state).toBe('not_found');
     t.clock.advance(3_600_000);
     expect((await round()).outcomes.has(sell.id)).toBe(false);
     expect(await alertsOf(sell.id)).toHaveLength(1);

@@ -9,7 +9,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/shared/api';
-import { createOrder, expectError, newCustomer, post, type TestUser } from '../helpers/api';
+import {
+  createOrder,
+  expectError,
+  newCustomer,
+  post,
+  statusOf,
+  type TestUser,
+} from '../helpers/api';
 import {
   amountOf,
   createChainTestApp,
@@ -259,5 +266,6 @@ describe('a network without a node stays manual', () => {
     const res = await sendHash(t, seller, id, evmHash());
     expect(res.json()).toEqual({ success: true, status: 'TX_PENDING' });
     expect(await checkOf(t, id)).toBeUndefined();
+    expect((await statusOf(t, seller, id)).chainCheck).toBeNull();
   });
 });
