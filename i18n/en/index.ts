@@ -222,6 +222,15 @@ const en: Translation = {
     headerTitle: 'Chain check',
     body: 'We are checking that the funds arrived on chain',
   },
+  chainCheck: {
+    looking: 'Looking for the transaction on the chain',
+    seen: 'Seen on the chain: {confirmations} of {required} {{required:confirmation|confirmations}}',
+    confirmed: 'Confirmed on the chain',
+    reorged:
+      'The block with the transaction was replaced on the chain; we are looking for it again. You need to do nothing.',
+    not_found: 'The transaction was not found on the chain yet. An operator will check it by hand.',
+    flagged: 'An operator is checking the transaction.',
+  },
   officeWaiting: {
     title: 'Waiting for instructions',
     headerTitle: 'Instructions',

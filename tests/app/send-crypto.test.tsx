@@ -325,5 +325,45 @@ describe('sell-waiting (spec sections 4 and 7)', () => {
     expect(served.polls()).toBe(4);
     expect(app.currentPath()).toBe(path('sell-waiting'));
     expect(screen.getByTestId('tx-hash').textContent).toContain(HEX64);
+    // A manual network (no chain check): nothing about the chain.
+    expect(screen.queryByTestId('chain-check')).toBeNull();
+  });
+
+  it.each([
+    ['en', 3, 15, 'Seen on the chain: 3 of 15 confirmations'],
+    ['en', 1, 1, 'Seen on the chain: 1 of 1 confirmation'],
+    ['ru', 3, 15, 'Замечена в сети: 3 из 15 подтверждений'],
+    ['ru', 2, 21, 'Замечена в сети: 2 из 21 подтверждения'],
+    ['ru', 0, 64, 'Замечена в сети: 0 из 64 подтверждений'],
+  ] as const)(
+    'TX_PENDING seen on the chain (%s, %i of %i): "%s", counting up as the polls bring more',
+    async (language, confirmations, required, text) => {
+      const served = serveOrder({
+        status: 'TX_PENDING',
+        txHash: HEX64,
+        chainCheck: { state: 'seen', confirmations, required },
+      });
+      renderApp(path('sell-waiting'), { language });
+      await settle();
+      expect(screen.getByTestId('chain-check').textContent).toBe(text);
+      served.update({ chainCheck: { state: 'seen', confirmations: required, required } });
+      await advance(3000);
+      expect(screen.getByTestId('chain-check').textContent).toMatch(
+        new RegExp(`: ${required} (of|из) ${required} `),
+      );
+    },
+  );
+
+  it('a reorganised block: the screen says the transaction is looked for again, nothing to do', async () => {
+    serveOrder({
+      status: 'TX_PENDING',
+      txHash: HEX64,
+      chainCheck: { state: 'reorged', confirmations: 0, required: 15 },
+    });
+    renderApp(path('sell-waiting'), { language: 'en' });
+    await settle();
+    expect(screen.getByTestId('chain-check').textContent).toBe(
+      'The block with the transaction was replaced on the chain; we are looking for it again. You need to do nothing.',
+    );
   });
 });
