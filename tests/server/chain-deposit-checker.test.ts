@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { encodeFunctionData, erc20Abi, type Address, type Hash } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createChainReaders } from '../../src/server/chain/chain-readers';
+import { AUTOPILOT_DELAY_MS, runAutopilot } from '../../src/server/jobs/autopilot';
 import { checkChainOnce, type ChainCheckContext } from '../../src/server/jobs/chain-checker';
 import type { NotificationFacts } from '../../src/server/notifications/facts';
 import { renderNotification } from '../../src/server/notifications/render';
@@ -361,6 +362,44 @@ describe('two instances on the same database split the rows', () => {
     }
     // One eth_getTransactionReceipt per row, one eth_blockNumber per instance and network due.
     expect(requests).toBeLessThanOrEqual(sells.length + a.heads.length + b.heads.length);
+  });
+});
+
+describe('a row whose check throws is set aside, the others go on', () => {
+  it('an order with unreadable requisites: failed, flagged, retried in 10 minutes; the next row is still checked', async () => {
+    const broken = await waitingSell(t);
+    const fine = await waitingSell(t);
+    const hash = await broadcast(broken);
+    expect((await sendHash(broken.seller, broken.id, hash)).statusCode).toBe(200);
+    await chain.mine(1);
+    const unknown = `0x${randomBytes(32).toString('hex')}`;
+    expect((await sendHash(fine.seller, fine.id, unknown)).statusCode).toBe(200);
+    await t.database.db
+      .updateTable('orders')
+      .set({ requisites: '{not json' })
+      .where('id', '=', broken.id)
+      .execute();
+    t.clock.advance(15_000);
+    const result = await round();
+    expect(result.outcomes.get(broken.id)).toBe('failed');
+    expect(result.outcomes.get(fine.id)).toBe('waiting');
+    const check = await checkOf(broken.id);
+    expect(check).toMatchObject({ state: 'looking', claimed_until: null });
+    expect(check.next_check_at).toBe(t.clock.now() + 10 * 60_000);
+    expect(check.last_fault).toMatch(/^internal: /);
+    expect((await orderOf(broken.id)).needs_attention).toBe(1);
+  });
+});
+
+describe("the demo's autopilot leaves a chain-checked deposit to the chain", () => {
+  it('a TX_PENDING sell on a network with a node is not confirmed by the autopilot, but by the chain', async () => {
+    const { sell } = await seenDeposit();
+    t.clock.advance(AUTOPILOT_DELAY_MS);
+    await runAutopilot(t.app, t.app.log);
+    expect((await orderOf(sell.id)).status).toBe('TX_PENDING');
+    await chain.mine(CONFIRMATIONS);
+    await round();
+    expect((await orderOf(sell.id)).status).toBe('TX_CONFIRMED');
   });
 });
 

@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { METRICS_PATH } from '../../src/server/plugins/metrics';
 import { API_PATHS } from '../../src/shared/api';
 import {
   createOrder,
@@ -256,6 +257,27 @@ describe('a hash the chain cannot judge yet is taken and looked for, never refus
     } finally {
       await down.close();
     }
+  });
+});
+
+describe('every call to a node is counted', () => {
+  it('exchange_chain_calls_total counts the lookups by network, method and outcome, faults included', async () => {
+    const sell = await waitingSell(t);
+    const hash = await pay(chain, t, sell);
+    chain.faults.set({ kind: 'status', status: 503 });
+    await sendHash(t, sell.seller, sell.id, hash);
+    chain.faults.clear();
+    const res = await t.app.inject({
+      method: 'GET',
+      url: METRICS_PATH,
+      remoteAddress: '127.0.0.1',
+    });
+    expect(res.body).toMatch(
+      /exchange_chain_calls_total\{network="ERC20",method="getTransactionReceipt",outcome="ok"\} [1-9]/,
+    );
+    expect(res.body).toMatch(
+      /exchange_chain_calls_total\{network="ERC20",method="getTransactionReceipt",outcome="http"\} [1-9]/,
+    );
   });
 });
 
