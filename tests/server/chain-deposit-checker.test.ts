@@ -16,6 +16,7 @@ import { checkChainOnce, type ChainCheckContext } from '../../src/server/jobs/ch
 import type { NotificationFacts } from '../../src/server/notifications/facts';
 import { renderNotification } from '../../src/server/notifications/render';
 import { API_PATHS } from '../../src/shared/api';
+import type { OperatorOrderResponse } from '../../src/shared/operator-api';
 import { post, statusOf, type TestUser } from '../helpers/api';
 import {
   CONFIRMATIONS,
@@ -335,6 +336,16 @@ describe('an order moved by other means closes its check', () => {
       .where('to_status', '=', 'TX_CONFIRMED')
       .execute();
     expect(events).toEqual([{ actor: 'operator' }]);
+    // The console knows the network is read from a node, and shows the chain's words.
+    const detail = await t.app.inject({
+      method: 'GET',
+      url: `/api/operator/orders/${sell.id}`,
+      headers: authHeader(initDataFor(OPERATOR, { authDate: new Date(t.clock.now()) })),
+    });
+    expect(detail.json<OperatorOrderResponse>()).toMatchObject({
+      chainChecked: true,
+      order: { chainCheck: null },
+    });
   });
 });
 

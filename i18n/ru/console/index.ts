@@ -32,6 +32,10 @@ const ru_console: BaseTranslation = {
   deadline: 'Срок',
   receipts: 'Чеки',
   events: 'История',
+  chainCheck: 'В сети',
+  chainManual:
+    'Не проверяется в сети: для этой сети не настроен узел. Проверьте транзакцию в обозревателе.',
+  chainClosed: 'Проверка в сети завершена: заказ переведён вручную.',
   payoutCard: 'Карта для выплаты',
   actors: {
     customer: 'клиент',

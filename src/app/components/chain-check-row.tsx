@@ -21,13 +21,18 @@ const WORDS: Readonly<
   flagged: (LL) => LL.chainCheck.flagged(),
 };
 
+/** The words of a chain check, for the customer's screen and the console alike. */
+export function chainCheckText(LL: TranslationFunctions, check: ChainCheckView): string {
+  return WORDS[check.state](LL, check);
+}
+
 export function ChainCheckRow({ check }: { readonly check: ChainCheckView | null }) {
   const { LL } = useI18nContext();
   if (check === null) return null;
   return (
     <Section>
       <Cell multiline data-testid="chain-check" data-state={check.state}>
-        {WORDS[check.state](LL, check)}
+        {chainCheckText(LL, check)}
       </Cell>
     </Section>
   );
