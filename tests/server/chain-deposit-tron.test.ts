@@ -118,6 +118,30 @@ describe('TRC20: a deposit is confirmed when its block is solidified', () => {
   });
 });
 
+describe("TRC20: a head behind the deposit's block is not a reorganisation by itself", () => {
+  it('the node answers an older head (a lagging node) but still has the transaction: it stays seen, not confirmed', async () => {
+    const sell = await trc20Sell();
+    const hash = randomBytes(32).toString('hex');
+    tron.setHeads({ latest: 3_005, solidified: 2_990 });
+    tron.addTransaction({
+      id: hash,
+      blockNumber: 3_000,
+      blockTimeStamp: t.clock.now() + 5_000,
+      transfers: [{ contract: USDT, from: SELLER_WALLET, to: DEPOSIT, amount: BigInt(sell.units) }],
+      solidified: false,
+    });
+    expect((await sendHash(sell.seller, sell.id, hash)).statusCode).toBe(200);
+    tron.setHeads({ latest: 2_995, solidified: 2_980 });
+    expect((await checkChainOnce(ctx, t.clock.now())).outcomes.get(sell.id)).toBe('waiting');
+    expect(await checkOf(sell.id)).toMatchObject({
+      state: 'seen',
+      reorged: 0,
+      block_number: 3_000,
+    });
+    expect(await statusOf(sell.id)).toBe('TX_PENDING');
+  });
+});
+
 describe('TRC20: a storm of 429s is never read as not found', () => {
   it('taken at the submission, and still looking after rounds past the lookup window', async () => {
     const sell = await trc20Sell();

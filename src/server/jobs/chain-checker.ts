@@ -301,7 +301,6 @@ async function checkRow(
   }
 
   if (row.state === 'seen') {
-    // Still there, in the same block, the same transfer: it can be trusted.
     if (
       lookup.kind !== 'found' ||
       lookup.tx.blockNumber !== row.block_number ||
@@ -309,6 +308,12 @@ async function checkRow(
       lookup.judgement.transfer.logIndex !== row.log_index
     ) {
       return reorganised(ctx, row, now);
+    }
+    // Still there, in the same block, the same transfer. Read because the head fell below its
+    // block (a node behind a balancer may answer an older head), it is not final yet: wait.
+    if (!isFinal(lookup.tx.blockNumber, head)) {
+      await updateCheck(ctx, row, { next_check_at: now }, now);
+      return 'waiting';
     }
     return confirm(ctx, row, lookup.tx, lookup.decimals, lookup.judgement, head, now);
   }
