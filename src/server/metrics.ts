@@ -16,6 +16,7 @@ import type { BotMonitor } from './bot/bot';
 import type { ChainCallEvent } from './chain/chain-reader';
 import type { Database } from './db/schema';
 import type { JobMonitor } from './jobs/periodic';
+import { chainCheckLag } from './jobs/chain-checker';
 import { sweepLag } from './jobs/sweeper';
 import { outboxBacklog, outboxOldestDue, type RecipientKind } from './notifications/backlog';
 import type { SendOutcome } from './notifications/telegram-sender';
@@ -136,6 +137,15 @@ export function createMetrics(context: {
       gauge.set({ task: 'flag_waiting' }, behind.flagWaiting / 1000);
       gauge.set({ task: 'flag_paid_late' }, behind.flagPaidLate / 1000);
       gauge.set({ task: 'remind' }, behind.remind / 1000);
+    },
+  );
+  databaseGauge(
+    {
+      name: 'exchange_chain_check_lag_seconds',
+      help: 'How long the most overdue deposit check has waited for the chain checker (0: none has)',
+    },
+    async (gauge, now) => {
+      gauge.set((await chainCheckLag(context.db, now)) / 1000);
     },
   );
   const jobFailures = new Counter({

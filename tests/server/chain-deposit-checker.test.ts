@@ -13,6 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createChainReaders } from '../../src/server/chain/chain-readers';
 import { AUTOPILOT_DELAY_MS, runAutopilot } from '../../src/server/jobs/autopilot';
 import { checkChainOnce, type ChainCheckContext } from '../../src/server/jobs/chain-checker';
+import { METRICS_PATH } from '../../src/server/plugins/metrics';
 import type { NotificationFacts } from '../../src/server/notifications/facts';
 import { renderNotification } from '../../src/server/notifications/render';
 import { API_PATHS } from '../../src/shared/api';
@@ -373,6 +374,26 @@ describe('two instances on the same database split the rows', () => {
     }
     // One eth_getTransactionReceipt per row, one eth_blockNumber per instance and network due.
     expect(requests).toBeLessThanOrEqual(sells.length + a.heads.length + b.heads.length);
+  });
+});
+
+describe("the checker's lag is a metric", () => {
+  it('exchange_chain_check_lag_seconds: how long the most overdue check waited, 0 once a round ran', async () => {
+    const sell = await waitingSell(t);
+    const hash = `0x${randomBytes(32).toString('hex')}`;
+    expect((await sendHash(sell.seller, sell.id, hash)).statusCode).toBe(200);
+    t.clock.advance(15_000 + 60_000);
+    const lag = async () => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: METRICS_PATH,
+        remoteAddress: '127.0.0.1',
+      });
+      return Number(/^exchange_chain_check_lag_seconds (\S+)$/m.exec(res.body)?.[1]);
+    };
+    expect(await lag()).toBeGreaterThanOrEqual(60);
+    await round();
+    expect(await lag()).toBe(0);
   });
 });
 

@@ -558,6 +558,22 @@ export function createChainChecker(options: {
   });
 }
 
+/**
+ * How far behind the checker is, in ms: how long the most overdue open check has waited for its
+ * round (0 when none has). One statement over the open rows (the partial index
+ * chain_checks_due), for the metrics to ask at every scrape.
+ */
+export async function chainCheckLag(db: Kysely<Database>, now: number): Promise<number> {
+  const oldest = await db
+    .selectFrom('chain_checks')
+    .select((eb) => eb.fn.min<number | null>('next_check_at').as('at'))
+    .where('state', 'in', ['looking', 'seen'])
+    .where('next_check_at', '<=', now)
+    .executeTakeFirst();
+  const at = oldest?.at ?? null;
+  return at === null ? 0 : Math.max(0, now - at);
+}
+
 /** Whether any network is read from a node: only then does the server run the checker. */
 export function checksAnyChain(ctx: Pick<ServerContext, 'chain'>): boolean {
   return Object.keys(ctx.chain).length > 0;
