@@ -377,6 +377,36 @@ describe('two instances on the same database split the rows', () => {
   });
 });
 
+describe('a stopping server checks no further row', () => {
+  it('aborted after the first lookup: one row checked, the rest of the claim handed back at once', async () => {
+    for (let i = 0; i < 3; i++) {
+      const sell = await waitingSell(t);
+      const hash = `0x${randomBytes(32).toString('hex')}`;
+      expect((await sendHash(sell.seller, sell.id, hash)).statusCode).toBe(200);
+    }
+    t.clock.advance(15 * 60_000);
+    const stop = new AbortController();
+    const stopping: ChainCheckContext = {
+      ...ctx,
+      chain: createChainReaders(t.config.chain, {
+        observer: {
+          onCall: (event) => {
+            if (event.method === 'getTransactionReceipt') stop.abort();
+          },
+        },
+      }),
+    };
+    const result = await checkChainOnce(stopping, t.clock.now(), { signal: stop.signal });
+    expect(result.outcomes.size).toBe(1);
+    const leased = await t.database.db
+      .selectFrom('chain_checks')
+      .select('order_id')
+      .where('claimed_until', 'is not', null)
+      .execute();
+    expect(leased).toEqual([]);
+  });
+});
+
 describe("the checker's lag is a metric", () => {
   it('exchange_chain_check_lag_seconds: how long the most overdue check waited, 0 once a round ran', async () => {
     const sell = await waitingSell(t);

@@ -173,7 +173,19 @@ export async function checkChainOnce(
       policy: BATCH_POLICY[ctx.dialect],
       batch: async () => {
         const claimed = await claimDue(ctx, network, now);
-        for (const row of claimed) {
+        for (const [index, row] of claimed.entries()) {
+          // A stopping server (SIGTERM) checks no further row and hands the rest of its claim
+          // back at once, rather than leaving them to wait out their lease.
+          if (options.signal?.aborted === true) {
+            const left = claimed.slice(index).map((r) => r.order_id);
+            await ctx.db
+              .updateTable('chain_checks')
+              .set({ claimed_until: null })
+              .where('kind', '=', 'deposit')
+              .where('order_id', 'in', left)
+              .execute();
+            break;
+          }
           outcomes.set(row.order_id, await checkOrSetAside(ctx, row, head, now, options));
         }
         return claimed;
