@@ -104,6 +104,8 @@ describe('TRC20: a deposit is confirmed when its block is solidified', () => {
     expect(await statusOf(sell.id)).toBe('TX_PENDING');
     tron.setHeads({ latest: 519, solidified: 500 });
     tron.setSolidified(hash, true);
+    // The next round, a second later.
+    t.clock.advance(1_000);
     expect((await checkChainOnce(ctx, t.clock.now())).outcomes.get(sell.id)).toBe('confirmed');
     expect(await statusOf(sell.id)).toBe('TX_CONFIRMED');
     const event = await t.database.db

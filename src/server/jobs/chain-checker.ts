@@ -65,6 +65,13 @@ export const CHAIN_CHECK_JOB = 'chain checker';
  */
 export const CHAIN_CHECK_LEASE_MS = 5 * 60_000;
 
+/**
+ * When a seen deposit is due again: at the next round, not in this one. A round claims batch
+ * after batch (and on PostgreSQL several lanes at once) until nothing is due at its `now`; a row
+ * due at that very `now` again would be claimed a second time in the same round.
+ */
+const nextRound = (now: number): number => now + 1;
+
 /** A row whose check threw (our fault, not the node's) is tried again after this long. */
 export const FAILED_CHECK_RETRY_MS = 10 * 60_000;
 
@@ -283,7 +290,7 @@ async function checkRow(
         {
           confirmations: confirmationsOf(row.block_number, head),
           required_confirmations: required,
-          next_check_at: now,
+          next_check_at: nextRound(now),
         },
         now,
       );
@@ -324,7 +331,7 @@ async function checkRow(
     // Still there, in the same block, the same transfer. Read because the head fell below its
     // block (a node behind a balancer may answer an older head), it is not final yet: wait.
     if (!isFinal(lookup.tx.blockNumber, head)) {
-      await updateCheck(ctx, row, { next_check_at: now }, now);
+      await updateCheck(ctx, row, { next_check_at: nextRound(now) }, now);
       return 'waiting';
     }
     return confirm(ctx, row, lookup.tx, lookup.decimals, lookup.judgement, head, now);
@@ -368,7 +375,7 @@ async function checkRow(
         attempts: row.attempts + 1,
         confirmations: confirmationsOf(tx.blockNumber, head),
         required_confirmations: required,
-        next_check_at: now,
+        next_check_at: nextRound(now),
         last_fault: null,
       },
       now,
