@@ -222,6 +222,15 @@ const en: Translation = {
     headerTitle: 'Chain check',
     body: 'We are checking that the funds arrived on chain',
   },
+  chainCheck: {
+    looking: 'Looking for the transaction on the chain',
+    seen: 'Seen on the chain: {confirmations} of {required} {{required:confirmation|confirmations}}',
+    confirmed: 'Confirmed on the chain',
+    reorged:
+      'The block with the transaction was replaced on the chain; we are looking for it again. You need to do nothing.',
+    not_found: 'The transaction was not found on the chain yet. An operator will check it by hand.',
+    flagged: 'An operator is checking the transaction.',
+  },
   officeWaiting: {
     title: 'Waiting for instructions',
     headerTitle: 'Instructions',
@@ -356,6 +365,10 @@ const en: Translation = {
     officeConfirmError: 'Confirmation failed',
     invalidWalletAddress: 'Invalid wallet address for {network}',
     checkFields: 'Please check: {fields}',
+    txWrongToken:
+      'This transaction moves a different token, not the official {coin} contract. Such coins are not accepted.',
+    txUnderpaid:
+      'This transaction sends {amount} {coin} less than the order’s amount. A second transfer to top it up does not count: contact support.',
     invalidCardNumber: 'Check the card number: 16 digits, no typos',
     cardHolderLatin: 'Type the name as it is on the card, in Latin letters: IVAN PETROV',
     tooLong: 'This field is too long: please shorten it',
@@ -406,6 +419,17 @@ const en: Translation = {
     INVALID_TX_HASH: 'Invalid transaction hash',
     TX_HASH_ALREADY_SUBMITTED:
       'Another transaction hash was already sent for this order. Contact support if it is wrong.',
+    TX_FAILED:
+      'This transaction failed on the chain: no coins were sent. Send the transfer again and give the new transaction hash.',
+    TX_WRONG_TOKEN:
+      'This transaction moves a different token, not the official contract of the order’s coin. Such coins are not accepted.',
+    TX_WRONG_RECIPIENT:
+      'This transaction was not sent to this order’s deposit address. Check the address and the hash.',
+    TX_UNDERPAID: 'This transaction sends less than the order’s amount.',
+    TX_BEFORE_ORDER:
+      'This transaction was made before the order was created, so it cannot pay for it. Give the hash of the transfer for this order.',
+    TX_ALREADY_USED:
+      'This transfer was already given as the payment of another order. Give the hash of the transfer for this order.',
     UNKNOWN_CITY: 'There is no office for this currency in that city',
     TOO_MANY_ACTIVE_ORDERS: 'Too many active orders. Complete or cancel one first.',
     INVALID_STATUS: 'This action is not available for the order in its current status',

@@ -7,6 +7,7 @@
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import { createChainReaders } from './chain/chain-readers';
 import type { AppConfig } from './config';
 import type { Database } from './db/schema';
 import { authPlugin } from './plugins/auth';
@@ -91,7 +92,12 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     // A stopping server answers 503 itself, in the API's own form (plugins/readiness.ts).
     return503OnClosing: false,
   });
-  await app.register(contextPlugin, { config, db: deps.db, now: deps.now ?? Date.now });
+  // Built once: a reader keeps the decimals it read. Each call is counted in the app's metrics,
+  // which are decorated below, before any call can be made.
+  const chain = createChainReaders(config.chain, {
+    observer: { onCall: (event) => app.metrics.chainCalled(event) },
+  });
+  await app.register(contextPlugin, { config, db: deps.db, now: deps.now ?? Date.now, chain });
   await app.register(securityHeadersPlugin);
   await app.register(statusAnswersPlugin);
   await app.register(requestLogPlugin);

@@ -14,6 +14,7 @@ import {
   OPERATOR_USUAL_ANSWER_MS,
 } from '../shared/limits';
 import { BANK_DETAIL_PATTERNS, type BankDetail } from '../shared/schemas/fields';
+import { parseChainConfig, type ChainConfig } from './chain/chain-config';
 import { ADDRESS_LIMITS, CALL_LIMITS, type AddressCall, type LimitedCall } from './rate-limit';
 
 export type DatabaseConfig =
@@ -72,6 +73,18 @@ export interface AppConfig {
    * addresses may scrape them (plugins/metrics.ts).
    */
   readonly metricsToken: string | undefined;
+  /**
+   * The chain checks (issue 23): per network, its node, confirmations and official tokens, or
+   * 'manual' when no CHAIN_RPC_<NETWORK> is set (then nothing changes: an operator confirms).
+   */
+  readonly chain: ChainConfig;
+  /** How often the chain checker looks at the deposits it watches (CHAIN_CHECK_INTERVAL_MS). */
+  readonly chainCheckIntervalMs: number;
+  /**
+   * How long a submitted hash the node does not know yet is looked for before operators are
+   * told it was not found (CHAIN_LOOKUP_WINDOW_MINUTES).
+   */
+  readonly chainLookupWindowMs: number;
 }
 
 /** Demo mode: no bot token, the server signs init data for a demo customer itself. */
@@ -315,6 +328,9 @@ export const EnvVariablesSchema = v.object({
       ),
     ),
   ),
+  // Seconds would do for people, but tests and the local chain (a block every 2 s) want less.
+  CHAIN_CHECK_INTERVAL_MS: wholeNumber('CHAIN_CHECK_INTERVAL_MS', 15_000, 1_000, 600_000),
+  CHAIN_LOOKUP_WINDOW_MINUTES: wholeNumber('CHAIN_LOOKUP_WINDOW_MINUTES', 120, 5, 7 * 24 * 60),
   LOG_LEVEL: v.optional(
     v.picklist(
       LOG_LEVELS,
@@ -410,7 +426,14 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** Reads and checks every variable; throws ConfigError listing all problems at once. */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): AppConfig {
   const result = v.safeParse(EnvSchema, env);
-  if (!result.success) throw new ConfigError(result.issues.map((issue) => issue.message));
+  // The chain checks' variables have their own parser (chain/chain-config.ts); its problems are
+  // listed with the others, so that one start names every one of them.
+  const chain = parseChainConfig(env);
+  const problems = [
+    ...(result.success ? [] : result.issues.map((issue) => issue.message)),
+    ...(chain.ok ? [] : chain.problems),
+  ];
+  if (!result.success || !chain.ok || problems.length > 0) throw new ConfigError(problems);
   const variables = result.output;
   return {
     port: variables.PORT,
@@ -444,6 +467,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     telegramApiRoot: variables.TELEGRAM_API_ROOT,
     demoAutopilot: variables.BOT_TOKEN === undefined && variables.DEMO_AUTOPILOT !== 'off',
     metricsToken: variables.METRICS_TOKEN,
+    chain: chain.config,
+    chainCheckIntervalMs: variables.CHAIN_CHECK_INTERVAL_MS,
+    chainLookupWindowMs: variables.CHAIN_LOOKUP_WINDOW_MINUTES * 60_000,
   };
 }
 

@@ -1,9 +1,11 @@
 /**
- * What the services need from the server: its configuration, its database and its clock. The
+ * What the services need from the server: its configuration, its database, its clock and its
+ * chain readers. The
  * Fastify instance carries exactly these as decorators (plugins/context.ts), so a route hands
  * its instance to a service; a job or a test may hand any object of this shape.
  */
 import type { Kysely } from 'kysely';
+import type { ChainReaders } from './chain/chain-readers';
 import type { AppConfig } from './config';
 import type { Database } from './db/schema';
 
@@ -12,4 +14,6 @@ export interface ServerContext {
   readonly db: Kysely<Database>;
   /** The clock, in epoch milliseconds; tests move it instead of sleeping. */
   readonly now: () => number;
+  /** A reader per network with a node configured (built once per app, app.ts); none: manual. */
+  readonly chain: ChainReaders;
 }

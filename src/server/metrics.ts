@@ -13,8 +13,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { BotMonitor } from './bot/bot';
+import type { ChainCallEvent } from './chain/chain-reader';
 import type { Database } from './db/schema';
 import type { JobMonitor } from './jobs/periodic';
+import { chainCheckLag } from './jobs/chain-checker';
 import { sweepLag } from './jobs/sweeper';
 import { outboxBacklog, outboxOldestDue, type RecipientKind } from './notifications/backlog';
 import type { SendOutcome } from './notifications/telegram-sender';
@@ -29,6 +31,8 @@ export interface Metrics {
   outboxSent(recipient: RecipientKind, outcome: SendOutcome['kind']): void;
   readonly jobs: JobMonitor;
   readonly bot: BotMonitor;
+  /** One call a chain reader made to a node, and how it ended. */
+  chainCalled(event: ChainCallEvent): void;
 }
 
 /**
@@ -135,6 +139,15 @@ export function createMetrics(context: {
       gauge.set({ task: 'remind' }, behind.remind / 1000);
     },
   );
+  databaseGauge(
+    {
+      name: 'exchange_chain_check_lag_seconds',
+      help: 'How long the most overdue deposit check has waited for the chain checker (0: none has)',
+    },
+    async (gauge, now) => {
+      gauge.set((await chainCheckLag(context.db, now)) / 1000);
+    },
+  );
   const jobFailures = new Counter({
     name: 'exchange_job_failures_total',
     help: "Background jobs' runs that failed (logged as 'job failed'), by job",
@@ -168,7 +181,17 @@ export function createMetrics(context: {
     registers,
   });
 
+  const chainCalls = new Counter({
+    name: 'exchange_chain_calls_total',
+    help: 'Calls the chain readers made to the nodes, by network, method and outcome (ok or a fault)',
+    labelNames: ['network', 'method', 'outcome'] as const,
+    registers,
+  });
+
   return {
+    chainCalled(event) {
+      chainCalls.inc({ network: event.network, method: event.method, outcome: event.outcome });
+    },
     scrape: () => Registry.merge([registry, processMetrics()]).metrics(),
     contentType: registry.contentType,
     observeRequest(method, route, status, seconds) {

@@ -59,6 +59,10 @@ export interface ApiErrorDetails {
   /** AMOUNT_TOO_LOW, AMOUNT_TOO_HIGH: the upper bound; TOO_MANY_ACTIVE_ORDERS: the most allowed. */
   readonly max?: number;
   readonly currency?: string;
+  /** TX_WRONG_TOKEN, TX_UNDERPAID: the order's coin. */
+  readonly coin?: CryptoCurrency;
+  /** TX_UNDERPAID: what the transfer lacks, in whole coins as an exact decimal ("0.5"). */
+  readonly shortfall?: string;
 }
 
 /** `GET /api/health`. */
@@ -248,8 +252,37 @@ export interface OrderDetails extends OrderSummary {
   readonly reservation: OfficeReservation | null;
   /** A t.me link that opens the app on this order, when the bot's username is configured. */
   readonly deepLink: string | null;
+  /**
+   * What the chain says of a sell's transaction (issue 23); null on a network checked by hand
+   * (no node configured) and before a hash was given.
+   */
+  readonly chainCheck: ChainCheckView | null;
   /** The server's clock, so countdowns stay right on a phone whose clock is off. */
   readonly serverTime: string;
+}
+
+/**
+ * Where the chain check of a sell's deposit stands, as the customer reads it: `looking` (not on
+ * the chain yet), `seen` (counting confirmations), `confirmed`, `reorged` (it was seen, then its
+ * block was replaced: looked for again), `not_found` (not found in time: an operator checks),
+ * `flagged` (found, but an operator must look at it).
+ */
+export const CHAIN_CHECK_STATES = [
+  'looking',
+  'seen',
+  'confirmed',
+  'reorged',
+  'not_found',
+  'flagged',
+] as const;
+export type ChainCheckState = (typeof CHAIN_CHECK_STATES)[number];
+
+export interface ChainCheckView {
+  readonly state: ChainCheckState;
+  /** Blocks on top of the transaction's, its own included; 0 until it is seen. */
+  readonly confirmations: number;
+  /** The confirmations the network waits for (Tron: until its block is solidified). */
+  readonly required: number;
 }
 
 /** `POST /api/orders/create` answer. */

@@ -77,3 +77,14 @@ export function formatTime(iso: string, language: Language, timeZone?: string): 
     ...(timeZone === undefined ? {} : { timeZone }),
   }).format(new Date(iso));
 }
+
+/**
+ * An exact decimal written as text ("0.000000000000000001"), with grouping, every digit kept: a
+ * token amount can carry 18 decimals, more than a double holds (Intl formats the string itself,
+ * not a number made of it).
+ */
+export function formatDecimalText(decimal: string, language: Language): string {
+  return new Intl.NumberFormat(LOCALES[language], { maximumFractionDigits: 20 }).format(
+    decimal as Intl.StringNumericLiteral,
+  );
+}

@@ -101,3 +101,27 @@ function scaledToDecimal(value: number, scale: number): string {
 function roundedQuotient(a: bigint, b: bigint): bigint {
   return (a + b / 2n) / b;
 }
+
+/** The decimals of the order's stored crypto amounts (millionths). */
+const UNITS_DECIMALS = 6;
+
+/**
+ * An order's amount (`units`, millionths of a coin) in the base units of a token with
+ * `decimals` (read from its contract: 6 for most USDT and USDC, 18 for Binance's on BSC), exact
+ * in bigint. A token with fewer than 6 decimals cannot hold the last digits: the amount is
+ * rounded up, so a deposit of it still pays at least the order.
+ */
+export function unitsToTokenAmount(units: number, decimals: number): bigint {
+  const value = BigInt(units);
+  if (decimals >= UNITS_DECIMALS) return value * 10n ** BigInt(decimals - UNITS_DECIMALS);
+  const step = 10n ** BigInt(UNITS_DECIMALS - decimals);
+  return (value + step - 1n) / step;
+}
+
+/** A token amount in base units as an exact decimal string of whole coins ("0.5", "12"). */
+export function tokenAmountToDecimal(amount: bigint, decimals: number): string {
+  const scale = 10n ** BigInt(decimals);
+  const whole = amount / scale;
+  const fraction = (amount % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return fraction === '' ? whole.toString() : `${whole}.${fraction}`;
+}

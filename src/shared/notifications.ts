@@ -25,8 +25,29 @@ export const OPERATOR_ALERTS = [
   'flag_paid_late',
   'flag_reused_receipt',
   'flag_waiting',
+  'flag_chain_deposit',
 ] as const;
 export type OperatorAlert = (typeof OPERATOR_ALERTS)[number];
+
+/**
+ * What the chain checker flags a seller's deposit for (issue 23): a transaction found after the
+ * submission that is not the deposit (it failed, another token, another address, too little, too
+ * early, another order's transfer), a transfer gone from the chain before its confirmations (a
+ * reorganised block), a hash never found within the lookup window, and an overpayment to settle
+ * (the order was confirmed).
+ */
+export const CHAIN_FLAGS = [
+  'failed',
+  'wrong_token',
+  'wrong_recipient',
+  'underpaid',
+  'before_order',
+  'already_used',
+  'reorged',
+  'not_found',
+  'overpaid',
+] as const;
+export type ChainFlag = (typeof CHAIN_FLAGS)[number];
 
 export type NotificationKind = CustomerNotice | OperatorAlert;
 

@@ -188,4 +188,9 @@ export interface OperatorOrderResponse {
   readonly defaultBankAccount: BankRequisites | null;
   /** The bot's messages about the order, oldest first. */
   readonly messages: readonly OperatorMessage[];
+  /**
+   * Whether a sell's deposit on this order's network is checked on the chain (a node is
+   * configured); false: an operator checks it in an explorer, as before (issue 23).
+   */
+  readonly chainChecked: boolean;
 }

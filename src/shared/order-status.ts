@@ -41,8 +41,12 @@ export function isFinalStatus(status: OrderStatus): boolean {
   return FINAL_STATUSES.includes(status);
 }
 
-/** Who causes a change: the customer in the app, an operator in the staff API, or the server's own jobs. */
-export type Actor = 'customer' | 'operator' | 'system';
+/**
+ * Who causes a change: the customer in the app, an operator in the staff API, the server's own
+ * jobs, or the chain checker on what a node said (issue 23: the audit trail tells a transaction
+ * confirmed by the chain from one an operator confirmed by hand).
+ */
+export type Actor = 'customer' | 'operator' | 'system' | 'chain';
 
 /** The named actions that change a status; each maps to one call or job. */
 export type OrderAction =
@@ -190,6 +194,8 @@ export const TRANSITIONS: readonly Transition[] = [
   },
   { action: 'confirmIncomingTx', actor: 'operator', from: ['TX_PENDING'], to: 'TX_CONFIRMED' },
   { action: 'confirmIncomingTx', actor: 'system', from: ['TX_PENDING'], to: 'TX_CONFIRMED' },
+  // The seller's deposit reached its network's confirmations (jobs/chain-checker.ts).
+  { action: 'confirmIncomingTx', actor: 'chain', from: ['TX_PENDING'], to: 'TX_CONFIRMED' },
   {
     action: 'complete',
     actor: 'operator',

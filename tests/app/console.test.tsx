@@ -67,6 +67,7 @@ function view(order: Partial<OrderDetails>, fields: Partial<OperatorOrderRespons
     offices: [],
     defaultBankAccount: null,
     messages: [],
+    chainChecked: false,
     ...fields,
   };
   return answer;
@@ -695,5 +696,34 @@ describe("the bot's messages of the order", () => {
     );
     expect(screen.queryByTestId('console-messages')).toBeNull();
     expect(screen.getByTestId('console-events').textContent).toContain('автопилот демо');
+  });
+});
+
+describe("the console tells how a sell's transaction is checked (issue 23)", () => {
+  const sell = {
+    type: 'SELL' as const,
+    status: 'TX_PENDING' as const,
+    network: 'BEP20' as const,
+    txHash: `0x${'ab'.repeat(32)}`,
+  };
+
+  it('a network without a node: checked by hand, in an explorer', async () => {
+    await openOrder(view(sell, { chainChecked: false }));
+    expect(screen.getByTestId('console-chain-check').textContent).toContain(
+      'Not checked on the chain: no node is configured for this network.',
+    );
+  });
+
+  it('a network read from a node: what the chain sees, as the customer reads it', async () => {
+    await openOrder(
+      view(
+        { ...sell, chainCheck: { state: 'seen', confirmations: 7, required: 15 } },
+        { chainChecked: true },
+      ),
+      'ru',
+    );
+    expect(screen.getByTestId('console-chain-check').textContent).toContain(
+      'Замечена в сети: 7 из 15 подтверждений',
+    );
   });
 });

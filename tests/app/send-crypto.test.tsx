@@ -235,6 +235,47 @@ describe('a hash refused by the server says why', () => {
   );
 });
 
+describe('a hash the chain shows is not the deposit says exactly what is wrong (issue 23)', () => {
+  it.each([
+    [
+      'en',
+      { code: 'TX_UNDERPAID', coin: 'USDT', shortfall: '1234.000000000000000001' },
+      'This transaction sends 1,234.000000000000000001 USDT less than the order’s amount. A second transfer to top it up does not count: contact support.',
+    ],
+    [
+      'ru',
+      { code: 'TX_UNDERPAID', coin: 'USDT', shortfall: '0.5' },
+      'Эта транзакция переводит на 0,5 USDT меньше суммы заказа. Доплата вторым переводом не засчитывается: напишите в поддержку.',
+    ],
+    [
+      'en',
+      { code: 'TX_WRONG_TOKEN', coin: 'USDT' },
+      'This transaction moves a different token, not the official USDT contract. Such coins are not accepted.',
+    ],
+    [
+      'ru',
+      { code: 'TX_ALREADY_USED' },
+      'Этот перевод уже указан как оплата другого заказа. Укажите хеш перевода по этому заказу.',
+    ],
+    [
+      'en',
+      { code: 'TX_BEFORE_ORDER' },
+      'This transaction was made before the order was created, so it cannot pay for it. Give the hash of the transfer for this order.',
+    ],
+  ] as const)(
+    '%s, %o: the reason alone, in the language, and the screen stays',
+    async (language, body, text) => {
+      const { api, app } = await openSendCrypto({}, language);
+      api.on('POST', TX_HASH, { status: 400, json: { error: 'x', ...body } });
+      typeHash(HEX64);
+      await submitHash();
+      expect(setup.dialogs.alert).toHaveBeenCalledWith(text);
+      expect(app.currentPath()).toBe(path('send-crypto'));
+      expect(submitButton().disabled).toBe(false);
+    },
+  );
+});
+
 describe('cancel on send-crypto (spec sections 2 and 4)', () => {
   it('asks for confirmation; declined, nothing is posted and the screen stays', async () => {
     setup.dialogs.confirm.mockReturnValue(false);
@@ -284,5 +325,45 @@ describe('sell-waiting (spec sections 4 and 7)', () => {
     expect(served.polls()).toBe(4);
     expect(app.currentPath()).toBe(path('sell-waiting'));
     expect(screen.getByTestId('tx-hash').textContent).toContain(HEX64);
+    // A manual network (no chain check): nothing about the chain.
+    expect(screen.queryByTestId('chain-check')).toBeNull();
+  });
+
+  it.each([
+    ['en', 3, 15, 'Seen on the chain: 3 of 15 confirmations'],
+    ['en', 1, 1, 'Seen on the chain: 1 of 1 confirmation'],
+    ['ru', 3, 15, 'Замечена в сети: 3 из 15 подтверждений'],
+    ['ru', 2, 21, 'Замечена в сети: 2 из 21 подтверждения'],
+    ['ru', 0, 64, 'Замечена в сети: 0 из 64 подтверждений'],
+  ] as const)(
+    'TX_PENDING seen on the chain (%s, %i of %i): "%s", counting up as the polls bring more',
+    async (language, confirmations, required, text) => {
+      const served = serveOrder({
+        status: 'TX_PENDING',
+        txHash: HEX64,
+        chainCheck: { state: 'seen', confirmations, required },
+      });
+      renderApp(path('sell-waiting'), { language });
+      await settle();
+      expect(screen.getByTestId('chain-check').textContent).toBe(text);
+      served.update({ chainCheck: { state: 'seen', confirmations: required, required } });
+      await advance(3000);
+      expect(screen.getByTestId('chain-check').textContent).toMatch(
+        new RegExp(`: ${required} (of|из) ${required} `),
+      );
+    },
+  );
+
+  it('a reorganised block: the screen says the transaction is looked for again, nothing to do', async () => {
+    serveOrder({
+      status: 'TX_PENDING',
+      txHash: HEX64,
+      chainCheck: { state: 'reorged', confirmations: 0, required: 15 },
+    });
+    renderApp(path('sell-waiting'), { language: 'en' });
+    await settle();
+    expect(screen.getByTestId('chain-check').textContent).toBe(
+      'The block with the transaction was replaced on the chain; we are looking for it again. You need to do nothing.',
+    );
   });
 });

@@ -87,6 +87,7 @@ export function makeOrder(fields: Partial<OrderDetails> = {}): OrderDetails {
     requisites: null,
     reservation: null,
     deepLink: null,
+    chainCheck: null,
     serverTime: iso(Date.now()),
     ...fields,
   };

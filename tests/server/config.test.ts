@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CHAIN_VARIABLE_NAMES } from '../../src/server/chain/chain-config';
 import {
   ConfigError,
   DEMO_DEPOSIT_ADDRESSES,
@@ -256,8 +257,47 @@ describe('configuration from the environment', () => {
     const section = readme.split('\n## Configuration')[1]?.split('\n## ')[0] ?? '';
     const documented = [...section.matchAll(/^\| `([A-Z0-9_]+)`/gm)].map((m) => m[1]);
     expect(documented.length).toBeGreaterThan(10);
-    const read = Object.keys(EnvVariablesSchema.entries);
+    const read = [...Object.keys(EnvVariablesSchema.entries), ...CHAIN_VARIABLE_NAMES];
     expect(documented.filter((name) => name === undefined || !read.includes(name))).toEqual([]);
     expect(read.filter((name) => !documented.includes(name))).toEqual([]);
+  });
+});
+
+describe('the chain checks in the configuration (issue 23)', () => {
+  it('leaves every network manual with no CHAIN_RPC_<NETWORK>, demo mode included', () => {
+    const config = loadConfig({});
+    expect(Object.values(config.chain).every((network) => network === 'manual')).toBe(true);
+    expect(config.chainCheckIntervalMs).toBe(15_000);
+    expect(config.chainLookupWindowMs).toBe(120 * 60_000);
+  });
+
+  it('reads a network with a node, its confirmations and the check timings', () => {
+    const config = loadConfig({
+      CHAIN_RPC_BEP20: 'http://127.0.0.1:8545',
+      CHAIN_CONFIRMATIONS_BEP20: '3',
+      CHAIN_CHECK_INTERVAL_MS: '2000',
+      CHAIN_LOOKUP_WINDOW_MINUTES: '30',
+    });
+    expect(config.chain.BEP20).toMatchObject({
+      family: 'evm',
+      rpcUrl: 'http://127.0.0.1:8545',
+      confirmations: 3,
+    });
+    expect(config.chain.ERC20).toBe('manual');
+    expect(config.chainCheckIntervalMs).toBe(2_000);
+    expect(config.chainLookupWindowMs).toBe(30 * 60_000);
+  });
+
+  it("lists the chain variables' problems with the others, all at once", () => {
+    try {
+      loadConfig({ PORT: 'x', CHAIN_RPC_ERC20: 'ftp://node', CHAIN_CHECK_INTERVAL_MS: '5' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const problems = (error as ConfigError).problems;
+      expect(problems.some((p) => p.startsWith('PORT'))).toBe(true);
+      expect(problems.some((p) => p.startsWith('CHAIN_RPC_ERC20'))).toBe(true);
+      expect(problems.some((p) => p.startsWith('CHAIN_CHECK_INTERVAL_MS'))).toBe(true);
+    }
   });
 });

@@ -92,6 +92,7 @@ describe('GET /api/orders/{id}/status', () => {
       requisites: null,
       reservation: null,
       deepLink: `https://t.me/exchange_bot?startapp=order_${id}`,
+      chainCheck: null,
       serverTime: new Date(created + 90_000).toISOString(),
     });
   });

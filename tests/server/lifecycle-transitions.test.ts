@@ -176,10 +176,12 @@ const SPECS: Readonly<Record<HttpAction, ActionSpec>> = {
   },
 };
 
-const HTTP_ROWS = TRANSITIONS.filter((row) => row.actor !== 'system').map((row) => ({
-  ...row,
-  action: row.action as HttpAction,
-}));
+const HTTP_ROWS = TRANSITIONS.filter((row) => row.actor !== 'system' && row.actor !== 'chain').map(
+  (row) => ({
+    ...row,
+    action: row.action as HttpAction,
+  }),
+);
 
 /** An order of `kind` in `from`, written a minute before the call. */
 async function orderIn(
@@ -204,11 +206,14 @@ describe('the transition table and the HTTP calls', () => {
       expect(HTTP_ACTIONS[row.action], row.action).toBeDefined();
       expect(HTTP_ACTIONS[row.action].actor, row.action).toBe(row.actor);
     }
-    // The system's rows: 'expire' is the sweeper's (sweeper.test.ts); the chain check that would
-    // confirm an incoming transaction does not exist yet, operators confirm it by hand.
+    // The system's rows: 'expire' is the sweeper's (sweeper.test.ts); the chain's row is the
+    // chain checker's (chain-deposits.test.ts).
     expect(TRANSITIONS.filter((row) => row.actor === 'system').map((row) => row.action)).toEqual([
       'confirmIncomingTx',
       'expire',
+    ]);
+    expect(TRANSITIONS.filter((row) => row.actor === 'chain')).toEqual([
+      { action: 'confirmIncomingTx', actor: 'chain', from: ['TX_PENDING'], to: 'TX_CONFIRMED' },
     ]);
   });
 

@@ -9,9 +9,11 @@ import {
   cryptoUnitsForFiat,
   fiatTotalMinor,
   minorToDecimal,
+  tokenAmountToDecimal,
   toMinor,
   toUnits,
   unitsToDecimal,
+  unitsToTokenAmount,
 } from '../../src/shared/money';
 
 describe('money', () => {
@@ -54,5 +56,24 @@ describe('money', () => {
     expect(minorToDecimal(300_000)).toBe('3000');
     expect(unitsToDecimal(100)).toBe('0.0001');
     expect(unitsToDecimal(1_500_000)).toBe('1.5');
+  });
+});
+
+describe("an order amount in a token's base units (issue 23: decimals read from the contract)", () => {
+  it('31.4465 USDT is 31 446 500 base units at 6 decimals and 31.4465 × 10^18 at 18, exactly', () => {
+    expect(unitsToTokenAmount(31_446_500, 6)).toBe(31_446_500n);
+    expect(unitsToTokenAmount(31_446_500, 18)).toBe(31_446_500_000_000_000_000n);
+  });
+
+  it('a token with fewer decimals than the order rounds up: the deposit still pays the order', () => {
+    expect(unitsToTokenAmount(31_446_501, 2)).toBe(3_145n);
+    expect(unitsToTokenAmount(31_440_000, 2)).toBe(3_144n);
+  });
+
+  it('writes base units back as an exact decimal, every one of 18 decimals kept', () => {
+    expect(tokenAmountToDecimal(1n, 18)).toBe('0.000000000000000001');
+    expect(tokenAmountToDecimal(500_000n, 6)).toBe('0.5');
+    expect(tokenAmountToDecimal(12_000_000n, 6)).toBe('12');
+    expect(tokenAmountToDecimal(10n ** 30n + 1n, 18)).toBe('1000000000000.000000000000000001');
   });
 });

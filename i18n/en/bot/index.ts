@@ -51,6 +51,21 @@ const en_bot: NamespaceBotTranslation = {
       '⚠️ Order #{number}: the same receipt is attached to orders {others}. Check the payment.\nCustomer: {customer}',
     flagWaiting:
       '⏰ Order #{number} has waited for an operator over 10 minutes: {kind}, <b>{total}</b>.\nCustomer: {customer}',
+    flagChainDeposit:
+      '⛓ Order #{number}: the chain check needs an operator: {problem}\nHash on {network}: <code>{hash}</code>\nCustomer: {customer}',
+    chainFlags: {
+      failed: 'the transaction failed.',
+      wrong_token: 'it moves another token, not the official {coin} contract.',
+      wrong_recipient: 'it does not pay our deposit address.',
+      underpaid: 'it pays {difference} {coin} less than the order.',
+      before_order: 'it was made before the order was created.',
+      already_used: 'this transfer is already the deposit of another order.',
+      reorged:
+        'the transfer disappeared from the chain before its confirmations (a reorganised block); it is looked for again.',
+      not_found: 'the transaction was not found on the chain within the lookup window.',
+      overpaid:
+        'the deposit was confirmed, but pays {difference} {coin} more than the order: settle the difference.',
+    },
     kinds: {
       BUY_P2P: 'buy, card transfer',
       BUY_BANK_ACCOUNT: 'buy, bank transfer',
@@ -70,6 +85,8 @@ const en_bot: NamespaceBotTranslation = {
       '⚠️ {shown} {{count:order|orders}} paid past the deadline {{count:waits|wait}} for an operator’s decision. All of them are in the console’s queue.',
     flag_reused_receipt:
       '⚠️ {shown} {{count:order|orders}} with a receipt also attached to another order. All of them are in the console’s queue.',
+    flag_chain_deposit:
+      '⛓ {shown} {{count:deposit|deposits}} checked on the chain {{count:needs|need}} an operator. All of them are in the console’s queue.',
     flag_waiting:
       '⏰ {shown} {{count:order|orders}} waiting for an operator over 10 minutes. All of them are in the console’s queue.',
   },

@@ -29,11 +29,16 @@ const en_console: NamespaceConsoleTranslation = {
   deadline: 'Deadline',
   receipts: 'Receipts',
   events: 'History',
+  chainCheck: 'On the chain',
+  chainManual:
+    'Not checked on the chain: no node is configured for this network. Check the transaction in an explorer.',
+  chainClosed: 'The chain check ended: the order was moved by hand.',
   payoutCard: 'Payout card',
   actors: {
     customer: 'customer',
     operator: 'operator {id}',
     system: 'system',
+    chain: 'chain check',
     autopilot: 'demo autopilot',
   },
   messages: "Bot's messages",

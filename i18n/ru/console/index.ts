@@ -32,11 +32,16 @@ const ru_console: BaseTranslation = {
   deadline: 'Срок',
   receipts: 'Чеки',
   events: 'История',
+  chainCheck: 'В сети',
+  chainManual:
+    'Не проверяется в сети: для этой сети не настроен узел. Проверьте транзакцию в обозревателе.',
+  chainClosed: 'Проверка в сети завершена: заказ переведён вручную.',
   payoutCard: 'Карта для выплаты',
   actors: {
     customer: 'клиент',
     operator: 'оператор {id:number}',
     system: 'система',
+    chain: 'проверка в сети',
     autopilot: 'автопилот демо',
   },
   messages: 'Сообщения бота',

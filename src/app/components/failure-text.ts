@@ -8,7 +8,7 @@ import type { TranslationFunctions } from '../../../i18n/i18n-types';
 import type { ApiErrorBody, Language } from '../../shared/api';
 import type { ErrorCode } from '../../shared/errors';
 import { ApiError } from '../api/client';
-import { formatNumber, localeOf } from '../../shared/format';
+import { formatDecimalText, formatNumber, localeOf } from '../../shared/format';
 
 /** Refusals whose own message says more than "an error occurred". */
 const EXPLAINED: readonly ErrorCode[] = [
@@ -22,12 +22,32 @@ const EXPLAINED: readonly ErrorCode[] = [
   'VALIDATION_FAILED',
   'INVALID_TX_HASH',
   'TX_HASH_ALREADY_SUBMITTED',
+  'TX_FAILED',
+  'TX_WRONG_TOKEN',
+  'TX_WRONG_RECIPIENT',
+  'TX_UNDERPAID',
+  'TX_BEFORE_ORDER',
+  'TX_ALREADY_USED',
   'INVALID_STATUS',
   'FILE_TYPE',
   'FILE_TOO_LARGE',
   'NO_FILE',
   'RATE_LIMITED',
   'OPERATOR_REOPEN',
+];
+
+/**
+ * Refusals that are the whole message: a transaction hash the chain shows is not the order's
+ * deposit. "Please try again" would send the seller to paste the same hash; what is wrong with
+ * it, and what to do, is all they need.
+ */
+const WHOLE_MESSAGE: readonly string[] = [
+  'TX_FAILED',
+  'TX_WRONG_TOKEN',
+  'TX_WRONG_RECIPIENT',
+  'TX_UNDERPAID',
+  'TX_BEFORE_ORDER',
+  'TX_ALREADY_USED',
 ];
 
 /** The reason of a refusal in the customer's words, or null when it would not help them. */
@@ -56,7 +76,10 @@ export function failureText(
   language?: Language,
 ): string {
   const reason = failureReason(error, LL, language);
-  return reason === null ? headline : `${headline}\n${reason}`;
+  if (reason === null) return headline;
+  return error instanceof ApiError && WHOLE_MESSAGE.includes(error.code)
+    ? reason
+    : `${headline}\n${reason}`;
 }
 
 /** Creating an order failed (spec section 8). */
@@ -80,6 +103,14 @@ function detailed(
     if (bound === undefined) return null;
     const args = { amount: formatNumber(bound, language), currency: body.currency };
     return code === 'AMOUNT_TOO_LOW' ? LL.errors.minAmount(args) : LL.errors.maxAmount(args);
+  }
+  if (code === 'TX_WRONG_TOKEN' && body.coin !== undefined) {
+    return LL.errors.txWrongToken({ coin: body.coin });
+  }
+  if (code === 'TX_UNDERPAID' && body.coin !== undefined && body.shortfall !== undefined) {
+    // The shortfall is exact (up to 18 decimals): shown as the server wrote it, not as a float.
+    const shortfall = formatDecimalText(body.shortfall, language);
+    return LL.errors.txUnderpaid({ amount: shortfall, coin: body.coin });
   }
   if (code === 'VALIDATION_FAILED' && body.fields !== undefined && body.fields.length > 0) {
     const names = LL.fieldNames as Record<string, (() => string) | undefined>;

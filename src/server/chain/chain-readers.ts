@@ -14,10 +14,13 @@ export interface ChainReaderOptions {
   readonly timeoutMs?: number;
 }
 
+/** The reader of each network read from a node; a manual network has none. */
+export type ChainReaders = Readonly<Partial<Record<NetworkId, ChainReader>>>;
+
 export function createChainReaders(
   config: ChainConfig,
   options: ChainReaderOptions = {},
-): Partial<Record<NetworkId, ChainReader>> {
+): ChainReaders {
   const readers: Partial<Record<NetworkId, ChainReader>> = {};
   for (const network of NETWORK_IDS) {
     const settings = config[network];

@@ -539,6 +539,95 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropTable('address_call_counts').execute();
       },
     },
+    '0015_chain_checks': {
+      async up(db: Kysely<unknown>) {
+        // What the chain said about an order's transaction (issue 23): one row per order and
+        // kind ('deposit' now, 'payout' later), written with the hash and moved on by the chain
+        // checker (jobs/chain-checker.ts), which claims due rows through `claimed_until`.
+        await db.schema
+          .createTable('chain_checks')
+          .addColumn('order_id', 'text', (c) => c.notNull().references('orders.id'))
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('network', 'text', (c) => c.notNull())
+          .addColumn('tx_hash', 'text', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('log_index', 'integer')
+          .addColumn('block_number', big)
+          .addColumn('block_time', big)
+          .addColumn('confirmations', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('required_confirmations', 'integer', (c) => c.notNull())
+          .addColumn('amount', 'text')
+          .addColumn('decimals', 'integer')
+          .addColumn('sender', 'text')
+          .addColumn('contract', 'text')
+          .addColumn('reorged', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('next_check_at', big, (c) => c.notNull())
+          .addColumn('look_until', big, (c) => c.notNull())
+          .addColumn('claimed_until', big)
+          .addColumn('last_fault', 'text')
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('updated_at', big, (c) => c.notNull())
+          .addPrimaryKeyConstraint('chain_checks_pk', ['order_id', 'kind'])
+          .execute();
+        // One transfer (network, hash, log index) is one deposit, whichever instance writes it
+        // and however two submissions race: the database refuses the second. A row still looking
+        // has no log index yet and claims nothing.
+        await sql`CREATE UNIQUE INDEX chain_checks_transfer ON chain_checks
+          (network, tx_hash, log_index) WHERE log_index IS NOT NULL`.execute(db);
+        // The checker's claim: the rows still open, by when they are due.
+        await sql`CREATE INDEX chain_checks_due ON chain_checks (network, next_check_at)
+          WHERE state IN ('looking', 'seen')`.execute(db);
+        // A change the customer sees (chain_checks_visible) moves the order's version on, as a
+        // receipt does (0009, 0011), so its status answer is built again; the checker's lease
+        // and backoff columns, written every round, do not.
+        const visible = ['state', 'confirmations', 'required_confirmations', 'reorged'];
+        const changed = visible
+          .map((column) => `OLD.${column} IS DISTINCT FROM NEW.${column}`)
+          .join(' OR ');
+        if (dialect === 'postgres') {
+          await sql`CREATE FUNCTION chain_checks_touch_order() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+              UPDATE orders SET version = version WHERE id = NEW.order_id;
+              RETURN NULL;
+            END $$`.execute(db);
+          await sql`CREATE TRIGGER chain_checks_added AFTER INSERT ON chain_checks
+            FOR EACH ROW EXECUTE FUNCTION chain_checks_touch_order()`.execute(db);
+          await sql
+            .raw(
+              `CREATE TRIGGER chain_checks_changed AFTER UPDATE ON chain_checks FOR EACH ROW
+               WHEN (${changed}) EXECUTE FUNCTION chain_checks_touch_order()`,
+            )
+            .execute(db);
+        } else {
+          const next = '(random() & 2147483647)';
+          await sql
+            .raw(
+              `CREATE TRIGGER chain_checks_added AFTER INSERT ON chain_checks
+               BEGIN UPDATE orders SET version = ${next} WHERE id = NEW.order_id; END`,
+            )
+            .execute(db);
+          await sql
+            .raw(
+              `CREATE TRIGGER chain_checks_changed AFTER UPDATE ON chain_checks
+               FOR EACH ROW WHEN ${changed.replaceAll('IS DISTINCT FROM', 'IS NOT')}
+               BEGIN UPDATE orders SET version = ${next} WHERE id = NEW.order_id; END`,
+            )
+            .execute(db);
+        }
+      },
+      async down(db: Kysely<unknown>) {
+        if (dialect === 'postgres') {
+          await sql`DROP TRIGGER chain_checks_changed ON chain_checks`.execute(db);
+          await sql`DROP TRIGGER chain_checks_added ON chain_checks`.execute(db);
+          await sql`DROP FUNCTION chain_checks_touch_order()`.execute(db);
+        } else {
+          await sql`DROP TRIGGER chain_checks_changed`.execute(db);
+          await sql`DROP TRIGGER chain_checks_added`.execute(db);
+        }
+        await db.schema.dropTable('chain_checks').execute();
+      },
+    },
   };
 }
 

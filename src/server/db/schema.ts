@@ -219,6 +219,50 @@ export interface Database {
   address_call_counts: AddressCallCountsTable;
   notifications: NotificationsTable;
   notification_failures: NotificationFailuresTable;
+  chain_checks: ChainChecksTable;
+}
+
+/** What a chain check is for: the seller's deposit (a buy's payout later). */
+export type ChainCheckKind = 'deposit' | 'payout';
+
+/**
+ * Where a chain check stands: `looking` for a hash the node does not know (yet), `seen` once
+ * found and right and counting its confirmations, `confirmed` once they are reached (the order
+ * moved), `not_found` when the lookup window passed (operators flagged), `wrong` when a
+ * transfer found later breaks a deposit rule (operators flagged), `closed` when the order left
+ * the status the check was for by other means (an operator, a cancel).
+ */
+export type ChainCheckState = 'looking' | 'seen' | 'confirmed' | 'not_found' | 'wrong' | 'closed';
+
+/** The chain checker's row of an order's transaction (migration 0015). */
+export interface ChainChecksTable {
+  order_id: string;
+  kind: ChainCheckKind;
+  network: NetworkId;
+  /** Lower-case, as the unique transfer key compares it. */
+  tx_hash: string;
+  state: ChainCheckState;
+  /** The transfer's (network, hash, log index): set once found, unique among deposits. */
+  log_index: number | null;
+  block_number: number | null;
+  block_time: number | null;
+  confirmations: ColumnType<number, number | undefined, number>;
+  required_confirmations: number;
+  /** In the token's base units, as a decimal string (18-decimal amounts exceed a double). */
+  amount: string | null;
+  decimals: number | null;
+  sender: string | null;
+  contract: string | null;
+  /** 1 once a transfer seen was gone on a later read (a reorganised block). */
+  reorged: ColumnType<number, number | undefined, number>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_check_at: number;
+  look_until: number;
+  /** Until when an instance's checker holds the row; null when nobody does. */
+  claimed_until: ColumnType<number | null, number | null | undefined, number | null>;
+  last_fault: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: number;
+  updated_at: number;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -3,7 +3,8 @@
  * does what an operator would, a few seconds after the customer's last step, through the same
  * service functions as the console (so the same checks, transitions, audit trail and messages):
  * card or bank requisites, office instructions with a reservation code, the payment confirmed
- * once a receipt is uploaded, the seller's transaction confirmed once its hash is sent, and the
+ * once a receipt is uploaded, the seller's transaction confirmed once its hash is sent (unless
+ * its network is read from a node: then the chain checker confirms it), and the
  * order completed with a well-formed outgoing hash for its network. It leaves alone every order
  * a person has taken: opened in the console, or acted on. Every action names the status it saw,
  * so an operator acting at the same moment wins and the autopilot's action is refused.
@@ -12,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BankRequisites } from '../../shared/api';
 import { AUTOPILOT_OPERATOR_ID } from '../../shared/operator-api';
-import { isEvmNetwork, type NetworkId } from '../../shared/networks';
+import { NETWORK_IDS, isEvmNetwork, type NetworkId } from '../../shared/networks';
 import type { OrderStatus } from '../../shared/order-status';
 import type { ServerContext } from '../context';
 import { ORDER_COLUMNS, type OrderRow } from '../db/schema';
@@ -141,6 +142,14 @@ export async function runAutopilot(
           ),
         );
       if (skipped.size > 0) query = query.where('id', 'not in', [...skipped]);
+      // A seller's transaction on a network read from a node is the chain checker's to confirm
+      // (issue 23): a demo against a local chain shows the real check, not a pretend operator.
+      const checked = NETWORK_IDS.filter((network) => ctx.chain[network] !== undefined);
+      if (checked.length > 0) {
+        query = query.where((w) =>
+          w.or([w('status', '!=', 'TX_PENDING'), w('network', 'not in', checked)]),
+        );
+      }
       const due = await query.orderBy('updated_at').limit(AUTOPILOT_BATCH).execute();
       const processed: OrderRow[] = [];
       for (const order of due) {

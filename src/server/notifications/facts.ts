@@ -5,7 +5,11 @@
 import type { Transaction } from 'kysely';
 import type { CardRequisites } from '../../shared/api';
 import type { CryptoCurrency, NetworkId } from '../../shared/networks';
-import { isCustomerNotice, type NotificationKind } from '../../shared/notifications';
+import {
+  isCustomerNotice,
+  type ChainFlag,
+  type NotificationKind,
+} from '../../shared/notifications';
 import type { CancelReason, OrderType, PaymentMethod } from '../../shared/order-status';
 import type { RejectReason } from '../../shared/reject-reasons';
 import type { Database, OrderRow } from '../db/schema';
@@ -49,6 +53,10 @@ export interface NotificationFacts {
     readonly name: string;
     readonly username: string | null;
   } | null;
+  /** Why the chain checker flagged a deposit (flag_chain_deposit). */
+  readonly chainFlag?: ChainFlag;
+  /** flag_chain_deposit of an underpaid or overpaid deposit: the difference, in whole coins. */
+  readonly chainDifference?: string;
   /** The other orders the same receipt file was sent to (a reused receipt). */
   readonly otherOrderIds?: readonly string[];
   /**

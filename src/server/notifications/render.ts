@@ -11,7 +11,13 @@ import {
   startAppLink,
   type Language,
 } from '../../shared/api';
-import { formatCrypto, formatFiat, formatNumber, formatTime } from '../../shared/format';
+import {
+  formatCrypto,
+  formatDecimalText,
+  formatFiat,
+  formatNumber,
+  formatTime,
+} from '../../shared/format';
 import { fromMinor, fromUnits } from '../../shared/money';
 import { explorerTxUrl, NETWORKS } from '../../shared/networks';
 import {
@@ -197,6 +203,21 @@ export function renderNotification(
         );
       case 'flag_waiting':
         return LL.bot.operators.flagWaiting(escaped({ ...common, ...operatorFacts(facts, LL) }));
+      case 'flag_chain_deposit':
+        return LL.bot.operators.flagChainDeposit(
+          escaped({
+            ...common,
+            ...operatorFacts(facts, LL),
+            hash: facts.txHash ?? '',
+            problem: LL.bot.operators.chainFlags[facts.chainFlag ?? 'not_found']({
+              difference:
+                facts.chainDifference === undefined
+                  ? ''
+                  : formatDecimalText(facts.chainDifference, language),
+              coin: facts.crypto,
+            }),
+          }),
+        );
     }
   };
   return { text: text(), buttons: buttons(kind, facts, LL, options) };

@@ -24,6 +24,7 @@ import type {
 import type { ServerContext } from '../context';
 import { ORDER_COLUMNS, type Database, type OrderRow } from '../db/schema';
 import { AppError } from '../errors';
+import { depositTargetOf } from '../orders/deposit-check';
 import { OPERATORS_RECIPIENT } from '../notifications/outbox';
 import { plainText, renderStored, type RenderedMessage } from '../notifications/render';
 import { rowDeadline, toOrderDetails, type StoredReservation } from '../orders/order-view';
@@ -114,6 +115,7 @@ export async function orderForOperator(
     : undefined;
   return {
     order,
+    chainChecked: depositTargetOf(ctx, row) !== undefined,
     customer: {
       telegramId: customer.telegram_id,
       firstName: customer.first_name,

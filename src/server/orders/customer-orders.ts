@@ -4,7 +4,7 @@
  * through `applyTransition`.
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type {
   ActiveOrdersResponse,
   BankRequisitesResponse,
@@ -14,7 +14,8 @@ import type {
 import { checkTxHash } from '../../shared/addresses';
 import { ACTIVE_STATUSES, FINAL_STATUSES, takesAction } from '../../shared/order-status';
 import type { ServerContext } from '../context';
-import { ORDER_COLUMNS, type Database, type OrderRow } from '../db/schema';
+import { ChainUnavailable } from '../chain/chain-reader';
+import { ORDER_COLUMNS, type ChainChecksTable, type Database, type OrderRow } from '../db/schema';
 import { compiledOnce } from '../db/compiled-once';
 import { pageOf } from '../db/paging';
 import { AppError } from '../errors';
@@ -28,6 +29,17 @@ import {
 } from '../receipts/receipts';
 import { alertOperators } from '../notifications/outbox';
 import { applyTransition, applyTransitionIn, type TransitionResult } from './transition';
+import {
+  confirmationsBy,
+  depositTargetOf,
+  insertDepositCheck,
+  lookUpDeposit,
+  newDepositCheck,
+  requiredConfirmations,
+  retryDelay,
+  transferColumns,
+  type DepositTarget,
+} from './deposit-check';
 import {
   DETAILS_COLUMNS,
   SUMMARY_COLUMNS,
@@ -343,6 +355,13 @@ async function flagReusedReceipt(
  * it is answered as done only if it is the hash the order holds (hex carries no case); a
  * different one is refused with TX_HASH_ALREADY_SUBMITTED, and a hash already claimed by another
  * order with INVALID_TX_HASH (a unique index decides, also between two server instances).
+ *
+ * On a network read from a node (issue 23) the hash is looked up first, once and briefly
+ * (deposit-check.ts): a transaction found that is not the order's deposit is refused with what
+ * is wrong (the order keeps waiting for the right one); anything else is taken, and the check
+ * row is written with the hash: `seen` when found right, `looking` when the node does not know
+ * it yet or did not answer (never read as not found). A transfer, or a hash, that is already
+ * another order's deposit is refused with TX_ALREADY_USED by the unique indexes.
  */
 export async function submitTxHash(
   ctx: ServerContext,
@@ -357,6 +376,10 @@ export async function submitTxHash(
   }
   const txHash = body.txHash.trim();
   if (checkTxHash(order.network, txHash) !== null) throw new AppError('INVALID_TX_HASH');
+  // Only a hash that will move the order is looked up: a repeat is judged by the transition.
+  const target = order.status === 'WAITING_CRYPTO' ? depositTargetOf(ctx, order) : undefined;
+  const check =
+    target === undefined ? undefined : await depositCheckAtSubmission(ctx, target, order, txHash);
   try {
     return await applyTransition(
       ctx.db,
@@ -369,11 +392,104 @@ export async function submitTxHash(
         patch: { tx_hash: txHash },
         holdsSame: (current) => current.tx_hash?.toLowerCase() === txHash.toLowerCase(),
         conflict: 'TX_HASH_ALREADY_SUBMITTED',
+        ...(check === undefined
+          ? {}
+          : { alongside: (trx: Transaction<Database>) => insertDepositCheck(trx, check) }),
       },
       ctx.now(),
     );
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('INVALID_TX_HASH');
+    if (isUniqueViolation(error)) {
+      throw new AppError(target === undefined ? 'INVALID_TX_HASH' : 'TX_ALREADY_USED');
+    }
     throw error;
   }
+}
+
+/** How long a submission waits for the node: the seller is waiting on the screen. */
+export const SUBMISSION_LOOKUP_MS = 4_000;
+
+/**
+ * The check row a submitted hash starts with, after one lookup within SUBMISSION_LOOKUP_MS;
+ * throws the refusal when the transaction found is not the order's deposit.
+ */
+async function depositCheckAtSubmission(
+  ctx: ServerContext,
+  target: DepositTarget,
+  order: OrderRow,
+  txHash: string,
+): Promise<Insertable<ChainChecksTable>> {
+  const now = ctx.now();
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), SUBMISSION_LOOKUP_MS);
+  const late = new Promise<never>((_, reject) => {
+    deadline.signal.addEventListener('abort', () => {
+      reject(
+        new ChainUnavailable(
+          order.network,
+          'submission',
+          'timeout',
+          "no answer within the submission's wait",
+        ),
+      );
+    });
+  });
+  // The head is read beside the lookup, for the confirmations shown at once; either may fail.
+  const [lookup, head] = await Promise.allSettled([
+    Promise.race([lookUpDeposit(target, order, txHash), late]),
+    Promise.race([target.reader.head(), late]),
+  ]).finally(() => {
+    clearTimeout(timer);
+  });
+  const known = head.status === 'fulfilled' ? head.value : null;
+  const fields = {
+    required_confirmations: requiredConfirmations(target.settings, known),
+    attempts: 1,
+    look_until: now + ctx.config.chainLookupWindowMs,
+  };
+  if (lookup.status === 'rejected' || lookup.value.kind === 'not_found') {
+    const failure: unknown = lookup.status === 'rejected' ? lookup.reason : undefined;
+    // A node's fault (or no answer in time) is never "not found"; anything else is our bug.
+    if (failure !== undefined && !(failure instanceof ChainUnavailable)) {
+      throw failure instanceof Error
+        ? failure
+        : new Error('chain lookup failed', { cause: failure });
+    }
+    const fault = failure instanceof ChainUnavailable ? failure : undefined;
+    return newDepositCheck(
+      order,
+      txHash,
+      {
+        ...fields,
+        state: 'looking',
+        next_check_at: now + retryDelay(1, fault),
+        last_fault: fault === undefined ? null : fault.message,
+      },
+      now,
+    );
+  }
+  const { tx, decimals, judgement } = lookup.value;
+  if (!judgement.ok) {
+    const { problem } = judgement;
+    throw new AppError(
+      problem.code,
+      problem.code === 'TX_UNDERPAID'
+        ? { coin: order.crypto_currency, shortfall: problem.shortfall }
+        : problem.code === 'TX_WRONG_TOKEN'
+          ? { coin: order.crypto_currency }
+          : {},
+    );
+  }
+  return newDepositCheck(
+    order,
+    txHash,
+    {
+      ...fields,
+      ...transferColumns(tx, judgement.transfer, decimals),
+      state: 'seen',
+      confirmations: confirmationsBy(tx.blockNumber, known),
+      next_check_at: now,
+    },
+    now,
+  );
 }

@@ -4,6 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type {
+  ChainCheckView,
   OfficeReservation,
   OrderActionResponse,
   OrderDetails,
@@ -162,6 +163,8 @@ export async function toTimelessDetails(
   }));
   // Awaited only when there is one, and before the answer is built, not in the middle of it.
   const reservation = row.reservation === null ? null : await loadReservation(db, row);
+  const chainCheck =
+    row.type === 'SELL' && row.tx_hash !== null ? await loadChainCheck(db, row.id) : null;
   // Object.assign onto the summary, not `{ ...summary, … }`: on Node 20 a spread followed by
   // sixteen more fields takes V8's slow path, about 18 µs against 0.3 (issue 14's profile).
   return Object.assign(toOrderSummary(row), {
@@ -182,7 +185,33 @@ export async function toTimelessDetails(
       options.botUsername === undefined
         ? null
         : startAppLink(options.botUsername, `${ORDER_START_PARAM_PREFIX}${row.id}`),
+    chainCheck,
   });
+}
+
+/**
+ * The chain check of a sell's deposit as the customer reads it (a change of it moves the
+ * order's version: migration 0015). A check closed because the order moved by other means says
+ * nothing more to them.
+ */
+async function loadChainCheck(
+  db: Kysely<Database>,
+  orderId: string,
+): Promise<ChainCheckView | null> {
+  const check = await db
+    .selectFrom('chain_checks')
+    .select(['state', 'reorged', 'confirmations', 'required_confirmations'])
+    .where('order_id', '=', orderId)
+    .where('kind', '=', 'deposit')
+    .executeTakeFirst();
+  if (check === undefined || check.state === 'closed') return null;
+  const state =
+    check.state === 'wrong'
+      ? 'flagged'
+      : check.state === 'looking' && check.reorged === 1
+        ? 'reorged'
+        : check.state;
+  return { state, confirmations: check.confirmations, required: check.required_confirmations };
 }
 
 /** Every field of the status answer, the server's time at `now` included. */

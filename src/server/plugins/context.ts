@@ -1,9 +1,10 @@
 /**
  * The server context as decorators of the Fastify instance (conventions, habit 14): what every
- * route and job uses (the configuration, the database, the clock) is `app.config`, `app.db` and
- * `app.now`, never an object passed around by hand.
+ * route and job uses (the configuration, the database, the clock, the chain readers) is `app.config`,
+ * `app.db`, `app.now` and `app.chain`, never an object passed around by hand.
  */
 import fp from 'fastify-plugin';
+import type { ChainReaders } from '../chain/chain-readers';
 import type { AppConfig } from '../config';
 import type { ServerContext } from '../context';
 import type { Database } from '../db/schema';
@@ -15,6 +16,8 @@ declare module 'fastify' {
     readonly db: Kysely<Database>;
     /** The clock, in epoch milliseconds; tests move it instead of sleeping. */
     readonly now: () => number;
+    /** The chain readers, one per network with a node (chain/chain-readers.ts). */
+    readonly chain: ChainReaders;
   }
 }
 
@@ -23,6 +26,7 @@ export const contextPlugin = fp<ServerContext>(
     app.decorate('config', context.config);
     app.decorate('db', context.db);
     app.decorate('now', context.now);
+    app.decorate('chain', context.chain);
     done();
   },
   { name: 'context' },

@@ -1,10 +1,12 @@
 /**
  * The background jobs of the server process (design.md, "Components"): the expiry sweeper,
- * housekeeping and, in demo mode, the autopilot operator start when the server is ready, and stop
+ * housekeeping, the chain checker (when a network is read from a node) and, in demo mode, the
+ * autopilot operator start when the server is ready, and stop
  * claiming work as soon as it starts to close.
  */
 import fp from 'fastify-plugin';
 import { createAutopilot } from '../jobs/autopilot';
+import { checksAnyChain, createChainChecker } from '../jobs/chain-checker';
 import { createHousekeeping } from '../jobs/housekeeping';
 import { createSweeper } from '../jobs/sweeper';
 
@@ -25,6 +27,22 @@ export const jobsPlugin = fp(
         monitor: app.metrics.jobs,
       }),
       ...(app.config.demoAutopilot ? [createAutopilot(app, app.log, app.metrics.jobs)] : []),
+      // Only where a network is read from a node: all-manual servers make no chain calls.
+      ...(checksAnyChain(app)
+        ? [
+            createChainChecker({
+              ctx: {
+                db: app.db,
+                config: app.config,
+                chain: app.chain,
+                dialect: app.config.database.kind,
+              },
+              now: app.now,
+              log: app.log,
+              monitor: app.metrics.jobs,
+            }),
+          ]
+        : []),
     ];
     app.addHook('onReady', (ready) => {
       for (const job of jobs) job.start();

@@ -27,6 +27,7 @@ import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
 import { Screen } from '../../components/screen';
 import { ElectronicReceiptRow, TxHashRow } from '../../components/tx-hash-row';
+import { chainCheckText } from '../../components/chain-check-row';
 import { useEnvironment } from '../../environment-context';
 import { localeOf } from '../../../shared/format';
 import { clockOffset } from '../../hooks/use-countdown';
@@ -264,6 +265,15 @@ function OrderView({
         )}
         <Requisites view={view} />
         <TxHashRow label={LL.sendCrypto.txHash()} hash={order.txHash} network={order.network} />
+        {order.type === 'SELL' && order.txHash !== null && (
+          <Cell subhead={LL.console.chainCheck()} multiline data-testid="console-chain-check">
+            {!view.chainChecked
+              ? LL.console.chainManual()
+              : order.chainCheck === null
+                ? LL.console.chainClosed()
+                : chainCheckText(LL, order.chainCheck)}
+          </Cell>
+        )}
         <ElectronicReceiptRow order={order} />
         {order.officeInstructions !== null && (
           <Cell subhead={LL.officeWaiting.instructions()} multiline>

@@ -1,9 +1,11 @@
 /**
  * `/order/{orderId}/sell-waiting`: the chain check of a sell (spec sections 2 and 4): the amounts
- * and the submitted hash while the table's polling waits for the order to move on; support with
- * the order's number. The hash opens on the network's block explorer.
+ * and the submitted hash while the table's polling waits for the order to move on, with what the
+ * chain shows of it where the network is checked on the chain (issue 23); support with the
+ * order's number. The hash opens on the network's block explorer.
  */
 import { List, Placeholder, Section, Spinner } from '@telegram-apps/telegram-ui';
+import { ChainCheckRow } from '../../components/chain-check-row';
 import { MyOrdersButton } from '../../components/my-orders-button';
 import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
@@ -41,6 +43,7 @@ export function SellWaiting({ orderId }: { readonly orderId: string }) {
           </Placeholder>
           <List>
             <OrderAmounts order={order} />
+            {order.status === 'TX_PENDING' && <ChainCheckRow check={order.chainCheck} />}
             {order.txHash !== null && (
               <Section>
                 <TxHashRow

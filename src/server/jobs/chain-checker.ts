@@ -1,0 +1,599 @@
+/**
+ * The chain checker (issue 23, "A seller's deposit"; design.md, "Chain checks"): follows each
+ * submitted deposit hash on its network until the order can be trusted, so the seller's order
+ * moves to TX_CONFIRMED by itself, actor `chain`, with the evidence in its audit trail.
+ *
+ * - `looking` (the node did not know the hash, or did not answer): the hash is looked up again
+ *   with backoff (15 s doubling to 5 min, longer when a 429 asked for it) and judged by the same
+ *   rule as at the submission (chain/deposit-rules.ts). Found right: `seen`. Found wrong: the
+ *   order stays TX_PENDING for operators, flagged (the seller left the screen long ago). Not
+ *   found after the lookup window (CHAIN_LOOKUP_WINDOW_MINUTES): `not_found`, flagged once.
+ * - `seen`: its confirmations counted from the network's head, read once per round whatever
+ *   the number of deposits. Once final (EVM: the configured confirmations; Tron: solidified) the
+ *   transaction is read once more: still there in the same block, the order is confirmed (an
+ *   overpayment confirmed and flagged for operators to settle); gone (a reorganised block), the
+ *   check goes back to `looking`, flagged, and the customer's status answer says so.
+ * - A node's fault is logged, counted (the readers' metrics) and the row tried later: never
+ *   judged, never "not found". An order that left TX_PENDING by other means (an operator
+ *   confirmed it by hand, it was rejected) closes its check.
+ *
+ * The job's discipline is the sweeper's (jobs/batches.ts): due rows claimed in bounded batches
+ * through a lease (`claimed_until`; on PostgreSQL the claim also skips rows another instance is
+ * claiming, FOR UPDATE SKIP LOCKED), so instances split the work and each row is checked once a
+ * round; no node call inside a database transaction; a row that fails is logged, flagged and
+ * set aside without holding up the rest; a stop claims no further batch.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely, Updateable } from 'kysely';
+import { tokenAmountToDecimal } from '../../shared/money';
+import { NETWORK_IDS, type NetworkId } from '../../shared/networks';
+import type { ChainFlag } from '../../shared/notifications';
+import {
+  ChainUnavailable,
+  confirmationsOf,
+  isFinal,
+  type ChainHead,
+  type TransactionFound,
+} from '../chain/chain-reader';
+import type { DepositJudgement, DepositProblem } from '../chain/deposit-rules';
+import type { ServerContext } from '../context';
+import { isUniqueViolation } from '../db/errors';
+import type { Dialect } from '../db/migrations';
+import { ORDER_COLUMNS, type ChainChecksTable, type Database, type OrderRow } from '../db/schema';
+import { AppError } from '../errors';
+import { alertOperators } from '../notifications/outbox';
+import {
+  FIRST_RETRY_MS,
+  depositEvidence,
+  depositTargetOf,
+  lookUpDeposit,
+  requiredConfirmations,
+  retryDelay,
+  transferColumns,
+} from '../orders/deposit-check';
+import { applyTransition } from '../orders/transition';
+import { BATCH_POLICY, JOB_BATCH, inBatches } from './batches';
+import { periodicJob, type JobMonitor, type PeriodicJob } from './periodic';
+
+/** The job's name in its log lines and metrics. */
+export const CHAIN_CHECK_JOB = 'chain checker';
+
+/**
+ * How long an instance holds the rows it claimed: longer than a batch of lookups takes even
+ * when each call runs into its timeout, so no other instance takes them meanwhile; a crashed
+ * instance's rows are free again after it.
+ */
+export const CHAIN_CHECK_LEASE_MS = 5 * 60_000;
+
+/**
+ * When a seen deposit is due again: at the next round, not in this one. A round claims batch
+ * after batch (and on PostgreSQL several lanes at once) until nothing is due at its `now`; a row
+ * due at that very `now` again would be claimed a second time in the same round.
+ */
+const nextRound = (now: number): number => now + 1;
+
+/** A row whose check threw (our fault, not the node's) is tried again after this long. */
+export const FAILED_CHECK_RETRY_MS = 10 * 60_000;
+
+/** The columns of a check row and of its order that a round reads. */
+const CHECK_COLUMNS = [
+  'chain_checks.order_id',
+  'chain_checks.tx_hash',
+  'chain_checks.state',
+  'chain_checks.log_index',
+  'chain_checks.block_number',
+  'chain_checks.confirmations',
+  'chain_checks.required_confirmations',
+  'chain_checks.attempts',
+  'chain_checks.look_until',
+  'orders.status',
+  'orders.network',
+  'orders.crypto_currency',
+  'orders.amount_units',
+  'orders.requisites',
+  'orders.created_at',
+] as const;
+
+interface DueCheck {
+  readonly order_id: string;
+  readonly tx_hash: string;
+  readonly state: ChainChecksTable['state'];
+  readonly log_index: number | null;
+  readonly block_number: number | null;
+  readonly confirmations: number;
+  readonly required_confirmations: number;
+  readonly attempts: number;
+  readonly look_until: number;
+  readonly status: OrderRow['status'];
+  readonly network: NetworkId;
+  readonly crypto_currency: OrderRow['crypto_currency'];
+  readonly amount_units: number;
+  readonly requisites: string | null;
+  readonly created_at: number;
+}
+
+/** What became of one row in a round. */
+export type CheckOutcome =
+  | 'waiting' // not found yet, or counting confirmations
+  | 'fault' // the node did not answer: tried later
+  | 'seen'
+  | 'confirmed'
+  | 'flagged'
+  | 'closed'
+  | 'failed'; // threw: logged, flagged, set aside
+
+export interface ChainCheckResult {
+  /** Each row handled this round, by order id, with its outcome. */
+  readonly outcomes: ReadonlyMap<string, CheckOutcome>;
+  /** Networks whose head was read this round. */
+  readonly heads: readonly NetworkId[];
+}
+
+export interface ChainCheckOptions {
+  readonly signal?: AbortSignal | undefined;
+  readonly log?: FastifyBaseLogger | undefined;
+  readonly monitor?: JobMonitor | undefined;
+}
+
+export type ChainCheckContext = Pick<ServerContext, 'db' | 'config' | 'chain'> & {
+  readonly dialect: Dialect;
+};
+
+/** Rows of `network` due now and held by nobody: what a round claims. */
+function dueOn(db: Kysely<Database>, network: NetworkId, now: number) {
+  return db
+    .selectFrom('chain_checks')
+    .where('kind', '=', 'deposit')
+    .where('network', '=', network)
+    .where('state', 'in', ['looking', 'seen'])
+    .where('next_check_at', '<=', now)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]));
+}
+
+/** One round: for each network with due rows, one head and the due rows in bounded batches. */
+export async function checkChainOnce(
+  ctx: ChainCheckContext,
+  now: number,
+  options: ChainCheckOptions = {},
+): Promise<ChainCheckResult> {
+  const outcomes = new Map<string, CheckOutcome>();
+  const heads: NetworkId[] = [];
+  for (const network of NETWORK_IDS) {
+    if (options.signal?.aborted === true) break;
+    const reader = ctx.chain[network];
+    if (reader === undefined) continue;
+    // No head is read for a network with nothing due: a quiet exchange makes no calls.
+    const anyDue = await dueOn(ctx.db, network, now).select('order_id').limit(1).executeTakeFirst();
+    if (anyDue === undefined) continue;
+    let head: ChainHead;
+    try {
+      head = await reader.head();
+    } catch (error) {
+      if (!(error instanceof ChainUnavailable)) throw error;
+      options.log?.warn({ network, fault: error.fault, err: error }, 'chain head unavailable');
+      continue;
+    }
+    heads.push(network);
+    await inBatches({
+      size: JOB_BATCH,
+      signal: options.signal,
+      policy: BATCH_POLICY[ctx.dialect],
+      batch: async () => {
+        const claimed = await claimDue(ctx, network, now);
+        for (const [index, row] of claimed.entries()) {
+          // A stopping server (SIGTERM) checks no further row and hands the rest of its claim
+          // back at once, rather than leaving them to wait out their lease.
+          if (options.signal?.aborted === true) {
+            const left = claimed.slice(index).map((r) => r.order_id);
+            await ctx.db
+              .updateTable('chain_checks')
+              .set({ claimed_until: null })
+              .where('kind', '=', 'deposit')
+              .where('order_id', 'in', left)
+              .execute();
+            break;
+          }
+          outcomes.set(row.order_id, await checkOrSetAside(ctx, row, head, now, options));
+        }
+        return claimed;
+      },
+    });
+  }
+  return { outcomes, heads };
+}
+
+/**
+ * Claims at most JOB_BATCH due rows of `network` for this instance: the lease is written in the
+ * claim's own short transaction, so the lookups that follow hold no lock.
+ */
+async function claimDue(
+  ctx: ChainCheckContext,
+  network: NetworkId,
+  now: number,
+): Promise<DueCheck[]> {
+  return ctx.db.transaction().execute(async (trx) => {
+    let due = dueOn(trx, network, now).select('order_id').orderBy('next_check_at').limit(JOB_BATCH);
+    if (ctx.dialect === 'postgres') due = due.forUpdate().skipLocked();
+    const ids = (await due.execute()).map((row) => row.order_id);
+    if (ids.length === 0) return [];
+    await trx
+      .updateTable('chain_checks')
+      .set({ claimed_until: now + CHAIN_CHECK_LEASE_MS })
+      .where('kind', '=', 'deposit')
+      .where('order_id', 'in', ids)
+      .execute();
+    return trx
+      .selectFrom('chain_checks')
+      .innerJoin('orders', 'orders.id', 'chain_checks.order_id')
+      .select(CHECK_COLUMNS)
+      .where('chain_checks.kind', '=', 'deposit')
+      .where('chain_checks.order_id', 'in', ids)
+      .execute();
+  });
+}
+
+/** One row's check; a row that throws is logged, flagged and set aside, the round goes on. */
+async function checkOrSetAside(
+  ctx: ChainCheckContext,
+  row: DueCheck,
+  head: ChainHead,
+  now: number,
+  options: ChainCheckOptions,
+): Promise<CheckOutcome> {
+  try {
+    return await checkRow(ctx, row, head, now, options);
+  } catch (error) {
+    options.log?.error({ err: error, orderId: row.order_id }, 'chain check failed: flagged');
+    options.monitor?.itemFailed(CHAIN_CHECK_JOB);
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('chain_checks')
+        .set({
+          claimed_until: null,
+          next_check_at: now + FAILED_CHECK_RETRY_MS,
+          last_fault: `internal: ${error instanceof Error ? error.message : 'unknown'}`,
+          updated_at: now,
+        })
+        .where('kind', '=', 'deposit')
+        .where('order_id', '=', row.order_id)
+        .execute();
+      await trx
+        .updateTable('orders')
+        .set({ needs_attention: 1 })
+        .where('id', '=', row.order_id)
+        .execute();
+    });
+    return 'failed';
+  }
+}
+
+async function checkRow(
+  ctx: ChainCheckContext,
+  row: DueCheck,
+  head: ChainHead,
+  now: number,
+  options: ChainCheckOptions,
+): Promise<CheckOutcome> {
+  const target = depositTargetOf(ctx, row);
+  if (row.status !== 'TX_PENDING' || target === undefined) {
+    await updateCheck(ctx, row, { state: 'closed' }, now);
+    return 'closed';
+  }
+  const order = { ...row, id: row.order_id };
+  const required = requiredConfirmations(target.settings, head);
+  if (row.state === 'seen' && row.block_number !== null) {
+    const gone = head.latest < row.block_number;
+    if (!gone && !isFinal(row.block_number, head)) {
+      await updateCheck(
+        ctx,
+        row,
+        {
+          confirmations: confirmationsOf(row.block_number, head),
+          required_confirmations: required,
+          next_check_at: nextRound(now),
+        },
+        now,
+      );
+      return 'waiting';
+    }
+  }
+
+  // A looking row, or a seen one to read once more before it is trusted.
+  let lookup;
+  try {
+    lookup = await lookUpDeposit(target, order, row.tx_hash);
+  } catch (error) {
+    if (!(error instanceof ChainUnavailable)) throw error;
+    options.log?.debug({ orderId: row.order_id, fault: error.fault }, 'chain lookup failed');
+    const attempts = row.state === 'looking' ? row.attempts + 1 : row.attempts;
+    await updateCheck(
+      ctx,
+      row,
+      {
+        attempts,
+        next_check_at: now + retryDelay(attempts, error),
+        last_fault: error.message,
+      },
+      now,
+    );
+    return 'fault';
+  }
+
+  if (row.state === 'seen') {
+    if (
+      lookup.kind !== 'found' ||
+      lookup.tx.blockNumber !== row.block_number ||
+      !lookup.judgement.ok ||
+      lookup.judgement.transfer.logIndex !== row.log_index
+    ) {
+      return reorganised(ctx, row, now);
+    }
+    // Still there, in the same block, the same transfer. Read because the head fell below its
+    // block (a node behind a balancer may answer an older head), it is not final yet: wait.
+    if (!isFinal(lookup.tx.blockNumber, head)) {
+      await updateCheck(ctx, row, { next_check_at: nextRound(now) }, now);
+      return 'waiting';
+    }
+    return confirm(ctx, row, lookup.tx, lookup.decimals, lookup.judgement, head, now);
+  }
+
+  if (lookup.kind === 'not_found') {
+    if (now >= row.look_until) {
+      await flag(ctx, row, 'not_found', `chain:not_found:${row.order_id}`, now, {
+        state: 'not_found',
+        attempts: row.attempts + 1,
+      });
+      return 'flagged';
+    }
+    const attempts = row.attempts + 1;
+    await updateCheck(
+      ctx,
+      row,
+      { attempts, next_check_at: now + retryDelay(attempts), last_fault: null },
+      now,
+    );
+    return 'waiting';
+  }
+
+  const { tx, decimals, judgement } = lookup;
+  if (!judgement.ok) {
+    const problem = judgement.problem;
+    await flag(ctx, row, FLAG_OF[problem.code], `chain:wrong:${row.order_id}`, now, {
+      state: 'wrong',
+      attempts: row.attempts + 1,
+      ...(problem.code === 'TX_UNDERPAID' ? { difference: problem.shortfall } : {}),
+    });
+    return 'flagged';
+  }
+  try {
+    await updateCheck(
+      ctx,
+      row,
+      {
+        ...transferColumns(tx, judgement.transfer, decimals),
+        state: 'seen',
+        attempts: row.attempts + 1,
+        confirmations: confirmationsOf(tx.blockNumber, head),
+        required_confirmations: required,
+        next_check_at: nextRound(now),
+        last_fault: null,
+      },
+      now,
+    );
+  } catch (error) {
+    // The transfer is already another order's deposit (the unique index decided).
+    if (!isUniqueViolation(error)) throw error;
+    await flag(ctx, row, 'already_used', `chain:used:${row.order_id}`, now, {
+      state: 'wrong',
+      attempts: row.attempts + 1,
+    });
+    return 'flagged';
+  }
+  // Found already final (the seller gave the hash late): this read is the one before trusting.
+  if (isFinal(tx.blockNumber, head)) {
+    return confirm(ctx, row, tx, decimals, judgement, head, now);
+  }
+  return 'seen';
+}
+
+const FLAG_OF: Readonly<Record<DepositProblem['code'], ChainFlag>> = {
+  TX_FAILED: 'failed',
+  TX_WRONG_TOKEN: 'wrong_token',
+  TX_WRONG_RECIPIENT: 'wrong_recipient',
+  TX_UNDERPAID: 'underpaid',
+  TX_BEFORE_ORDER: 'before_order',
+};
+
+/** Writes a check row's columns and releases it. */
+async function updateCheck(
+  ctx: ChainCheckContext,
+  row: Pick<DueCheck, 'order_id'>,
+  set: Updateable<ChainChecksTable>,
+  now: number,
+): Promise<void> {
+  await ctx.db
+    .updateTable('chain_checks')
+    .set({ ...set, claimed_until: null, updated_at: now })
+    .where('kind', '=', 'deposit')
+    .where('order_id', '=', row.order_id)
+    .execute();
+}
+
+/**
+ * Changes the check and flags the order for operators in one transaction: the order's
+ * `needs_attention` and an alert to their chat, once per `event`.
+ */
+async function flag(
+  ctx: ChainCheckContext,
+  row: Pick<DueCheck, 'order_id'>,
+  chainFlag: ChainFlag,
+  event: string,
+  now: number,
+  change: Updateable<ChainChecksTable> & { readonly difference?: string },
+): Promise<void> {
+  const { difference, ...set } = change;
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('chain_checks')
+      .set({ ...set, claimed_until: null, updated_at: now })
+      .where('kind', '=', 'deposit')
+      .where('order_id', '=', row.order_id)
+      .execute();
+    const order = await trx
+      .updateTable('orders')
+      .set({ needs_attention: 1 })
+      .where('id', '=', row.order_id)
+      .returning(ORDER_COLUMNS)
+      .executeTakeFirstOrThrow();
+    await alertOperators(trx, 'flag_chain_deposit', order, event, now, {
+      chainFlag,
+      ...(difference === undefined ? {} : { chainDifference: difference }),
+    });
+  });
+}
+
+/**
+ * A transfer seen that is gone from its block: back to looking (with a fresh lookup window, it
+ * may be mined again), its block forgotten, flagged once per block it was seen in.
+ */
+async function reorganised(
+  ctx: ChainCheckContext,
+  row: DueCheck,
+  now: number,
+): Promise<CheckOutcome> {
+  await flag(ctx, row, 'reorged', `chain:reorged:${row.order_id}:${row.block_number}`, now, {
+    state: 'looking',
+    reorged: 1,
+    log_index: null,
+    block_number: null,
+    block_time: null,
+    confirmations: 0,
+    attempts: 0,
+    next_check_at: now + FIRST_RETRY_MS,
+    look_until: Math.max(row.look_until, now + ctx.config.chainLookupWindowMs),
+  });
+  return 'flagged';
+}
+
+/**
+ * The deposit reached its confirmations and was read again: the order moves to TX_CONFIRMED,
+ * actor `chain`, the evidence in its audit row; an overpayment is flagged in the same commit.
+ * An order moved meanwhile by someone else keeps their change, and the check closes.
+ */
+async function confirm(
+  ctx: ChainCheckContext,
+  row: DueCheck,
+  tx: TransactionFound,
+  decimals: number,
+  judgement: DepositJudgement,
+  head: ChainHead,
+  now: number,
+): Promise<CheckOutcome> {
+  if (!judgement.ok) return reorganised(ctx, row, now);
+  const { transfer, overpaid } = judgement;
+  const confirmations = confirmationsOf(tx.blockNumber, head);
+  try {
+    await applyTransition(
+      ctx.db,
+      {
+        orderId: row.order_id,
+        action: 'confirmIncomingTx',
+        actor: 'chain',
+        actorId: null,
+        expectedStatus: 'TX_PENDING',
+        reason: depositEvidence({
+          network: row.network,
+          coin: row.crypto_currency,
+          txHash: row.tx_hash,
+          logIndex: transfer.logIndex,
+          blockNumber: tx.blockNumber,
+          confirmations,
+          amount: transfer.amount,
+          decimals,
+          sender: transfer.from,
+          contract: transfer.contract,
+        }),
+        alongside: async (trx, order) => {
+          await trx
+            .updateTable('chain_checks')
+            .set({ state: 'confirmed', confirmations, claimed_until: null, updated_at: now })
+            .where('kind', '=', 'deposit')
+            .where('order_id', '=', row.order_id)
+            .execute();
+          if (overpaid === 0n) return;
+          const flagged = await trx
+            .updateTable('orders')
+            .set({ needs_attention: 1 })
+            .where('id', '=', order.id)
+            .returning(ORDER_COLUMNS)
+            .executeTakeFirstOrThrow();
+          await alertOperators(
+            trx,
+            'flag_chain_deposit',
+            flagged,
+            `chain:overpaid:${order.id}`,
+            now,
+            {
+              chainFlag: 'overpaid',
+              chainDifference: tokenAmountToDecimal(overpaid, decimals),
+            },
+          );
+        },
+      },
+      now,
+    );
+    return 'confirmed';
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    await updateCheck(ctx, row, { state: 'closed' }, now);
+    return 'closed';
+  }
+}
+
+/** The chain checker as a periodic job; none is made when every network is manual. */
+export function createChainChecker(options: {
+  readonly ctx: ChainCheckContext;
+  readonly now: () => number;
+  readonly log: FastifyBaseLogger;
+  readonly monitor?: JobMonitor | undefined;
+}): PeriodicJob {
+  return periodicJob({
+    name: CHAIN_CHECK_JOB,
+    intervalMs: options.ctx.config.chainCheckIntervalMs,
+    log: options.log,
+    monitor: options.monitor,
+    run: async (signal) => {
+      const result = await checkChainOnce(options.ctx, options.now(), {
+        signal,
+        log: options.log,
+        monitor: options.monitor,
+      });
+      const confirmed = [...result.outcomes].filter(([, outcome]) => outcome === 'confirmed');
+      if (confirmed.length > 0) {
+        const orders = confirmed.slice(0, 50).map(([id]) => id);
+        options.log.info({ count: confirmed.length, orders }, 'deposits confirmed on the chain');
+      }
+    },
+  });
+}
+
+/**
+ * How far behind the checker is, in ms: how long the most overdue open check has waited for its
+ * round (0 when none has). One statement over the open rows (the partial index
+ * chain_checks_due), for the metrics to ask at every scrape.
+ */
+export async function chainCheckLag(db: Kysely<Database>, now: number): Promise<number> {
+  const oldest = await db
+    .selectFrom('chain_checks')
+    .select((eb) => eb.fn.min<number | null>('next_check_at').as('at'))
+    .where('state', 'in', ['looking', 'seen'])
+    .where('next_check_at', '<=', now)
+    .executeTakeFirst();
+  const at = oldest?.at ?? null;
+  return at === null ? 0 : Math.max(0, now - at);
+}
+
+/** Whether any network is read from a node: only then does the server run the checker. */
+export function checksAnyChain(ctx: Pick<ServerContext, 'chain'>): boolean {
+  return Object.keys(ctx.chain).length > 0;
+}

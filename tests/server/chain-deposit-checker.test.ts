@@ -1,0 +1,509 @@
+/**
+ * The chain checker (issue 23, "A seller's deposit"; jobs/chain-checker.ts) against a real EVM
+ * node (Hardhat in process): a deposit seen counts its confirmations as blocks are mined and
+ * the order reaches TX_CONFIRMED by itself, actor `chain`, with the evidence in its audit trail;
+ * a hash not known yet is found later and judged by the same rule as at the submission; an
+ * overpayment is confirmed and flagged; a reorganised block takes the check back to looking,
+ * flagged; a hash never found is flagged once after the window; node faults are never judged;
+ * an order moved by an operator closes its check; two instances split the rows.
+ */
+import { randomBytes } from 'node:crypto';
+import { encodeFunctionData, erc20Abi, type Address, type Hash } from 'viem';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createChainReaders } from '../../src/server/chain/chain-readers';
+import { AUTOPILOT_DELAY_MS, runAutopilot } from '../../src/server/jobs/autopilot';
+import { checkChainOnce, type ChainCheckContext } from '../../src/server/jobs/chain-checker';
+import { METRICS_PATH } from '../../src/server/plugins/metrics';
+import type { NotificationFacts } from '../../src/server/notifications/facts';
+import { renderNotification } from '../../src/server/notifications/render';
+import { API_PATHS } from '../../src/shared/api';
+import type { OperatorOrderResponse } from '../../src/shared/operator-api';
+import { post, statusOf, type TestUser } from '../helpers/api';
+import {
+  CONFIRMATIONS,
+  amountOf,
+  chainTimeNotBefore,
+  createChainTestApp,
+  pay,
+  tokenOf,
+  waitingSell,
+  type WaitingSell,
+} from '../helpers/chain-app';
+import { startEvmChain, type EvmTestChain } from '../helpers/evm-chain';
+import { authHeader, initDataFor } from '../helpers/identity';
+import { testDatabaseKind } from '../helpers/test-database';
+import type { TestApp } from '../helpers/test-app';
+
+const OPERATOR = { id: 200_000_923, first_name: 'Olga' };
+
+let chain: EvmTestChain;
+let t: TestApp;
+let ctx: ChainCheckContext;
+
+beforeAll(async () => {
+  chain = await startEvmChain();
+  t = await createChainTestApp(chain, { operatorIds: [OPERATOR.id] });
+  ctx = { db: t.database.db, config: t.config, chain: t.app.chain, dialect: testDatabaseKind() };
+}, 60_000);
+
+afterAll(async () => {
+  await t.close();
+  await chain.stop();
+});
+
+beforeEach(() => {
+  chain.faults.clear();
+});
+
+const sendHash = (user: TestUser, id: string, txHash: string) =>
+  post(t, API_PATHS.txHash(id), { txHash }, user);
+
+/** The checker's next round: a second later on the app's clock (rounds never share a time). */
+const round = () => {
+  t.clock.advance(1_000);
+  return checkChainOnce(ctx, t.clock.now());
+};
+
+const checkOf = (id: string) =>
+  t.database.db
+    .selectFrom('chain_checks')
+    .selectAll()
+    .where('order_id', '=', id)
+    .executeTakeFirstOrThrow();
+
+const versionOf = async (id: string) =>
+  (
+    await t.database.db
+      .selectFrom('orders')
+      .select('version')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+  ).version;
+
+const orderOf = (id: string) =>
+  t.database.db
+    .selectFrom('orders')
+    .select(['status', 'needs_attention'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+
+const alertsOf = (id: string) =>
+  t.database.db
+    .selectFrom('notifications')
+    .select(['kind', 'payload'])
+    .where('order_id', '=', id)
+    .where('kind', '=', 'flag_chain_deposit')
+    .execute();
+
+/** A paid sell whose right hash was taken: TX_PENDING, its check seen. */
+async function seenDeposit(
+  network: WaitingSell['network'] = 'ERC20',
+  amount?: bigint,
+): Promise<{ sell: WaitingSell; hash: Hash }> {
+  const sell = await waitingSell(t, network);
+  const hash = await pay(chain, t, sell, amount === undefined ? {} : { amount });
+  expect((await sendHash(sell.seller, sell.id, hash)).statusCode).toBe(200);
+  expect((await checkOf(sell.id)).state).toBe('seen');
+  return { sell, hash };
+}
+
+/**
+ * A transfer broadcast and not mined yet (automine off): the node answers its hash as not
+ * found until the next block.
+ */
+async function broadcast(sell: WaitingSell, to: Address = chain.deposit): Promise<Hash> {
+  await chainTimeNotBefore(chain, t);
+  await chain.rpc('evm_setAutomine', [false]);
+  try {
+    return (await chain.rpc('eth_sendTransaction', [
+      {
+        from: chain.customer,
+        to: tokenOf(chain, sell.network).token,
+        data: encodeFunctionData({
+          abi: erc20Abi,
+          functionName: 'transfer',
+          args: [to, amountOf(chain, sell)],
+        }),
+        gas: '0x30000',
+      },
+    ])) as Hash;
+  } finally {
+    await chain.rpc('evm_setAutomine', [true]);
+  }
+}
+
+describe('a deposit seen counts its confirmations and confirms the order by itself', () => {
+  it('1 → 3 → 5 confirmations as blocks are mined; at 5 the order is TX_CONFIRMED by actor chain, the evidence in order_events', async () => {
+    const { sell, hash } = await seenDeposit();
+    const block = (await checkOf(sell.id)).block_number;
+    const answer = async () => (await statusOf(t, sell.seller, sell.id)).chainCheck;
+    expect(await answer()).toEqual({ state: 'seen', confirmations: 1, required: CONFIRMATIONS });
+    const version = await versionOf(sell.id);
+    expect((await round()).outcomes.get(sell.id)).toBe('waiting');
+    expect((await checkOf(sell.id)).confirmations).toBe(1);
+    // Due again at the next round only: a round never claims a row it has checked (batches
+    // and lanes claim until nothing is due at the round's time).
+    expect((await checkOf(sell.id)).next_check_at).toBeGreaterThan(t.clock.now());
+    // The round's lease and release changed nothing the customer sees: the same version.
+    expect(await versionOf(sell.id)).toBe(version);
+    await chain.mine(2);
+    await round();
+    expect((await checkOf(sell.id)).confirmations).toBe(3);
+    // The kept status answer was built again: the check's change moved the order's version on.
+    expect(await answer()).toEqual({ state: 'seen', confirmations: 3, required: CONFIRMATIONS });
+    expect((await orderOf(sell.id)).status).toBe('TX_PENDING');
+    await chain.mine(2);
+    expect((await round()).outcomes.get(sell.id)).toBe('confirmed');
+    expect(await answer()).toEqual({ state: 'confirmed', confirmations: 5, required: 5 });
+    expect(await checkOf(sell.id)).toMatchObject({ state: 'confirmed', confirmations: 5 });
+    expect(await orderOf(sell.id)).toMatchObject({ status: 'TX_CONFIRMED', needs_attention: 0 });
+    const event = await t.database.db
+      .selectFrom('order_events')
+      .selectAll()
+      .where('order_id', '=', sell.id)
+      .where('to_status', '=', 'TX_CONFIRMED')
+      .executeTakeFirstOrThrow();
+    expect(event).toMatchObject({ actor: 'chain', actor_id: null, from_status: 'TX_PENDING' });
+    const check = await checkOf(sell.id);
+    for (const part of [
+      `block ${block}`,
+      `${CONFIRMATIONS} confirmations`,
+      `${amountOf(chain, sell)} base units`,
+      chain.customer,
+      chain.tokens.usdt6,
+      hash.toLowerCase(),
+      `log ${check.log_index}`,
+    ]) {
+      expect(event.reason).toContain(part);
+    }
+    expect(await alertsOf(sell.id)).toEqual([]);
+  });
+
+  it('an 18-decimal deposit (BEP20) confirms with its exact amount in the evidence', async () => {
+    const { sell } = await seenDeposit('BEP20');
+    await chain.mine(CONFIRMATIONS);
+    expect((await round()).outcomes.get(sell.id)).toBe('confirmed');
+    const event = await t.database.db
+      .selectFrom('order_events')
+      .select('reason')
+      .where('order_id', '=', sell.id)
+      .where('to_status', '=', 'TX_CONFIRMED')
+      .executeTakeFirstOrThrow();
+    expect(event.reason).toContain(`(${BigInt(sell.units) * 10n ** 12n} base units, 18 decimals)`);
+  });
+
+  it('an overpayment is confirmed and flagged for operators with the difference', async () => {
+    const sell = await waitingSell(t);
+    const hash = await pay(chain, t, sell, { amount: amountOf(chain, sell) + 1_250_000n });
+    expect((await sendHash(sell.seller, sell.id, hash)).statusCode).toBe(200);
+    await chain.mine(CONFIRMATIONS);
+    await round();
+    expect(await orderOf(sell.id)).toMatchObject({ status: 'TX_CONFIRMED', needs_attention: 1 });
+    const alerts = await alertsOf(sell.id);
+    expect(alerts).toHaveLength(1);
+    const facts = JSON.parse(alerts[0]?.payload ?? '{}') as NotificationFacts;
+    expect(facts).toMatchObject({ chainFlag: 'overpaid', chainDifference: '1.25' });
+    // What the operators' chat reads, in both languages.
+    const options = { botUsername: undefined, supportUrl: t.config.supportUrl };
+    expect(renderNotification('flag_chain_deposit', facts, 'en', options).text).toContain(
+      'the deposit was confirmed, but pays 1.25 USDT more than the order: settle the difference.',
+    );
+    expect(renderNotification('flag_chain_deposit', facts, 'ru', options).text).toContain(
+      'депозит подтверждён, но переводит на 1,25 USDT больше суммы заказа',
+    );
+  });
+
+  it('a transfer gone before its confirmations (a reorganised block) goes back to looking, flagged', async () => {
+    const before = await chain.snapshot();
+    const { sell } = await seenDeposit();
+    const seenIn = (await checkOf(sell.id)).block_number;
+    await chain.revert(before);
+    await chain.mine(CONFIRMATIONS + 1);
+    expect((await round()).outcomes.get(sell.id)).toBe('flagged');
+    expect(await checkOf(sell.id)).toMatchObject({
+      state: 'looking',
+      reorged: 1,
+      log_index: null,
+      block_number: null,
+      confirmations: 0,
+    });
+    expect(await orderOf(sell.id)).toMatchObject({ status: 'TX_PENDING', needs_attention: 1 });
+    expect((await statusOf(t, sell.seller, sell.id)).chainCheck).toEqual({
+      state: 'reorged',
+      confirmations: 0,
+      required: CONFIRMATIONS,
+    });
+    const alerts = await alertsOf(sell.id);
+    expect(alerts.map((a) => (JSON.parse(a.payload) as { chainFlag: string }).chainFlag)).toEqual([
+      'reorged',
+    ]);
+    expect(seenIn).not.toBeNull();
+  });
+});
+
+describe('a hash not known at the submission is looked for with backoff', () => {
+  it('broadcast, not mined: taken as looking; once mined, the next due round finds it seen', async () => {
+    const sell = await waitingSell(t);
+    const hash = await broadcast(sell);
+    expect((await sendHash(sell.seller, sell.id, hash)).statusCode).toBe(200);
+    expect((await checkOf(sell.id)).state).toBe('looking');
+    expect((await statusOf(t, sell.seller, sell.id)).chainCheck).toEqual({
+      state: 'looking',
+      confirmations: 0,
+      required: CONFIRMATIONS,
+    });
+    // Not due before its first retry: the round makes no call for it.
+    expect((await round()).outcomes.has(sell.id)).toBe(false);
+    await chain.mine(1);
+    t.clock.advance(15_000);
+    expect((await round()).outcomes.get(sell.id)).toBe('seen');
+    expect(await checkOf(sell.id)).toMatchObject({ state: 'seen', attempts: 2, confirmations: 1 });
+  });
+
+  it('not found again: the wait doubles (15 s, 30 s, 60 s) up to 5 minutes', async () => {
+    const sell = await waitingSell(t);
+    expect(
+      (await sendHash(sell.seller, sell.id, `0x${randomBytes(32).toString('hex')}`)).statusCode,
+    ).toBe(200);
+    const waits: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const due = (await checkOf(sell.id)).next_check_at;
+      t.clock.current = due;
+      expect((await checkChainOnce(ctx, due)).outcomes.get(sell.id)).toBe('waiting');
+      waits.push((await checkOf(sell.id)).next_check_at - due);
+    }
+    expect(waits).toEqual([30_000, 60_000, 120_000, 240_000, 300_000, 300_000]);
+  });
+
+  it('found later and wrong (to another address): flagged for operators, the order stays TX_PENDING', async () => {
+    const sell = await waitingSell(t);
+    const hash = await broadcast(sell, chain.stranger);
+    expect((await sendHash(sell.seller, sell.id, hash)).statusCode).toBe(200);
+    await chain.mine(1);
+    t.clock.advance(15_000);
+    expect((await round()).outcomes.get(sell.id)).toBe('flagged');
+    expect((await checkOf(sell.id)).state).toBe('wrong');
+    expect(await orderOf(sell.id)).toMatchObject({ status: 'TX_PENDING', needs_attention: 1 });
+    const [alert] = await alertsOf(sell.id);
+    expect(JSON.parse(alert?.payload ?? '{}')).toMatchObject({ chainFlag: 'wrong_recipient' });
+  });
+
+  it('never found within the lookup window: not_found, flagged once', async () => {
+    const sell = await waitingSell(t);
+    expect(
+      (await sendHash(sell.seller, sell.id, `0x${randomBytes(32).toString('hex')}`)).statusCode,
+    ).toBe(200);
+    t.clock.advance(t.config.chainLookupWindowMs);
+    expect((await round()).outcomes.get(sell.id)).toBe('flagged');
+    expect((await checkOf(sell.id)).state).toBe('not_found');
+    expect((await statusOf(t, sell.seller, sell.id)).chainCheck?.state).toBe('not_found');
+    t.clock.advance(3_600_000);
+    expect((await round()).outcomes.has(sell.id)).toBe(false);
+    expect(await alertsOf(sell.id)).toHaveLength(1);
+    expect((await orderOf(sell.id)).status).toBe('TX_PENDING');
+  });
+});
+
+describe('node faults are retried, never judged', () => {
+  it('a 429 storm past the lookup window: still looking, no flag; answered again, the deposit is found', async () => {
+    const sell = await waitingSell(t);
+    const hash = await pay(chain, t, sell);
+    chain.faults.set({ kind: 'status', status: 429, headers: { 'retry-after': '60' } });
+    expect((await sendHash(sell.seller, sell.id, hash)).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++) {
+      t.clock.advance(t.config.chainLookupWindowMs);
+      await round();
+    }
+    expect((await checkOf(sell.id)).state).toBe('looking');
+    expect(await alertsOf(sell.id)).toEqual([]);
+    chain.faults.clear();
+    t.clock.advance(5 * 60_000);
+    expect((await round()).outcomes.get(sell.id)).toBe('seen');
+  });
+});
+
+describe('an order moved by other means closes its check', () => {
+  it('an operator confirms the transaction by hand: the next round closes the check, no second transition', async () => {
+    const { sell } = await seenDeposit();
+    // Signed at the app's clock, which earlier tests moved on.
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/operator/orders/${sell.id}/confirm-tx`,
+      headers: authHeader(initDataFor(OPERATOR, { authDate: new Date(t.clock.now()) })),
+      payload: {},
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await chain.mine(CONFIRMATIONS);
+    expect((await round()).outcomes.get(sell.id)).toBe('closed');
+    expect((await checkOf(sell.id)).state).toBe('closed');
+    const events = await t.database.db
+      .selectFrom('order_events')
+      .select('actor')
+      .where('order_id', '=', sell.id)
+      .where('to_status', '=', 'TX_CONFIRMED')
+      .execute();
+    expect(events).toEqual([{ actor: 'operator' }]);
+    // The console knows the network is read from a node, and shows the chain's words.
+    const detail = await t.app.inject({
+      method: 'GET',
+      url: `/api/operator/orders/${sell.id}`,
+      headers: authHeader(initDataFor(OPERATOR, { authDate: new Date(t.clock.now()) })),
+    });
+    expect(detail.json<OperatorOrderResponse>()).toMatchObject({
+      chainChecked: true,
+      order: { chainCheck: null },
+    });
+  });
+});
+
+describe('two instances on the same database split the rows', () => {
+  it('two checkers in the same round: each looking row is looked up once, with one head per instance at most', async () => {
+    const sells: WaitingSell[] = [];
+    for (let i = 0; i < 12; i++) {
+      const sell = await waitingSell(t);
+      expect(
+        (await sendHash(sell.seller, sell.id, `0x${randomBytes(32).toString('hex')}`)).statusCode,
+      ).toBe(200);
+      sells.push(sell);
+    }
+    t.clock.advance(15_000);
+    const other: ChainCheckContext = { ...ctx, chain: createChainReaders(t.config.chain) };
+    const before = chain.faults.requests;
+    const [a, b] = await Promise.all([
+      checkChainOnce(ctx, t.clock.now()),
+      checkChainOnce(other, t.clock.now()),
+    ]);
+    const requests = chain.faults.requests - before;
+    for (const sell of sells) {
+      expect([a.outcomes.has(sell.id), b.outcomes.has(sell.id)].filter(Boolean)).toHaveLength(1);
+      expect((await checkOf(sell.id)).attempts).toBe(2);
+    }
+    // One eth_getTransactionReceipt per row, one eth_blockNumber per instance and network due.
+    expect(requests).toBeLessThanOrEqual(sells.length + a.heads.length + b.heads.length);
+  });
+});
+
+describe('a stopping server checks no further row', () => {
+  it('aborted after the first lookup: one row checked, the rest of the claim handed back at once', async () => {
+    for (let i = 0; i < 3; i++) {
+      const sell = await waitingSell(t);
+      const hash = `0x${randomBytes(32).toString('hex')}`;
+      expect((await sendHash(sell.seller, sell.id, hash)).statusCode).toBe(200);
+    }
+    t.clock.advance(15 * 60_000);
+    const stop = new AbortController();
+    // One lane (SQLite's batch policy, whatever the database): on PostgreSQL lanes side by side
+    // could each be in the middle of a lookup when the stop comes, and the count would vary.
+    const stopping: ChainCheckContext = {
+      ...ctx,
+      dialect: 'sqlite',
+      chain: createChainReaders(t.config.chain, {
+        observer: {
+          onCall: (event) => {
+            if (event.method === 'getTransactionReceipt') stop.abort();
+          },
+        },
+      }),
+    };
+    const result = await checkChainOnce(stopping, t.clock.now(), { signal: stop.signal });
+    expect(result.outcomes.size).toBe(1);
+    const leased = await t.database.db
+      .selectFrom('chain_checks')
+      .select('order_id')
+      .where('claimed_until', 'is not', null)
+      .execute();
+    expect(leased).toEqual([]);
+  });
+});
+
+describe("the checker's lag is a metric", () => {
+  it('exchange_chain_check_lag_seconds: how long the most overdue check waited, 0 once a round ran', async () => {
+    const sell = await waitingSell(t);
+    const hash = `0x${randomBytes(32).toString('hex')}`;
+    expect((await sendHash(sell.seller, sell.id, hash)).statusCode).toBe(200);
+    t.clock.advance(15_000 + 60_000);
+    const lag = async () => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: METRICS_PATH,
+        remoteAddress: '127.0.0.1',
+      });
+      return Number(/^exchange_chain_check_lag_seconds (\S+)$/m.exec(res.body)?.[1]);
+    };
+    expect(await lag()).toBeGreaterThanOrEqual(60);
+    await round();
+    expect(await lag()).toBe(0);
+  });
+});
+
+describe('a row whose check throws is set aside, the others go on', () => {
+  it('an order with unreadable requisites: failed, flagged, retried in 10 minutes; the next row is still checked', async () => {
+    const broken = await waitingSell(t);
+    const fine = await waitingSell(t);
+    const hash = await broadcast(broken);
+    expect((await sendHash(broken.seller, broken.id, hash)).statusCode).toBe(200);
+    await chain.mine(1);
+    const unknown = `0x${randomBytes(32).toString('hex')}`;
+    expect((await sendHash(fine.seller, fine.id, unknown)).statusCode).toBe(200);
+    await t.database.db
+      .updateTable('orders')
+      .set({ requisites: '{not json' })
+      .where('id', '=', broken.id)
+      .execute();
+    t.clock.advance(15_000);
+    const result = await round();
+    expect(result.outcomes.get(broken.id)).toBe('failed');
+    expect(result.outcomes.get(fine.id)).toBe('waiting');
+    const check = await checkOf(broken.id);
+    expect(check).toMatchObject({ state: 'looking', claimed_until: null });
+    expect(check.next_check_at).toBe(t.clock.now() + 10 * 60_000);
+    expect(check.last_fault).toMatch(/^internal: /);
+    expect((await orderOf(broken.id)).needs_attention).toBe(1);
+  });
+});
+
+describe("the demo's autopilot leaves a chain-checked deposit to the chain", () => {
+  it('a TX_PENDING sell on a network with a node is not confirmed by the autopilot, but by the chain', async () => {
+    const { sell } = await seenDeposit();
+    t.clock.advance(AUTOPILOT_DELAY_MS);
+    await runAutopilot(t.app, t.app.log);
+    expect((await orderOf(sell.id)).status).toBe('TX_PENDING');
+    await chain.mine(CONFIRMATIONS);
+    await round();
+    expect((await orderOf(sell.id)).status).toBe('TX_CONFIRMED');
+  });
+});
+
+describe('the server runs the checker by itself', () => {
+  it('with its jobs on, a deposit goes from seen to TX_CONFIRMED with nobody acting', async () => {
+    const live = await createChainTestApp(
+      chain,
+      { chainCheckIntervalMs: 1_000 },
+      { realClock: true, jobs: true },
+    );
+    try {
+      await live.app.ready();
+      const sell = await waitingSell(live, 'ERC20');
+      const hash = await pay(chain, live, sell);
+      expect(
+        (await post(live, API_PATHS.txHash(sell.id), { txHash: hash }, sell.seller)).statusCode,
+      ).toBe(200);
+      await chain.mine(CONFIRMATIONS);
+      const deadline = Date.now() + 8_000;
+      let status = 'TX_PENDING';
+      while (status === 'TX_PENDING' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        status = (
+          await live.database.db
+            .selectFrom('orders')
+            .select('status')
+            .where('id', '=', sell.id)
+            .executeTakeFirstOrThrow()
+        ).status;
+      }
+      expect(status).toBe('TX_CONFIRMED');
+    } finally {
+      await live.close();
+    }
+  }, 15_000);
+});
