@@ -4,25 +4,7 @@
  * ChainUnavailable and the chain checker decides when to ask again, so that the number of calls
  * stays bounded and counted whatever the number of waiting orders.
  */
-import {
-  BaseError,
-  BlockNotFoundError,
-  HttpRequestError,
-  LimitExceededRpcError,
-  RpcError,
-  RpcRequestError,
-  TimeoutError,
-  TransactionReceiptNotFoundError,
-  createPublicClient,
-  erc20Abi,
-  getAddress,
-  http,
-  isAddress,
-  parseAbiItem,
-  parseEventLogs,
-  type Hash,
-  type PublicClient,
-} from 'viem';
+import type { Hash, PublicClient } from 'viem';
 import { remember } from '../bounded-map';
 import {
   ChainUnavailable,
@@ -39,6 +21,7 @@ import {
   type TokenTransfer,
   type TransactionLookup,
 } from './chain-reader';
+import { viemPackage } from '../packages';
 import type { EvmNetworkId } from './tokens';
 
 export interface EvmReaderOptions {
@@ -65,10 +48,6 @@ const DEFAULT_MAX_LOG_BLOCKS = 1_000;
 /** Block times kept by block hash: a block's time never changes, a reorganised block has another hash. */
 const BLOCK_TIMES_KEPT = 1_000;
 
-const TRANSFER_EVENT = parseAbiItem(
-  'event Transfer(address indexed from, address indexed to, uint256 value)',
-);
-
 /** A safe integer from a block number: they fit for centuries, but a node may answer nonsense. */
 function blockNumberOf(value: bigint, network: EvmNetworkId, method: string): number {
   if (value < 0n || value > BigInt(Number.MAX_SAFE_INTEGER)) {
@@ -85,6 +64,14 @@ function faultOf(error: unknown): {
   retryAfterMs?: number;
 } {
   if (error instanceof ChainUnavailable) return { fault: error.fault, message: error.message };
+  const {
+    BaseError,
+    HttpRequestError,
+    LimitExceededRpcError,
+    RpcError,
+    RpcRequestError,
+    TimeoutError,
+  } = viemPackage();
   if (!(error instanceof BaseError)) {
     return { fault: 'network', message: error instanceof Error ? error.message : String(error) };
   }
@@ -125,12 +112,17 @@ export class EvmReader implements ChainReader {
   readonly #maxLogBlocks: number;
   readonly #decimals = new Map<string, Promise<number>>();
   readonly #blockTimes = new Map<string, number>();
+  readonly #viem = viemPackage();
+  readonly #transferEvent = this.#viem.parseAbiItem(
+    'event Transfer(address indexed from, address indexed to, uint256 value)',
+  );
 
   constructor(options: EvmReaderOptions) {
     this.network = options.network;
     this.#confirmations = options.confirmations;
     this.#observer = options.observer ?? NO_OBSERVER;
     this.#maxLogBlocks = options.maxLogBlocks ?? DEFAULT_MAX_LOG_BLOCKS;
+    const { createPublicClient, http } = this.#viem;
     this.#client = createPublicClient({
       transport: http(options.rpcUrl, {
         retryCount: 0,
@@ -176,7 +168,7 @@ export class EvmReader implements ChainReader {
         return await this.#client.getTransactionReceipt({ hash: hash as Hash });
       } catch (error) {
         // The node answered null: it knows no mined transaction by this hash.
-        if (error instanceof TransactionReceiptNotFoundError) return null;
+        if (error instanceof this.#viem.TransactionReceiptNotFoundError) return null;
         throw error;
       }
     });
@@ -185,6 +177,7 @@ export class EvmReader implements ChainReader {
     const blockTime = await this.#blockTime(receipt.blockHash);
     // strict: a log that does not decode as ERC-20 Transfer (an ERC-721 Transfer indexes its
     // third argument) is not a token transfer and is left out.
+    const { erc20Abi, getAddress, parseEventLogs } = this.#viem;
     const events = parseEventLogs({
       abi: erc20Abi,
       eventName: 'Transfer',
@@ -217,7 +210,7 @@ export class EvmReader implements ChainReader {
       } catch (error) {
         // The receipt named this block a moment ago: it was reorganised away in between. Not
         // "not found" (the transaction may be in another block now): ask again later.
-        if (error instanceof BlockNotFoundError) {
+        if (error instanceof this.#viem.BlockNotFoundError) {
           throw new ChainUnavailable(this.network, 'getBlock', 'bad_answer', 'block vanished', {
             cause: error,
           });
@@ -245,6 +238,7 @@ export class EvmReader implements ChainReader {
   }
 
   decimals(contract: string): Promise<number> {
+    const { erc20Abi, getAddress, isAddress } = this.#viem;
     if (!isAddress(contract, { strict: false })) {
       return Promise.reject(new TypeError(`not an EVM contract address: ${contract}`));
     }
@@ -270,13 +264,14 @@ export class EvmReader implements ChainReader {
     since: ScanPosition,
   ): Promise<IncomingTransfers> {
     if (since.kind !== 'block') throw new TypeError('EVM scans start at a block number');
+    const { getAddress } = this.#viem;
     const { latest, final } = await this.head();
     if (since.block > latest) return { transfers: [], next: since };
     const toBlock = Math.min(latest, since.block + this.#maxLogBlocks - 1);
     const logs = await this.#call('getLogs', () =>
       this.#client.getLogs({
         address: getAddress(contract),
-        event: TRANSFER_EVENT,
+        event: this.#transferEvent,
         args: { to: getAddress(address) },
         fromBlock: BigInt(since.block),
         toBlock: BigInt(toBlock),
