@@ -75,6 +75,8 @@ async function pasteHash(page: Page, hash: Hash): Promise<void> {
 
 /** Screenshots at 390 px and 360 px: the page is left at 390. */
 async function bothWidths(page: Page, name: string): Promise<void> {
+  // The pointer rests where the last tap was: off the list, so no cell is drawn hovered.
+  await page.mouse.move(0, 0);
   await screenshot(page, `${name}-390`);
   await page.setViewportSize({ width: 360, height: 844 });
   await screenshot(page, `${name}-360`);
