@@ -63,8 +63,15 @@ async function waitFor(
   throw new NotReady(`${url} never answered:\n${fs.readFileSync(running.logFile, 'utf8')}`);
 }
 
-/** The project's server, started with the command `npm start` runs (after its build). */
-export async function startServer(database: DatabaseConfig, readyMs?: number): Promise<Running> {
+/**
+ * The project's server, started with the command `npm start` runs (after its build); `extraEnv`
+ * adds variables an operator would set (the chain bench's CHAIN_RPC_… and friends).
+ */
+export async function startServer(
+  database: DatabaseConfig,
+  readyMs?: number,
+  extraEnv: Readonly<Record<string, string>> = {},
+): Promise<Running> {
   const port = await freePort();
   const pkg = JSON.parse(fs.readFileSync(path.join(SERVER_DIR, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
@@ -80,6 +87,7 @@ export async function startServer(database: DatabaseConfig, readyMs?: number): P
     ...(database.kind === 'sqlite'
       ? { SQLITE_PATH: database.path }
       : { DATABASE_URL: database.url }),
+    ...extraEnv,
   };
   const running = spawnServer('/bin/sh', ['-c', `exec ${start}`], env, SERVER_DIR);
   const url = `http://127.0.0.1:${port}`;

@@ -5,6 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { NetworkId } from '../../src/shared/networks';
 import { onScreen } from './harness';
 
 export const TRON_WALLET = 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL';
@@ -36,12 +37,16 @@ export async function createP2pBuy(page: Page, base: string, rub = '10000'): Pro
   return id;
 }
 
-/** A P2P sell of 100 USDT on Tron to a card: the page is then on send-crypto. */
-export async function createSell(page: Page, base: string): Promise<string> {
+/** A P2P sell of 100 USDT on `network` (Tron unless said) to a card: the page is then on send-crypto. */
+export async function createSell(
+  page: Page,
+  base: string,
+  network: NetworkId = 'TRC20',
+): Promise<string> {
   await openP2p(page, base, 'sell');
   await page.locator('[data-coin="USDT"]').click();
   await expect.poll(() => page.getByTestId('rate').textContent()).toMatch(/1 USDT = /);
-  await page.locator('select[name="network"]').selectOption('TRC20');
+  await page.locator('select[name="network"]').selectOption(network);
   await page.locator('input[name="cryptoAmount"]').fill('100');
   await page.locator('input[name="cardNumber"]').pressSequentially('2200700123456781');
   await page.locator('input[name="cardHolder"]').fill('ivan petrov');

@@ -1,0 +1,212 @@
+/**
+ * A seller's deposit checked on a real EVM chain, in Chromium against the real server (issue 23,
+ * "Tests": "a browser test in which a seller's deposit on the local chain goes from 'seen'
+ * through the confirmations to confirmed with nobody acting"). The server reads BEP20 from a
+ * Hardhat node started here, configured through the variables an operator sets
+ * (CHAIN_RPC_BEP20, TOKEN_CONTRACT_USDT_BEP20, CHAIN_CONFIRMATIONS_BEP20, DEPOSIT_ADDRESS_EVM,
+ * CHAIN_CHECK_INTERVAL_MS); BEP20's USDT is the chain's 18-decimal token, as Binance's on BSC.
+ * No operator and no autopilot: only the chain checker moves the order.
+ */
+import type { Browser, Page } from 'playwright-core';
+import type { Hash } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config';
+import { unitsToTokenAmount } from '../../src/shared/money';
+import { startEvmChain, type EvmTestChain } from '../helpers/evm-chain';
+import {
+  launchBrowser,
+  onScreen,
+  openPhone,
+  screenshot,
+  startServer,
+  withPhone,
+  type RunningServer,
+} from './harness';
+import { createSell } from './journeys';
+
+/** Small, so the test mines few blocks; the words must still read right for it. */
+const CONFIRMATIONS = 3;
+
+let chain: EvmTestChain;
+let browser: Browser;
+let server: RunningServer;
+
+beforeAll(async () => {
+  chain = await startEvmChain();
+  // Read through loadConfig from the variables, so the server runs on what an operator would set.
+  const config = loadConfig({
+    CHAIN_RPC_BEP20: chain.url,
+    TOKEN_CONTRACT_USDT_BEP20: chain.tokens.usdt18,
+    CHAIN_CONFIRMATIONS_BEP20: String(CONFIRMATIONS),
+    DEPOSIT_ADDRESS_EVM: chain.deposit,
+    CHAIN_CHECK_INTERVAL_MS: '1000',
+  });
+  browser = await launchBrowser();
+  server = await startServer({
+    chain: config.chain,
+    depositAddresses: config.depositAddresses,
+    chainCheckIntervalMs: config.chainCheckIntervalMs,
+    // Nobody plays the operator: the order can only move by the chain checker.
+    demoAutopilot: false,
+    maxActiveOrders: 50,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+  await chain.stop();
+});
+
+/** The order's status and its amount in the 18-decimal token's base units. */
+async function orderOf(id: string): Promise<{ status: string; amount: bigint }> {
+  const row = await server.database.db
+    .selectFrom('orders')
+    .select(['status', 'amount_units'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return { status: row.status, amount: unitsToTokenAmount(row.amount_units, 18) };
+}
+
+async function pasteHash(page: Page, hash: Hash): Promise<void> {
+  await page.locator('input[name="txHash"]').fill(hash);
+  await page.getByTestId('submit-tx').click();
+}
+
+/** Screenshots at 390 px and 360 px: the page is left at 390. */
+async function bothWidths(page: Page, name: string): Promise<void> {
+  // The pointer rests where the last tap was: off the list, so no cell is drawn hovered.
+  await page.mouse.move(0, 0);
+  await screenshot(page, `${name}-390`);
+  await page.setViewportSize({ width: 360, height: 844 });
+  await screenshot(page, `${name}-360`);
+  // Every word of the chain's line is on screen at the narrow width too, not cut off.
+  const cut = await page
+    .getByTestId('chain-check')
+    .evaluateAll((cells) => cells.some((cell) => cell.scrollWidth > cell.clientWidth));
+  expect(cut, `${name}: the chain's line is cut off at 360 px`).toBe(false);
+  await page.setViewportSize({ width: 390, height: 844 });
+}
+
+describe('a sell of USDT on BEP20 checked on the chain', () => {
+  it('shows "seen" with confirmations counting up as blocks are mined, then confirms by itself (ru and en)', async () => {
+    await withPhone(browser, { storedLanguage: 'ru' }, async (ru) => {
+      const id = await createSell(ru, server.url, 'BEP20');
+      await ru.getByTestId('deposit-address').getByText(chain.deposit).waitFor();
+      const { amount } = await orderOf(id);
+      const hash = await chain.transfer(chain.tokens.usdt18, chain.customer, chain.deposit, amount);
+      await pasteHash(ru, hash);
+
+      await onScreen(ru, 'sell-waiting');
+      const seen = ru.locator('[data-testid="chain-check"][data-state="seen"]');
+      // Mined in one block: that block is its first confirmation. "из 3 подтверждений":
+      // after "из" the genitive plural, whatever the number.
+      await seen.getByText('Замечена в сети: 1 из 3 подтверждений').waitFor({ timeout: 15_000 });
+      await bothWidths(ru, 'chain-seen-1-ru-light');
+
+      // The same order on a phone in English, at the same time.
+      const { context, page: en } = await openPhone(browser, { storedLanguage: 'en' });
+      try {
+        await en.goto(`${server.url}/order/${id}/sell-waiting`);
+        await onScreen(en, 'sell-waiting');
+        await en
+          .getByTestId('chain-check')
+          .getByText('Seen on the chain: 1 of 3 confirmations')
+          .waitFor({ timeout: 15_000 });
+
+        await chain.mine(1);
+        await seen.getByText('Замечена в сети: 2 из 3 подтверждений').waitFor({ timeout: 15_000 });
+        await en
+          .getByTestId('chain-check')
+          .getByText('Seen on the chain: 2 of 3 confirmations')
+          .waitFor({ timeout: 15_000 });
+        await bothWidths(ru, 'chain-seen-2-ru-light');
+        await bothWidths(en, 'chain-seen-2-en-light');
+        expect((await orderOf(id)).status).toBe('TX_PENDING');
+
+        // The third block: final. The checker reads the transfer once more and confirms.
+        await chain.mine(1);
+        await expect
+          .poll(async () => (await orderOf(id)).status, { timeout: 15_000 })
+          .toBe('TX_CONFIRMED');
+        // TX_CONFIRMED's screen: funds being sent, the chain's line gone with TX_PENDING.
+        await ru.getByText('Отправляем средства').waitFor({ timeout: 15_000 });
+        await en.getByText('Sending funds').waitFor({ timeout: 15_000 });
+        expect(await ru.getByTestId('chain-check').count()).toBe(0);
+        await bothWidths(ru, 'chain-confirmed-ru-light');
+        await bothWidths(en, 'chain-confirmed-en-light');
+      } finally {
+        await context.close();
+      }
+
+      const events = await server.database.db
+        .selectFrom('order_events')
+        .selectAll()
+        .where('order_id', '=', id)
+        .execute();
+      const confirmed = events.find((event) => event.to_status === 'TX_CONFIRMED');
+      expect(confirmed?.actor).toBe('chain');
+    });
+  });
+
+  it('refuses a look-alike token and a transfer to another address with the reason, in the language, and the order keeps waiting', async () => {
+    await withPhone(browser, { storedLanguage: 'en' }, async (en, alerts) => {
+      const id = await createSell(en, server.url, 'BEP20');
+      const { amount } = await orderOf(id);
+      // The look-alike has 6 decimals: the same number of coins as the order, as a fraud sends.
+      const fake = await chain.transfer(
+        chain.tokens.lookAlike,
+        chain.customer,
+        chain.deposit,
+        amount / 10n ** 12n,
+      );
+      const elsewhere = await chain.transfer(
+        chain.tokens.usdt18,
+        chain.customer,
+        chain.stranger,
+        amount,
+      );
+
+      await pasteHash(en, fake);
+      await expect
+        .poll(() => alerts.at(-1))
+        .toBe(
+          'This transaction moves a different token, not the official USDT contract. Such coins are not accepted.',
+        );
+      await pasteHash(en, elsewhere);
+      await expect
+        .poll(() => alerts.at(-1))
+        .toBe(
+          'This transaction was not sent to this order’s deposit address. Check the address and the hash.',
+        );
+      await onScreen(en, 'send-crypto');
+      expect((await orderOf(id)).status).toBe('WAITING_CRYPTO');
+
+      await withPhone(browser, { storedLanguage: 'ru' }, async (ru, russianAlerts) => {
+        await ru.goto(`${server.url}/order/${id}/send-crypto`);
+        await onScreen(ru, 'send-crypto');
+        await pasteHash(ru, fake);
+        await expect
+          .poll(() => russianAlerts.at(-1))
+          .toBe(
+            'Эта транзакция переводит другой токен, не официальный контракт USDT. Такие монеты не принимаются.',
+          );
+        await pasteHash(ru, elsewhere);
+        await expect
+          .poll(() => russianAlerts.at(-1))
+          .toBe(
+            'Эта транзакция отправлена не на адрес депозита этого заказа. Проверьте адрес и хеш.',
+          );
+        await onScreen(ru, 'send-crypto');
+      });
+      expect((await orderOf(id)).status).toBe('WAITING_CRYPTO');
+      const checks = await server.database.db
+        .selectFrom('chain_checks')
+        .select('order_id')
+        .where('order_id', '=', id)
+        .execute();
+      // A refused hash is not kept: nothing to check, the order waits for the right one.
+      expect(checks).toHaveLength(0);
+    });
+  });
+});
