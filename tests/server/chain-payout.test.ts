@@ -70,7 +70,7 @@ async function paidBuy(
   paidAt: number = t.clock.now(),
 ): Promise<PaidBuy> {
   const customer = newCustomer('Buyer');
-  const wallet = `0x${randomBytes(20).toString('hex')}`;
+  const wallet: Address = `0x${randomBytes(20).toString('hex')}`;
   const units = 100_000_000;
   const id = await insertOrder(t.database.db, customer, {
     status: 'PAYMENT_CONFIRMED',
