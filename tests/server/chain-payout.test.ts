@@ -13,10 +13,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Address, Hash } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AUTOPILOT_DELAY_MS, runAutopilot } from '../../src/server/jobs/autopilot';
 import { checkChainOnce, type ChainCheckContext } from '../../src/server/jobs/chain-checker';
+import type { NotificationFacts } from '../../src/server/notifications/facts';
+import { renderNotification } from '../../src/server/notifications/render';
 import { unitsToTokenAmount } from '../../src/shared/money';
 import type { NetworkId } from '../../src/shared/networks';
-import { OPERATOR_PATHS } from '../../src/shared/operator-api';
+import { AUTOPILOT_OPERATOR_ID, OPERATOR_PATHS } from '../../src/shared/operator-api';
 import { expectError, newCustomer, post, statusOf, type TestUser } from '../helpers/api';
 import {
   CONFIRMATIONS,
@@ -211,6 +214,23 @@ describe('a right payout completes the buy and is followed until final', () => {
       .where('id', '=', buy.id)
       .executeTakeFirstOrThrow();
     expect(order).toEqual({ needs_attention: 1, status: 'COMPLETED' });
+    // The operators' chat is told which payout, in both languages.
+    const alerts = await t.database.db
+      .selectFrom('notifications')
+      .select('payload')
+      .where('order_id', '=', buy.id)
+      .where('kind', '=', 'flag_chain_deposit')
+      .execute();
+    expect(alerts).toHaveLength(1);
+    const facts = JSON.parse(alerts[0]?.payload ?? '{}') as NotificationFacts;
+    expect(facts.chainFlag).toBe('payout_reorged');
+    const options = { botUsername: undefined, supportUrl: t.config.supportUrl };
+    const en = renderNotification('flag_chain_deposit', facts, 'en', options).text;
+    expect(en).toContain('the payout disappeared from the chain before its confirmations');
+    expect(en).toContain(hash);
+    expect(renderNotification('flag_chain_deposit', facts, 'ru', options).text).toContain(
+      'выплата пропала из сети до нужного числа подтверждений',
+    );
   });
 
   it('converts the order to an 18-decimal token exactly (BEP20): a payout one base unit short is refused, the exact one taken', async () => {
@@ -413,6 +433,26 @@ describe('a network without a node', () => {
     expect(await payoutCheckOf(buy.id)).toBeUndefined();
     expect((await statusOf(t, buy.customer, buy.id)).chainCheck).toBeNull();
     expect((await completionEvent(buy.id))?.reason).toBeNull();
+  });
+});
+
+describe("the demo's autopilot leaves a payout on a network read from a node to a person", () => {
+  it('a paid buy on ERC20 (a node) is not completed with a made-up hash; on POLYGON (manual) it is', async () => {
+    const checked = await paidBuy('ERC20');
+    const manual = await paidBuy('POLYGON');
+    // The autopilot confirmed their payments: a person's action would have taken them from it.
+    await t.database.db
+      .updateTable('order_events')
+      .set({ actor_id: AUTOPILOT_OPERATOR_ID })
+      .where('order_id', 'in', [checked.id, manual.id])
+      .execute();
+    const requests = chain.faults.requests;
+    t.clock.advance(AUTOPILOT_DELAY_MS);
+    await runAutopilot(t.app, t.app.log);
+    expect(await statusInDb(checked.id)).toBe('PAYMENT_CONFIRMED');
+    expect(await statusInDb(manual.id)).toBe('COMPLETED');
+    // No lookup of a made-up hash was made, pass after pass.
+    expect(chain.faults.requests).toBe(requests);
   });
 });
 
