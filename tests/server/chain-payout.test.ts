@@ -342,6 +342,17 @@ describe('a payout the chain cannot confirm yet', () => {
     expect(await payoutCheckOf(buy.id)).toMatchObject({ state: 'seen' });
   });
 
+  it("a node that does not answer at all: TX_UNCONFIRMED within the completion's wait", async () => {
+    const buy = await paidBuy();
+    const hash = await payOut(buy);
+    chain.faults.set({ kind: 'hang' });
+    const started = performance.now();
+    expectError(await complete(buy.id, { outgoingTxHash: hash }), 'TX_UNCONFIRMED');
+    expect(performance.now() - started).toBeLessThan(6_000);
+    await expectNotCompleted(buy);
+    chain.faults.clear();
+  }, 15_000);
+
   it('a node on a dead port: TX_UNCONFIRMED too (every fault is "cannot confirm yet")', async () => {
     const dead = await createChainTestApp(
       chain,

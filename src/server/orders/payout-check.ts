@@ -18,6 +18,7 @@ import {
   confirmationsBy,
   requiredConfirmations,
   retryDelay,
+  settledWithin,
   transferColumns,
   type DepositTarget,
 } from './deposit-check';
@@ -124,20 +125,13 @@ export async function checkPayout(
 ): Promise<PayoutVerdict> {
   const now = ctx.now();
   const paidAt = await paidAtOf(ctx.db, order.id, PAYOUT_FROM_STATUS);
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(
-        new ChainUnavailable(order.network, 'completion', 'timeout', 'no answer within the wait'),
-      );
-    }, COMPLETION_LOOKUP_MS);
-  });
-  const [lookup, head] = await Promise.allSettled([
-    Promise.race([lookUpPayout(target, order, hash, paidAt), late]),
-    Promise.race([target.reader.head(), late]),
-  ]).finally(() => {
-    clearTimeout(timer);
-  });
+  const [lookup, head] = await settledWithin(
+    order.network,
+    'completion',
+    COMPLETION_LOOKUP_MS,
+    lookUpPayout(target, order, hash, paidAt),
+    target.reader.head(),
+  );
   const known = head.status === 'fulfilled' ? head.value : null;
   const base = {
     order_id: order.id,
