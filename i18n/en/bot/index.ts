@@ -92,7 +92,7 @@ const en_bot: NamespaceBotTranslation = {
     flag_reused_receipt:
       '⚠️ {shown} {{count:order|orders}} with a receipt also attached to another order. All of them are in the console’s queue.',
     flag_chain_deposit:
-      '⛓ {shown} {{count:deposit|deposits}} checked on the chain {{count:needs|need}} an operator. All of them are in the console’s queue.',
+      '⛓ {shown} {{count:transfer|transfers}} checked on the chain {{count:needs|need}} an operator. All of them are in the console’s queue.',
     flag_waiting:
       '⏰ {shown} {{count:order|orders}} waiting for an operator over 10 minutes. All of them are in the console’s queue.',
   },
