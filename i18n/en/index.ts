@@ -231,6 +231,12 @@ const en: Translation = {
     not_found: 'The transaction was not found on the chain yet. An operator will check it by hand.',
     flagged: 'An operator is checking the transaction.',
   },
+  payoutCheck: {
+    looking: 'Looking for the payout on the chain',
+    seen: 'Payout on the chain: {confirmations} of {required} {{required:confirmation|confirmations}}',
+    confirmed: 'The payout is final on the chain',
+    flagged: 'An operator is checking the payout.',
+  },
   officeWaiting: {
     title: 'Waiting for instructions',
     headerTitle: 'Instructions',
@@ -430,6 +436,10 @@ const en: Translation = {
       'This transaction was made before the order was created, so it cannot pay for it. Give the hash of the transfer for this order.',
     TX_ALREADY_USED:
       'This transfer was already given as the payment of another order. Give the hash of the transfer for this order.',
+    TX_BEFORE_PAYMENT:
+      "This transaction was made before the customer's payment was confirmed, so it cannot be this order's payout. Give the hash of the transfer sent for this order.",
+    TX_UNCONFIRMED:
+      'The chain could not confirm this transaction yet: it is not found or the node does not answer. Try again in a minute, or complete with a reason.',
     UNKNOWN_CITY: 'There is no office for this currency in that city',
     TOO_MANY_ACTIVE_ORDERS: 'Too many active orders. Complete or cancel one first.',
     INVALID_STATUS: 'This action is not available for the order in its current status',

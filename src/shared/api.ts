@@ -253,8 +253,9 @@ export interface OrderDetails extends OrderSummary {
   /** A t.me link that opens the app on this order, when the bot's username is configured. */
   readonly deepLink: string | null;
   /**
-   * What the chain says of a sell's transaction (issue 23); null on a network checked by hand
-   * (no node configured) and before a hash was given.
+   * What the chain says of a sell's deposit, or of a completed buy's payout (its confirmations
+   * until final, on the done screen), issue 23; null on a network checked by hand (no node
+   * configured), before a hash was given, and for a payout completed without one.
    */
   readonly chainCheck: ChainCheckView | null;
   /** The server's clock, so countdowns stay right on a phone whose clock is off. */

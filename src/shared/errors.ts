@@ -34,6 +34,12 @@ const ERROR_CODES = [
   'TX_UNDERPAID',
   'TX_BEFORE_ORDER',
   'TX_ALREADY_USED',
+  // An operator's payout of a buy (operator/operator-orders.ts, `completeOrder`): found, but older
+  // than the payment it answers; the other wrong payouts reuse the deposit codes above.
+  'TX_BEFORE_PAYMENT',
+  // The chain could not confirm a payout yet: the node does not know the hash (just broadcast) or
+  // did not answer. Not "wrong": the operator retries, or completes anyway with a reason.
+  'TX_UNCONFIRMED',
   'UNKNOWN_CITY',
   'TOO_MANY_ACTIVE_ORDERS',
   'INVALID_STATUS',
@@ -82,6 +88,8 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   TX_UNDERPAID: 400,
   TX_BEFORE_ORDER: 400,
   TX_ALREADY_USED: 409,
+  TX_BEFORE_PAYMENT: 400,
+  TX_UNCONFIRMED: 409,
   UNKNOWN_CITY: 400,
   TOO_MANY_ACTIVE_ORDERS: 409,
   INVALID_STATUS: 409,

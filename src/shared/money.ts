@@ -6,8 +6,10 @@
  */
 import { CRYPTO_DECIMALS, RATE_DECIMALS } from './limits';
 
-/** Millionths per whole coin (and per whole unit of a rate). */
-const UNITS_PER_COIN = 1_000_000;
+/** The decimals of the order's stored crypto amounts (millionths). */
+const UNITS_DECIMALS = 6;
+/** Millionths per whole coin (and per whole unit of a rate): derived, so the two cannot part. */
+const UNITS_PER_COIN = 10 ** UNITS_DECIMALS;
 /** Hundredths per whole unit of a fiat currency. */
 export const MINOR_PER_FIAT = 100;
 
@@ -101,9 +103,6 @@ function scaledToDecimal(value: number, scale: number): string {
 function roundedQuotient(a: bigint, b: bigint): bigint {
   return (a + b / 2n) / b;
 }
-
-/** The decimals of the order's stored crypto amounts (millionths). */
-const UNITS_DECIMALS = 6;
 
 /**
  * An order's amount (`units`, millionths of a coin) in the base units of a token with

@@ -46,6 +46,11 @@ export const CHAIN_FLAGS = [
   'reorged',
   'not_found',
   'overpaid',
+  // An operator's payout of a buy, followed after its completion: found wrong (after an override,
+  // or re-mined differently), never found within the lookup window, or gone in a reorganisation.
+  'payout_wrong',
+  'payout_not_found',
+  'payout_reorged',
 ] as const;
 export type ChainFlag = (typeof CHAIN_FLAGS)[number];
 

@@ -727,3 +727,95 @@ describe("the console tells how a sell's transaction is checked (issue 23)", () 
     );
   });
 });
+
+describe('the console completes a buy whose payout is checked on the chain (issue 23, "An operator\'s payout")', () => {
+  const COMPLETE = `/api/operator/orders/${ID}/complete`;
+  const hash = `0x${'e'.repeat(64)}`;
+  const paid = { status: 'PAYMENT_CONFIRMED' as const, network: 'BASE' as const };
+
+  it.each([
+    [
+      'en',
+      'TX_BEFORE_PAYMENT',
+      "This transaction was made before the customer's payment was confirmed, so it cannot be this order's payout. Give the hash of the transfer sent for this order.",
+    ],
+    [
+      'ru',
+      'TX_BEFORE_PAYMENT',
+      'Эта транзакция сделана раньше, чем подтверждена оплата клиента: она не может быть выплатой по этому заказу. Укажите хеш перевода, отправленного по этому заказу.',
+    ],
+    [
+      'en',
+      'TX_UNCONFIRMED',
+      'The chain could not confirm this transaction yet: it is not found or the node does not answer. Try again in a minute, or complete with a reason.',
+    ],
+    [
+      'ru',
+      'TX_UNCONFIRMED',
+      'Сеть пока не подтвердила эту транзакцию: она не найдена или узел не отвечает. Повторите через минуту или завершите с указанием причины.',
+    ],
+  ] as const)(
+    'a payout refused (%s, %s) is told as what is wrong, and the typed hash stays',
+    async (language, code, message) => {
+      const { api } = await openOrder(view(paid, { chainChecked: true }), language);
+      api.on('POST', COMPLETE, {
+        status: code === 'TX_UNCONFIRMED' ? 409 : 400,
+        json: { error: 'x', code },
+      });
+      type('txHash', hash);
+      await press('complete');
+      const notice = screen.getByTestId('console-notice');
+      expect(notice.dataset['kind']).toBe('error');
+      expect(notice.textContent).toBe(message);
+      expect(document.querySelector<HTMLInputElement>('[name="txHash"]')?.value).toBe(hash);
+    },
+  );
+
+  it('a reason given completes anyway: overrideReason sent trimmed beside the hash', async () => {
+    const { api } = await openOrder(view(paid, { chainChecked: true }));
+    type('txHash', hash);
+    type('overrideReason', '  Sent from the cold wallet; the node is down  ');
+    await press('complete');
+    expect(api.callsTo('POST', COMPLETE)[0]?.body).toEqual({
+      outgoingTxHash: hash,
+      overrideReason: 'Sent from the cold wallet; the node is down',
+      expectedStatus: 'PAYMENT_CONFIRMED',
+    });
+  });
+
+  it('no reason typed: no override is sent, the server checks the hash', async () => {
+    const { api } = await openOrder(view(paid, { chainChecked: true }));
+    type('txHash', hash);
+    type('overrideReason', '   ');
+    await press('complete');
+    expect(api.callsTo('POST', COMPLETE)[0]?.body).toEqual({
+      outgoingTxHash: hash,
+      expectedStatus: 'PAYMENT_CONFIRMED',
+    });
+  });
+
+  it('a network without a node: the form says the hash is not checked and asks no reason', async () => {
+    await openOrder(view(paid, { chainChecked: false }));
+    expect(screen.getByTestId('complete-form').textContent).toContain(
+      'Not checked on the chain: no node is configured for this network.',
+    );
+    expect(document.querySelector('[name="overrideReason"]')).toBeNull();
+  });
+
+  it('a completed buy shows its payout on the chain as the customer reads it', async () => {
+    await openOrder(
+      view(
+        {
+          status: 'COMPLETED',
+          outgoingTxHash: hash,
+          chainCheck: { state: 'seen', confirmations: 2, required: 5 },
+        },
+        { chainChecked: true },
+      ),
+      'ru',
+    );
+    expect(screen.getByTestId('console-payout-check').textContent).toContain(
+      'Выплата в сети: 2 из 5 подтверждений',
+    );
+  });
+});

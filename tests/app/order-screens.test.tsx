@@ -691,6 +691,42 @@ describe('complete (spec section 4)', () => {
     expect(screen.getByText('Electronic receipt')).toBeTruthy();
     expect(screen.getByTestId('outgoing-tx').dataset['copyValue']).toBe(hash);
   });
+
+  it.each([
+    ['en', 1, 5, 'Payout on the chain: 1 of 5 confirmations'],
+    ['en', 1, 1, 'Payout on the chain: 1 of 1 confirmation'],
+    ['ru', 1, 5, 'Выплата в сети: 1 из 5 подтверждений'],
+    ['ru', 2, 2, 'Выплата в сети: 2 из 2 подтверждений'],
+    ['ru', 1, 21, 'Выплата в сети: 1 из 21 подтверждения'],
+  ] as const)(
+    "COMPLETED shows the payout's confirmations until final (%s, %i of %i)",
+    async (language, confirmations, required, text) => {
+      serveOrder({
+        status: 'COMPLETED',
+        outgoingTxHash: `0x${'ab'.repeat(32)}`,
+        chainCheck: { state: 'seen', confirmations, required },
+      });
+      renderApp(path('complete'), { language });
+      await settle();
+      const line = screen.getByTestId('chain-check');
+      expect(line.dataset['of']).toBe('payout');
+      expect(line.textContent).toBe(text);
+    },
+  );
+
+  it('COMPLETED with its payout final says so; a network checked by hand shows no line', async () => {
+    const served = serveOrder({
+      status: 'COMPLETED',
+      outgoingTxHash: `0x${'ab'.repeat(32)}`,
+      chainCheck: { state: 'confirmed', confirmations: 5, required: 5 },
+    });
+    renderApp(path('complete'), { language: 'en' });
+    await settle();
+    expect(screen.getByTestId('chain-check').textContent).toBe('The payout is final on the chain');
+    served.update({ chainCheck: null });
+    await advance(3000);
+    expect(screen.queryByTestId('chain-check')).toBeNull();
+  });
 });
 
 describe('office waiting (spec sections 2 and 4)', () => {

@@ -65,6 +65,12 @@ const en_bot: NamespaceBotTranslation = {
       not_found: 'the transaction was not found on the chain within the lookup window.',
       overpaid:
         'the deposit was confirmed, but pays {difference} {coin} more than the order: settle the difference.',
+      payout_wrong:
+        'the payout found on the chain does not pay this order as it should: check that the customer received it.',
+      payout_not_found:
+        'the payout was not found on the chain within the lookup window: check that it was sent.',
+      payout_reorged:
+        'the payout disappeared from the chain before its confirmations (a reorganised block); it is looked for again.',
     },
     kinds: {
       BUY_P2P: 'buy, card transfer',
@@ -86,7 +92,7 @@ const en_bot: NamespaceBotTranslation = {
     flag_reused_receipt:
       '⚠️ {shown} {{count:order|orders}} with a receipt also attached to another order. All of them are in the console’s queue.',
     flag_chain_deposit:
-      '⛓ {shown} {{count:deposit|deposits}} checked on the chain {{count:needs|need}} an operator. All of them are in the console’s queue.',
+      '⛓ {shown} {{count:transfer|transfers}} checked on the chain {{count:needs|need}} an operator. All of them are in the console’s queue.',
     flag_waiting:
       '⏰ {shown} {{count:order|orders}} waiting for an operator over 10 minutes. All of them are in the console’s queue.',
   },

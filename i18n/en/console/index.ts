@@ -33,6 +33,10 @@ const en_console: NamespaceConsoleTranslation = {
   chainManual:
     'Not checked on the chain: no node is configured for this network. Check the transaction in an explorer.',
   chainClosed: 'The chain check ended: the order was moved by hand.',
+  payoutChecked:
+    'The hash is checked on the chain before the order completes. If the check refuses it and the crypto was sent, give the reason to complete anyway.',
+  overrideReason: 'Reason to complete despite the chain check',
+  payoutUnchecked: 'Completed without a chain check of the payout: see the history.',
   payoutCard: 'Payout card',
   actors: {
     customer: 'customer',

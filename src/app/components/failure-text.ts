@@ -28,6 +28,8 @@ const EXPLAINED: readonly ErrorCode[] = [
   'TX_UNDERPAID',
   'TX_BEFORE_ORDER',
   'TX_ALREADY_USED',
+  'TX_BEFORE_PAYMENT',
+  'TX_UNCONFIRMED',
   'INVALID_STATUS',
   'FILE_TYPE',
   'FILE_TOO_LARGE',
@@ -48,6 +50,8 @@ const WHOLE_MESSAGE: readonly string[] = [
   'TX_UNDERPAID',
   'TX_BEFORE_ORDER',
   'TX_ALREADY_USED',
+  'TX_BEFORE_PAYMENT',
+  'TX_UNCONFIRMED',
 ];
 
 /** The reason of a refusal in the customer's words, or null when it would not help them. */

@@ -1,10 +1,11 @@
 /**
- * What makes a transaction the right deposit of a sell (design.md, "Chain checks"; issue 23, "A
- * seller's deposit"): one rule, judged the same way when the seller submits the hash
+ * What makes a transaction the right deposit of a sell or the right payout of a buy (design.md,
+ * "Chain checks"; issue 23, "A seller's deposit", "An operator's payout"): one rule, judged the same way when the seller submits the hash
  * (orders/customer-orders.ts) and when the chain checker finds it later (jobs/chain-checker.ts).
  * A transfer counts when its transaction succeeded, it moves the order's coin's official
  * contract, pays the order's deposit address at least the order's amount, and its block is not
- * older than the order. That it is used by no other order is the database's unique index
+ * older than the order; a payout the same, to the customer's wallet, not older than the payment
+ * it answers (operator/operator-orders.ts, `completeOrder`). That it is used by no other order is the database's unique index
  * (chain_checks_transfer), not a read here: a check-then-insert would race.
  */
 import type { CryptoCurrency } from '../../shared/networks';
@@ -51,23 +52,73 @@ export function sameAddress(a: string, b: string): boolean {
   return a.startsWith('0x') && b.startsWith('0x') ? a.toLowerCase() === b.toLowerCase() : a === b;
 }
 
+/** What an operator's payout of a buy must be (issue 23, "An operator's payout"). */
+export interface PayoutExpectation {
+  readonly coin: CryptoCurrency;
+  /** The coin's official contract on the order's network (chain-config.ts). */
+  readonly contract: string;
+  /** The customer's wallet: the buy order's `wallet_address`. */
+  readonly customerWallet: string;
+  /** The order's amount in the token's base units (money.ts, `unitsToTokenAmount`). */
+  readonly amount: bigint;
+  /** The token's decimals, read from the contract. */
+  readonly decimals: number;
+  /**
+   * When the order reached the status it is completed from (its order_events row), in epoch
+   * ms: a payout cannot be older than the payment it answers.
+   */
+  readonly paidAt: number;
+}
+
+/** Why a transaction is not the payout, each the error code the operator is answered with. */
+export type PayoutProblem =
+  | { readonly code: 'TX_FAILED' }
+  | { readonly code: 'TX_WRONG_TOKEN' }
+  | { readonly code: 'TX_WRONG_RECIPIENT' }
+  | { readonly code: 'TX_BEFORE_PAYMENT' }
+  | { readonly code: 'TX_UNDERPAID'; readonly shortfall: string };
+
+export type PayoutJudgement =
+  | { readonly ok: true; readonly transfer: TokenTransfer; readonly overpaid: bigint }
+  | { readonly ok: false; readonly problem: PayoutProblem };
+
+/** Either problem a transfer can have, whichever side of the order it is. */
+export type TransferProblem = DepositProblem | PayoutProblem;
+
 /**
- * Judges a transaction found on the chain against the order. When it carries several transfers
- * of the official token to the deposit address, the largest is the deposit (one transfer is one
- * deposit). The problems are told in the order a seller can act on: the wrong coin first, then
+ * The one rule of a token transfer, whichever way it goes: succeeded, moves `contract`, pays
+ * `recipient` at least `amount`, its block not before `notBefore`. When the transaction carries
+ * several transfers of the official token to the recipient, the largest is the one (one transfer
+ * is one movement). The problems are told in the order one can act on: the wrong coin first, then
  * the wrong address, then the time, then the amount.
  *
- * Block times are whole seconds: a transfer in the very second the order was created counts as
- * after it.
+ * Block times are whole seconds: a transfer in the very second of `notBefore` counts as after it.
  */
-export function judgeDeposit(tx: TransactionFound, expected: DepositExpectation): DepositJudgement {
+function judgeTransfer<TooEarly extends 'TX_BEFORE_ORDER' | 'TX_BEFORE_PAYMENT'>(
+  tx: TransactionFound,
+  expected: {
+    readonly contract: string;
+    readonly recipient: string;
+    readonly amount: bigint;
+    readonly decimals: number;
+    readonly notBefore: number;
+  },
+  tooEarly: TooEarly,
+):
+  | { readonly ok: true; readonly transfer: TokenTransfer; readonly overpaid: bigint }
+  | {
+      readonly ok: false;
+      readonly problem:
+        | { readonly code: 'TX_FAILED' | 'TX_WRONG_TOKEN' | 'TX_WRONG_RECIPIENT' | TooEarly }
+        | { readonly code: 'TX_UNDERPAID'; readonly shortfall: string };
+    } {
   if (!tx.success) return { ok: false, problem: { code: 'TX_FAILED' } };
   const official = tx.transfers.filter((t) => sameAddress(t.contract, expected.contract));
   if (official.length === 0) return { ok: false, problem: { code: 'TX_WRONG_TOKEN' } };
-  const paying = official.filter((t) => sameAddress(t.to, expected.depositAddress));
+  const paying = official.filter((t) => sameAddress(t.to, expected.recipient));
   if (paying.length === 0) return { ok: false, problem: { code: 'TX_WRONG_RECIPIENT' } };
-  if (tx.blockTime + 1_000 <= expected.orderCreatedAt) {
-    return { ok: false, problem: { code: 'TX_BEFORE_ORDER' } };
+  if (tx.blockTime + 1_000 <= expected.notBefore) {
+    return { ok: false, problem: { code: tooEarly } };
   }
   const transfer = paying.reduce((best, t) => (t.amount > best.amount ? t : best));
   if (transfer.amount < expected.amount) {
@@ -75,4 +126,38 @@ export function judgeDeposit(tx: TransactionFound, expected: DepositExpectation)
     return { ok: false, problem: { code: 'TX_UNDERPAID', shortfall } };
   }
   return { ok: true, transfer, overpaid: transfer.amount - expected.amount };
+}
+
+/** Judges a transaction found on the chain as the sell's deposit to the exchange. */
+export function judgeDeposit(tx: TransactionFound, expected: DepositExpectation): DepositJudgement {
+  return judgeTransfer(
+    tx,
+    {
+      contract: expected.contract,
+      recipient: expected.depositAddress,
+      amount: expected.amount,
+      decimals: expected.decimals,
+      notBefore: expected.orderCreatedAt,
+    },
+    'TX_BEFORE_ORDER',
+  );
+}
+
+/**
+ * Judges a transaction found on the chain as the operator's payout of a buy to the customer's
+ * wallet: the deposit's rule, with the customer's wallet as the recipient and the payment's
+ * confirmation as the earliest time.
+ */
+export function judgePayout(tx: TransactionFound, expected: PayoutExpectation): PayoutJudgement {
+  return judgeTransfer(
+    tx,
+    {
+      contract: expected.contract,
+      recipient: expected.customerWallet,
+      amount: expected.amount,
+      decimals: expected.decimals,
+      notBefore: expected.paidAt,
+    },
+    'TX_BEFORE_PAYMENT',
+  );
 }

@@ -5,7 +5,8 @@
  * card or bank requisites, office instructions with a reservation code, the payment confirmed
  * once a receipt is uploaded, the seller's transaction confirmed once its hash is sent (unless
  * its network is read from a node: then the chain checker confirms it), and the
- * order completed with a well-formed outgoing hash for its network. It leaves alone every order
+ * order completed with a well-formed outgoing hash for its network (unless its network is read
+ * from a node: a payout there is checked on the chain, and only a person can send a real one). It leaves alone every order
  * a person has taken: opened in the console, or acted on. Every action names the status it saw,
  * so an operator acting at the same moment wins and the autopilot's action is refused.
  */
@@ -144,10 +145,15 @@ export async function runAutopilot(
       if (skipped.size > 0) query = query.where('id', 'not in', [...skipped]);
       // A seller's transaction on a network read from a node is the chain checker's to confirm
       // (issue 23): a demo against a local chain shows the real check, not a pretend operator.
+      // A buy's payout there must be a real transfer, which the completion checks on the chain
+      // (issue 23, "An operator's payout"): the autopilot cannot send one, so a person does.
       const checked = NETWORK_IDS.filter((network) => ctx.chain[network] !== undefined);
       if (checked.length > 0) {
         query = query.where((w) =>
-          w.or([w('status', '!=', 'TX_PENDING'), w('network', 'not in', checked)]),
+          w.or([
+            w('status', 'not in', ['TX_PENDING', 'PAYMENT_CONFIRMED']),
+            w('network', 'not in', checked),
+          ]),
         );
       }
       const due = await query.orderBy('updated_at').limit(AUTOPILOT_BATCH).execute();

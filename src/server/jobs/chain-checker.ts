@@ -17,6 +17,11 @@
  *   judged, never "not found". An order that left TX_PENDING by other means (an operator
  *   confirmed it by hand, it was rejected) closes its check.
  *
+ * An operator's payout (kind 'payout', issue 23 "An operator's payout"; orders/payout-check.ts)
+ * is followed the same way on its COMPLETED buy, judged by the payout rule: its confirmations
+ * counted until final, then `confirmed` (the order does not move: it was completed by the
+ * operator); a reorganised block flags operators and the payout is looked for again.
+ *
  * The job's discipline is the sweeper's (jobs/batches.ts): due rows claimed in bounded batches
  * through a lease (`claimed_until`; on PostgreSQL the claim also skips rows another instance is
  * claiming, FOR UPDATE SKIP LOCKED), so instances split the work and each row is checked once a
@@ -35,11 +40,17 @@ import {
   type ChainHead,
   type TransactionFound,
 } from '../chain/chain-reader';
-import type { DepositJudgement, DepositProblem } from '../chain/deposit-rules';
+import type { DepositJudgement, DepositProblem, PayoutJudgement } from '../chain/deposit-rules';
 import type { ServerContext } from '../context';
 import { isUniqueViolation } from '../db/errors';
 import type { Dialect } from '../db/migrations';
-import { ORDER_COLUMNS, type ChainChecksTable, type Database, type OrderRow } from '../db/schema';
+import {
+  ORDER_COLUMNS,
+  type ChainCheckKind,
+  type ChainChecksTable,
+  type Database,
+  type OrderRow,
+} from '../db/schema';
 import { AppError } from '../errors';
 import { alertOperators } from '../notifications/outbox';
 import {
@@ -51,6 +62,7 @@ import {
   retryDelay,
   transferColumns,
 } from '../orders/deposit-check';
+import { PAYOUT_FROM_STATUS, lookUpPayout, paidAtOf } from '../orders/payout-check';
 import { applyTransition } from '../orders/transition';
 import { BATCH_POLICY, JOB_BATCH, inBatches } from './batches';
 import { periodicJob, type JobMonitor, type PeriodicJob } from './periodic';
@@ -78,6 +90,7 @@ export const FAILED_CHECK_RETRY_MS = 10 * 60_000;
 /** The columns of a check row and of its order that a round reads. */
 const CHECK_COLUMNS = [
   'chain_checks.order_id',
+  'chain_checks.kind',
   'chain_checks.tx_hash',
   'chain_checks.state',
   'chain_checks.log_index',
@@ -91,11 +104,13 @@ const CHECK_COLUMNS = [
   'orders.crypto_currency',
   'orders.amount_units',
   'orders.requisites',
+  'orders.wallet_address',
   'orders.created_at',
 ] as const;
 
 interface DueCheck {
   readonly order_id: string;
+  readonly kind: ChainCheckKind;
   readonly tx_hash: string;
   readonly state: ChainChecksTable['state'];
   readonly log_index: number | null;
@@ -109,6 +124,7 @@ interface DueCheck {
   readonly crypto_currency: OrderRow['crypto_currency'];
   readonly amount_units: number;
   readonly requisites: string | null;
+  readonly wallet_address: string | null;
   readonly created_at: number;
 }
 
@@ -139,11 +155,23 @@ export type ChainCheckContext = Pick<ServerContext, 'db' | 'config' | 'chain'> &
   readonly dialect: Dialect;
 };
 
-/** Rows of `network` due now and held by nobody: what a round claims. */
-function dueOn(db: Kysely<Database>, network: NetworkId, now: number) {
-  return db
-    .selectFrom('chain_checks')
-    .where('kind', '=', 'deposit')
+/** The kinds of check a round follows, each claimed on its own (the key is order and kind). */
+const CHECK_KINDS: readonly ChainCheckKind[] = ['deposit', 'payout'];
+
+/**
+ * The status an order keeps while its check is followed: a deposit moves a TX_PENDING sell; a
+ * payout is followed on the COMPLETED buy it paid, until final.
+ */
+const FOLLOWED_WHILE: Readonly<Record<ChainCheckKind, OrderRow['status']>> = {
+  deposit: 'TX_PENDING',
+  payout: 'COMPLETED',
+};
+
+/** Rows of `network` and `kind` due now and held by nobody: what a round claims. */
+function dueOn(db: Kysely<Database>, network: NetworkId, now: number, kind?: ChainCheckKind) {
+  let query = db.selectFrom('chain_checks');
+  if (kind !== undefined) query = query.where('kind', '=', kind);
+  return query
     .where('network', '=', network)
     .where('state', 'in', ['looking', 'seen'])
     .where('next_check_at', '<=', now)
@@ -174,30 +202,32 @@ export async function checkChainOnce(
       continue;
     }
     heads.push(network);
-    await inBatches({
-      size: JOB_BATCH,
-      signal: options.signal,
-      policy: BATCH_POLICY[ctx.dialect],
-      batch: async () => {
-        const claimed = await claimDue(ctx, network, now);
-        for (const [index, row] of claimed.entries()) {
-          // A stopping server (SIGTERM) checks no further row and hands the rest of its claim
-          // back at once, rather than leaving them to wait out their lease.
-          if (options.signal?.aborted === true) {
-            const left = claimed.slice(index).map((r) => r.order_id);
-            await ctx.db
-              .updateTable('chain_checks')
-              .set({ claimed_until: null })
-              .where('kind', '=', 'deposit')
-              .where('order_id', 'in', left)
-              .execute();
-            break;
+    for (const kind of CHECK_KINDS) {
+      await inBatches({
+        size: JOB_BATCH,
+        signal: options.signal,
+        policy: BATCH_POLICY[ctx.dialect],
+        batch: async () => {
+          const claimed = await claimDue(ctx, network, kind, now);
+          for (const [index, row] of claimed.entries()) {
+            // A stopping server (SIGTERM) checks no further row and hands the rest of its claim
+            // back at once, rather than leaving them to wait out their lease.
+            if (options.signal?.aborted === true) {
+              const left = claimed.slice(index).map((r) => r.order_id);
+              await ctx.db
+                .updateTable('chain_checks')
+                .set({ claimed_until: null })
+                .where('kind', '=', kind)
+                .where('order_id', 'in', left)
+                .execute();
+              break;
+            }
+            outcomes.set(row.order_id, await checkOrSetAside(ctx, row, head, now, options));
           }
-          outcomes.set(row.order_id, await checkOrSetAside(ctx, row, head, now, options));
-        }
-        return claimed;
-      },
-    });
+          return claimed;
+        },
+      });
+    }
   }
   return { outcomes, heads };
 }
@@ -209,24 +239,28 @@ export async function checkChainOnce(
 async function claimDue(
   ctx: ChainCheckContext,
   network: NetworkId,
+  kind: ChainCheckKind,
   now: number,
 ): Promise<DueCheck[]> {
   return ctx.db.transaction().execute(async (trx) => {
-    let due = dueOn(trx, network, now).select('order_id').orderBy('next_check_at').limit(JOB_BATCH);
+    let due = dueOn(trx, network, now, kind)
+      .select('order_id')
+      .orderBy('next_check_at')
+      .limit(JOB_BATCH);
     if (ctx.dialect === 'postgres') due = due.forUpdate().skipLocked();
     const ids = (await due.execute()).map((row) => row.order_id);
     if (ids.length === 0) return [];
     await trx
       .updateTable('chain_checks')
       .set({ claimed_until: now + CHAIN_CHECK_LEASE_MS })
-      .where('kind', '=', 'deposit')
+      .where('kind', '=', kind)
       .where('order_id', 'in', ids)
       .execute();
     return trx
       .selectFrom('chain_checks')
       .innerJoin('orders', 'orders.id', 'chain_checks.order_id')
       .select(CHECK_COLUMNS)
-      .where('chain_checks.kind', '=', 'deposit')
+      .where('chain_checks.kind', '=', kind)
       .where('chain_checks.order_id', 'in', ids)
       .execute();
   });
@@ -254,7 +288,7 @@ async function checkOrSetAside(
           last_fault: `internal: ${error instanceof Error ? error.message : 'unknown'}`,
           updated_at: now,
         })
-        .where('kind', '=', 'deposit')
+        .where('kind', '=', row.kind)
         .where('order_id', '=', row.order_id)
         .execute();
       await trx
@@ -275,7 +309,7 @@ async function checkRow(
   options: ChainCheckOptions,
 ): Promise<CheckOutcome> {
   const target = depositTargetOf(ctx, row);
-  if (row.status !== 'TX_PENDING' || target === undefined) {
+  if (row.status !== FOLLOWED_WHILE[row.kind] || target === undefined) {
     await updateCheck(ctx, row, { state: 'closed' }, now);
     return 'closed';
   }
@@ -301,7 +335,15 @@ async function checkRow(
   // A looking row, or a seen one to read once more before it is trusted.
   let lookup;
   try {
-    lookup = await lookUpDeposit(target, order, row.tx_hash);
+    lookup =
+      row.kind === 'deposit'
+        ? await lookUpDeposit(target, order, row.tx_hash)
+        : await lookUpPayout(
+            target,
+            order,
+            row.tx_hash,
+            await paidAtOf(ctx.db, row.order_id, PAYOUT_FROM_STATUS),
+          );
   } catch (error) {
     if (!(error instanceof ChainUnavailable)) throw error;
     options.log?.debug({ orderId: row.order_id, fault: error.fault }, 'chain lookup failed');
@@ -339,7 +381,8 @@ async function checkRow(
 
   if (lookup.kind === 'not_found') {
     if (now >= row.look_until) {
-      await flag(ctx, row, 'not_found', `chain:not_found:${row.order_id}`, now, {
+      const flagged = row.kind === 'deposit' ? 'not_found' : 'payout_not_found';
+      await flag(ctx, row, flagged, `chain:not_found:${row.order_id}`, now, {
         state: 'not_found',
         attempts: row.attempts + 1,
       });
@@ -358,7 +401,11 @@ async function checkRow(
   const { tx, decimals, judgement } = lookup;
   if (!judgement.ok) {
     const problem = judgement.problem;
-    await flag(ctx, row, FLAG_OF[problem.code], `chain:wrong:${row.order_id}`, now, {
+    const flagged =
+      row.kind === 'deposit' && problem.code !== 'TX_BEFORE_PAYMENT'
+        ? FLAG_OF[problem.code]
+        : 'payout_wrong';
+    await flag(ctx, row, flagged, `chain:wrong:${row.order_id}`, now, {
       state: 'wrong',
       attempts: row.attempts + 1,
       ...(problem.code === 'TX_UNDERPAID' ? { difference: problem.shortfall } : {}),
@@ -383,7 +430,8 @@ async function checkRow(
   } catch (error) {
     // The transfer is already another order's deposit (the unique index decided).
     if (!isUniqueViolation(error)) throw error;
-    await flag(ctx, row, 'already_used', `chain:used:${row.order_id}`, now, {
+    const flagged = row.kind === 'deposit' ? 'already_used' : 'payout_wrong';
+    await flag(ctx, row, flagged, `chain:used:${row.order_id}`, now, {
       state: 'wrong',
       attempts: row.attempts + 1,
     });
@@ -396,6 +444,7 @@ async function checkRow(
   return 'seen';
 }
 
+/** A deposit's problem as its flag; a payout's problems are one flag (`payout_wrong`). */
 const FLAG_OF: Readonly<Record<DepositProblem['code'], ChainFlag>> = {
   TX_FAILED: 'failed',
   TX_WRONG_TOKEN: 'wrong_token',
@@ -407,14 +456,14 @@ const FLAG_OF: Readonly<Record<DepositProblem['code'], ChainFlag>> = {
 /** Writes a check row's columns and releases it. */
 async function updateCheck(
   ctx: ChainCheckContext,
-  row: Pick<DueCheck, 'order_id'>,
+  row: Pick<DueCheck, 'order_id' | 'kind'>,
   set: Updateable<ChainChecksTable>,
   now: number,
 ): Promise<void> {
   await ctx.db
     .updateTable('chain_checks')
     .set({ ...set, claimed_until: null, updated_at: now })
-    .where('kind', '=', 'deposit')
+    .where('kind', '=', row.kind)
     .where('order_id', '=', row.order_id)
     .execute();
 }
@@ -425,7 +474,7 @@ async function updateCheck(
  */
 async function flag(
   ctx: ChainCheckContext,
-  row: Pick<DueCheck, 'order_id'>,
+  row: Pick<DueCheck, 'order_id' | 'kind'>,
   chainFlag: ChainFlag,
   event: string,
   now: number,
@@ -436,7 +485,7 @@ async function flag(
     await trx
       .updateTable('chain_checks')
       .set({ ...set, claimed_until: null, updated_at: now })
-      .where('kind', '=', 'deposit')
+      .where('kind', '=', row.kind)
       .where('order_id', '=', row.order_id)
       .execute();
     const order = await trx
@@ -461,7 +510,8 @@ async function reorganised(
   row: DueCheck,
   now: number,
 ): Promise<CheckOutcome> {
-  await flag(ctx, row, 'reorged', `chain:reorged:${row.order_id}:${row.block_number}`, now, {
+  const flagged = row.kind === 'deposit' ? 'reorged' : 'payout_reorged';
+  await flag(ctx, row, flagged, `chain:reorged:${row.order_id}:${row.block_number}`, now, {
     state: 'looking',
     reorged: 1,
     log_index: null,
@@ -485,13 +535,18 @@ async function confirm(
   row: DueCheck,
   tx: TransactionFound,
   decimals: number,
-  judgement: DepositJudgement,
+  judgement: DepositJudgement | PayoutJudgement,
   head: ChainHead,
   now: number,
 ): Promise<CheckOutcome> {
   if (!judgement.ok) return reorganised(ctx, row, now);
   const { transfer, overpaid } = judgement;
   const confirmations = confirmationsOf(tx.blockNumber, head);
+  // A payout final on the chain: the order was completed by the operator; the check ends.
+  if (row.kind === 'payout') {
+    await updateCheck(ctx, row, { state: 'confirmed', confirmations }, now);
+    return 'confirmed';
+  }
   try {
     await applyTransition(
       ctx.db,

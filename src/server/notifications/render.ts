@@ -208,7 +208,8 @@ export function renderNotification(
           escaped({
             ...common,
             ...operatorFacts(facts, LL),
-            hash: facts.txHash ?? '',
+            // A sell's deposit hash, or a buy's payout hash (a buy has no incoming one).
+            hash: facts.txHash ?? facts.outgoingTxHash ?? '',
             problem: LL.bot.operators.chainFlags[facts.chainFlag ?? 'not_found']({
               difference:
                 facts.chainDifference === undefined

@@ -4,7 +4,7 @@
  * through the same `applyTransition` as the customer's and leaves an event with the operator's id.
  */
 import { randomInt } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import type * as v from 'valibot';
 import type { BankRequisites, CardRequisites } from '../../shared/api';
 import { checkTxHash } from '../../shared/addresses';
@@ -22,13 +22,19 @@ import type {
   RejectSchema,
 } from '../../shared/schemas/operator';
 import type { ServerContext } from '../context';
-import { ORDER_COLUMNS, type Database, type OrderRow } from '../db/schema';
+import { isUniqueViolation } from '../db/errors';
+import { ORDER_COLUMNS, type ChainChecksTable, type Database, type OrderRow } from '../db/schema';
 import { AppError } from '../errors';
 import { depositTargetOf } from '../orders/deposit-check';
+import { PAYOUT_FROM_STATUS, checkPayout, overrideEvidence } from '../orders/payout-check';
 import { OPERATORS_RECIPIENT } from '../notifications/outbox';
 import { plainText, renderStored, type RenderedMessage } from '../notifications/render';
 import { rowDeadline, toOrderDetails, type StoredReservation } from '../orders/order-view';
-import { applyTransition, type OrderActionService } from '../orders/transition';
+import {
+  applyTransition,
+  type OrderActionService,
+  type TransitionResult,
+} from '../orders/transition';
 
 async function findOrder(db: Kysely<Database>, orderId: string): Promise<OrderRow> {
   const row = await db
@@ -335,7 +341,14 @@ export const confirmPaymentByOperator = plainAction('operatorConfirmPayment');
 /** The seller's transaction is confirmed on chain. */
 export const confirmIncomingTx = plainAction('confirmIncomingTx');
 
-/** Completes an order; a P2P or bank buy needs the hash of the transfer that sent the crypto. */
+/**
+ * Completes an order; a P2P or bank buy needs the hash of the transfer that sent the crypto. On a
+ * network read from a node the hash is checked first (issue 23, "An operator's payout";
+ * orders/payout-check.ts): a wrong payout is refused with what is wrong, a hash the chain cannot
+ * confirm yet with TX_UNCONFIRMED, unless the operator overrides with a reason, which the audit
+ * trail keeps with the problem it overrode. A payout checked right is written as a 'payout' chain
+ * check with the completion and followed to finality by the chain checker.
+ */
 export const completeOrder: OrderActionService<v.InferOutput<typeof CompleteSchema>> = async (
   ctx,
   operatorId,
@@ -350,18 +363,51 @@ export const completeOrder: OrderActionService<v.InferOutput<typeof CompleteSche
   if (hash !== undefined && checkTxHash(order.network, hash) !== null) {
     throw new AppError('INVALID_TX_HASH');
   }
-  return applyTransition(
-    ctx.db,
-    {
-      orderId,
-      action: 'complete',
-      actor: 'operator',
-      actorId: operatorId,
-      expectedStatus: body.expectedStatus,
-      patch: hash === undefined ? {} : { outgoing_tx_hash: hash },
-    },
-    ctx.now(),
-  );
+  const complete = (
+    reason: string | null,
+    row: Insertable<ChainChecksTable> | null,
+  ): Promise<TransitionResult> =>
+    applyTransition(
+      ctx.db,
+      {
+        orderId,
+        action: 'complete',
+        actor: 'operator',
+        actorId: operatorId,
+        expectedStatus: body.expectedStatus,
+        reason,
+        patch: hash === undefined ? {} : { outgoing_tx_hash: hash },
+        ...(row === null
+          ? {}
+          : {
+              alongside: async (trx: Transaction<Database>) => {
+                await trx.insertInto('chain_checks').values(row).execute();
+              },
+            }),
+      },
+      ctx.now(),
+    );
+  // Only a hash that will complete the order is looked up: another status is refused as before.
+  const target =
+    needsHash && hash !== undefined && order.status === PAYOUT_FROM_STATUS
+      ? depositTargetOf(ctx, order)
+      : undefined;
+  if (target === undefined || hash === undefined) return complete(null, null);
+  const verdict = await checkPayout(ctx, target, order, hash);
+  const override = body.overrideReason;
+  if (!verdict.ok) {
+    if (override === undefined) throw new AppError(verdict.code, verdict.details);
+    return complete(overrideEvidence(verdict.code, override), verdict.followRow);
+  }
+  try {
+    return await complete(verdict.evidence, verdict.row);
+  } catch (error) {
+    // The transfer is already another order's (the unique index chain_checks_transfer decided,
+    // inside the transaction: no read first that a concurrent completion could race).
+    if (!isUniqueViolation(error)) throw error;
+    if (override === undefined) throw new AppError('TX_ALREADY_USED');
+    return complete(overrideEvidence('TX_ALREADY_USED', override), null);
+  }
 };
 
 /** Rejects an order with a catalogue reason and free text the customer reads. */

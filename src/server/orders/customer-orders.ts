@@ -37,6 +37,7 @@ import {
   newDepositCheck,
   requiredConfirmations,
   retryDelay,
+  settledWithin,
   transferColumns,
   type DepositTarget,
 } from './deposit-check';
@@ -420,27 +421,14 @@ async function depositCheckAtSubmission(
   txHash: string,
 ): Promise<Insertable<ChainChecksTable>> {
   const now = ctx.now();
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), SUBMISSION_LOOKUP_MS);
-  const late = new Promise<never>((_, reject) => {
-    deadline.signal.addEventListener('abort', () => {
-      reject(
-        new ChainUnavailable(
-          order.network,
-          'submission',
-          'timeout',
-          "no answer within the submission's wait",
-        ),
-      );
-    });
-  });
   // The head is read beside the lookup, for the confirmations shown at once; either may fail.
-  const [lookup, head] = await Promise.allSettled([
-    Promise.race([lookUpDeposit(target, order, txHash), late]),
-    Promise.race([target.reader.head(), late]),
-  ]).finally(() => {
-    clearTimeout(timer);
-  });
+  const [lookup, head] = await settledWithin(
+    order.network,
+    'submission',
+    SUBMISSION_LOOKUP_MS,
+    lookUpDeposit(target, order, txHash),
+    target.reader.head(),
+  );
   const known = head.status === 'fulfilled' ? head.value : null;
   const fields = {
     required_confirmations: requiredConfirmations(target.settings, known),

@@ -8,6 +8,7 @@
 import type { Insertable, Transaction } from 'kysely';
 import { tokenAmountToDecimal, unitsToTokenAmount } from '../../shared/money';
 import type { WalletRequisites } from '../../shared/api';
+import type { NetworkId } from '../../shared/networks';
 import {
   ChainUnavailable,
   confirmationsOf,
@@ -76,6 +77,31 @@ export function retryDelay(attempts: number, fault?: unknown): number {
   const backoff = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
   const asked = fault instanceof ChainUnavailable ? fault.retryAfterMs : undefined;
   return asked === undefined ? backoff : Math.min(MAX_RETRY_MS, Math.max(backoff, asked));
+}
+
+/**
+ * A lookup and a head read side by side while a person waits on the screen (a seller submitting
+ * a hash, an operator completing a buy): each settles within `waitMs`, a call with no answer in
+ * time as a ChainUnavailable timeout of `method` — a fault, never "not found".
+ */
+export async function settledWithin<Lookup, Head>(
+  network: NetworkId,
+  method: string,
+  waitMs: number,
+  lookup: Promise<Lookup>,
+  head: Promise<Head>,
+): Promise<[PromiseSettledResult<Lookup>, PromiseSettledResult<Head>]> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new ChainUnavailable(network, method, 'timeout', `no answer within ${waitMs} ms`));
+    }, waitMs);
+  });
+  try {
+    return await Promise.allSettled([Promise.race([lookup, late]), Promise.race([head, late])]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** What a lookup of a hash found. */

@@ -58,6 +58,11 @@ export const CompleteSchema = v.object({
   ...seen,
   /** The transaction that sent the customer's crypto (required for a P2P or bank buy). */
   outgoingTxHash: v.optional(lineText(100)),
+  /**
+   * Completes even though the chain check refused the hash (or could not read it): why, in the
+   * operator's words, kept in the order's audit trail with the problem it overrode.
+   */
+  overrideReason: v.optional(paragraph(500)),
 });
 
 /**

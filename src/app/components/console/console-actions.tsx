@@ -17,6 +17,7 @@ import { txHashSchema } from '../../../shared/schemas/forms';
 import {
   BankRequisitesSchema,
   CardRequisitesSchema,
+  CompleteSchema,
   OfficeInstructionsSchema,
   RejectSchema,
 } from '../../../shared/schemas/operator';
@@ -209,6 +210,12 @@ function OfficeForm({
   );
 }
 
+/**
+ * The outgoing hash, and the reason to complete anyway when the chain check refuses it (or cannot
+ * read it yet): left empty, the server checks the hash and refuses a wrong one with what is
+ * wrong; filled, the server completes and keeps the reason with the problem it overrode. A
+ * network without a node is not checked: the form says so and asks no reason.
+ */
 function CompleteWithHashForm({
   action,
   view,
@@ -219,9 +226,25 @@ function CompleteWithHashForm({
   const { LL } = useI18nContext();
   const { language } = useLanguage();
   const { network } = view.order;
-  const form = useForm<{ txHash: string }>({
-    resolver: valibotResolver(txHashSchema(network)),
-    defaultValues: { txHash: readDraft(action.orderId, 'complete')['txHash'] ?? '' },
+  const draft = readDraft(action.orderId, 'complete');
+  const schema = v.object({
+    ...txHashSchema(network).entries,
+    overrideReason: CompleteSchema.entries.overrideReason,
+  });
+  const form = useForm<Fields, unknown, v.InferOutput<typeof schema>>({
+    // Only an empty reason is left out (no override); an empty hash is the hash field's error.
+    resolver: valibotResolver(
+      v.pipe(
+        v.record(v.string(), v.string()),
+        v.transform(({ overrideReason, ...rest }: Fields): unknown =>
+          overrideReason === undefined || overrideReason.trim() === ''
+            ? rest
+            : { ...rest, overrideReason },
+        ),
+        schema,
+      ),
+    ),
+    defaultValues: { txHash: draft['txHash'] ?? '', overrideReason: '' },
   });
   useFormDraft(action.orderId, 'complete', form);
   const error = formErrorText(form.formState.errors.txHash?.message, LL, {
@@ -235,13 +258,22 @@ function CompleteWithHashForm({
     network: NETWORKS[network].name,
     wallet: view.order.walletAddress ?? '',
   });
-  const submit = form.handleSubmit(({ txHash }) =>
-    action.run('complete', { outgoingTxHash: txHash }, ask),
+  const submit = form.handleSubmit(({ txHash, overrideReason }) =>
+    action.run(
+      'complete',
+      overrideReason === undefined
+        ? { outgoingTxHash: txHash }
+        : { outgoingTxHash: txHash, overrideReason },
+      ask,
+    ),
   );
   return (
     <form noValidate onSubmit={(e) => void submit(e)} data-testid="complete-form">
       <List>
-        <Section header={LL.console.complete()}>
+        <Section
+          header={LL.console.complete()}
+          footer={view.chainChecked ? LL.console.payoutChecked() : LL.console.chainManual()}
+        >
           <Input
             header={`${LL.console.outgoingTxHash()} · ${NETWORKS[network].name}`}
             autoComplete="off"
@@ -250,6 +282,14 @@ function CompleteWithHashForm({
             {...form.register('txHash')}
           />
           {error !== null && <FieldError text={error} testId="error-txHash" />}
+          {view.chainChecked && (
+            <Field
+              form={form}
+              name="overrideReason"
+              label={LL.console.overrideReason()}
+              multiline
+            />
+          )}
         </Section>
       </List>
       <SubmitButton text={LL.console.complete()} busy={action.busy} testId="complete" />

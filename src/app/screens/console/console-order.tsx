@@ -274,6 +274,15 @@ function OrderView({
                 : chainCheckText(LL, order.chainCheck)}
           </Cell>
         )}
+        {order.type === 'BUY' && order.outgoingTxHash !== null && (
+          <Cell subhead={LL.console.chainCheck()} multiline data-testid="console-payout-check">
+            {!view.chainChecked
+              ? LL.console.chainManual()
+              : order.chainCheck === null
+                ? LL.console.payoutUnchecked()
+                : chainCheckText(LL, order.chainCheck, 'payout')}
+          </Cell>
+        )}
         <ElectronicReceiptRow order={order} />
         {order.officeInstructions !== null && (
           <Cell subhead={LL.officeWaiting.instructions()} multiline>

@@ -14,6 +14,7 @@ import { OrderAmounts } from '../../components/order-amounts';
 import { OrderNotFound } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
+import { ChainCheckRow } from '../../components/chain-check-row';
 import { ElectronicReceiptRow } from '../../components/tx-hash-row';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
@@ -56,6 +57,7 @@ export function Complete({ orderId }: { readonly orderId: string }) {
               <ElectronicReceiptRow order={order} />
             </Section>
           )}
+          <ChainCheckRow check={order.chainCheck} of="payout" />
         </List>
       </>
     );
