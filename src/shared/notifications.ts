@@ -45,12 +45,16 @@ export const CHAIN_FLAGS = [
   'already_used',
   'reorged',
   'not_found',
+  // A hash its node could not be read for through a whole lookup window (down, or refusing with
+  // 429s): never judged, still looked for, but someone should know.
+  'unreadable',
   'overpaid',
   // An operator's payout of a buy, followed after its completion: found wrong (after an override,
   // or re-mined differently), never found within the lookup window, or gone in a reorganisation.
   'payout_wrong',
   'payout_not_found',
   'payout_reorged',
+  'payout_unreadable',
 ] as const;
 export type ChainFlag = (typeof CHAIN_FLAGS)[number];
 

@@ -305,17 +305,29 @@ describe('a hash not known at the submission is looked for with backoff', () => 
 });
 
 describe('node faults are retried, never judged', () => {
-  it('a 429 storm past the lookup window: still looking, no flag; answered again, the deposit is found', async () => {
+  it('a 429 storm past the lookup window: still looking, never not_found, flagged unreadable once per window; answered again, the deposit is found', async () => {
     const sell = await waitingSell(t);
     const hash = await pay(chain, t, sell);
     chain.faults.set({ kind: 'status', status: 429, headers: { 'retry-after': '60' } });
     expect((await sendHash(sell.seller, sell.id, hash)).statusCode).toBe(200);
-    for (let i = 0; i < 4; i++) {
+    // Within the window the faults are only retried.
+    t.clock.advance(t.config.chainLookupWindowMs / 2);
+    await round();
+    expect(await alertsOf(sell.id)).toEqual([]);
+    for (let i = 0; i < 3; i++) {
       t.clock.advance(t.config.chainLookupWindowMs);
-      await round();
+      expect((await round()).outcomes.get(sell.id)).toBe('flagged');
+      // A round soon after tells nobody again.
+      t.clock.advance(10 * 60_000);
+      expect((await round()).outcomes.get(sell.id)).not.toBe('flagged');
     }
     expect((await checkOf(sell.id)).state).toBe('looking');
-    expect(await alertsOf(sell.id)).toEqual([]);
+    const alerts = await alertsOf(sell.id);
+    expect(alerts).toHaveLength(3);
+    for (const alert of alerts) {
+      expect(JSON.parse(alert.payload)).toMatchObject({ chainFlag: 'unreadable' });
+    }
+    expect((await orderOf(sell.id)).status).toBe('TX_PENDING');
     chain.faults.clear();
     t.clock.advance(5 * 60_000);
     expect((await round()).outcomes.get(sell.id)).toBe('seen');

@@ -63,6 +63,8 @@ const en_bot: NamespaceBotTranslation = {
       reorged:
         'the transfer disappeared from the chain before its confirmations (a reorganised block); it is looked for again.',
       not_found: 'the transaction was not found on the chain within the lookup window.',
+      unreadable:
+        'the node of this network could not be read through the whole lookup window (down or refusing); the transaction is looked for again.',
       overpaid:
         'the deposit was confirmed, but pays {difference} {coin} more than the order: settle the difference.',
       payout_wrong:
@@ -71,6 +73,8 @@ const en_bot: NamespaceBotTranslation = {
         'the payout was not found on the chain within the lookup window: check that it was sent.',
       payout_reorged:
         'the payout disappeared from the chain before its confirmations (a reorganised block); it is looked for again.',
+      payout_unreadable:
+        'the node of this network could not be read through the whole lookup window (down or refusing); the payout is looked for again.',
     },
     kinds: {
       BUY_P2P: 'buy, card transfer',

@@ -199,6 +199,16 @@ export async function checkChainOnce(
     } catch (error) {
       if (!(error instanceof ChainUnavailable)) throw error;
       options.log?.warn({ network, fault: error.fault, err: error }, 'chain head unavailable');
+      // No row can be read this round; those whose lookup window ran out are told of.
+      for (const row of await dueOn(ctx.db, network, now)
+        .select(['order_id', 'kind', 'state', 'look_until', 'attempts'])
+        .where('state', '=', 'looking')
+        .where('look_until', '<=', now)
+        .limit(JOB_BATCH)
+        .execute()) {
+        await flagUnreadable(ctx, row, error, now);
+        outcomes.set(row.order_id, 'flagged');
+      }
       continue;
     }
     heads.push(network);
@@ -347,6 +357,10 @@ async function checkRow(
   } catch (error) {
     if (!(error instanceof ChainUnavailable)) throw error;
     options.log?.debug({ orderId: row.order_id, fault: error.fault }, 'chain lookup failed');
+    if (row.state === 'looking' && now >= row.look_until) {
+      await flagUnreadable(ctx, row, error, now);
+      return 'flagged';
+    }
     const attempts = row.state === 'looking' ? row.attempts + 1 : row.attempts;
     await updateCheck(
       ctx,
@@ -498,6 +512,27 @@ async function flag(
       chainFlag,
       ...(difference === undefined ? {} : { chainDifference: difference }),
     });
+  });
+}
+
+/**
+ * A looking hash whose node could not be read (head or lookup) when its lookup window ran out:
+ * never judged "not found", but flagged, once per window: it stays looking, its window starts
+ * again, and it is asked again after the usual backoff.
+ */
+async function flagUnreadable(
+  ctx: ChainCheckContext,
+  row: Pick<DueCheck, 'order_id' | 'kind' | 'look_until' | 'attempts'>,
+  fault: ChainUnavailable,
+  now: number,
+): Promise<void> {
+  const attempts = row.attempts + 1;
+  const flagged = row.kind === 'deposit' ? 'unreadable' : 'payout_unreadable';
+  await flag(ctx, row, flagged, `chain:unreadable:${row.order_id}:${row.look_until}`, now, {
+    attempts,
+    next_check_at: now + retryDelay(attempts, fault),
+    last_fault: fault.message,
+    look_until: now + ctx.config.chainLookupWindowMs,
   });
 }
 
