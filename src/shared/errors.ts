@@ -3,6 +3,26 @@
  * The server sends the message in the caller's language; the app maps a code to its own
  * translated text (`LL.apiErrors[code]`), never showing a server string it did not choose.
  */
+/**
+ * A transaction hash the chain shows is not the transfer it was given for: a sell's deposit
+ * (server/chain/deposit-rules.ts; the order keeps waiting for the right one) or an operator's
+ * payout (operator/operator-orders.ts, `completeOrder`).
+ */
+export const CHAIN_TRANSFER_REFUSALS = [
+  'TX_FAILED',
+  'TX_WRONG_TOKEN',
+  'TX_WRONG_RECIPIENT',
+  'TX_UNDERPAID',
+  'TX_BEFORE_ORDER',
+  'TX_ALREADY_USED',
+  // An operator's payout of a buy (operator/operator-orders.ts, `completeOrder`): found, but older
+  // than the payment it answers; the other wrong payouts reuse the deposit codes above.
+  'TX_BEFORE_PAYMENT',
+  // The chain could not confirm a payout yet: the node does not know the hash (just broadcast) or
+  // did not answer. Not "wrong": the operator retries, or completes anyway with a reason.
+  'TX_UNCONFIRMED',
+] as const;
+
 const ERROR_CODES = [
   'AUTH_MISSING',
   'AUTH_INVALID',
@@ -26,20 +46,7 @@ const ERROR_CODES = [
   'INVALID_WALLET_ADDRESS',
   'INVALID_TX_HASH',
   'TX_HASH_ALREADY_SUBMITTED',
-  // A sell's transaction found on the chain and not its deposit (server/chain/deposit-rules.ts);
-  // the order keeps waiting for the right one.
-  'TX_FAILED',
-  'TX_WRONG_TOKEN',
-  'TX_WRONG_RECIPIENT',
-  'TX_UNDERPAID',
-  'TX_BEFORE_ORDER',
-  'TX_ALREADY_USED',
-  // An operator's payout of a buy (operator/operator-orders.ts, `completeOrder`): found, but older
-  // than the payment it answers; the other wrong payouts reuse the deposit codes above.
-  'TX_BEFORE_PAYMENT',
-  // The chain could not confirm a payout yet: the node does not know the hash (just broadcast) or
-  // did not answer. Not "wrong": the operator retries, or completes anyway with a reason.
-  'TX_UNCONFIRMED',
+  ...CHAIN_TRANSFER_REFUSALS,
   'UNKNOWN_CITY',
   'TOO_MANY_ACTIVE_ORDERS',
   'INVALID_STATUS',

@@ -6,7 +6,7 @@
  */
 import type { TranslationFunctions } from '../../../i18n/i18n-types';
 import type { ApiErrorBody, Language } from '../../shared/api';
-import type { ErrorCode } from '../../shared/errors';
+import { CHAIN_TRANSFER_REFUSALS, type ErrorCode } from '../../shared/errors';
 import { ApiError } from '../api/client';
 import { formatDecimalText, formatNumber, localeOf } from '../../shared/format';
 
@@ -22,14 +22,7 @@ const EXPLAINED: readonly ErrorCode[] = [
   'VALIDATION_FAILED',
   'INVALID_TX_HASH',
   'TX_HASH_ALREADY_SUBMITTED',
-  'TX_FAILED',
-  'TX_WRONG_TOKEN',
-  'TX_WRONG_RECIPIENT',
-  'TX_UNDERPAID',
-  'TX_BEFORE_ORDER',
-  'TX_ALREADY_USED',
-  'TX_BEFORE_PAYMENT',
-  'TX_UNCONFIRMED',
+  ...CHAIN_TRANSFER_REFUSALS,
   'INVALID_STATUS',
   'FILE_TYPE',
   'FILE_TOO_LARGE',
@@ -43,16 +36,7 @@ const EXPLAINED: readonly ErrorCode[] = [
  * deposit. "Please try again" would send the seller to paste the same hash; what is wrong with
  * it, and what to do, is all they need.
  */
-const WHOLE_MESSAGE: readonly string[] = [
-  'TX_FAILED',
-  'TX_WRONG_TOKEN',
-  'TX_WRONG_RECIPIENT',
-  'TX_UNDERPAID',
-  'TX_BEFORE_ORDER',
-  'TX_ALREADY_USED',
-  'TX_BEFORE_PAYMENT',
-  'TX_UNCONFIRMED',
-];
+const WHOLE_MESSAGE: readonly string[] = CHAIN_TRANSFER_REFUSALS;
 
 /** The reason of a refusal in the customer's words, or null when it would not help them. */
 function failureReason(
