@@ -6,6 +6,7 @@
  * compressed), and the mini-app with the answer to unknown paths.
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { requestLoggerFactory } from './request-logger';
 import type { Kysely } from 'kysely';
 import { createChainReaders } from './chain/chain-readers';
 import type { AppConfig } from './config';
@@ -75,6 +76,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     },
     // One line per request, written when it is answered (plugins/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
+    // A request's own logger is made when it first writes a line (request-logger.ts).
+    childLoggerFactory: requestLoggerFactory,
     bodyLimit: JSON_BODY_LIMIT_BYTES,
     // The client's address (request.ip: the logs, the per-address call limits) behind a reverse
     // proxy. Fastify walks X-Forwarded-For from the right, past the connection's address and

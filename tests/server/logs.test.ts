@@ -306,4 +306,20 @@ describe('one readable line per request', () => {
       expect(lines.filter((line) => line.includes('incoming request'))).toEqual([]);
     }
   });
+
+  it("a request's lines carry its id, as Fastify's own child logger wrote them (request-logger.ts)", async () => {
+    const { app, lines } = await loggingApp(undefined, 'info');
+    await app.inject({ method: 'GET', url: API_PATHS.appConfig });
+    await app.inject({ method: 'GET', url: '/api/nope' });
+    await app.close();
+    const requests = lines
+      .map((line) => JSON.parse(line) as { msg: string; reqId?: string; req?: unknown })
+      .filter((line) => /^GET /.test(line.msg));
+    expect(requests).toHaveLength(2);
+    for (const line of requests) {
+      expect(line.reqId).toMatch(/^req-/);
+      expect(line.req).toBeDefined();
+    }
+    expect(new Set(requests.map((line) => line.reqId)).size).toBe(2);
+  });
 });

@@ -24,7 +24,6 @@ const RECORD_FLUSH_BATCH = 100;
 
 /** Init data verified, as the authenticator remembers it. */
 interface Verified {
-  readonly raw: string;
   readonly customer: Customer;
   /** What of the customer is recorded, as one string: a change is written at once. */
   readonly namesKey: string;
@@ -64,11 +63,6 @@ function chosenLanguage(header: string | undefined): Language | undefined {
   return isLanguage(value) ? value : undefined;
 }
 
-/** The signature of raw init data, which names it: equal hashes mean equal signed fields. */
-function initDataHash(raw: string): string | undefined {
-  return /(?:^|&)hash=([0-9a-f]{64})(?:&|$)/.exec(raw)?.[1];
-}
-
 export function createAuthenticator(options: {
   db: Kysely<Database>;
   botToken: string;
@@ -82,31 +76,32 @@ export function createAuthenticator(options: {
   onError?: (error: unknown) => void;
 }): Authenticator {
   const rememberMax = options.remember ?? RECORDED_MAX;
-  // Init data is verified once (an HMAC and a parse) and then known by its hash until it expires;
-  // the whole of it must match too, so a tampered copy is checked (and refused).
+  // Init data is verified once (an HMAC and a parse) and then known, by the whole of it, until it
+  // expires: a copy changed anywhere is another key, checked (and refused).
   const verified = new Map<string, Verified>();
   const verifyInitData = options.check ?? initDataVerifier(options.botToken, options.maxAgeSeconds);
   // A polling app calls every few seconds: the customer is written when first seen, when their
   // names change, and about once a minute otherwise, spread so that customers seen together (after
   // a restart) do not all come due in the same second.
-  const recorded = new Map<number, { key: string; due: number }>();
+  const recorded = new Map<
+    number,
+    { namesKey: string; language: Language | undefined; due: number }
+  >();
   const waiting = new Map<number, { caller: Caller; at: number }>();
 
   const verifyRaw = (raw: string, now: number): Verified => {
-    const hash = initDataHash(raw);
-    const known = hash === undefined ? undefined : verified.get(hash);
-    if (known !== undefined && known.raw === raw && now < known.expiresAt) return known;
+    const known = verified.get(raw);
+    if (known !== undefined && now < known.expiresAt) return known;
     const customer = verifyInitData(raw, now);
     const authDate = Number(new URLSearchParams(raw).get('auth_date')) * 1000;
     const names = [customer.firstName, customer.lastName, customer.username, customer.languageCode];
     const fresh: Verified = {
-      raw,
       customer,
       namesKey: names.join('\u0000'),
       expiresAt: authDate + options.maxAgeSeconds * 1000,
       authDate,
     };
-    if (hash !== undefined) remember(verified, hash, fresh, VERIFIED_MAX);
+    remember(verified, raw, fresh, VERIFIED_MAX);
     return fresh;
   };
 
@@ -151,12 +146,16 @@ export function createAuthenticator(options: {
         language,
         authDate,
       };
-      const key = `${namesKey}\u0000${language ?? ''}`;
       const last = recorded.get(caller.telegramId);
-      if (last === undefined || last.key !== key || now >= last.due) {
+      if (
+        last === undefined ||
+        last.namesKey !== namesKey ||
+        last.language !== language ||
+        now >= last.due
+      ) {
         waiting.set(caller.telegramId, { caller, at: now });
         const due = now + RECORD_INTERVAL_MS * (0.75 + Math.random() / 2);
-        remember(recorded, caller.telegramId, { key, due }, rememberMax);
+        remember(recorded, caller.telegramId, { namesKey, language, due }, rememberMax);
       }
       return caller;
     },

@@ -39,14 +39,15 @@ export const DEMO_USER = {
 } as const;
 
 /** Finds the raw init data of a request: the header first, then the spec's field. */
+/** `Authorization: tma <init data>`: the scheme in any case, one word after it, spaces around. */
+const AUTHORIZATION = new RegExp(`^\\s*${AUTH_SCHEME}\\s+(\\S+)\\s*$`, 'i');
+
 export function extractInitData(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (header !== undefined) {
-    const [scheme, ...rest] = header.trim().split(/\s+/);
-    if (scheme?.toLowerCase() === AUTH_SCHEME && rest.length === 1 && rest[0] !== '') {
-      return rest[0];
-    }
-    throw new AppError('AUTH_INVALID');
+    const credentials = AUTHORIZATION.exec(header)?.[1];
+    if (credentials === undefined) throw new AppError('AUTH_INVALID');
+    return credentials;
   }
   const fromBody: unknown =
     typeof request.body === 'object' && request.body !== null

@@ -9,7 +9,12 @@
  * move money for recent init data. A route file adds them to its whole scope, so none of its
  * routes can forget them.
  */
-import type { FastifyRequest } from 'fastify';
+import type {
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  onRequestHookHandler,
+  preValidationHookHandler,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { createAuthenticator, type Caller } from '../auth/authenticator';
 import { isDemoCustomerId } from '../auth/demo-session';
@@ -24,9 +29,9 @@ declare module 'fastify' {
      * onRequest: the verified customer on `request.caller`, from the header or the query; AUTH_*
      * otherwise. A call with a body and neither waits for `authenticateBody`.
      */
-    authenticate: (request: FastifyRequest) => Promise<void>;
+    authenticate: onRequestHookHandler;
     /** preValidation after `authenticate`: the customer of the body's `telegramInitData`. */
-    authenticateBody: (request: FastifyRequest) => Promise<void>;
+    authenticateBody: preValidationHookHandler;
     /** For a route that reads a large body: AUTH_MISSING unless the caller is known already. */
     identifiedBeforeBody: (request: FastifyRequest) => Promise<void>;
     /** onRequest: as `authenticate`, from the header or the query, for operators only; FORBIDDEN for anyone else. */
@@ -94,25 +99,38 @@ export const authPlugin = fp(
     // are counted, so verifying stays free of the database; a call with no init data at all is
     // not, for it guesses nothing.
     const countRefusal = app.addressLimit('refusedIdentity');
+    const refuse = async (request: FastifyRequest, error: unknown): Promise<never> => {
+      if (error instanceof AppError && COUNTED_REFUSALS.has(error.code)) {
+        await countRefusal(request);
+      }
+      throw error;
+    };
     const verify = async (request: FastifyRequest): Promise<Caller> => {
       try {
         return authenticator.verify(request);
       } catch (error) {
-        if (error instanceof AppError && COUNTED_REFUSALS.has(error.code)) {
-          await countRefusal(request);
-        }
-        throw error;
+        return refuse(request, error);
       }
     };
-    const identify = async (request: FastifyRequest) => {
-      request.caller = await verify(request);
-      request.identified = true;
+    // The customer's hooks run on every call, the status poll's above all: a known caller is
+    // identified at once, with no promise; only a refusal waits, to be counted.
+    const identify = (request: FastifyRequest, done: HookHandlerDoneFunction): void => {
+      try {
+        request.caller = authenticator.verify(request);
+        request.identified = true;
+      } catch (error) {
+        refuse(request, error).catch(done);
+        return;
+      }
+      done();
     };
-    app.decorate('authenticate', async (request: FastifyRequest) => {
-      if (!namesItselfInBody(request)) await identify(request);
+    app.decorate('authenticate', (request: FastifyRequest, _reply, done) => {
+      if (namesItselfInBody(request)) done();
+      else identify(request, done);
     });
-    app.decorate('authenticateBody', async (request: FastifyRequest) => {
-      if (!request.identified) await identify(request);
+    app.decorate('authenticateBody', (request: FastifyRequest, _reply, done) => {
+      if (request.identified) done();
+      else identify(request, done);
     });
     app.decorate(
       'identifiedBeforeBody',
