@@ -173,6 +173,8 @@ export const TRANSITIONS: readonly Transition[] = [
     to: 'RECEIPT_UPLOADED',
   },
   { action: 'submitTxHash', actor: 'customer', from: ['WAITING_CRYPTO'], to: 'TX_PENDING' },
+  // A deposit found at the address without its hash, matching this order alone (jobs/chain-scan.ts).
+  { action: 'submitTxHash', actor: 'chain', from: ['WAITING_CRYPTO'], to: 'TX_PENDING' },
   { action: 'confirmOfficeReceipt', actor: 'customer', from: ['OFFICE_READY'], to: 'COMPLETED' },
   {
     action: 'giveRequisites',

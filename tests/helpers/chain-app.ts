@@ -54,9 +54,13 @@ export interface WaitingSell {
 }
 
 /** A P2P sell of USDT on `network`, WAITING_CRYPTO. */
-export async function waitingSell(t: TestApp, network: NetworkId = 'ERC20'): Promise<WaitingSell> {
+export async function waitingSell(
+  t: TestApp,
+  network: NetworkId = 'ERC20',
+  total = 10_000,
+): Promise<WaitingSell> {
   const seller = newCustomer('Seller');
-  const id = await createOrder(t, seller, { type: 'SELL', total: 10_000, network });
+  const id = await createOrder(t, seller, { type: 'SELL', total, network });
   const row = await t.database.db
     .selectFrom('orders')
     .select(['amount_units', 'status'])

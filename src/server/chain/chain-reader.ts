@@ -105,8 +105,16 @@ export interface ChainReader {
   head(): Promise<ChainHead>;
   /** The token's `decimals()`, read once per contract and kept (a token's decimals never change). */
   decimals(contract: string): Promise<number>;
-  /** Transfers of `contract` to `address` from `since` on, oldest first, bounded per call. */
-  transfersTo(address: string, contract: string, since: ScanPosition): Promise<IncomingTransfers>;
+  /**
+   * Transfers of `contract` to `address` from `since` on, oldest first, bounded per call. An EVM
+   * scan stops at `head` when given (the round's, read once), otherwise reads the head itself.
+   */
+  transfersTo(
+    address: string,
+    contract: string,
+    since: ScanPosition,
+    head?: ChainHead,
+  ): Promise<IncomingTransfers>;
 }
 
 /** Why a call to a chain failed. */

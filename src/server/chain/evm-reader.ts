@@ -262,10 +262,11 @@ export class EvmReader implements ChainReader {
     address: string,
     contract: string,
     since: ScanPosition,
+    head?: ChainHead,
   ): Promise<IncomingTransfers> {
     if (since.kind !== 'block') throw new TypeError('EVM scans start at a block number');
     const { getAddress } = this.#viem;
-    const { latest, final } = await this.head();
+    const { latest, final } = head ?? (await this.head());
     if (since.block > latest) return { transfers: [], next: since };
     const toBlock = Math.min(latest, since.block + this.#maxLogBlocks - 1);
     const logs = await this.#call('getLogs', () =>

@@ -628,6 +628,56 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropTable('chain_checks').execute();
       },
     },
+    '0016_chain_scans': {
+      async up(db: Kysely<unknown>) {
+        // Where the scan of a deposit address for a token's transfers stands (issue 23: calls
+        // bounded whatever the number of waiting orders; deposits without a hash). One row per
+        // network, address and contract; an instance claims it for a round through
+        // `claimed_until`, as the checker claims its rows.
+        await db.schema
+          .createTable('chain_scans')
+          .addColumn('network', 'text', (c) => c.notNull())
+          .addColumn('address', 'text', (c) => c.notNull())
+          .addColumn('contract', 'text', (c) => c.notNull())
+          .addColumn('next_block', big)
+          .addColumn('next_time', big)
+          .addColumn('claimed_until', big)
+          .addColumn('updated_at', big, (c) => c.notNull())
+          .addPrimaryKeyConstraint('chain_scans_pk', ['network', 'address', 'contract'])
+          .execute();
+        // A transfer to a deposit address that no order's hash names and that matched no single
+        // waiting order: listed for operators, who attach it to an order.
+        await db.schema
+          .createTable('chain_incoming')
+          .addColumn('network', 'text', (c) => c.notNull())
+          .addColumn('tx_hash', 'text', (c) => c.notNull())
+          .addColumn('contract', 'text', (c) => c.notNull())
+          .addColumn('coin', 'text', (c) => c.notNull())
+          .addColumn('sender', 'text', (c) => c.notNull())
+          .addColumn('recipient', 'text', (c) => c.notNull())
+          .addColumn('amount', 'text', (c) => c.notNull())
+          .addColumn('decimals', 'integer', (c) => c.notNull())
+          .addColumn('log_index', 'integer')
+          .addColumn('block_number', big)
+          .addColumn('block_time', big)
+          .addColumn('candidates', 'integer', (c) => c.notNull())
+          .addColumn('order_id', 'text', (c) => c.references('orders.id'))
+          .addColumn('seen_at', big, (c) => c.notNull())
+          .addPrimaryKeyConstraint('chain_incoming_pk', [
+            'network',
+            'tx_hash',
+            'contract',
+            'amount',
+          ])
+          .execute();
+        await sql`CREATE INDEX chain_incoming_open ON chain_incoming (seen_at)
+          WHERE order_id IS NULL`.execute(db);
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('chain_incoming').execute();
+        await db.schema.dropTable('chain_scans').execute();
+      },
+    },
   };
 }
 

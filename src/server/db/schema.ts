@@ -220,6 +220,8 @@ export interface Database {
   notifications: NotificationsTable;
   notification_failures: NotificationFailuresTable;
   chain_checks: ChainChecksTable;
+  chain_scans: ChainScansTable;
+  chain_incoming: ChainIncomingTable;
 }
 
 /** What a chain check is for: the seller's deposit (a buy's payout later). */
@@ -263,6 +265,43 @@ export interface ChainChecksTable {
   last_fault: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: number;
   updated_at: number;
+}
+
+/** Where the scan of a deposit address for one token's transfers stands (migration 0016). */
+export interface ChainScansTable {
+  network: NetworkId;
+  /** Lower-case, as every address and contract the checker compares. */
+  address: string;
+  contract: string;
+  /** EVM: the first block the next scan reads. */
+  next_block: number | null;
+  /** Tron: the block time (ms) the next scan starts from, inclusive. */
+  next_time: number | null;
+  claimed_until: ColumnType<number | null, number | null | undefined, number | null>;
+  updated_at: number;
+}
+
+/**
+ * A transfer to a deposit address that no submitted hash names and that matched no single waiting
+ * order (migration 0016): listed for operators until one attaches it to an order (`order_id`).
+ */
+export interface ChainIncomingTable {
+  network: NetworkId;
+  tx_hash: string;
+  contract: string;
+  coin: CryptoCurrency;
+  sender: string;
+  recipient: string;
+  /** In the token's base units, as a decimal string. */
+  amount: string;
+  decimals: number;
+  log_index: number | null;
+  block_number: number | null;
+  block_time: number | null;
+  /** How many waiting orders it could have been when seen: 0, or more than one. */
+  candidates: number;
+  order_id: ColumnType<string | null, string | null | undefined, string | null>;
+  seen_at: number;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -65,6 +65,7 @@ import {
 import { PAYOUT_FROM_STATUS, lookUpPayout, paidAtOf } from '../orders/payout-check';
 import { applyTransition } from '../orders/transition';
 import { BATCH_POLICY, JOB_BATCH, inBatches } from './batches';
+import { scanDeposits, scanWanted } from './chain-scan';
 import { periodicJob, type JobMonitor, type PeriodicJob } from './periodic';
 
 /** The job's name in its log lines and metrics. */
@@ -83,6 +84,20 @@ export const CHAIN_CHECK_LEASE_MS = 5 * 60_000;
  * due at that very `now` again would be claimed a second time in the same round.
  */
 const nextRound = (now: number): number => now + 1;
+
+/**
+ * Hash lookups of looking checks an instance makes per network and minute at most, oldest due
+ * first, shared out over the minute's rounds (at least one a round): with a thousand hashes
+ * nobody has broadcast, a round still makes one head read, one scan per contract and its share
+ * of these. A hash the scan found arriving at the deposit address is looked up at once, outside
+ * this ration: those are real deposits.
+ */
+export const LOOKUPS_PER_MINUTE = 32;
+
+/** A round's share of LOOKUPS_PER_MINUTE at the configured interval. */
+export function lookupsPerRound(intervalMs: number): number {
+  return Math.max(1, Math.round((LOOKUPS_PER_MINUTE * intervalMs) / 60_000));
+}
 
 /** A row whose check threw (our fault, not the node's) is tried again after this long. */
 export const FAILED_CHECK_RETRY_MS = 10 * 60_000;
@@ -147,6 +162,8 @@ export interface ChainCheckResult {
 
 export interface ChainCheckOptions {
   readonly signal?: AbortSignal | undefined;
+  /** Hash lookups this round may make per network: lookupsPerRound of the interval by default. */
+  readonly lookups?: number | undefined;
   readonly log?: FastifyBaseLogger | undefined;
   readonly monitor?: JobMonitor | undefined;
 }
@@ -166,6 +183,17 @@ const FOLLOWED_WHILE: Readonly<Record<ChainCheckKind, OrderRow['status']>> = {
   deposit: 'TX_PENDING',
   payout: 'COMPLETED',
 };
+
+/**
+ * What a round claims, in turn: seen rows (no call but at their final read), then the looking
+ * rows the scan found arriving, then the other looking rows within the round's ration.
+ */
+interface Claim {
+  readonly kind: ChainCheckKind;
+  readonly state: 'seen' | 'looking';
+  /** Only these orders' rows. */
+  readonly woken?: readonly string[];
+}
 
 /** Rows of `network` and `kind` due now and held by nobody: what a round claims. */
 function dueOn(db: Kysely<Database>, network: NetworkId, now: number, kind?: ChainCheckKind) {
@@ -189,10 +217,13 @@ export async function checkChainOnce(
   for (const network of NETWORK_IDS) {
     if (options.signal?.aborted === true) break;
     const reader = ctx.chain[network];
-    if (reader === undefined) continue;
-    // No head is read for a network with nothing due: a quiet exchange makes no calls.
+    const settings = ctx.config.chain[network];
+    if (reader === undefined || settings === 'manual') continue;
+    // No head is read for a network with nothing due and nothing to scan for: a quiet exchange
+    // makes no calls.
     const anyDue = await dueOn(ctx.db, network, now).select('order_id').limit(1).executeTakeFirst();
-    if (anyDue === undefined) continue;
+    const scan = await scanWanted(ctx.db, network);
+    if (anyDue === undefined && !scan) continue;
     let head: ChainHead;
     try {
       head = await reader.head();
@@ -212,13 +243,29 @@ export async function checkChainOnce(
       continue;
     }
     heads.push(network);
-    for (const kind of CHECK_KINDS) {
+    const woken = scan
+      ? (await scanDeposits(ctx, network, reader, settings, head, now, options)).woken
+      : [];
+    let lookups = options.lookups ?? lookupsPerRound(ctx.config.chainCheckIntervalMs);
+    const claims: readonly Claim[] = [
+      ...CHECK_KINDS.map((kind) => ({ kind, state: 'seen' as const })),
+      ...(woken.length > 0 ? [{ kind: 'deposit' as const, state: 'looking' as const, woken }] : []),
+      ...CHECK_KINDS.map((kind) => ({ kind, state: 'looking' as const })),
+    ];
+    for (const claim of claims) {
+      const { kind } = claim;
       await inBatches({
         size: JOB_BATCH,
         signal: options.signal,
         policy: BATCH_POLICY[ctx.dialect],
         batch: async () => {
-          const claimed = await claimDue(ctx, network, kind, now);
+          const rationed = claim.state === 'looking' && claim.woken === undefined;
+          const limit = rationed ? Math.min(JOB_BATCH, lookups) : JOB_BATCH;
+          if (limit === 0) return [];
+          // Taken from the ration before the claim: on PostgreSQL lanes claim side by side.
+          if (rationed) lookups -= limit;
+          const claimed = await claimDue(ctx, network, claim, now, limit);
+          if (rationed) lookups += limit - claimed.length;
           for (const [index, row] of claimed.entries()) {
             // A stopping server (SIGTERM) checks no further row and hands the rest of its claim
             // back at once, rather than leaving them to wait out their lease.
@@ -249,14 +296,18 @@ export async function checkChainOnce(
 async function claimDue(
   ctx: ChainCheckContext,
   network: NetworkId,
-  kind: ChainCheckKind,
+  claim: Claim,
   now: number,
+  limit: number,
 ): Promise<DueCheck[]> {
+  const { kind } = claim;
   return ctx.db.transaction().execute(async (trx) => {
     let due = dueOn(trx, network, now, kind)
       .select('order_id')
+      .where('state', '=', claim.state)
       .orderBy('next_check_at')
-      .limit(JOB_BATCH);
+      .limit(limit);
+    if (claim.woken !== undefined) due = due.where('order_id', 'in', claim.woken);
     if (ctx.dialect === 'postgres') due = due.forUpdate().skipLocked();
     const ids = (await due.execute()).map((row) => row.order_id);
     if (ids.length === 0) return [];

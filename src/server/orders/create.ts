@@ -25,7 +25,8 @@ import { methodTakesCurrency } from '../../shared/currencies';
 /** The customer's total may differ from the server's by rounding, never by more than 1 unit. */
 const TOTAL_TOLERANCE_MINOR = MINOR_PER_FIAT;
 
-function depositAddressFor(config: AppConfig, network: NetworkId): string {
+/** The address a sell's deposit is sent to on `network`, as the order's requisites give it. */
+export function depositAddressFor(config: AppConfig, network: NetworkId): string {
   return isEvmNetwork(network) ? config.depositAddresses.evm : config.depositAddresses.trc20;
 }
 
