@@ -47,6 +47,9 @@ const ERROR_CODES = [
   'INVALID_TX_HASH',
   'TX_HASH_ALREADY_SUBMITTED',
   ...CHAIN_TRANSFER_REFUSALS,
+  // An operator confirms a seller's transaction by hand on a network read from a node (the chain
+  // checker's to confirm) without saying why (operator/operator-orders.ts, `confirmIncomingTx`).
+  'CONFIRM_REASON_REQUIRED',
   'UNKNOWN_CITY',
   'TOO_MANY_ACTIVE_ORDERS',
   'INVALID_STATUS',
@@ -97,6 +100,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   TX_ALREADY_USED: 409,
   TX_BEFORE_PAYMENT: 400,
   TX_UNCONFIRMED: 409,
+  CONFIRM_REASON_REQUIRED: 400,
   UNKNOWN_CITY: 400,
   TOO_MANY_ACTIVE_ORDERS: 409,
   INVALID_STATUS: 409,

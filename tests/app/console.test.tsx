@@ -728,6 +728,66 @@ describe("the console tells how a sell's transaction is checked (issue 23)", () 
   });
 });
 
+describe("the console confirms a sell's transaction by hand with a reason where the chain checks it (issue 23)", () => {
+  const CONFIRM = `/api/operator/orders/${ID}/confirm-tx`;
+  const pending = {
+    type: 'SELL' as const,
+    status: 'TX_PENDING' as const,
+    network: 'ERC20' as const,
+    txHash: `0x${'ab'.repeat(32)}`,
+  };
+
+  it.each([
+    [
+      'en',
+      'This transaction is checked on the chain and the order confirms itself. To confirm it by hand, give the reason.',
+    ],
+    [
+      'ru',
+      'Эта транзакция проверяется в сети, и заказ подтвердится сам. Чтобы подтвердить её вручную, укажите причину.',
+    ],
+  ] as const)(
+    'no reason typed (%s): nothing is sent, the form says a reason is needed',
+    async (language, message) => {
+      const { api } = await openOrder(view(pending, { chainChecked: true }), language);
+      type('reason', '   ');
+      await press('confirm-tx');
+      expect(screen.getByTestId('error-reason').textContent).toBe(message);
+      expect(api.callsTo('POST', CONFIRM)).toHaveLength(0);
+    },
+  );
+
+  it('a reason typed is sent trimmed with the status seen', async () => {
+    const { api } = await openOrder(view(pending, { chainChecked: true }));
+    expect(screen.getByTestId('confirm-tx-form').textContent).toContain(
+      'Confirm by hand only when the chain cannot be read',
+    );
+    type('reason', '  The node is down; the explorer shows 40 confirmations  ');
+    await press('confirm-tx');
+    expect(api.callsTo('POST', CONFIRM)[0]?.body).toEqual({
+      reason: 'The node is down; the explorer shows 40 confirmations',
+      expectedStatus: 'TX_PENDING',
+    });
+  });
+
+  it('a network without a node: one tap, no reason asked, as before', async () => {
+    const { api } = await openOrder(view(pending, { chainChecked: false }));
+    // (The reject form's free text is its own `reason`, below.)
+    expect(screen.queryByTestId('confirm-tx-form')).toBeNull();
+    await press('confirm-tx');
+    expect(api.callsTo('POST', CONFIRM)[0]?.body).toEqual({ expectedStatus: 'TX_PENDING' });
+  });
+
+  it("the server's refusal without a reason is told in the console's language", async () => {
+    const { api } = await openOrder(view(pending, { chainChecked: false }), 'ru');
+    api.on('POST', CONFIRM, { status: 400, json: { error: 'x', code: 'CONFIRM_REASON_REQUIRED' } });
+    await press('confirm-tx');
+    expect(screen.getByTestId('console-notice').textContent).toContain(
+      'Чтобы подтвердить её вручную, укажите причину.',
+    );
+  });
+});
+
 describe('the console completes a buy whose payout is checked on the chain (issue 23, "An operator\'s payout")', () => {
   const COMPLETE = `/api/operator/orders/${ID}/complete`;
   const hash = `0x${'e'.repeat(64)}`;

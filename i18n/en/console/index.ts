@@ -36,6 +36,9 @@ const en_console: NamespaceConsoleTranslation = {
   payoutChecked:
     'The hash is checked on the chain before the order completes. If the check refuses it and the crypto was sent, give the reason to complete anyway.',
   overrideReason: 'Reason to complete despite the chain check',
+  confirmTxChecked:
+    'The transaction is checked on the chain and the order confirms itself. Confirm by hand only when the chain cannot be read, with the reason: it stays in the history.',
+  confirmReason: 'Reason to confirm by hand',
   payoutUnchecked: 'Completed without a chain check of the payout: see the history.',
   payoutCard: 'Payout card',
   actors: {

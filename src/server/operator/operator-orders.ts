@@ -17,13 +17,20 @@ import type {
   BankRequisitesSchema,
   CardRequisitesSchema,
   CompleteSchema,
+  ConfirmTxSchema,
   OfficeInstructionsSchema,
   OperatorActionSchema,
   RejectSchema,
 } from '../../shared/schemas/operator';
 import type { ServerContext } from '../context';
 import { isUniqueViolation } from '../db/errors';
-import { ORDER_COLUMNS, type ChainChecksTable, type Database, type OrderRow } from '../db/schema';
+import {
+  ORDER_COLUMNS,
+  type ChainCheckState,
+  type ChainChecksTable,
+  type Database,
+  type OrderRow,
+} from '../db/schema';
 import { AppError } from '../errors';
 import { depositTargetOf } from '../orders/deposit-check';
 import { PAYOUT_FROM_STATUS, checkPayout, overrideEvidence } from '../orders/payout-check';
@@ -314,32 +321,77 @@ export const giveOfficeInstructions: OrderActionService<
   );
 };
 
-/** An operator's action that takes nothing but the status the operator saw. */
-function plainAction(action: 'operatorConfirmPayment' | 'confirmIncomingTx') {
-  return (
-    ctx: ServerContext,
-    operatorId: number,
-    orderId: string,
-    body: v.InferOutput<typeof OperatorActionSchema>,
-  ) =>
-    applyTransition(
-      ctx.db,
-      {
-        orderId,
-        action,
-        actor: 'operator',
-        actorId: operatorId,
-        expectedStatus: body.expectedStatus,
-      },
-      ctx.now(),
-    );
+/** The customer's payment arrived: an action that takes nothing but the status the operator saw. */
+export const confirmPaymentByOperator = (
+  ctx: ServerContext,
+  operatorId: number,
+  orderId: string,
+  body: v.InferOutput<typeof OperatorActionSchema>,
+) =>
+  applyTransition(
+    ctx.db,
+    {
+      orderId,
+      action: 'operatorConfirmPayment',
+      actor: 'operator',
+      actorId: operatorId,
+      expectedStatus: body.expectedStatus,
+    },
+    ctx.now(),
+  );
+
+/**
+ * The seller's transaction is confirmed. On a network read from a node the chain checker confirms
+ * it itself (issue 23); an operator still can when the chain cannot be read, but only with a
+ * reason (CONFIRM_REASON_REQUIRED without one), which the audit trail keeps with what the chain
+ * check had seen by then. The check's row is closed by the checker once the order moved on. A
+ * network without a node is confirmed as before (a reason given there is kept too).
+ */
+export const confirmIncomingTx: OrderActionService<v.InferOutput<typeof ConfirmTxSchema>> = async (
+  ctx,
+  operatorId,
+  orderId,
+  body,
+) => {
+  let reason = body.reason ?? null;
+  const order = await findOrder(ctx.db, orderId);
+  // Another status is refused by the transition (INVALID_STATUS), whatever the reason.
+  if (order.status === 'TX_PENDING' && depositTargetOf(ctx, order) !== undefined) {
+    if (reason === null) throw new AppError('CONFIRM_REASON_REQUIRED');
+    const check = await ctx.db
+      .selectFrom('chain_checks')
+      .select(['state', 'confirmations', 'required_confirmations'])
+      .where('order_id', '=', orderId)
+      .where('kind', '=', 'deposit')
+      .executeTakeFirst();
+    reason = depositOverrideEvidence(check, reason);
+  }
+  return applyTransition(
+    ctx.db,
+    {
+      orderId,
+      action: 'confirmIncomingTx',
+      actor: 'operator',
+      actorId: operatorId,
+      expectedStatus: body.expectedStatus,
+      reason,
+    },
+    ctx.now(),
+  );
+};
+
+/** The audit trail's words for a deposit confirmed by hand on a network read from a node. */
+function depositOverrideEvidence(
+  check:
+    { state: ChainCheckState; confirmations: number; required_confirmations: number } | undefined,
+  reason: string,
+): string {
+  const seen =
+    check === undefined
+      ? 'no chain check'
+      : `chain check ${check.state}, ${check.confirmations}/${check.required_confirmations} confirmations`;
+  return `deposit confirmed by hand (${seen}): ${reason}`;
 }
-
-/** The customer's payment arrived. */
-export const confirmPaymentByOperator = plainAction('operatorConfirmPayment');
-
-/** The seller's transaction is confirmed on chain. */
-export const confirmIncomingTx = plainAction('confirmIncomingTx');
 
 /**
  * Completes an order; a P2P or bank buy needs the hash of the transfer that sent the crypto. On a

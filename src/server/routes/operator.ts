@@ -20,6 +20,7 @@ import {
   BankRequisitesSchema,
   CardRequisitesSchema,
   CompleteSchema,
+  ConfirmTxSchema,
   OfficeInstructionsSchema,
   OperatorActionSchema,
   OperatorListQuerySchema,
@@ -122,7 +123,7 @@ export const operatorRoutes: FastifyPluginCallback = (app, _options, done) => {
   app.post(
     '/api/operator/orders/:id/confirm-tx',
     write('confirmTx'),
-    orderAction(OperatorActionSchema, confirmIncomingTx),
+    orderAction(ConfirmTxSchema, confirmIncomingTx),
   );
   // No body completes an order that needs no outgoing hash (an office buy, a sell).
   app.post(

@@ -19,8 +19,28 @@ import { line, lineText, paragraph, SlugSchema } from './text';
  */
 const seen = { expectedStatus: v.optional(v.picklist(ORDER_STATUSES)) };
 
-/** The body of an action that carries nothing else (confirm a payment, a transaction). */
+/** The body of an action that carries nothing else (confirm a payment). */
 export const OperatorActionSchema = v.nullish(v.object(seen), {});
+
+/**
+ * Why an operator acts where the chain check would have decided (completes despite its refusal,
+ * confirms a deposit it has not confirmed), in the operator's words: trimmed, 1 to 500
+ * characters, kept in the order's audit trail.
+ */
+export const auditedReason = v.optional(paragraph(500));
+
+/** The fields of confirming a seller's transaction. */
+export const ConfirmTxFields = v.object({
+  ...seen,
+  /**
+   * Required on a network read from a node (CONFIRM_REASON_REQUIRED without it), where the chain
+   * checker would confirm the deposit itself: why it is confirmed by hand.
+   */
+  reason: auditedReason,
+});
+
+/** Confirming a seller's transaction; no body on a network without a node, as before. */
+export const ConfirmTxSchema = v.nullish(ConfirmTxFields, {});
 
 /** P2P card requisites for a P2P buy. */
 export const CardRequisitesSchema = v.object({
@@ -62,7 +82,7 @@ export const CompleteSchema = v.object({
    * Completes even though the chain check refused the hash (or could not read it): why, in the
    * operator's words, kept in the order's audit trail with the problem it overrode.
    */
-  overrideReason: v.optional(paragraph(500)),
+  overrideReason: auditedReason,
 });
 
 /**

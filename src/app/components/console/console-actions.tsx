@@ -18,9 +18,11 @@ import {
   BankRequisitesSchema,
   CardRequisitesSchema,
   CompleteSchema,
+  ConfirmTxFields,
   OfficeInstructionsSchema,
   RejectSchema,
 } from '../../../shared/schemas/operator';
+import type { FormErrorKey } from '../../../shared/schemas/form-errors';
 import { orderNumber } from '../../../shared/support-link';
 import { FieldError } from '../../components/field-error';
 import { formErrorText } from '../../components/form-error-text';
@@ -30,6 +32,8 @@ import type { ConsoleAction } from '../../hooks/use-console-action';
 import { readDraft, useFormDraft } from './console-draft';
 
 type Fields = Record<string, string>;
+
+const FILL_ALL_FIELDS: FormErrorKey = 'fillAllFields';
 
 /**
  * A schema of src/shared/schemas/operator.ts for a form whose fields are all text: optional
@@ -52,20 +56,25 @@ function Field<T extends FieldValues>({
   name,
   label,
   multiline = false,
+  missing,
 }: {
   readonly form: UseFormReturn<T>;
   readonly name: Path<T>;
   readonly label: string;
   readonly multiline?: boolean;
+  /** What a required field left empty says, when "fill in all fields" would not. */
+  readonly missing?: string;
 }) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
   const message = form.formState.errors[name]?.message;
+  const key = typeof message === 'string' ? message : undefined;
   const error =
     message === undefined
       ? null
-      : (formErrorText(typeof message === 'string' ? message : undefined, LL, { language }) ??
-        LL.errors.fillAllFields());
+      : key === FILL_ALL_FIELDS && missing !== undefined
+        ? missing
+        : (formErrorText(key, LL, { language }) ?? LL.errors.fillAllFields());
   const field = form.register(name);
   return (
     <>
@@ -297,6 +306,45 @@ function CompleteWithHashForm({
   );
 }
 
+/**
+ * Confirming a seller's transaction by hand on a network read from a node: the chain checker
+ * confirms it itself, so the operator says why (the server refuses without a reason,
+ * CONFIRM_REASON_REQUIRED, and keeps it in the audit trail). Asked first like every money action.
+ */
+function ConfirmTxWithReasonForm({
+  action,
+  ask,
+}: {
+  readonly action: ConsoleAction;
+  readonly ask: string;
+}) {
+  const { LL } = useI18nContext();
+  // Required here: the same reason rule as a payout's override, without its being optional.
+  const schema = v.object({ reason: v.unwrap(ConfirmTxFields.entries.reason) });
+  const form = useForm<{ reason: string }, unknown, v.InferOutput<typeof schema>>({
+    resolver: valibotResolver(schema),
+    defaultValues: { reason: readDraft(action.orderId, 'confirmTx')['reason'] ?? '' },
+  });
+  useFormDraft(action.orderId, 'confirmTx', form);
+  const submit = form.handleSubmit(({ reason }) => action.run('confirmTx', { reason }, ask));
+  return (
+    <form noValidate onSubmit={(e) => void submit(e)} data-testid="confirm-tx-form">
+      <List>
+        <Section header={LL.console.confirmTx()} footer={LL.console.confirmTxChecked()}>
+          <Field
+            form={form}
+            name="reason"
+            label={LL.console.confirmReason()}
+            multiline
+            missing={LL.apiErrors.CONFIRM_REASON_REQUIRED()}
+          />
+        </Section>
+      </List>
+      <SubmitButton text={LL.console.confirmTx()} busy={action.busy} testId="confirm-tx" />
+    </form>
+  );
+}
+
 function RejectForm({ action, id }: { readonly action: ConsoleAction; readonly id: string }) {
   const { LL } = useI18nContext();
   const form = useForm<Fields, unknown, v.InferOutput<typeof RejectSchema>>({
@@ -409,6 +457,13 @@ export function ConsoleActions({
         run={(ask) => action.run('confirmPayment', {}, ask)}
         busy={action.busy}
         testId="confirm-payment"
+      />
+    );
+  } else if (status === 'TX_PENDING' && view.chainChecked) {
+    main = (
+      <ConfirmTxWithReasonForm
+        action={action}
+        ask={LL.console.confirmTxAsk({ id, amount: crypto })}
       />
     );
   } else if (status === 'TX_PENDING') {
