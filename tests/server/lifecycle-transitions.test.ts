@@ -206,13 +206,15 @@ describe('the transition table and the HTTP calls', () => {
       expect(HTTP_ACTIONS[row.action], row.action).toBeDefined();
       expect(HTTP_ACTIONS[row.action].actor, row.action).toBe(row.actor);
     }
-    // The system's rows: 'expire' is the sweeper's (sweeper.test.ts); the chain's row is the
-    // chain checker's (chain-deposits.test.ts).
+    // The system's rows: 'expire' is the sweeper's (sweeper.test.ts); the chain's rows are the
+    // chain checker's (chain-deposit-checker.test.ts): a deposit found without its hash is
+    // attached, a deposit final is confirmed.
     expect(TRANSITIONS.filter((row) => row.actor === 'system').map((row) => row.action)).toEqual([
       'confirmIncomingTx',
       'expire',
     ]);
     expect(TRANSITIONS.filter((row) => row.actor === 'chain')).toEqual([
+      { action: 'submitTxHash', actor: 'chain', from: ['WAITING_CRYPTO'], to: 'TX_PENDING' },
       { action: 'confirmIncomingTx', actor: 'chain', from: ['TX_PENDING'], to: 'TX_CONFIRMED' },
     ]);
   });

@@ -91,8 +91,8 @@ export const DEFAULT_CONFIRMATIONS: Readonly<Record<EvmNetworkId, number>> = {
 /**
  * The chain id (EIP-155) each EVM network's node must answer with. A CHAIN_RPC_<NETWORK> that
  * points at another chain (a testnet, or Ethereum for BSC) would make every lookup wrong without
- * an error, so the server compares it once at start-up (EvmReader.chainId); a local test chain
- * is told apart by its TOKEN_CONTRACT overrides.
+ * an error, so the server compares it once at start-up (chain/chain-ids.ts); the local test
+ * chain's id (Hardhat's 31337) passes with a warning.
  */
 export const EVM_CHAIN_IDS: Readonly<Record<EvmNetworkId, number>> = {
   ERC20: 1,
