@@ -267,14 +267,16 @@ export class EvmReader implements ChainReader {
     if (since.kind !== 'block') throw new TypeError('EVM scans start at a block number');
     const { getAddress } = this.#viem;
     const { latest, final } = head ?? (await this.head());
-    if (since.block > latest) return { transfers: [], next: since };
-    const toBlock = Math.min(latest, since.block + this.#maxLogBlocks - 1);
+    // Block 0 at the earliest: on a young chain the final block may lie below it.
+    const fromBlock = Math.max(0, since.block);
+    if (fromBlock > latest) return { transfers: [], next: since };
+    const toBlock = Math.min(latest, fromBlock + this.#maxLogBlocks - 1);
     const logs = await this.#call('getLogs', () =>
       this.#client.getLogs({
         address: getAddress(contract),
         event: this.#transferEvent,
         args: { to: getAddress(address) },
-        fromBlock: BigInt(since.block),
+        fromBlock: BigInt(fromBlock),
         toBlock: BigInt(toBlock),
         strict: true,
       }),
@@ -294,6 +296,9 @@ export class EvmReader implements ChainReader {
     // The cursor never passes the final block: blocks above it may still be reorganised, and a
     // transfer re-mined there must be seen by the next scan (repeats are absorbed by the
     // unique deposit key).
-    return { transfers, next: { kind: 'block', block: Math.min(toBlock, final) + 1 } };
+    return {
+      transfers,
+      next: { kind: 'block', block: Math.max(fromBlock, Math.min(toBlock, final) + 1) },
+    };
   }
 }

@@ -147,7 +147,8 @@ async function claimScan(
     .insertInto('chain_scans')
     .values({
       ...key,
-      next_block: settings.family === 'evm' ? head.final + 1 : null,
+      // A young chain (a local one) may have no final block yet.
+      next_block: settings.family === 'evm' ? Math.max(0, head.final + 1) : null,
       next_time: settings.family === 'evm' ? null : now - ctx.config.chainLookupWindowMs,
       updated_at: now,
     })
