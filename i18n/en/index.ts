@@ -186,7 +186,7 @@ const en: Translation = {
     sendingFunds: 'Sending funds',
     waiting: 'Waiting',
     success: 'Order completed',
-    processingTime: 'Processing takes 5 to 30 minutes',
+    processingTime: 'Processing takes 5\u00a0to\u00a030\u00a0minutes',
     electronicReceipt: 'Electronic receipt',
   },
   details: {
@@ -224,8 +224,9 @@ const en: Translation = {
   },
   chainCheck: {
     looking: 'Looking for the transaction on the chain',
-    seen: 'Seen on the chain: {confirmations} of {required} {{required:confirmation|confirmations}}',
-    confirmed: 'Confirmed on the chain',
+    seen: 'Seen on the chain: {confirmations}\u00a0of\u00a0{required}\u00a0{{required:confirmation|confirmations}}',
+    confirmed:
+      'Confirmed on the chain: {confirmations}\u00a0{{confirmations:confirmation|confirmations}}',
     reorged:
       'The block with the transaction was replaced on the chain; we are looking for it again. You need to do nothing.',
     not_found: 'The transaction was not found on the chain yet. An operator will check it by hand.',
@@ -233,7 +234,7 @@ const en: Translation = {
   },
   payoutCheck: {
     looking: 'Looking for the payout on the chain',
-    seen: 'Payout on the chain: {confirmations} of {required} {{required:confirmation|confirmations}}',
+    seen: 'Payout on the chain: {confirmations}\u00a0of\u00a0{required}\u00a0{{required:confirmation|confirmations}}',
     confirmed: 'The payout is final on the chain',
     flagged: 'An operator is checking the payout.',
   },

@@ -723,7 +723,7 @@ describe("the console tells how a sell's transaction is checked (issue 23)", () 
       'ru',
     );
     expect(screen.getByTestId('console-chain-check').textContent).toContain(
-      'Замечена в сети: 7 из 15 подтверждений',
+      'Замечена в сети: 7\u00a0из\u00a015\u00a0подтверждений',
     );
   });
 });
@@ -875,7 +875,7 @@ describe('the console completes a buy whose payout is checked on the chain (issu
       'ru',
     );
     expect(screen.getByTestId('console-payout-check').textContent).toContain(
-      'Выплата в сети: 2 из 5 подтверждений',
+      'Выплата в сети: 2\u00a0из\u00a05\u00a0подтверждений',
     );
   });
 });

@@ -693,11 +693,11 @@ describe('complete (spec section 4)', () => {
   });
 
   it.each([
-    ['en', 1, 5, 'Payout on the chain: 1 of 5 confirmations'],
-    ['en', 1, 1, 'Payout on the chain: 1 of 1 confirmation'],
-    ['ru', 1, 5, 'Выплата в сети: 1 из 5 подтверждений'],
-    ['ru', 2, 2, 'Выплата в сети: 2 из 2 подтверждений'],
-    ['ru', 1, 21, 'Выплата в сети: 1 из 21 подтверждения'],
+    ['en', 1, 5, 'Payout on the chain: 1\u00a0of\u00a05\u00a0confirmations'],
+    ['en', 1, 1, 'Payout on the chain: 1\u00a0of\u00a01\u00a0confirmation'],
+    ['ru', 1, 5, 'Выплата в сети: 1\u00a0из\u00a05\u00a0подтверждений'],
+    ['ru', 2, 2, 'Выплата в сети: 2\u00a0из\u00a02\u00a0подтверждений'],
+    ['ru', 1, 21, 'Выплата в сети: 1\u00a0из\u00a021\u00a0подтверждения'],
   ] as const)(
     "COMPLETED shows the payout's confirmations until final (%s, %i of %i)",
     async (language, confirmations, required, text) => {

@@ -329,12 +329,13 @@ describe('sell-waiting (spec sections 4 and 7)', () => {
     expect(screen.queryByTestId('chain-check')).toBeNull();
   });
 
+  // No-break spaces (\u00a0) hold the count together: a number never ends a line without its word.
   it.each([
-    ['en', 3, 15, 'Seen on the chain: 3 of 15 confirmations'],
-    ['en', 1, 1, 'Seen on the chain: 1 of 1 confirmation'],
-    ['ru', 3, 15, 'Замечена в сети: 3 из 15 подтверждений'],
-    ['ru', 2, 21, 'Замечена в сети: 2 из 21 подтверждения'],
-    ['ru', 0, 64, 'Замечена в сети: 0 из 64 подтверждений'],
+    ['en', 3, 15, 'Seen on the chain: 3\u00a0of\u00a015\u00a0confirmations'],
+    ['en', 1, 1, 'Seen on the chain: 1\u00a0of\u00a01\u00a0confirmation'],
+    ['ru', 3, 15, 'Замечена в сети: 3\u00a0из\u00a015\u00a0подтверждений'],
+    ['ru', 2, 21, 'Замечена в сети: 2\u00a0из\u00a021\u00a0подтверждения'],
+    ['ru', 0, 64, 'Замечена в сети: 0\u00a0из\u00a064\u00a0подтверждений'],
   ] as const)(
     'TX_PENDING seen on the chain (%s, %i of %i): "%s", counting up as the polls bring more',
     async (language, confirmations, required, text) => {
@@ -349,21 +350,91 @@ describe('sell-waiting (spec sections 4 and 7)', () => {
       served.update({ chainCheck: { state: 'seen', confirmations: required, required } });
       await advance(3000);
       expect(screen.getByTestId('chain-check').textContent).toMatch(
-        new RegExp(`: ${required} (of|из) ${required} `),
+        new RegExp(`: ${required}\\u00a0(of|из)\\u00a0${required}\\u00a0`),
       );
     },
   );
 
-  it('a reorganised block: the screen says the transaction is looked for again, nothing to do', async () => {
-    serveOrder({
+  it.each([
+    [
+      'en',
+      'The block with the transaction was replaced on the chain; we are looking for it again. You need to do nothing.',
+    ],
+    ['ru', 'Блок с транзакцией заменён в сети, ищем её снова. Ничего делать не нужно.'],
+  ] as const)(
+    'a reorganised block (%s): the screen says the transaction is looked for again, nothing to do',
+    async (language, text) => {
+      serveOrder({
+        status: 'TX_PENDING',
+        txHash: HEX64,
+        chainCheck: { state: 'reorged', confirmations: 0, required: 15 },
+      });
+      renderApp(path('sell-waiting'), { language });
+      await settle();
+      const line = screen.getByTestId('chain-check');
+      expect(line.dataset['state']).toBe('reorged');
+      expect(line.textContent).toBe(text);
+    },
+  );
+
+  it.each([
+    ['en', 15, 'Confirmed on the chain: 15\u00a0confirmations', 'Sending funds'],
+    ['en', 1, 'Confirmed on the chain: 1\u00a0confirmation', 'Sending funds'],
+    ['ru', 15, 'Подтверждена в сети: 15\u00a0подтверждений', 'Отправляем средства'],
+    ['ru', 21, 'Подтверждена в сети: 21\u00a0подтверждение', 'Отправляем средства'],
+    ['ru', 3, 'Подтверждена в сети: 3\u00a0подтверждения', 'Отправляем средства'],
+  ] as const)(
+    'TX_CONFIRMED by the chain (%s, %i) keeps the line: "%s" under "%s"',
+    async (language, confirmations, text, header) => {
+      serveOrder({
+        status: 'TX_CONFIRMED',
+        txHash: HEX64,
+        chainCheck: { state: 'confirmed', confirmations, required: confirmations },
+      });
+      renderApp(path('sell-waiting'), { language });
+      await settle();
+      expect(document.querySelector('dt')?.textContent).toBe(header);
+      const line = screen.getByTestId('chain-check');
+      expect(line.dataset['state']).toBe('confirmed');
+      expect(line.textContent).toBe(text);
+    },
+  );
+
+  it('the line goes from seen to confirmed as the order moves to TX_CONFIRMED (ru)', async () => {
+    const served = serveOrder({
       status: 'TX_PENDING',
       txHash: HEX64,
-      chainCheck: { state: 'reorged', confirmations: 0, required: 15 },
+      chainCheck: { state: 'seen', confirmations: 14, required: 15 },
     });
-    renderApp(path('sell-waiting'), { language: 'en' });
+    renderApp(path('sell-waiting'), { language: 'ru' });
     await settle();
     expect(screen.getByTestId('chain-check').textContent).toBe(
-      'The block with the transaction was replaced on the chain; we are looking for it again. You need to do nothing.',
+      'Замечена в сети: 14\u00a0из\u00a015\u00a0подтверждений',
+    );
+    served.update({
+      status: 'TX_CONFIRMED',
+      chainCheck: { state: 'confirmed', confirmations: 15, required: 15 },
+    });
+    await advance(3000);
+    expect(screen.getByTestId('chain-check').textContent).toBe(
+      'Подтверждена в сети: 15\u00a0подтверждений',
     );
   });
+
+  it.each([
+    ['confirmed by hand (the check closed)', null],
+    [
+      'confirmed by hand before the checker closed its check',
+      { state: 'seen', confirmations: 7, required: 15 },
+    ],
+  ] as const)(
+    'TX_CONFIRMED %s shows no chain line: a stale count would read as still waiting',
+    async (_, chainCheck) => {
+      serveOrder({ status: 'TX_CONFIRMED', txHash: HEX64, chainCheck });
+      renderApp(path('sell-waiting'), { language: 'en' });
+      await settle();
+      expect(document.querySelector('dt')?.textContent).toBe('Sending funds');
+      expect(screen.queryByTestId('chain-check')).toBeNull();
+    },
+  );
 });

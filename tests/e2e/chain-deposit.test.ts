@@ -73,6 +73,9 @@ async function pasteHash(page: Page, hash: Hash): Promise<void> {
   await page.getByTestId('submit-tx').click();
 }
 
+/** The height of a narrow phone's mini-app (a 360 × 740 screen less Telegram's own bars). */
+const NARROW_FOLD = 640;
+
 /** Screenshots at 390 px and 360 px: the page is left at 390. */
 async function bothWidths(page: Page, name: string): Promise<void> {
   // The pointer rests where the last tap was: off the list, so no cell is drawn hovered.
@@ -80,16 +83,56 @@ async function bothWidths(page: Page, name: string): Promise<void> {
   await screenshot(page, `${name}-390`);
   await page.setViewportSize({ width: 360, height: 844 });
   await screenshot(page, `${name}-360`);
+  const line = page.getByTestId('chain-check');
   // Every word of the chain's line is on screen at the narrow width too, not cut off.
-  const cut = await page
-    .getByTestId('chain-check')
-    .evaluateAll((cells) => cells.some((cell) => cell.scrollWidth > cell.clientWidth));
+  const cut = await line.evaluateAll((cells) =>
+    cells.some((cell) => cell.scrollWidth > cell.clientWidth),
+  );
   expect(cut, `${name}: the chain's line is cut off at 360 px`).toBe(false);
+  // What the seller waits for is seen without scrolling, on a narrow phone too.
+  const box = await line.boundingBox();
+  expect(box, `${name}: no chain line`).not.toBeNull();
+  expect(
+    (box?.y ?? 0) + (box?.height ?? 0),
+    `${name}: the chain's line is below the fold at 360 px`,
+  ).toBeLessThanOrEqual(NARROW_FOLD);
   await page.setViewportSize({ width: 390, height: 844 });
 }
 
+type Language = 'ru' | 'en';
+type Theme = 'light' | 'dark';
+const LOOKS = [
+  ['ru', 'light'],
+  ['en', 'light'],
+  ['ru', 'dark'],
+  ['en', 'dark'],
+] as const satisfies readonly (readonly [Language, Theme])[];
+
+/** The chain's line as each language words it, with CONFIRMATIONS of them required. */
+const WORDS: Readonly<
+  Record<Language, { seen: (n: number) => string; confirmed: (n: number) => string }>
+> = {
+  // After "из" the genitive plural, whatever the number; "3 подтверждения" after a number.
+  ru: {
+    seen: (n) => `Замечена в сети: ${n} из ${CONFIRMATIONS} подтверждений`,
+    confirmed: (n) => `Подтверждена в сети: ${n} подтверждения`,
+  },
+  en: {
+    seen: (n) => `Seen on the chain: ${n} of ${CONFIRMATIONS} confirmations`,
+    confirmed: (n) => `Confirmed on the chain: ${n} confirmations`,
+  },
+};
+
+/** Waits until `page` shows the chain's line in `state` with exactly `text`. */
+async function chainLine(page: Page, state: string, text: string): Promise<void> {
+  await page
+    .locator(`[data-testid="chain-check"][data-state="${state}"]`)
+    .getByText(text, { exact: true })
+    .waitFor({ timeout: 15_000 });
+}
+
 describe('a sell of USDT on BEP20 checked on the chain', () => {
-  it('shows "seen" with confirmations counting up as blocks are mined, then confirms by itself (ru and en)', async () => {
+  it('shows "seen" with confirmations counting up as blocks are mined, then confirms by itself (ru and en, light and dark)', async () => {
     await withPhone(browser, { storedLanguage: 'ru' }, async (ru) => {
       const id = await createSell(ru, server.url, 'BEP20');
       await ru.getByTestId('deposit-address').getByText(chain.deposit).waitFor();
@@ -98,30 +141,30 @@ describe('a sell of USDT on BEP20 checked on the chain', () => {
       await pasteHash(ru, hash);
 
       await onScreen(ru, 'sell-waiting');
-      const seen = ru.locator('[data-testid="chain-check"][data-state="seen"]');
-      // Mined in one block: that block is its first confirmation. "из 3 подтверждений":
-      // after "из" the genitive plural, whatever the number.
-      await seen.getByText('Замечена в сети: 1 из 3 подтверждений').waitFor({ timeout: 15_000 });
+      // Mined in one block: that block is its first confirmation.
+      await chainLine(ru, 'seen', WORDS.ru.seen(1));
       await bothWidths(ru, 'chain-seen-1-ru-light');
 
-      // The same order on a phone in English, at the same time.
-      const { context, page: en } = await openPhone(browser, { storedLanguage: 'en' });
+      // The same order on more phones at the same time: each language in each theme.
+      const others = await Promise.all(
+        LOOKS.slice(1).map(async ([language, theme]) => {
+          const { context, page } = await openPhone(browser, { storedLanguage: language, theme });
+          return { language, theme, context, page };
+        }),
+      );
+      const phones = [{ language: 'ru', theme: 'light', page: ru } as const, ...others];
       try {
-        await en.goto(`${server.url}/order/${id}/sell-waiting`);
-        await onScreen(en, 'sell-waiting');
-        await en
-          .getByTestId('chain-check')
-          .getByText('Seen on the chain: 1 of 3 confirmations')
-          .waitFor({ timeout: 15_000 });
+        for (const phone of others) {
+          await phone.page.goto(`${server.url}/order/${id}/sell-waiting`);
+          await onScreen(phone.page, 'sell-waiting');
+          await chainLine(phone.page, 'seen', WORDS[phone.language].seen(1));
+        }
 
         await chain.mine(1);
-        await seen.getByText('Замечена в сети: 2 из 3 подтверждений').waitFor({ timeout: 15_000 });
-        await en
-          .getByTestId('chain-check')
-          .getByText('Seen on the chain: 2 of 3 confirmations')
-          .waitFor({ timeout: 15_000 });
-        await bothWidths(ru, 'chain-seen-2-ru-light');
-        await bothWidths(en, 'chain-seen-2-en-light');
+        for (const { language, theme, page } of phones) {
+          await chainLine(page, 'seen', WORDS[language].seen(2));
+          await bothWidths(page, `chain-seen-2-${language}-${theme}`);
+        }
         expect((await orderOf(id)).status).toBe('TX_PENDING');
 
         // The third block: final. The checker reads the transfer once more and confirms.
@@ -129,14 +172,17 @@ describe('a sell of USDT on BEP20 checked on the chain', () => {
         await expect
           .poll(async () => (await orderOf(id)).status, { timeout: 15_000 })
           .toBe('TX_CONFIRMED');
-        // TX_CONFIRMED's screen: funds being sent, the chain's line gone with TX_PENDING.
-        await ru.getByText('Отправляем средства').waitFor({ timeout: 15_000 });
-        await en.getByText('Sending funds').waitFor({ timeout: 15_000 });
-        expect(await ru.getByTestId('chain-check').count()).toBe(0);
-        await bothWidths(ru, 'chain-confirmed-ru-light');
-        await bothWidths(en, 'chain-confirmed-en-light');
+        // TX_CONFIRMED's screen: funds being sent, and the chain's line says it was confirmed
+        // there, with the confirmations it had.
+        for (const { language, theme, page } of phones) {
+          await page
+            .getByText(language === 'ru' ? 'Отправляем средства' : 'Sending funds')
+            .waitFor({ timeout: 15_000 });
+          await chainLine(page, 'confirmed', WORDS[language].confirmed(CONFIRMATIONS));
+          await bothWidths(page, `chain-confirmed-${language}-${theme}`);
+        }
       } finally {
-        await context.close();
+        await Promise.all(others.map(({ context }) => context.close()));
       }
 
       const events = await server.database.db

@@ -5,7 +5,7 @@
  * checked by hand (the answer's `chainCheck` is null there).
  */
 import { Cell, Section } from '@telegram-apps/telegram-ui';
-import type { ChainCheckState, ChainCheckView } from '../../shared/api';
+import type { ChainCheckState, ChainCheckView, OrderDetails } from '../../shared/api';
 import type { TranslationFunctions } from '../../../i18n/i18n-types';
 import { useI18nContext } from '../i18n/language';
 
@@ -21,7 +21,7 @@ const DEPOSIT_WORDS: Words = {
   looking: (LL) => LL.chainCheck.looking(),
   seen: (LL, check) =>
     LL.chainCheck.seen({ confirmations: check.confirmations, required: check.required }),
-  confirmed: (LL) => LL.chainCheck.confirmed(),
+  confirmed: (LL, check) => LL.chainCheck.confirmed({ confirmations: check.confirmations }),
   reorged: (LL) => LL.chainCheck.reorged(),
   not_found: (LL) => LL.chainCheck.not_found(),
   flagged: (LL) => LL.chainCheck.flagged(),
@@ -50,6 +50,16 @@ export function chainCheckText(
   of: ChainCheckOf = 'deposit',
 ): string {
   return WORDS[of][check.state](LL, check);
+}
+
+/**
+ * Whether a sell's waiting screen shows its deposit's line: every state while the order waits for
+ * the chain (TX_PENDING); once it has moved on, only a confirmation by the chain, kept as what
+ * moved it. A check the order left by other means (an operator confirmed by hand) is closed or
+ * about to be: its last count would read as still waiting.
+ */
+export function showsDepositCheck(order: Pick<OrderDetails, 'status' | 'chainCheck'>): boolean {
+  return order.status === 'TX_PENDING' || order.chainCheck?.state === 'confirmed';
 }
 
 export function ChainCheckRow({

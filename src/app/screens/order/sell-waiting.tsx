@@ -5,7 +5,7 @@
  * order's number. The hash opens on the network's block explorer.
  */
 import { List, Placeholder, Section, Spinner } from '@telegram-apps/telegram-ui';
-import { ChainCheckRow } from '../../components/chain-check-row';
+import { ChainCheckRow, showsDepositCheck } from '../../components/chain-check-row';
 import { MyOrdersButton } from '../../components/my-orders-button';
 import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
@@ -42,8 +42,9 @@ export function SellWaiting({ orderId }: { readonly orderId: string }) {
             <Spinner size="l" />
           </Placeholder>
           <List>
+            {/* First: it is what the seller watches, above the fold on a narrow phone. */}
+            {showsDepositCheck(order) && <ChainCheckRow check={order.chainCheck} />}
             <OrderAmounts order={order} />
-            {order.status === 'TX_PENDING' && <ChainCheckRow check={order.chainCheck} />}
             {order.txHash !== null && (
               <Section>
                 <TxHashRow
