@@ -443,6 +443,8 @@ const en: Translation = {
       'The chain could not confirm this transaction yet: it is not found or the node does not answer. Try again in a minute, or complete with a reason.',
     CONFIRM_REASON_REQUIRED:
       'This transaction is checked on the chain and the order confirms itself. To confirm it by hand, give the reason.',
+    DEPOSIT_NOT_LISTED:
+      "This transfer is not among the unmatched deposits of the order's network and coin. Reload the order.",
     UNKNOWN_CITY: 'There is no office for this currency in that city',
     TOO_MANY_ACTIVE_ORDERS: 'Too many active orders. Complete or cancel one first.',
     INVALID_STATUS: 'This action is not available for the order in its current status',

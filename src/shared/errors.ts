@@ -50,6 +50,9 @@ const ERROR_CODES = [
   // An operator confirms a seller's transaction by hand on a network read from a node (the chain
   // checker's to confirm) without saying why (operator/operator-orders.ts, `confirmIncomingTx`).
   'CONFIRM_REASON_REQUIRED',
+  // An operator attaches a transfer that is not among the unmatched deposits of the order's
+  // network and coin (operator/operator-orders.ts, `attachIncomingDeposit`).
+  'DEPOSIT_NOT_LISTED',
   'UNKNOWN_CITY',
   'TOO_MANY_ACTIVE_ORDERS',
   'INVALID_STATUS',
@@ -101,6 +104,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   TX_BEFORE_PAYMENT: 400,
   TX_UNCONFIRMED: 409,
   CONFIRM_REASON_REQUIRED: 400,
+  DEPOSIT_NOT_LISTED: 404,
   UNKNOWN_CITY: 400,
   TOO_MANY_ACTIVE_ORDERS: 409,
   INVALID_STATUS: 409,

@@ -4,7 +4,7 @@
  */
 import type { OrderDetails, OrderSummary, BankRequisites, OfficeInfo } from './api';
 import type { NotificationKind, NotificationStatus } from './notifications';
-import type { CryptoCurrency } from './networks';
+import type { CryptoCurrency, NetworkId } from './networks';
 import type { Actor, OrderStatus, OrderType, PaymentMethod } from './order-status';
 import type { OrderFlag, QueueGroup } from './operator-queue';
 
@@ -19,6 +19,8 @@ export const OPERATOR_PATHS = {
     `/api/operator/orders/${encodeURIComponent(id)}/office-instructions`,
   confirmPayment: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/confirm-payment`,
   confirmTx: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/confirm-tx`,
+  attachDeposit: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/attach-deposit`,
+  incoming: '/api/operator/incoming',
   complete: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/complete`,
   reject: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/reject`,
   rates: '/api/operator/rates',
@@ -28,7 +30,7 @@ export const OPERATOR_PATHS = {
 /** What an operator can change: the actions on an order, and the PUTs of rates and spreads. */
 export type OperatorWrite = Exclude<
   keyof typeof OPERATOR_PATHS,
-  'queue' | 'orders' | 'order' | 'receipt'
+  'queue' | 'orders' | 'order' | 'receipt' | 'incoming'
 >;
 
 /**
@@ -45,6 +47,8 @@ export const MONEY_ACTIONS: Readonly<Record<OperatorWrite, boolean>> = {
   confirmPayment: true,
   /** Accepts a seller's crypto and starts the payout to their card. */
   confirmTx: true,
+  /** Takes a transfer as a seller's crypto, which the chain then confirms. */
+  attachDeposit: true,
   /** Records the crypto sent, the card paid, or the cash taken. */
   complete: true,
   reject: false,
@@ -159,6 +163,28 @@ export interface OperatorMessage {
   readonly sentAt: string | null;
 }
 
+/**
+ * A transfer to a deposit address that no submitted hash names and that matched no single sell
+ * waiting for its deposit (issue 23, "Deposits without a hash"): for an operator to attach.
+ */
+export interface IncomingDeposit {
+  readonly network: NetworkId;
+  readonly txHash: string;
+  readonly coin: CryptoCurrency;
+  /** In coins, as a decimal string: exact, whatever the token's decimals. */
+  readonly amount: string;
+  readonly sender: string;
+  readonly blockNumber: number | null;
+  readonly seenAt: string;
+  /** How many waiting sells it could have been when seen: 0, or more than one. */
+  readonly candidates: number;
+}
+
+/** `GET /api/operator/incoming`: the unmatched deposits, newest first. */
+export interface OperatorIncomingResponse {
+  readonly deposits: readonly IncomingDeposit[];
+}
+
 /** `GET /api/operator/orders/{id}`: everything an operator needs to act on one order. */
 export interface OperatorOrderResponse {
   readonly order: OrderDetails;
@@ -193,4 +219,9 @@ export interface OperatorOrderResponse {
    * configured); false: an operator checks it in an explorer, as before (issue 23).
    */
   readonly chainChecked: boolean;
+  /**
+   * A sell waiting for its deposit on a network read from a node: the unmatched deposits of its
+   * network and coin, newest first, to attach one as its deposit; empty otherwise.
+   */
+  readonly incoming: readonly IncomingDeposit[];
 }

@@ -54,6 +54,7 @@ export type OrderAction =
   | 'confirmPayment'
   | 'uploadReceipt'
   | 'submitTxHash'
+  | 'attachDeposit'
   | 'confirmOfficeReceipt'
   | 'giveRequisites'
   | 'giveOfficeInstructions'
@@ -173,8 +174,10 @@ export const TRANSITIONS: readonly Transition[] = [
     to: 'RECEIPT_UPLOADED',
   },
   { action: 'submitTxHash', actor: 'customer', from: ['WAITING_CRYPTO'], to: 'TX_PENDING' },
-  // A deposit found at the address without its hash, matching this order alone (jobs/chain-scan.ts).
-  { action: 'submitTxHash', actor: 'chain', from: ['WAITING_CRYPTO'], to: 'TX_PENDING' },
+  // A transfer to the deposit address without its hash, attached as the order's deposit: by the
+  // chain when it matches this order alone (jobs/chain-scan.ts), else by an operator.
+  { action: 'attachDeposit', actor: 'chain', from: ['WAITING_CRYPTO'], to: 'TX_PENDING' },
+  { action: 'attachDeposit', actor: 'operator', from: ['WAITING_CRYPTO'], to: 'TX_PENDING' },
   { action: 'confirmOfficeReceipt', actor: 'customer', from: ['OFFICE_READY'], to: 'COMPLETED' },
   {
     action: 'giveRequisites',

@@ -68,6 +68,7 @@ function view(order: Partial<OrderDetails>, fields: Partial<OperatorOrderRespons
     defaultBankAccount: null,
     messages: [],
     chainChecked: false,
+    incoming: [],
     ...fields,
   };
   return answer;

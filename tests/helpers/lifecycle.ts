@@ -200,7 +200,11 @@ export function send(
 export { OPERATOR_PATHS };
 
 /** The actions of the transition table that an HTTP call makes, and the call that makes each. */
-export type HttpAction = Exclude<OrderAction, 'expire'>;
+/**
+ * The actions taken over HTTP without a node: 'expire' is the sweeper's; 'attachDeposit' reads
+ * the chain (tests/server/chain-deposit-attach.test.ts).
+ */
+export type HttpAction = Exclude<OrderAction, 'expire' | 'attachDeposit'>;
 
 export const HTTP_ACTIONS: Readonly<
   Record<

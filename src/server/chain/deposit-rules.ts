@@ -78,6 +78,18 @@ export type PayoutProblem =
   | { readonly code: 'TX_BEFORE_PAYMENT' }
   | { readonly code: 'TX_UNDERPAID'; readonly shortfall: string };
 
+/**
+ * What a refusal tells besides its code (the error's details): the coin whose official contract
+ * a look-alike imitates, and the shortfall of an underpayment in that coin.
+ */
+export function refusalDetails(
+  problem: DepositProblem | PayoutProblem,
+  coin: CryptoCurrency,
+): { readonly coin?: CryptoCurrency; readonly shortfall?: string } {
+  if (problem.code === 'TX_UNDERPAID') return { coin, shortfall: problem.shortfall };
+  return problem.code === 'TX_WRONG_TOKEN' ? { coin } : {};
+}
+
 export type PayoutJudgement =
   | { readonly ok: true; readonly transfer: TokenTransfer; readonly overpaid: bigint }
   | { readonly ok: false; readonly problem: PayoutProblem };

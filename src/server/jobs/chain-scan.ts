@@ -19,32 +19,22 @@
  * one scans it a round; its cursor moves on only once what it found is written. A node's fault
  * leaves the cursor where it was for the next round.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { unitsToTokenAmount } from '../../shared/money';
 import type { CryptoCurrency, NetworkId } from '../../shared/networks';
 import {
   ChainUnavailable,
-  confirmationsOf,
-  isFinal,
   type ChainHead,
   type ChainReader,
   type IncomingTransfer,
   type ScanPosition,
 } from '../chain/chain-reader';
 import type { NetworkChainConfig } from '../chain/chain-config';
-import { isUniqueViolation } from '../db/errors';
 import { ORDER_COLUMNS, type Database, type OrderRow } from '../db/schema';
 import { AppError } from '../errors';
 import { depositAddressFor } from '../orders/create';
-import {
-  insertDepositCheck,
-  lookUpDeposit,
-  newDepositCheck,
-  requiredConfirmations,
-  transferColumns,
-  type DepositTarget,
-} from '../orders/deposit-check';
-import { applyTransition } from '../orders/transition';
+import { attachDeposit } from '../orders/deposit-attach';
+import { lookUpDeposit, type DepositTarget } from '../orders/deposit-check';
 import type { ChainCheckContext, ChainCheckOptions } from './chain-checker';
 
 /** How long a scan's claim is held: longer than its one call can take. */
@@ -204,7 +194,19 @@ async function takeTransfer(
   const decimals = await target.reader.decimals(target.contract);
   const candidates = await waitingFor(ctx.db, network, coin, transfer, decimals);
   const only = candidates.length === 1 ? candidates[0] : undefined;
-  if (only !== undefined && (await attach(ctx, target, only, hash, head, now))) return 'attached';
+  if (only !== undefined) {
+    const lookup = await lookUpDeposit(target, only, hash);
+    const attachment = await attachDeposit(ctx, target, only, hash, lookup, head, now, {
+      actor: 'chain',
+      actorId: null,
+      reason: `deposit found on ${network} without its hash, matching this order alone: tx ${hash}`,
+    }).catch((error: unknown) => {
+      // Taken meanwhile (the seller pasted the hash, an operator acted): kept for operators.
+      if (error instanceof AppError) return { attached: false } as const;
+      throw error;
+    });
+    if (attachment.attached) return 'attached';
+  }
   await ctx.db
     .insertInto('chain_incoming')
     .values({
@@ -252,59 +254,4 @@ async function waitingFor(
       unitsToTokenAmount(order.amount_units, decimals) === transfer.amount
     );
   });
-}
-
-/**
- * Attaches a transfer to the one order it matched, as if the seller had pasted its hash: the
- * transaction read and judged by the deposit rule (which also holds "after the order was
- * created" against the block's time), the order moved to TX_PENDING by actor `chain`, and its
- * check written `seen`. False when the transfer is not that order's deposit after all, or the
- * order or the transfer was taken meanwhile.
- */
-async function attach(
-  ctx: ChainCheckContext,
-  target: DepositTarget,
-  order: OrderRow,
-  hash: string,
-  head: ChainHead,
-  now: number,
-): Promise<boolean> {
-  const lookup = await lookUpDeposit(target, order, hash);
-  if (lookup.kind !== 'found' || !lookup.judgement.ok) return false;
-  const { tx, decimals, judgement } = lookup;
-  const check = newDepositCheck(
-    order,
-    hash,
-    {
-      ...transferColumns(tx, judgement.transfer, decimals),
-      state: 'seen',
-      attempts: 1,
-      confirmations: confirmationsOf(tx.blockNumber, head),
-      required_confirmations: requiredConfirmations(target.settings, head),
-      // Final already: the next round reads it once more and confirms it.
-      next_check_at: isFinal(tx.blockNumber, head) ? now : now + 1,
-      look_until: now + ctx.config.chainLookupWindowMs,
-    },
-    now,
-  );
-  try {
-    await applyTransition(
-      ctx.db,
-      {
-        orderId: order.id,
-        action: 'submitTxHash',
-        actor: 'chain',
-        actorId: null,
-        expectedStatus: 'WAITING_CRYPTO',
-        reason: `deposit found on ${order.network} without a hash: tx ${hash}`,
-        patch: { tx_hash: tx.hash },
-        alongside: (trx: Transaction<Database>) => insertDepositCheck(trx, check),
-      },
-      now,
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof AppError || isUniqueViolation(error)) return false;
-    throw error;
-  }
 }

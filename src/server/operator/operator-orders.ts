@@ -21,6 +21,7 @@ import type {
   OfficeInstructionsSchema,
   OperatorActionSchema,
   RejectSchema,
+  AttachDepositSchema,
 } from '../../shared/schemas/operator';
 import type { ServerContext } from '../context';
 import { isUniqueViolation } from '../db/errors';
@@ -32,7 +33,10 @@ import {
   type OrderRow,
 } from '../db/schema';
 import { AppError } from '../errors';
-import { depositTargetOf } from '../orders/deposit-check';
+import { ChainUnavailable } from '../chain/chain-reader';
+import { attachDeposit } from '../orders/deposit-attach';
+import { depositTargetOf, lookUpDeposit, settledWithin } from '../orders/deposit-check';
+import { unmatchedDepositsFor } from './incoming-deposits';
 import { PAYOUT_FROM_STATUS, checkPayout, overrideEvidence } from '../orders/payout-check';
 import { OPERATORS_RECIPIENT } from '../notifications/outbox';
 import { plainText, renderStored, type RenderedMessage } from '../notifications/render';
@@ -74,41 +78,44 @@ export async function orderForOperator(
       .where('taken_by', 'is', null)
       .execute();
   }
-  const [customer, orderCount, events, receipts, offices, order, messages] = await Promise.all([
-    db
-      .selectFrom('users')
-      .selectAll()
-      .where('telegram_id', '=', row.user_id)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('orders')
-      .select((eb) => eb.fn.countAll<number | string>().as('count'))
-      .where('user_id', '=', row.user_id)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('order_events')
-      .selectAll()
-      .where('order_id', '=', orderId)
-      .orderBy('id')
-      .execute(),
-    db
-      .selectFrom('receipts')
-      .selectAll()
-      .where('order_id', '=', orderId)
-      .orderBy('uploaded_at')
-      .orderBy('id')
-      .execute(),
-    row.payment_method === 'OFFICE' && row.city_id !== null
-      ? db
-          .selectFrom('offices')
-          .selectAll()
-          .where('city_id', '=', row.city_id)
-          .orderBy('position')
-          .execute()
-      : Promise.resolve([]),
-    toOrderDetails(db, row, { now, botUsername: ctx.config.botUsername }),
-    orderMessages(ctx, orderId),
-  ]);
+  const chainChecked = depositTargetOf(ctx, row) !== undefined;
+  const [customer, orderCount, events, receipts, offices, order, messages, incoming] =
+    await Promise.all([
+      db
+        .selectFrom('users')
+        .selectAll()
+        .where('telegram_id', '=', row.user_id)
+        .executeTakeFirstOrThrow(),
+      db
+        .selectFrom('orders')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('user_id', '=', row.user_id)
+        .executeTakeFirstOrThrow(),
+      db
+        .selectFrom('order_events')
+        .selectAll()
+        .where('order_id', '=', orderId)
+        .orderBy('id')
+        .execute(),
+      db
+        .selectFrom('receipts')
+        .selectAll()
+        .where('order_id', '=', orderId)
+        .orderBy('uploaded_at')
+        .orderBy('id')
+        .execute(),
+      row.payment_method === 'OFFICE' && row.city_id !== null
+        ? db
+            .selectFrom('offices')
+            .selectAll()
+            .where('city_id', '=', row.city_id)
+            .orderBy('position')
+            .execute()
+        : Promise.resolve([]),
+      toOrderDetails(db, row, { now, botUsername: ctx.config.botUsername }),
+      orderMessages(ctx, orderId),
+      unmatchedDepositsFor(db, row, chainChecked),
+    ]);
   const shared =
     receipts.length === 0
       ? []
@@ -128,7 +135,8 @@ export async function orderForOperator(
     : undefined;
   return {
     order,
-    chainChecked: depositTargetOf(ctx, row) !== undefined,
+    chainChecked,
+    incoming,
     customer: {
       telegramId: customer.telegram_id,
       firstName: customer.first_name,
@@ -392,6 +400,71 @@ function depositOverrideEvidence(
       : `chain check ${check.state}, ${check.confirmations}/${check.required_confirmations} confirmations`;
   return `deposit confirmed by hand (${seen}): ${reason}`;
 }
+
+/** How long an attachment waits for the node: the operator is waiting on the screen. */
+const ATTACH_LOOKUP_MS = 4_000;
+
+/**
+ * An operator attaches an unmatched deposit to a sell waiting for it: the transfer must be listed
+ * for the order's network and coin (DEPOSIT_NOT_LISTED), is read again and judged by the deposit
+ * rule (its refusal codes, as a seller's hash gets them; TX_UNCONFIRMED when the node does not
+ * answer within ATTACH_LOOKUP_MS), and the order moves to TX_PENDING, actor `operator`, followed
+ * to its confirmations by the chain checker.
+ */
+export const attachIncomingDeposit: OrderActionService<
+  v.InferOutput<typeof AttachDepositSchema>
+> = async (ctx, operatorId, orderId, body) => {
+  const order = await findOrder(ctx.db, orderId);
+  const hash = body.txHash.toLowerCase();
+  const target = depositTargetOf(ctx, order);
+  const listed =
+    target === undefined
+      ? undefined
+      : await ctx.db
+          .selectFrom('chain_incoming')
+          .select('tx_hash')
+          .where('network', '=', order.network)
+          .where('coin', '=', order.crypto_currency)
+          .where('tx_hash', '=', hash)
+          .where('order_id', 'is', null)
+          .executeTakeFirst();
+  if (target === undefined || listed === undefined) throw new AppError('DEPOSIT_NOT_LISTED');
+  if (order.status !== 'WAITING_CRYPTO' || order.type !== 'SELL') {
+    throw new AppError('INVALID_STATUS', { status: order.status });
+  }
+  if (body.expectedStatus !== undefined && body.expectedStatus !== order.status) {
+    throw new AppError('INVALID_STATUS', { status: order.status });
+  }
+  const now = ctx.now();
+  const [lookup, head] = await settledWithin(
+    order.network,
+    'attach',
+    ATTACH_LOOKUP_MS,
+    lookUpDeposit(target, order, hash),
+    target.reader.head(),
+  );
+  if (lookup.status === 'rejected') {
+    // A node that did not answer (in time) is not a refusal of the transfer: try again.
+    if (lookup.reason instanceof ChainUnavailable) throw new AppError('TX_UNCONFIRMED');
+    throw lookup.reason;
+  }
+  const outcome = await attachDeposit(
+    ctx,
+    target,
+    order,
+    hash,
+    lookup.value,
+    head.status === 'fulfilled' ? head.value : null,
+    now,
+    {
+      actor: 'operator',
+      actorId: operatorId,
+      reason: `unmatched deposit attached by an operator: tx ${hash}`,
+    },
+  );
+  if (!outcome.attached) throw new AppError(outcome.code, outcome.details);
+  return outcome.result;
+};
 
 /**
  * Completes an order; a P2P or bank buy needs the hash of the transfer that sent the crypto. On a

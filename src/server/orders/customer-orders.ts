@@ -15,6 +15,7 @@ import { checkTxHash } from '../../shared/addresses';
 import { ACTIVE_STATUSES, FINAL_STATUSES, takesAction } from '../../shared/order-status';
 import type { ServerContext } from '../context';
 import { ChainUnavailable } from '../chain/chain-reader';
+import { refusalDetails } from '../chain/deposit-rules';
 import { ORDER_COLUMNS, type ChainChecksTable, type Database, type OrderRow } from '../db/schema';
 import { compiledOnce } from '../db/compiled-once';
 import { pageOf } from '../db/paging';
@@ -458,14 +459,9 @@ async function depositCheckAtSubmission(
   }
   const { tx, decimals, judgement } = lookup.value;
   if (!judgement.ok) {
-    const { problem } = judgement;
     throw new AppError(
-      problem.code,
-      problem.code === 'TX_UNDERPAID'
-        ? { coin: order.crypto_currency, shortfall: problem.shortfall }
-        : problem.code === 'TX_WRONG_TOKEN'
-          ? { coin: order.crypto_currency }
-          : {},
+      judgement.problem.code,
+      refusalDetails(judgement.problem, order.crypto_currency),
     );
   }
   return newDepositCheck(

@@ -11,7 +11,7 @@ import { tokenAmountToDecimal, unitsToTokenAmount } from '../../shared/money';
 import type { ErrorCode } from '../../shared/errors';
 import type { ApiErrorDetails } from '../../shared/api';
 import { ChainUnavailable, type TransactionFound } from '../chain/chain-reader';
-import { judgePayout, type PayoutJudgement } from '../chain/deposit-rules';
+import { judgePayout, refusalDetails, type PayoutJudgement } from '../chain/deposit-rules';
 import type { ServerContext } from '../context';
 import type { ChainChecksTable, Database, OrderRow } from '../db/schema';
 import {
@@ -167,16 +167,10 @@ export async function checkPayout(
   }
   const { tx, decimals, judgement } = lookup.value;
   if (!judgement.ok) {
-    const { problem } = judgement;
     return {
       ok: false,
-      code: problem.code,
-      details:
-        problem.code === 'TX_UNDERPAID'
-          ? { coin: order.crypto_currency, shortfall: problem.shortfall }
-          : problem.code === 'TX_WRONG_TOKEN'
-            ? { coin: order.crypto_currency }
-            : {},
+      code: judgement.problem.code,
+      details: refusalDetails(judgement.problem, order.crypto_currency),
       followRow: null,
     };
   }

@@ -11,6 +11,7 @@ import type { OrderActionResponse } from '../../shared/api';
 import {
   MONEY_ACTIONS,
   OPERATOR_PATHS,
+  type OperatorIncomingResponse,
   type OperatorWrite,
   type OperatorOrderResponse,
   type OperatorOrdersResponse,
@@ -19,6 +20,7 @@ import {
 import {
   BankRequisitesSchema,
   CardRequisitesSchema,
+  AttachDepositSchema,
   CompleteSchema,
   ConfirmTxSchema,
   OfficeInstructionsSchema,
@@ -28,7 +30,9 @@ import {
   SetRateSchema,
   SetSpreadSchema,
 } from '../../shared/schemas/operator';
+import { unmatchedDeposits } from '../operator/incoming-deposits';
 import {
+  attachIncomingDeposit,
   completeOrder,
   confirmIncomingTx,
   confirmPaymentByOperator,
@@ -125,6 +129,16 @@ export const operatorRoutes: FastifyPluginCallback = (app, _options, done) => {
     write('confirmTx'),
     orderAction(ConfirmTxSchema, confirmIncomingTx),
   );
+  app.post(
+    '/api/operator/orders/:id/attach-deposit',
+    write('attachDeposit'),
+    orderAction(AttachDepositSchema, attachIncomingDeposit),
+  );
+
+  app.get(OPERATOR_PATHS.incoming, async (request, reply): Promise<OperatorIncomingResponse> => {
+    noStore(reply);
+    return { deposits: await unmatchedDeposits(app.db, request.consoleScope) };
+  });
   // No body completes an order that needs no outgoing hash (an office buy, a sell).
   app.post(
     '/api/operator/orders/:id/complete',

@@ -39,6 +39,12 @@ export const ConfirmTxFields = v.object({
   reason: auditedReason,
 });
 
+/** Attaching an unmatched deposit (a transfer to the deposit address) to a waiting sell. */
+export const AttachDepositSchema = v.object({
+  ...seen,
+  txHash: lineText(100),
+});
+
 /** Confirming a seller's transaction; no body on a network without a node, as before. */
 export const ConfirmTxSchema = v.nullish(ConfirmTxFields, {});
 

@@ -1,0 +1,65 @@
+/**
+ * The unmatched deposits (issue 23, "Deposits without a hash"): transfers to a deposit address
+ * that the chain checker's scan kept (jobs/chain-scan.ts) because no submitted hash named them and
+ * they matched no single waiting sell. Operators see them (all of them, and on a waiting sell
+ * those of its network and coin) and attach one to a sell as its deposit (operator-orders.ts,
+ * `attachIncomingDeposit`), checked by the same rule as a pasted hash.
+ */
+import type { Kysely, Selectable } from 'kysely';
+import { tokenAmountToDecimal } from '../../shared/money';
+import type { IncomingDeposit } from '../../shared/operator-api';
+import type { ChainIncomingTable, Database, OrderRow } from '../db/schema';
+
+/** The most unmatched deposits a list shows: the newest. */
+export const INCOMING_LISTED = 100;
+
+function asIncoming(row: Selectable<ChainIncomingTable>): IncomingDeposit {
+  return {
+    network: row.network,
+    txHash: row.tx_hash,
+    coin: row.coin,
+    amount: tokenAmountToDecimal(BigInt(row.amount), row.decimals),
+    sender: row.sender,
+    blockNumber: row.block_number,
+    seenAt: new Date(row.seen_at).toISOString(),
+    candidates: row.candidates,
+  };
+}
+
+/**
+ * The unmatched deposits, newest first. A console scoped to its own orders (a demo visitor's)
+ * sees none: a transfer belongs to nobody until attached.
+ */
+export async function unmatchedDeposits(
+  db: Kysely<Database>,
+  scope: number | null,
+): Promise<IncomingDeposit[]> {
+  if (scope !== null) return [];
+  const rows = await db
+    .selectFrom('chain_incoming')
+    .selectAll()
+    .where('order_id', 'is', null)
+    .orderBy('seen_at', 'desc')
+    .limit(INCOMING_LISTED)
+    .execute();
+  return rows.map(asIncoming);
+}
+
+/** The unmatched deposits a waiting sell could take: its network's and coin's. */
+export async function unmatchedDepositsFor(
+  db: Kysely<Database>,
+  order: Pick<OrderRow, 'type' | 'status' | 'network' | 'crypto_currency'>,
+  chainChecked: boolean,
+): Promise<IncomingDeposit[]> {
+  if (!chainChecked || order.type !== 'SELL' || order.status !== 'WAITING_CRYPTO') return [];
+  const rows = await db
+    .selectFrom('chain_incoming')
+    .selectAll()
+    .where('order_id', 'is', null)
+    .where('network', '=', order.network)
+    .where('coin', '=', order.crypto_currency)
+    .orderBy('seen_at', 'desc')
+    .limit(INCOMING_LISTED)
+    .execute();
+  return rows.map(asIncoming);
+}
