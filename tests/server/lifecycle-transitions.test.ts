@@ -178,12 +178,10 @@ const SPECS: Readonly<Record<HttpAction, ActionSpec>> = {
 
 const HTTP_ROWS = TRANSITIONS.filter(
   (row) => row.actor !== 'system' && row.actor !== 'chain' && row.action !== 'attachDeposit',
-).map(
-  (row) => ({
-    ...row,
-    action: row.action as HttpAction,
-  }),
-);
+).map((row) => ({
+  ...row,
+  action: row.action as HttpAction,
+}));
 
 /** An order of `kind` in `from`, written a minute before the call. */
 async function orderIn(
