@@ -343,6 +343,28 @@ describe('node faults are retried, never judged', () => {
     t.clock.advance(5 * 60_000);
     expect((await round()).outcomes.get(sell.id)).toBe('seen');
   });
+
+  it('a seen deposit whose node stops answering: flagged unreadable a window after its last read, once a window; answered again, it is counted and confirmed', async () => {
+    const { sell } = await seenDeposit();
+    expect((await round()).outcomes.get(sell.id)).toBe('waiting');
+    chain.faults.set({ kind: 'status', status: 503 });
+    // Within the window since the last read: only retried.
+    t.clock.advance(t.config.chainLookupWindowMs / 2);
+    expect((await round()).outcomes.get(sell.id)).toBeUndefined();
+    expect(await alertsOf(sell.id)).toEqual([]);
+    t.clock.advance(t.config.chainLookupWindowMs / 2 + 1_000);
+    expect((await round()).outcomes.get(sell.id)).toBe('flagged');
+    t.clock.advance(10 * 60_000);
+    expect((await round()).outcomes.get(sell.id)).not.toBe('flagged');
+    const alerts = await alertsOf(sell.id);
+    expect(alerts).toHaveLength(1);
+    expect(JSON.parse(alerts[0]?.payload ?? '{}')).toMatchObject({ chainFlag: 'unreadable' });
+    expect(await checkOf(sell.id)).toMatchObject({ state: 'seen' });
+    chain.faults.clear();
+    await chain.mine(CONFIRMATIONS);
+    t.clock.advance(5 * 60_000);
+    expect((await round()).outcomes.get(sell.id)).toBe('confirmed');
+  });
 });
 
 describe('an order moved by other means closes its check', () => {

@@ -230,10 +230,9 @@ export async function checkChainOnce(
     } catch (error) {
       if (!(error instanceof ChainUnavailable)) throw error;
       options.log?.warn({ network, fault: error.fault, err: error }, 'chain head unavailable');
-      // No row can be read this round; those whose lookup window ran out are told of.
+      // No row can be read this round; those unread for a whole window are told of.
       for (const row of await dueOn(ctx.db, network, now)
         .select(['order_id', 'kind', 'state', 'look_until', 'attempts'])
-        .where('state', '=', 'looking')
         .where('look_until', '<=', now)
         .limit(JOB_BATCH)
         .execute()) {
@@ -386,6 +385,8 @@ async function checkRow(
           confirmations: confirmationsOf(row.block_number, head),
           required_confirmations: required,
           next_check_at: nextRound(now),
+          // Read now: a node that stops answering is told of a window from here.
+          look_until: now + ctx.config.chainLookupWindowMs,
         },
         now,
       );
@@ -408,7 +409,7 @@ async function checkRow(
   } catch (error) {
     if (!(error instanceof ChainUnavailable)) throw error;
     options.log?.debug({ orderId: row.order_id, fault: error.fault }, 'chain lookup failed');
-    if (row.state === 'looking' && now >= row.look_until) {
+    if (now >= row.look_until) {
       await flagUnreadable(ctx, row, error, now);
       return 'flagged';
     }
@@ -567,9 +568,10 @@ async function flag(
 }
 
 /**
- * A looking hash whose node could not be read (head or lookup) when its lookup window ran out:
- * never judged "not found", but flagged, once per window: it stays looking, its window starts
- * again, and it is asked again after the usual backoff.
+ * A check whose node could not be read (head or lookup) for a whole window: a looking hash when
+ * its lookup window ran out (never judged "not found"), a seen deposit a window after its last
+ * read (its confirmations cannot be counted). Flagged once per window: it keeps its state, its
+ * window starts again, and it is asked again after the usual backoff.
  */
 async function flagUnreadable(
   ctx: ChainCheckContext,
