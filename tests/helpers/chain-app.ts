@@ -5,14 +5,16 @@
  * stays manual. Helpers to create a sell waiting for its crypto and to pay it.
  */
 import type { Address, Hash } from 'viem';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import type { ChainCheckContext } from '../../src/server/jobs/chain-checker';
 import { parseChainConfig, type ChainConfig } from '../../src/server/chain/chain-config';
 import type { AppConfig } from '../../src/server/config';
 import { unitsToTokenAmount } from '../../src/shared/money';
 import type { NetworkId } from '../../src/shared/networks';
 import { createOrder, newCustomer, type TestUser } from './api';
-import type { EvmTestChain } from './evm-chain';
+import { startEvmChain, type EvmTestChain } from './evm-chain';
 import { createTestApp, type TestApp } from './test-app';
+import { testDatabaseKind } from './test-database';
 
 export const CONFIRMATIONS = 5;
 
@@ -28,6 +30,50 @@ export function evmChainConfig(chain: EvmTestChain, rpcUrl = chain.url): ChainCo
   });
   if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
   return parsed.config;
+}
+
+/** A test file's chain, its app and the chain checker's context of that app. */
+export interface EvmChainApp {
+  chain: EvmTestChain;
+  t: TestApp;
+  ctx: ChainCheckContext;
+}
+
+/**
+ * The set-up of a test file on the EVM chain: the chain and a chain-checked app on it
+ * (`createChainTestApp` with `overrides`) before its tests, both stopped after them, and the
+ * node's faults cleared before each test. The fields are set once the file's tests start.
+ */
+export function useEvmChainApp(overrides: Partial<AppConfig> = {}): EvmChainApp {
+  const env = {} as EvmChainApp;
+  beforeAll(async () => {
+    env.chain = await startEvmChain();
+    env.t = await createChainTestApp(env.chain, overrides);
+    env.ctx = chainCheckContext(env.t);
+  }, 60_000);
+  afterAll(async () => {
+    await env.t.close();
+    await env.chain.stop();
+  });
+  beforeEach(() => {
+    env.chain.faults.clear();
+  });
+  return env;
+}
+
+/** The chain checker's context of a test app: its database, configuration and readers. */
+export function chainCheckContext(t: TestApp, config: AppConfig = t.config): ChainCheckContext {
+  return { db: t.database.db, config, chain: t.app.chain, dialect: testDatabaseKind() };
+}
+
+/** The chain check of an order (`kind`, deposit by default), if it has one. */
+export function chainCheckOf(t: TestApp, orderId: string, kind: 'deposit' | 'payout' = 'deposit') {
+  return t.database.db
+    .selectFrom('chain_checks')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
 }
 
 export function createChainTestApp(

@@ -6,7 +6,7 @@
  * the order they choose, checked by the deposit rule and followed by the chain to its
  * confirmations; refused with what is wrong, in the console's language.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   OPERATOR_PATHS,
   type OperatorIncomingResponse,
@@ -18,35 +18,24 @@ import { expectError, get, headersFor, type TestUser } from '../helpers/api';
 import {
   CONFIRMATIONS,
   amountOf,
-  createChainTestApp,
   pay,
   tokenOf,
   waitingSell,
   type WaitingSell,
+  useEvmChainApp,
 } from '../helpers/chain-app';
-import { startEvmChain, type EvmTestChain } from '../helpers/evm-chain';
+import { type EvmTestChain } from '../helpers/evm-chain';
 import type { TestApp } from '../helpers/test-app';
-import { testDatabaseKind } from '../helpers/test-database';
 
 const OPERATOR: TestUser = { id: 200_000_979, first_name: 'Olga', language_code: 'en' };
 
+const env = useEvmChainApp({ operatorIds: [OPERATOR.id] });
 let chain: EvmTestChain;
 let t: TestApp;
 let ctx: ChainCheckContext;
 
-beforeAll(async () => {
-  chain = await startEvmChain();
-  t = await createChainTestApp(chain, { operatorIds: [OPERATOR.id] });
-  ctx = { db: t.database.db, config: t.config, chain: t.app.chain, dialect: testDatabaseKind() };
-}, 60_000);
-
-afterAll(async () => {
-  await t.close();
-  await chain.stop();
-});
-
-beforeEach(() => {
-  chain.faults.clear();
+beforeAll(() => {
+  ({ chain, t, ctx } = env);
 });
 
 /** The checker's next round: a second later on the app's clock. */

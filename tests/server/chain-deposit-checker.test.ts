@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { encodeFunctionData, erc20Abi, type Address, type Hash } from 'viem';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createChainReaders } from '../../src/server/chain/chain-readers';
 import { AUTOPILOT_DELAY_MS, runAutopilot } from '../../src/server/jobs/autopilot';
 import {
@@ -32,38 +32,26 @@ import {
   tokenOf,
   waitingSell,
   type WaitingSell,
+  useEvmChainApp,
+  chainCheckContext,
+  chainCheckOf,
 } from '../helpers/chain-app';
-import { startEvmChain, type EvmTestChain } from '../helpers/evm-chain';
+import { type EvmTestChain } from '../helpers/evm-chain';
 import { authHeader, initDataFor } from '../helpers/identity';
-import { testDatabaseKind } from '../helpers/test-database';
 import type { TestApp } from '../helpers/test-app';
 
 const OPERATOR = { id: 200_000_923, first_name: 'Olga' };
 
+const env = useEvmChainApp({ operatorIds: [OPERATOR.id] });
 let chain: EvmTestChain;
 let t: TestApp;
 let ctx: ChainCheckContext;
 
-beforeAll(async () => {
-  chain = await startEvmChain();
-  t = await createChainTestApp(chain, { operatorIds: [OPERATOR.id] });
+beforeAll(() => {
+  ({ chain, t } = env);
   // Rounds an hour apart in the ration's terms: every due lookup fits in a round, whatever the
   // rows earlier tests left looking (the ration has its own test below).
-  ctx = {
-    db: t.database.db,
-    config: { ...t.config, chainCheckIntervalMs: 60 * 60_000 },
-    chain: t.app.chain,
-    dialect: testDatabaseKind(),
-  };
-}, 60_000);
-
-afterAll(async () => {
-  await t.close();
-  await chain.stop();
-});
-
-beforeEach(() => {
-  chain.faults.clear();
+  ctx = chainCheckContext(t, { ...t.config, chainCheckIntervalMs: 60 * 60_000 });
 });
 
 const sendHash = (user: TestUser, id: string, txHash: string) =>
@@ -75,12 +63,11 @@ const round = () => {
   return checkChainOnce(ctx, t.clock.now());
 };
 
-const checkOf = (id: string) =>
-  t.database.db
-    .selectFrom('chain_checks')
-    .selectAll()
-    .where('order_id', '=', id)
-    .executeTakeFirstOrThrow();
+const checkOf = async (id: string) => {
+  const check = await chainCheckOf(t, id);
+  if (check === undefined) throw new Error(`order ${id} has no deposit check`);
+  return check;
+};
 
 const versionOf = async (id: string) =>
   (

@@ -7,37 +7,28 @@
  * confirmed as before, with no reason.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/shared/api';
 import { OPERATOR_PATHS, type OperatorOrderResponse } from '../../src/shared/operator-api';
 import { expectError, get, headersFor, post, statusOf, type TestUser } from '../helpers/api';
 import {
   CONFIRMATIONS,
-  createChainTestApp,
   pay,
   waitingSell,
   type WaitingSell,
+  useEvmChainApp,
 } from '../helpers/chain-app';
-import { startEvmChain, type EvmTestChain } from '../helpers/evm-chain';
+import { type EvmTestChain } from '../helpers/evm-chain';
 import type { TestApp } from '../helpers/test-app';
 
 const OPERATOR: TestUser = { id: 200_000_978, first_name: 'Oleg', language_code: 'en' };
 
+const env = useEvmChainApp({ operatorIds: [OPERATOR.id] });
 let chain: EvmTestChain;
 let t: TestApp;
 
-beforeAll(async () => {
-  chain = await startEvmChain();
-  t = await createChainTestApp(chain, { operatorIds: [OPERATOR.id] });
-}, 60_000);
-
-afterAll(async () => {
-  await t.close();
-  await chain.stop();
-});
-
-beforeEach(() => {
-  chain.faults.clear();
+beforeAll(() => {
+  ({ chain, t } = env);
 });
 
 /** The operator's confirmation, from a console in `language` (its Accept-Language). */

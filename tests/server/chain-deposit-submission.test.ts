@@ -7,7 +7,7 @@
  * found; a network without a node works as before.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { METRICS_PATH } from '../../src/server/plugins/metrics';
 import { API_PATHS } from '../../src/shared/api';
 import {
@@ -25,25 +25,18 @@ import {
   pay,
   waitingSell,
   type WaitingSell,
+  useEvmChainApp,
+  chainCheckOf,
 } from '../helpers/chain-app';
-import { deadPort, startEvmChain, type EvmTestChain } from '../helpers/evm-chain';
+import { deadPort, type EvmTestChain } from '../helpers/evm-chain';
 import type { TestApp } from '../helpers/test-app';
 
+const env = useEvmChainApp();
 let chain: EvmTestChain;
 let t: TestApp;
 
-beforeAll(async () => {
-  chain = await startEvmChain();
-  t = await createChainTestApp(chain);
-}, 60_000);
-
-afterAll(async () => {
-  await t.close();
-  await chain.stop();
-});
-
-beforeEach(() => {
-  chain.faults.clear();
+beforeAll(() => {
+  ({ chain, t } = env);
 });
 
 const sendHash = (app: TestApp, user: TestUser, id: string, txHash: string) =>
@@ -60,12 +53,7 @@ const orderStatus = async (app: TestApp, id: string) =>
       .executeTakeFirstOrThrow()
   ).status;
 
-const checkOf = (app: TestApp, id: string) =>
-  app.database.db
-    .selectFrom('chain_checks')
-    .selectAll()
-    .where('order_id', '=', id)
-    .executeTakeFirst();
+const checkOf = chainCheckOf;
 
 /** A refusal leaves the order waiting for the right hash, with no check row. */
 async function expectStillWaiting(sell: WaitingSell): Promise<void> {

@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Address, Hash } from 'viem';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTOPILOT_DELAY_MS, runAutopilot } from '../../src/server/jobs/autopilot';
 import { checkChainOnce, type ChainCheckContext } from '../../src/server/jobs/chain-checker';
 import type { NotificationFacts } from '../../src/server/notifications/facts';
@@ -27,31 +27,21 @@ import {
   createChainTestApp,
   evmChainConfig,
   tokenOf,
+  useEvmChainApp,
 } from '../helpers/chain-app';
-import { deadPort, startEvmChain, type EvmTestChain } from '../helpers/evm-chain';
+import { deadPort, type EvmTestChain } from '../helpers/evm-chain';
 import { insertOrder } from '../helpers/orders';
-import { testDatabaseKind } from '../helpers/test-database';
 import type { TestApp } from '../helpers/test-app';
 
 const OPERATOR = { id: 200_000_977, first_name: 'Olga' };
 
+const env = useEvmChainApp({ operatorIds: [OPERATOR.id] });
 let chain: EvmTestChain;
 let t: TestApp;
 let ctx: ChainCheckContext;
 
-beforeAll(async () => {
-  chain = await startEvmChain();
-  t = await createChainTestApp(chain, { operatorIds: [OPERATOR.id] });
-  ctx = { db: t.database.db, config: t.config, chain: t.app.chain, dialect: testDatabaseKind() };
-}, 60_000);
-
-afterAll(async () => {
-  await t.close();
-  await chain.stop();
-});
-
-beforeEach(() => {
-  chain.faults.clear();
+beforeAll(() => {
+  ({ chain, t, ctx } = env);
 });
 
 interface PaidBuy {
