@@ -12,6 +12,7 @@ import type { AppConfig } from '../../src/server/config';
 import { unitsToTokenAmount } from '../../src/shared/money';
 import type { NetworkId } from '../../src/shared/networks';
 import { createOrder, newCustomer, type TestUser } from './api';
+import { insertOrder } from './orders';
 import { startEvmChain, type EvmTestChain } from './evm-chain';
 import { createTestApp, type TestApp } from './test-app';
 import { testDatabaseKind } from './test-database';
@@ -160,4 +161,37 @@ export async function pay(
     options.to ?? chain.deposit,
     options.amount ?? amountOf(chain, sell),
   );
+}
+
+/**
+ * A P2P buy whose payment `operatorId` confirmed at `paidAt`: PAYMENT_CONFIRMED, its event into
+ * that status written as the transition writes it (the payout check reads when it was paid).
+ */
+export async function insertPaidBuy(
+  t: TestApp,
+  operatorId: number,
+  fields: { readonly network: NetworkId; readonly wallet: string; readonly units: number },
+  paidAt: number = t.clock.now(),
+): Promise<{ readonly id: string; readonly customer: TestUser }> {
+  const customer = newCustomer('Buyer');
+  const id = await insertOrder(t.database.db, customer, {
+    status: 'PAYMENT_CONFIRMED',
+    network: fields.network,
+    wallet_address: fields.wallet,
+    amount_units: fields.units,
+    created_at: paidAt - 60_000,
+  });
+  await t.database.db
+    .insertInto('order_events')
+    .values({
+      order_id: id,
+      from_status: 'RECEIPT_UPLOADED',
+      to_status: 'PAYMENT_CONFIRMED',
+      actor: 'operator',
+      actor_id: operatorId,
+      reason: null,
+      created_at: paidAt,
+    })
+    .execute();
+  return { id, customer };
 }

@@ -9,9 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseChainConfig } from '../../src/server/chain/chain-config';
 import { checkChainOnce, type ChainCheckContext } from '../../src/server/jobs/chain-checker';
 import { OPERATOR_PATHS } from '../../src/shared/operator-api';
-import { expectError, newCustomer, post } from '../helpers/api';
-import { insertOrder } from '../helpers/orders';
-import { testDatabaseKind } from '../helpers/test-database';
+import { expectError, post } from '../helpers/api';
+import { chainCheckContext, insertPaidBuy } from '../helpers/chain-app';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { startTronGridFake, type TronGridFake } from '../helpers/trongrid-fake';
 
@@ -32,7 +31,7 @@ beforeAll(async () => {
   const parsed = parseChainConfig({ CHAIN_RPC_TRC20: tron.url });
   if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
   t = await createTestApp({ chain: parsed.config, operatorIds: [OPERATOR.id] });
-  ctx = { db: t.database.db, config: t.config, chain: t.app.chain, dialect: testDatabaseKind() };
+  ctx = chainCheckContext(t);
 });
 
 afterAll(async () => {
@@ -42,25 +41,8 @@ afterAll(async () => {
 
 /** A P2P buy of 100 USDT on TRC20 whose payment was confirmed now. */
 async function paidTronBuy(): Promise<string> {
-  const id = await insertOrder(t.database.db, newCustomer('Buyer'), {
-    status: 'PAYMENT_CONFIRMED',
-    network: 'TRC20',
-    wallet_address: CUSTOMER_WALLET,
-    amount_units: UNITS,
-  });
-  await t.database.db
-    .insertInto('order_events')
-    .values({
-      order_id: id,
-      from_status: 'RECEIPT_UPLOADED',
-      to_status: 'PAYMENT_CONFIRMED',
-      actor: 'operator',
-      actor_id: OPERATOR.id,
-      reason: null,
-      created_at: t.clock.now(),
-    })
-    .execute();
-  return id;
+  const buy = { network: 'TRC20', wallet: CUSTOMER_WALLET, units: UNITS } as const;
+  return (await insertPaidBuy(t, OPERATOR.id, buy)).id;
 }
 
 function payout(to: string, blockNumber: number): string {

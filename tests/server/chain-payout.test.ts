@@ -20,7 +20,7 @@ import { renderNotification } from '../../src/server/notifications/render';
 import { unitsToTokenAmount } from '../../src/shared/money';
 import type { NetworkId } from '../../src/shared/networks';
 import { AUTOPILOT_OPERATOR_ID, OPERATOR_PATHS } from '../../src/shared/operator-api';
-import { expectError, newCustomer, post, statusOf, type TestUser } from '../helpers/api';
+import { expectError, post, statusOf, type TestUser } from '../helpers/api';
 import {
   CONFIRMATIONS,
   chainTimeNotBefore,
@@ -28,9 +28,10 @@ import {
   evmChainConfig,
   tokenOf,
   useEvmChainApp,
+  insertPaidBuy,
 } from '../helpers/chain-app';
 import { deadPort, type EvmTestChain } from '../helpers/evm-chain';
-import { insertOrder } from '../helpers/orders';
+import { ORDER_DEFAULTS } from '../helpers/orders';
 import type { TestApp } from '../helpers/test-app';
 
 const OPERATOR = { id: 200_000_977, first_name: 'Olga' };
@@ -62,28 +63,9 @@ async function paidBuy(
   network: NetworkId = 'ERC20',
   paidAt: number = t.clock.now(),
 ): Promise<PaidBuy> {
-  const customer = newCustomer('Buyer');
   const wallet: Address = `0x${randomBytes(20).toString('hex')}`;
   const units = 100_000_000;
-  const id = await insertOrder(t.database.db, customer, {
-    status: 'PAYMENT_CONFIRMED',
-    network,
-    wallet_address: wallet,
-    amount_units: units,
-    created_at: paidAt - 60_000,
-  });
-  await t.database.db
-    .insertInto('order_events')
-    .values({
-      order_id: id,
-      from_status: 'RECEIPT_UPLOADED',
-      to_status: 'PAYMENT_CONFIRMED',
-      actor: 'operator',
-      actor_id: OPERATOR.id,
-      reason: null,
-      created_at: paidAt,
-    })
-    .execute();
+  const { id, customer } = await insertPaidBuy(t, OPERATOR.id, { network, wallet, units }, paidAt);
   return { id, customer, network, units, wallet };
 }
 
@@ -459,23 +441,10 @@ describe("the demo's autopilot leaves a payout on a network read from a node to 
 
 /** A paid buy in another app (its own database). */
 async function paidBuyIn(app: TestApp): Promise<string> {
-  const customer = newCustomer('Buyer');
-  const id = await insertOrder(app.database.db, customer, {
-    status: 'PAYMENT_CONFIRMED',
+  const buy = {
     network: 'ERC20',
-    wallet_address: chain.stranger,
-  });
-  await app.database.db
-    .insertInto('order_events')
-    .values({
-      order_id: id,
-      from_status: 'RECEIPT_UPLOADED',
-      to_status: 'PAYMENT_CONFIRMED',
-      actor: 'operator',
-      actor_id: OPERATOR.id,
-      reason: null,
-      created_at: app.clock.now(),
-    })
-    .execute();
-  return id;
+    wallet: chain.stranger,
+    units: ORDER_DEFAULTS.amount_units,
+  } as const;
+  return (await insertPaidBuy(app, OPERATOR.id, buy)).id;
 }
