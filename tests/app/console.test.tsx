@@ -8,6 +8,8 @@ import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { OrderDetails } from '../../src/shared/api';
 import type {
+  IncomingDeposit,
+  OperatorIncomingResponse,
   OperatorOrderResponse,
   OperatorOrderRow,
   OperatorQueueResponse,
@@ -879,4 +881,299 @@ describe('the console completes a buy whose payout is checked on the chain (issu
       'Выплата в сети: 2\u00a0из\u00a05\u00a0подтверждений',
     );
   });
+});
+
+describe('unmatched deposits on a sell waiting for its crypto (issue 23, "Deposits without a hash")', () => {
+  const ATTACH = `/api/operator/orders/${ID}/attach-deposit`;
+  const SENDER = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+  const TWINS = `0x${'ab'.repeat(32)}`;
+  const LONELY = `0x${'cd'.repeat(32)}`;
+  const SEEN = iso(FIXTURE_NOW - 7 * MINUTE);
+  // 18 decimals (USDT on BSC): every digit is shown, none rounded away.
+  const deposits: IncomingDeposit[] = [
+    {
+      network: 'BEP20',
+      txHash: TWINS,
+      coin: 'USDT',
+      amount: '100.000000000000000001',
+      sender: SENDER,
+      blockNumber: 41,
+      seenAt: SEEN,
+      candidates: 2,
+    },
+    {
+      network: 'BEP20',
+      txHash: LONELY,
+      coin: 'USDT',
+      amount: '99.5',
+      sender: SENDER,
+      blockNumber: 40,
+      seenAt: SEEN,
+      candidates: 0,
+    },
+  ];
+  const waiting = {
+    type: 'SELL' as const,
+    status: 'WAITING_CRYPTO' as const,
+    network: 'BEP20' as const,
+    cryptoCurrency: 'USDT' as const,
+    amount: 100,
+  };
+  const seenText = (language: 'ru' | 'en') =>
+    new Intl.DateTimeFormat(localeOf(language), {
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+    }).format(new Date(SEEN));
+  const incomingOf = (hash: string) =>
+    document.querySelector<HTMLElement>(
+      `[data-testid="console-incoming"] [data-incoming="${hash}"]`,
+    );
+  const attachOf = (hash: string) => {
+    const button = incomingOf(hash)?.querySelector<HTMLElement>('[data-testid="attach-deposit"]');
+    if (button === null || button === undefined) throw new Error(`no attach button for ${hash}`);
+    return button;
+  };
+  const attach = async (hash: string) => {
+    fireEvent.click(attachOf(hash));
+    await settle();
+    await settle();
+  };
+
+  it('lists each with its exact amount and coin, network, short sender and hash (copied whole), when it arrived and how many orders it could be', async () => {
+    await openOrder(view(waiting, { chainChecked: true, incoming: deposits }));
+    const section = screen.getByTestId('console-incoming');
+    expect(section.textContent).toContain('Unmatched deposits to the address');
+    expect(section.textContent).toContain('compare its amount with the order’s (100 USDT)');
+    const twins = incomingOf(TWINS);
+    expect(twins?.textContent).toContain('100.000000000000000001 USDT · BEP20');
+    expect(twins?.textContent).toContain(`Arrived ${seenText('en')}`);
+    expect(twins?.textContent).toContain('Could be any of 2\u00a0orders');
+    const sender = twins?.querySelector<HTMLElement>('[data-testid="incoming-sender"]');
+    expect(sender?.textContent).toContain('0x5aAe…eAed');
+    expect(sender?.dataset['copyValue']).toBe(SENDER);
+    const hash = twins?.querySelector<HTMLElement>('[data-testid="incoming-hash"]');
+    expect(hash?.textContent).toContain('0xabab…abab');
+    expect(hash?.dataset['copyValue']).toBe(TWINS);
+    expect(twins?.querySelector('[data-href]')?.getAttribute('data-href')).toBe(
+      `https://bscscan.com/tx/${TWINS}`,
+    );
+    expect(incomingOf(LONELY)?.textContent).toContain('99.5 USDT · BEP20');
+    expect(incomingOf(LONELY)?.textContent).toContain('Matches no order’s amount');
+  });
+
+  it('in Russian: the title, the amounts written the Russian way, the plural of the orders it could be', async () => {
+    await openOrder(
+      view(waiting, {
+        chainChecked: true,
+        incoming: [
+          { ...deposits[0], candidates: 21 } as IncomingDeposit,
+          deposits[1] as IncomingDeposit,
+        ],
+      }),
+      'ru',
+    );
+    const section = screen.getByTestId('console-incoming');
+    expect(section.textContent).toContain('Неопознанные поступления на адрес');
+    expect(incomingOf(TWINS)?.textContent).toContain('100,000000000000000001 USDT · BEP20');
+    expect(incomingOf(TWINS)?.textContent).toContain(`Поступил ${seenText('ru')}`);
+    expect(incomingOf(TWINS)?.textContent).toContain('Может относиться к\u00a021\u00a0заказу');
+    expect(incomingOf(LONELY)?.textContent).toContain('Не совпал по сумме ни с одним заказом');
+    expect(attachOf(LONELY).textContent).toBe('Привязать к заказу');
+  });
+
+  it('attach asks first with the transfer’s amount beside the order’s; declined, nothing is sent; accepted, the hash is sent with the status seen and the order is read again', async () => {
+    const { api } = await openOrder(view(waiting, { chainChecked: true, incoming: deposits }));
+    api.on('POST', ATTACH, { json: { success: true, status: 'TX_PENDING' } });
+    setup.dialogs.confirm.mockReturnValue(false);
+    await attach(LONELY);
+    expect(setup.dialogs.confirm).toHaveBeenCalledWith(
+      'Attach this transfer to order #3f9c2a7b as its deposit?\nTransfer: 99.5 USDT from 0x5aAe…eAed\nOrder: 100 USDT\nThe chain then confirms it.',
+    );
+    expect(api.callsTo('POST', ATTACH)).toHaveLength(0);
+    setup.dialogs.confirm.mockReturnValue(true);
+    const reads = api.callsTo('GET', `/api/operator/orders/${ID}`).length;
+    await attach(TWINS);
+    expect(api.callsTo('POST', ATTACH).map((call) => call.body)).toEqual([
+      { txHash: TWINS, expectedStatus: 'WAITING_CRYPTO' },
+    ]);
+    expect(screen.getByTestId('console-notice').textContent).toBe(
+      'Done: the order is now “Transaction pending”',
+    );
+    expect(api.callsTo('GET', `/api/operator/orders/${ID}`).length).toBeGreaterThan(reads);
+  });
+
+  it.each([
+    [
+      'en',
+      { code: 'TX_UNDERPAID', coin: 'USDT', shortfall: '0.5' },
+      'This transfer is 0.5 USDT less than the order’s amount: it cannot be this order’s deposit.',
+    ],
+    [
+      'ru',
+      { code: 'TX_UNDERPAID', coin: 'USDT', shortfall: '0.5' },
+      'Этот перевод на 0,5 USDT меньше суммы заказа: он не может быть депозитом этого заказа.',
+    ],
+    [
+      'en',
+      { code: 'TX_UNCONFIRMED' },
+      'The node did not answer: the transfer could not be checked. Try again in a minute.',
+    ],
+    [
+      'ru',
+      { code: 'TX_UNCONFIRMED' },
+      'Узел сети не ответил: перевод не удалось проверить. Повторите через минуту.',
+    ],
+    ['en', { code: 'TX_ALREADY_USED' }, 'This transfer is already the deposit of another order.'],
+    [
+      'ru',
+      { code: 'TX_BEFORE_ORDER' },
+      'Этот перевод сделан раньше, чем создан заказ: он не может быть депозитом этого заказа.',
+    ],
+    [
+      'en',
+      { code: 'DEPOSIT_NOT_LISTED' },
+      "This transfer is not among the unmatched deposits of the order's network and coin. Reload the order.",
+    ],
+    [
+      'ru',
+      { code: 'DEPOSIT_NOT_LISTED' },
+      'Этого перевода нет среди неопознанных поступлений в сети и монете заказа. Обновите заказ.',
+    ],
+  ] as const)(
+    'a refusal (%s, %o) is told as what is wrong with the transfer, in the console’s language',
+    async (language, refusal, message) => {
+      const { api } = await openOrder(
+        view(waiting, { chainChecked: true, incoming: deposits }),
+        language,
+      );
+      api.on('POST', ATTACH, {
+        status: refusal.code === 'DEPOSIT_NOT_LISTED' ? 404 : 400,
+        json: { error: 'x', ...refusal },
+      });
+      await attach(LONELY);
+      const notice = screen.getByTestId('console-notice');
+      expect(notice.dataset['kind']).toBe('error');
+      expect(notice.textContent).toContain(message);
+    },
+  );
+
+  it('another operator attached first: told with the status the order has now', async () => {
+    const { api } = await openOrder(view(waiting, { chainChecked: true, incoming: deposits }));
+    api.on('POST', ATTACH, {
+      status: 409,
+      json: { error: 'x', code: 'INVALID_STATUS', status: 'TX_PENDING' },
+    });
+    await attach(TWINS);
+    expect(screen.getByTestId('console-notice').dataset['kind']).toBe('stale');
+  });
+
+  it('none listed: no section, only reject', async () => {
+    await openOrder(view(waiting, { chainChecked: true, incoming: [] }));
+    expect(screen.queryByTestId('console-incoming')).toBeNull();
+    expect(screen.getByTestId('reject-form')).not.toBeNull();
+  });
+
+  describe('on the queue', () => {
+    const queue: OperatorQueueResponse = {
+      serverTime: iso(FIXTURE_NOW),
+      groups: QUEUE_GROUPS.map((group) => ({ group, count: 0, orders: [] })),
+    };
+    const serveQueue = (incoming: readonly IncomingDeposit[]) =>
+      fakeConsoleApi([
+        { method: 'GET', path: '/api/operator/queue', reply: { json: queue } },
+        {
+          method: 'GET',
+          path: '/api/operator/incoming',
+          reply: { json: { deposits: incoming } satisfies OperatorIncomingResponse },
+        },
+        {
+          method: 'GET',
+          path: '/api/operator/orders',
+          reply: { json: { orders: [row()], hasMore: false } },
+        },
+      ]);
+
+    it.each([
+      [
+        'en',
+        'Unmatched deposits · 2',
+        [
+          '100.000000000000000001 USDT · BEP20',
+          'from 0x5aAe…eAed',
+          'Could be any of 2\u00a0orders',
+        ],
+        ['99.5 USDT · BEP20', 'Matches no order’s amount'],
+      ],
+      [
+        'ru',
+        'Неопознанные поступления · 2',
+        [
+          '100,000000000000000001 USDT · BEP20',
+          'от 0x5aAe…eAed',
+          'Может относиться к\u00a02\u00a0заказам',
+        ],
+        ['99,5 USDT · BEP20', 'Не совпал по сумме ни с одним заказом'],
+      ],
+    ] as const)(
+      '(%s) lists them above the groups, each with amount, network, short sender, time and how many orders it could be',
+      async (language, header, first, second) => {
+        serveQueue(deposits);
+        renderApp('/console', { language });
+        await settle();
+        const section = screen.getByTestId('queue-incoming');
+        expect(section.querySelector('header')?.textContent).toBe(header);
+        const rows = section.querySelectorAll<HTMLElement>('[data-incoming]');
+        expect([...rows].map((r) => r.dataset['incoming'])).toEqual([TWINS, LONELY]);
+        for (const text of [...first, seenText(language)])
+          expect(rows[0]?.textContent).toContain(text);
+        for (const text of second) expect(rows[1]?.textContent).toContain(text);
+        // Above the queue's groups: an operator sees them first.
+        const group = document.querySelector('[data-queue-group]');
+        expect(
+          section.compareDocumentPosition(group as Node) & Node.DOCUMENT_POSITION_FOLLOWING,
+        ).toBeTruthy();
+      },
+    );
+
+    it('a deposit opens the search of the sells waiting for their crypto, where its order is found', async () => {
+      const api = serveQueue(deposits);
+      const app = renderApp('/console', { language: 'en' });
+      await settle();
+      expect(screen.getByTestId('queue-incoming').textContent).toContain(
+        'Find the sell the transfer belongs to',
+      );
+      fireEvent.click(incomingRow(LONELY));
+      await settle();
+      expect(app.currentPath()).toBe('/console/orders?status=WAITING_CRYPTO&type=SELL');
+      expect(
+        api.callsTo('GET', '/api/operator/orders').map((c) => Object.fromEntries(c.query)),
+      ).toEqual([{ status: 'WAITING_CRYPTO', type: 'SELL', limit: '20', offset: '0' }]);
+      expect(document.querySelector<HTMLSelectElement>('select[name="status"]')?.value).toBe(
+        'WAITING_CRYPTO',
+      );
+      expect(document.querySelector<HTMLSelectElement>('select[name="type"]')?.value).toBe('SELL');
+    });
+
+    it('none (or a demo visitor’s console, which sees none): no section; asked again with the queue', async () => {
+      const api = serveQueue([]);
+      renderApp('/console', { language: 'en' });
+      await settle();
+      expect(screen.queryByTestId('queue-incoming')).toBeNull();
+      expect(document.querySelectorAll('[data-queue-group]')).toHaveLength(QUEUE_GROUPS.length);
+      api.on('GET', '/api/operator/incoming', { json: { deposits } });
+      await advance(10_000);
+      expect(api.callsTo('GET', '/api/operator/incoming')).toHaveLength(2);
+      expect(screen.getByTestId('queue-incoming').dataset['count']).toBe('2');
+    });
+  });
+
+  const incomingRow = (hash: string) => {
+    const found = document.querySelector<HTMLElement>(
+      `[data-testid="queue-incoming"] [data-incoming="${hash}"]`,
+    );
+    if (found === null) throw new Error(`no queue row for ${hash}`);
+    return found;
+  };
 });

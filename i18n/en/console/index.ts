@@ -41,6 +41,31 @@ const en_console: NamespaceConsoleTranslation = {
   confirmReason: 'Reason to confirm by hand',
   payoutUnchecked: 'Completed without a chain check of the payout: see the history.',
   payoutCard: 'Payout card',
+  incoming: 'Unmatched deposits',
+  incomingToAddress: 'Unmatched deposits to the address',
+  incomingOrderFooter:
+    'Transfers to the deposit address in the order’s network and coin that came without a hash and matched no single order. Attach one only when you are sure it is this customer’s: compare its amount with the order’s ({amount}).',
+  incomingQueueFooter:
+    'Find the sell the transfer belongs to (tap it to see the sells waiting for crypto) and attach it on the order’s page.',
+  incomingSender: 'Sender',
+  incomingSeen: 'Arrived {date}',
+  incomingFrom: 'from {sender}',
+  incomingCandidates: 'Could be any of {count}\u00a0orders',
+  incomingNoMatch: 'Matches no order’s amount',
+  incomingFind: 'Find',
+  attachDeposit: 'Attach to this order',
+  attachDepositAsk:
+    'Attach this transfer to order #{id} as its deposit?\nTransfer: {amount} from {sender}\nOrder: {orderAmount}\nThe chain then confirms it.',
+  attachRefused: {
+    TX_WRONG_RECIPIENT: 'This transfer was not sent to this order’s deposit address.',
+    TX_UNDERPAID:
+      'This transfer is {amount} {coin} less than the order’s amount: it cannot be this order’s deposit.',
+    TX_BEFORE_ORDER:
+      'This transfer was made before the order was created: it cannot be this order’s deposit.',
+    TX_ALREADY_USED: 'This transfer is already the deposit of another order.',
+    TX_UNCONFIRMED:
+      'The node did not answer: the transfer could not be checked. Try again in a minute.',
+  },
   actors: {
     customer: 'customer',
     operator: 'operator {id}',

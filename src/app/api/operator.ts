@@ -2,6 +2,7 @@
 import type { OrderActionResponse } from '../../shared/api';
 import {
   OPERATOR_PATHS,
+  type OperatorIncomingResponse,
   type OperatorOrderResponse,
   type OperatorOrdersResponse,
   type OperatorQueueResponse,
@@ -29,6 +30,11 @@ export function fetchOperatorOrder(
   signal?: AbortSignal,
 ): Promise<OperatorOrderResponse> {
   return apiRequest<OperatorOrderResponse>(OPERATOR_PATHS.order(id), signal ? { signal } : {});
+}
+
+/** The deposits without a hash that matched no single order, newest first. */
+export function fetchIncoming(signal?: AbortSignal): Promise<OperatorIncomingResponse> {
+  return apiRequest<OperatorIncomingResponse>(OPERATOR_PATHS.incoming, signal ? { signal } : {});
 }
 
 /** A receipt's file as uploaded, as a Blob. */

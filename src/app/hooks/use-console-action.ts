@@ -13,6 +13,7 @@ import { useEnvironment } from '../environment-context';
 import { useI18nContext, useLanguage } from '../i18n/language';
 import { askConfirm, hapticError, hapticSuccess } from '../telegram/actions';
 import { clearDrafts } from '../components/console/console-draft';
+import { attachRefusalText } from '../components/console/console-incoming';
 
 export interface ConsoleNotice {
   readonly kind: 'done' | 'stale' | 'error' | 'reopen';
@@ -66,7 +67,10 @@ export function useConsoleAction(
         // The form keeps what was typed (and its draft, for the reopened console).
         setNotice({ kind: 'reopen', text: LL.apiErrors.OPERATOR_REOPEN() });
       } else {
-        setNotice({ kind: 'error', text: failureText(error, LL, LL.errors.generic(), language) });
+        const text =
+          (action === 'attachDeposit' ? attachRefusalText(error, LL, language) : null) ??
+          failureText(error, LL, LL.errors.generic(), language);
+        setNotice({ kind: 'error', text });
       }
     } finally {
       setBusy(false);

@@ -2,8 +2,9 @@
  * What an operator can do with an order in its status (issue 11), each a form on the valibot
  * schemas of src/shared/schemas/operator.ts: card or bank requisites (bank prefilled from the
  * default account), office instructions, confirming a payment or a transaction, completing (the
- * outgoing hash checked for the order's network), rejecting with a catalogue reason. Where money
- * moves, the operator is asked first.
+ * outgoing hash checked for the order's network), attaching an unmatched deposit to a sell
+ * waiting for its crypto, rejecting with a catalogue reason. Where money moves, the operator is
+ * asked first.
  */
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { Button, Input, List, Section, Select, Textarea } from '@telegram-apps/telegram-ui';
@@ -30,6 +31,7 @@ import { formatCrypto, formatFiat } from '../../../shared/format';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import type { ConsoleAction } from '../../hooks/use-console-action';
 import { readDraft, useFormDraft } from './console-draft';
+import { OrderIncomingDeposits } from './console-incoming';
 
 type Fields = Record<string, string>;
 
@@ -488,6 +490,9 @@ export function ConsoleActions({
         testId="complete"
       />
     );
+  } else if (status === 'WAITING_CRYPTO') {
+    // Its deposit may have come without a hash: the transfers that could be it, to attach one.
+    main = <OrderIncomingDeposits view={view} action={action} />;
   } else if (status === 'OFFICE_READY') {
     main = (
       <AskedAction

@@ -1,7 +1,8 @@
 /**
  * `/console`: the operators' queue (issue 11): the orders waiting for an operator, one section per
  * group (src/shared/operator-queue.ts) with its count, most urgent first, asked again every
- * 10 seconds while open.
+ * 10 seconds while open; above them, the deposits that came without a hash and matched no single
+ * order (issue 23), when there are any.
  */
 import { Button, List, Placeholder, Section, Text } from '@telegram-apps/telegram-ui';
 import { useLocation } from 'wouter';
@@ -9,9 +10,10 @@ import { Loading } from '../../components/loading';
 import { Screen } from '../../components/screen';
 import { clockOffset } from '../../hooks/use-countdown';
 import { useFetchState } from '../../hooks/use-fetch-state';
-import { fetchQueue } from '../../api/operator';
+import { fetchIncoming, fetchQueue } from '../../api/operator';
 import { failureText } from '../../components/failure-text';
 import { useI18nContext, useLanguage } from '../../i18n/language';
+import { QueueIncomingDeposits } from '../../components/console/console-incoming';
 import { ConsoleOrderRow } from '../../components/console/console-order-row';
 import { useServerNow } from '../../components/console/console-time';
 
@@ -31,6 +33,8 @@ export function ConsoleQueue() {
     { intervalMs: QUEUE_POLL_MS },
   );
   const now = useServerNow(queue.data?.offsetMs ?? 0);
+  // Apart from the queue: a failure here hides the list and leaves the queue as it is.
+  const incoming = useFetchState('incoming', fetchIncoming, { intervalMs: QUEUE_POLL_MS });
 
   let body;
   if (queue.data === undefined && queue.error !== undefined) {
@@ -40,6 +44,7 @@ export function ConsoleQueue() {
   } else {
     body = (
       <List>
+        <QueueIncomingDeposits deposits={incoming.data?.deposits ?? []} />
         {queue.data.answer.groups.map(({ group, count, orders }) => (
           <Section
             key={group}

@@ -1,10 +1,12 @@
 /**
  * `/console/orders`: every order, searched and filtered (issue 11): an order number, a Telegram
  * id, a @username or a name; status (or all active, or those needing attention), type, method and
- * the days created; newest first, a page at a time.
+ * the days created; newest first, a page at a time. A link may set filters in its query
+ * (`?status=WAITING_CRYPTO&type=SELL` from the queue's unmatched deposits).
  */
 import { Button, Input, List, Placeholder, Section, Select } from '@telegram-apps/telegram-ui';
 import { useEffect, useState } from 'react';
+import { useSearch } from 'wouter';
 import type { OperatorOrderRow } from '../../../shared/operator-api';
 import {
   ORDER_STATUSES,
@@ -30,6 +32,16 @@ type Filters = Readonly<Record<'q' | 'status' | 'type' | 'method' | 'from' | 'to
 
 const NO_FILTERS: Filters = { q: '', status: '', type: '', method: '', from: '', to: '' };
 
+/** The filters a link sets in its query; the others empty. */
+function linkedFilters(search: string): Filters {
+  const params = new URLSearchParams(search);
+  const entries = Object.entries(NO_FILTERS).map(([name, empty]) => [
+    name,
+    params.get(name) ?? empty,
+  ]);
+  return Object.fromEntries(entries) as Filters;
+}
+
 /** The filters as the call's query: the ones set only. */
 function query(filters: Filters, offset: number): Record<string, string> {
   const set: [string, string][] = Object.entries(filters).filter(
@@ -41,8 +53,9 @@ function query(filters: Filters, offset: number): Record<string, string> {
 export function ConsoleSearch() {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
-  const [typed, setTyped] = useState<Filters>(NO_FILTERS);
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const search = useSearch();
+  const [typed, setTyped] = useState<Filters>(() => linkedFilters(search));
+  const [filters, setFilters] = useState<Filters>(() => linkedFilters(search));
   const [pages, setPages] = useState(1);
   const now = useServerNow(0);
 
