@@ -5,7 +5,8 @@
  * Hardhat node started here, configured through the variables an operator sets
  * (CHAIN_RPC_BEP20, TOKEN_CONTRACT_USDT_BEP20, CHAIN_CONFIRMATIONS_BEP20, DEPOSIT_ADDRESS_EVM,
  * CHAIN_CHECK_INTERVAL_MS); BEP20's USDT is the chain's 18-decimal token, as Binance's on BSC.
- * No operator and no autopilot: only the chain checker moves the order.
+ * No autopilot: only the chain checker moves an order, except where an operator attaches a
+ * deposit that came without a hash ("Deposits without a hash").
  */
 import type { Browser, Page } from 'playwright-core';
 import type { Hash } from 'viem';
@@ -14,6 +15,7 @@ import { loadConfig } from '../../src/server/config';
 import { unitsToTokenAmount } from '../../src/shared/money';
 import { startEvmChain, type EvmTestChain } from '../helpers/evm-chain';
 import {
+  DEMO_CUSTOMER,
   launchBrowser,
   onScreen,
   openPhone,
@@ -49,6 +51,9 @@ beforeAll(async () => {
     // Nobody plays the operator: the order can only move by the chain checker.
     demoAutopilot: false,
     maxActiveOrders: 50,
+    // The phones' demo customer is an operator too, whose console sees every order and every
+    // unmatched deposit (a demo visitor's console is scoped to their own orders and sees none).
+    operatorIds: [DEMO_CUSTOMER.id],
   });
 }, 120_000);
 
@@ -253,6 +258,117 @@ describe('a sell of USDT on BEP20 checked on the chain', () => {
         .execute();
       // A refused hash is not kept: nothing to check, the order waits for the right one.
       expect(checks).toHaveLength(0);
+    });
+  });
+});
+
+describe('a deposit without a hash that two sells could be (issue 23, "Deposits without a hash")', () => {
+  /** A console phone at 390 px whose confirmations are accepted and recorded. */
+  async function consolePhone(language: Language, theme: Theme) {
+    const opened = await openPhone(browser, { storedLanguage: language, theme });
+    const dialogs: string[] = [];
+    opened.page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
+    return { ...opened, dialogs };
+  }
+
+  /** Screenshots at 390 px and 360 px, nothing cut sideways at either; the page is left at 390. */
+  async function shoot(page: Page, name: string, section: string): Promise<void> {
+    await page.mouse.move(0, 0);
+    for (const width of [390, 360]) {
+      await page.setViewportSize({ width, height: 844 });
+      const overflow = await page
+        .getByTestId(section)
+        .evaluate((element) => element.scrollWidth > element.clientWidth);
+      expect(overflow, `${name}: the section is wider than the screen at ${width} px`).toBe(false);
+      await screenshot(page, `${name}-${width}`);
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+  }
+
+  it('is listed on the queue (ru and en), found among the waiting sells, and attached on its order, which the chain then confirms', async () => {
+    await withPhone(browser, { storedLanguage: 'en' }, async (customer) => {
+      // Two sells of the same amount: the scan cannot tell whose the transfer is.
+      const first = await createSell(customer, server.url, 'BEP20');
+      const second = await createSell(customer, server.url, 'BEP20');
+      const { amount } = await orderOf(second);
+      expect((await orderOf(first)).amount).toBe(amount);
+      // Sent without a hash ever pasted: only the scan of the deposit address sees it.
+      const hash = (
+        await chain.transfer(chain.tokens.usdt18, chain.customer, chain.deposit, amount)
+      ).toLowerCase();
+
+      const en = await consolePhone('en', 'light');
+      const ru = await consolePhone('ru', 'dark');
+      try {
+        for (const [phone, words] of [
+          [
+            ru,
+            {
+              title: 'Неопознанные поступления',
+              could: /Может относиться к\u00a0\d+\u00a0заказам/,
+            },
+          ],
+          [en, { title: 'Unmatched deposits', could: /Could be any of \d+\u00a0orders/ }],
+        ] as const) {
+          await phone.page.goto(`${server.url}/console`);
+          await onScreen(phone.page, 'console-queue');
+          const row = phone.page.locator(
+            `[data-testid="queue-incoming"] [data-incoming="${hash}"]`,
+          );
+          await row.waitFor({ timeout: 15_000 });
+          await expect.poll(() => row.textContent()).toMatch(words.could);
+          expect(await row.textContent()).toContain('100 USDT · BEP20');
+          expect(
+            await phone.page.getByTestId('queue-incoming').locator('header').textContent(),
+          ).toMatch(new RegExp(`^${words.title} · \\d+$`));
+        }
+        await shoot(ru.page, 'console-queue-incoming-ru-dark', 'queue-incoming');
+        await shoot(en.page, 'console-queue-incoming-en-light', 'queue-incoming');
+
+        // The deposit opens the sells waiting for their crypto; the operator picks the order.
+        await en.page.locator(`[data-testid="queue-incoming"] [data-incoming="${hash}"]`).click();
+        await onScreen(en.page, 'console-search');
+        await en.page.locator(`[data-console-order="${second}"]`).click();
+        await onScreen(en.page, 'console-order');
+        const listed = en.page.locator(
+          `[data-testid="console-incoming"] [data-incoming="${hash}"]`,
+        );
+        await listed.waitFor({ timeout: 15_000 });
+        await shoot(en.page, 'console-order-incoming-en-light', 'console-incoming');
+        await ru.page.goto(`${server.url}/console/orders/${second}`);
+        await ru.page
+          .getByTestId('console-incoming')
+          .getByText('Неопознанные поступления на адрес')
+          .waitFor({ timeout: 15_000 });
+        await shoot(ru.page, 'console-order-incoming-ru-dark', 'console-incoming');
+
+        await listed.getByTestId('attach-deposit').click();
+        await en.page
+          .getByTestId('console-notice')
+          .getByText('Done: the order is now “Transaction pending”')
+          .waitFor({ timeout: 15_000 });
+        expect(en.dialogs).toEqual([
+          `Attach this transfer to order #${second.slice(0, 8)} as its deposit?\nTransfer: 100 USDT from ${chain.customer.slice(0, 6)}…${chain.customer.slice(-4)}\nOrder: 100 USDT\nThe chain then confirms it.`,
+        ]);
+        expect((await orderOf(second)).status).toBe('TX_PENDING');
+        expect((await orderOf(first)).status).toBe('WAITING_CRYPTO');
+        // Taken: the list of the other sell no longer has it.
+        await ru.page.goto(`${server.url}/console/orders/${first}`);
+        await onScreen(ru.page, 'console-order');
+        await ru.page.getByTestId('console-status').waitFor();
+        expect(await ru.page.locator(`[data-incoming="${hash}"]`).count()).toBe(0);
+
+        await chain.mine(CONFIRMATIONS);
+        await expect
+          .poll(async () => (await orderOf(second)).status, { timeout: 15_000 })
+          .toBe('TX_CONFIRMED');
+      } finally {
+        await en.context.close();
+        await ru.context.close();
+      }
     });
   });
 });
