@@ -63,9 +63,9 @@ const statusOf = async (id: string) =>
       .executeTakeFirstOrThrow()
   ).status;
 
-async function trc20Sell(): Promise<{ id: string; seller: TestUser; units: number }> {
+async function trc20Sell(total = 10_000): Promise<{ id: string; seller: TestUser; units: number }> {
   const seller = newCustomer('Seller');
-  const id = await createOrder(t, seller, { type: 'SELL', total: 10_000, network: 'TRC20' });
+  const id = await createOrder(t, seller, { type: 'SELL', total, network: 'TRC20' });
   const { amount_units: units } = await t.database.db
     .selectFrom('orders')
     .select('amount_units')
@@ -172,5 +172,36 @@ describe('TRC20: a storm of 429s is never read as not found', () => {
     });
     t.clock.advance(5 * 60_000);
     expect((await checkChainOnce(ctx, t.clock.now())).outcomes.get(sell.id)).toBe('seen');
+  });
+});
+
+describe('TRC20: a deposit without its hash is found in the address history', () => {
+  it('a transfer to the deposit address matching one waiting sell alone is attached by the chain and, solidified, confirmed in the same round', async () => {
+    const sell = await trc20Sell(12_345);
+    const hash = randomBytes(32).toString('hex');
+    tron.setHeads({ latest: 6_005, solidified: 6_001 });
+    tron.addTransaction({
+      id: hash,
+      blockNumber: 6_000,
+      blockTimeStamp: t.clock.now() + 5_000,
+      transfers: [{ contract: USDT, from: SELLER_WALLET, to: DEPOSIT, amount: BigInt(sell.units) }],
+    });
+    t.clock.advance(10_000);
+    // Solidified already: attached, read once more and confirmed in the same round.
+    expect((await checkChainOnce(ctx, t.clock.now())).outcomes.get(sell.id)).toBe('confirmed');
+    expect(await statusOf(sell.id)).toBe('TX_CONFIRMED');
+    expect(await checkOf(sell.id)).toMatchObject({
+      state: 'confirmed',
+      tx_hash: hash,
+      sender: SELLER_WALLET,
+    });
+    const attached = await t.database.db
+      .selectFrom('order_events')
+      .select(['actor', 'reason'])
+      .where('order_id', '=', sell.id)
+      .where('to_status', '=', 'TX_PENDING')
+      .executeTakeFirstOrThrow();
+    expect(attached.actor).toBe('chain');
+    expect(attached.reason).toContain(hash);
   });
 });

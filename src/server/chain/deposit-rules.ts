@@ -45,11 +45,16 @@ export type DepositJudgement =
   | { readonly ok: false; readonly problem: DepositProblem };
 
 /**
- * EVM addresses are hex, compared without their EIP-55 case; Tron's base58 addresses are
- * case-sensitive, compared as they are.
+ * An address as it is compared and kept: EVM addresses are hex, without their EIP-55 case;
+ * Tron's base58 addresses are case-sensitive, kept as they are.
  */
+export function addressKey(address: string): string {
+  return address.startsWith('0x') ? address.toLowerCase() : address;
+}
+
+/** Whether two addresses are the same account or contract (see {@link addressKey}). */
 export function sameAddress(a: string, b: string): boolean {
-  return a.startsWith('0x') && b.startsWith('0x') ? a.toLowerCase() === b.toLowerCase() : a === b;
+  return addressKey(a) === addressKey(b);
 }
 
 /** What an operator's payout of a buy must be (issue 23, "An operator's payout"). */

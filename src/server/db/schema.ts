@@ -270,7 +270,7 @@ export interface ChainChecksTable {
 /** Where the scan of a deposit address for one token's transfers stands (migration 0016). */
 export interface ChainScansTable {
   network: NetworkId;
-  /** Lower-case, as every address and contract the checker compares. */
+  /** As `addressKey` keeps it (chain/deposit-rules.ts): EVM in lower case, Tron as it is. */
   address: string;
   contract: string;
   /** EVM: the first block the next scan reads. */

@@ -30,6 +30,7 @@ import {
   type ScanPosition,
 } from '../chain/chain-reader';
 import type { NetworkChainConfig } from '../chain/chain-config';
+import { addressKey, sameAddress } from '../chain/deposit-rules';
 import { ORDER_COLUMNS, type Database, type OrderRow } from '../db/schema';
 import { AppError } from '../errors';
 import { depositAddressFor } from '../orders/create';
@@ -82,11 +83,11 @@ export async function scanDeposits(
   now: number,
   options: ChainCheckOptions = {},
 ): Promise<ScanResult> {
-  const address = depositAddressFor(ctx.config, network).toLowerCase();
+  const address = addressKey(depositAddressFor(ctx.config, network));
   const result: ScanResult = { woken: [], attached: 0, unmatched: 0 };
   for (const [coin, contract] of Object.entries(settings.tokens) as [CryptoCurrency, string][]) {
     if (options.signal?.aborted === true) break;
-    const key = { network, address, contract: contract.toLowerCase() };
+    const key = { network, address, contract: addressKey(contract) };
     const since = await claimScan(ctx, key, settings, head, now);
     if (since === undefined) continue;
     let next: ScanPosition = since;
@@ -212,7 +213,7 @@ async function takeTransfer(
     .values({
       network,
       tx_hash: hash,
-      contract: transfer.contract.toLowerCase(),
+      contract: addressKey(transfer.contract),
       coin,
       sender: transfer.from,
       recipient: transfer.to,
@@ -246,11 +247,10 @@ async function waitingFor(
     .where('crypto_currency', '=', coin)
     .where('created_at', '<=', transfer.blockTime ?? Number.MAX_SAFE_INTEGER)
     .execute();
-  const recipient = transfer.to.toLowerCase();
   return orders.filter((order) => {
     const requisites = JSON.parse(order.requisites ?? '{}') as { walletAddress?: string };
     return (
-      requisites.walletAddress?.toLowerCase() === recipient &&
+      sameAddress(requisites.walletAddress ?? '', transfer.to) &&
       unitsToTokenAmount(order.amount_units, decimals) === transfer.amount
     );
   });
