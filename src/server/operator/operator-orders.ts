@@ -35,7 +35,12 @@ import {
 import { AppError } from '../errors';
 import { ChainUnavailable } from '../chain/chain-reader';
 import { attachDeposit } from '../orders/deposit-attach';
-import { depositTargetOf, lookUpDeposit, settledWithin } from '../orders/deposit-check';
+import {
+  PERSON_WAITS_MS,
+  depositTargetOf,
+  lookUpDeposit,
+  settledWithin,
+} from '../orders/deposit-check';
 import { unmatchedDepositsFor } from './incoming-deposits';
 import { PAYOUT_FROM_STATUS, checkPayout, overrideEvidence } from '../orders/payout-check';
 import { OPERATORS_RECIPIENT } from '../notifications/outbox';
@@ -401,14 +406,11 @@ function depositOverrideEvidence(
   return `deposit confirmed by hand (${seen}): ${reason}`;
 }
 
-/** How long an attachment waits for the node: the operator is waiting on the screen. */
-const ATTACH_LOOKUP_MS = 4_000;
-
 /**
  * An operator attaches an unmatched deposit to a sell waiting for it: the transfer must be listed
  * for the order's network and coin (DEPOSIT_NOT_LISTED), is read again and judged by the deposit
  * rule (its refusal codes, as a seller's hash gets them; TX_UNCONFIRMED when the node does not
- * answer within ATTACH_LOOKUP_MS), and the order moves to TX_PENDING, actor `operator`, followed
+ * answer within PERSON_WAITS_MS), and the order moves to TX_PENDING, actor `operator`, followed
  * to its confirmations by the chain checker.
  */
 export const attachIncomingDeposit: OrderActionService<
@@ -439,7 +441,7 @@ export const attachIncomingDeposit: OrderActionService<
   const [lookup, head] = await settledWithin(
     order.network,
     'attach',
-    ATTACH_LOOKUP_MS,
+    PERSON_WAITS_MS,
     lookUpDeposit(target, order, hash),
     target.reader.head(),
   );

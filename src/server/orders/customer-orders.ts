@@ -38,6 +38,7 @@ import {
   newDepositCheck,
   requiredConfirmations,
   retryDelay,
+  PERSON_WAITS_MS,
   settledWithin,
   transferColumns,
   type DepositTarget,
@@ -408,11 +409,8 @@ export async function submitTxHash(
   }
 }
 
-/** How long a submission waits for the node: the seller is waiting on the screen. */
-export const SUBMISSION_LOOKUP_MS = 4_000;
-
 /**
- * The check row a submitted hash starts with, after one lookup within SUBMISSION_LOOKUP_MS;
+ * The check row a submitted hash starts with, after one lookup within PERSON_WAITS_MS;
  * throws the refusal when the transaction found is not the order's deposit.
  */
 async function depositCheckAtSubmission(
@@ -426,7 +424,7 @@ async function depositCheckAtSubmission(
   const [lookup, head] = await settledWithin(
     order.network,
     'submission',
-    SUBMISSION_LOOKUP_MS,
+    PERSON_WAITS_MS,
     lookUpDeposit(target, order, txHash),
     target.reader.head(),
   );

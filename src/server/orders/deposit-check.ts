@@ -80,9 +80,15 @@ export function retryDelay(attempts: number, fault?: unknown): number {
 }
 
 /**
- * A lookup and a head read side by side while a person waits on the screen (a seller submitting
- * a hash, an operator completing a buy): each settles within `waitMs`, a call with no answer in
- * time as a ChainUnavailable timeout of `method` — a fault, never "not found".
+ * How long a lookup waits for the node while a person waits on the screen: a seller submitting a
+ * hash, an operator completing a buy or attaching a deposit.
+ */
+export const PERSON_WAITS_MS = 4_000;
+
+/**
+ * A lookup and a head read side by side while a person waits on the screen: each settles within
+ * `waitMs` (PERSON_WAITS_MS), a call with no answer in time as a ChainUnavailable timeout of
+ * `method` — a fault, never "not found".
  */
 export async function settledWithin<Lookup, Head>(
   network: NetworkId,

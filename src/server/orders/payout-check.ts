@@ -18,6 +18,7 @@ import {
   confirmationsBy,
   requiredConfirmations,
   retryDelay,
+  PERSON_WAITS_MS,
   settledWithin,
   transferColumns,
   type DepositTarget,
@@ -28,9 +29,6 @@ import {
  * when the order reached it, the customer's payment was confirmed.
  */
 export const PAYOUT_FROM_STATUS = 'PAYMENT_CONFIRMED' satisfies OrderRow['status'];
-
-/** How long a completion waits for the node: the operator is waiting in the console. */
-export const COMPLETION_LOOKUP_MS = 4_000;
 
 /** The order's fields a payout is judged by. */
 export type PayoutOrder = Pick<
@@ -113,7 +111,7 @@ export type PayoutVerdict =
     };
 
 /**
- * Checks `hash` as the payout of `order` within COMPLETION_LOOKUP_MS: the transaction and the
+ * Checks `hash` as the payout of `order` within PERSON_WAITS_MS: the transaction and the
  * head, side by side. A hash not found, a node fault or no answer in time is TX_UNCONFIRMED,
  * never a wrong payout.
  */
@@ -128,7 +126,7 @@ export async function checkPayout(
   const [lookup, head] = await settledWithin(
     order.network,
     'completion',
-    COMPLETION_LOOKUP_MS,
+    PERSON_WAITS_MS,
     lookUpPayout(target, order, hash, paidAt),
     target.reader.head(),
   );
