@@ -66,8 +66,25 @@ describe('chain configuration', () => {
         USDT: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
         USDC: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
       },
+      batch: false,
     });
     expect(config.BEP20).toBe('manual');
+  });
+
+  it('sends JSON-RPC batches only to the EVM nodes CHAIN_RPC_BATCH lists, each with its CHAIN_RPC', () => {
+    const config = configOf({
+      CHAIN_RPC_ERC20: 'https://eth.example',
+      CHAIN_RPC_BEP20: 'https://bsc.example',
+      CHAIN_RPC_BATCH: ' BEP20 ',
+    });
+    expect(config.BEP20).toMatchObject({ family: 'evm', batch: true });
+    expect(config.ERC20).toMatchObject({ family: 'evm', batch: false });
+    expect(
+      problemsOf({ CHAIN_RPC_TRC20: 'https://api.trongrid.io', CHAIN_RPC_BATCH: 'TRC20' })[0],
+    ).toMatch(/^CHAIN_RPC_BATCH must list EVM networks/);
+    expect(problemsOf({ CHAIN_RPC_BATCH: 'ERC20' })).toEqual([
+      'CHAIN_RPC_BATCH lists ERC20, which has no CHAIN_RPC_ERC20: set its node or take it off the list',
+    ]);
   });
 
   it('lists only the coins offered on the network: no USDT on Base, no USDC on Optimism', () => {
@@ -176,6 +193,7 @@ describe('chain configuration', () => {
   it('names each of its variables in CHAIN_VARIABLE_NAMES, for the README table', () => {
     expect(CHAIN_VARIABLE_NAMES).toContain('CHAIN_RPC_TRC20');
     expect(CHAIN_VARIABLE_NAMES).toContain('TRON_API_KEY');
+    expect(CHAIN_VARIABLE_NAMES).toContain('CHAIN_RPC_BATCH');
     expect(CHAIN_VARIABLE_NAMES).toContain('CHAIN_CONFIRMATIONS_ARBITRUM');
     expect(CHAIN_VARIABLE_NAMES).toContain('TOKEN_CONTRACT_USDC_BASE');
     expect(CHAIN_VARIABLE_NAMES).not.toContain('TOKEN_CONTRACT_USDT_BASE');

@@ -522,6 +522,37 @@ describe('hash lookups are rationed: calls stay bounded whatever the number wait
   });
 });
 
+describe('a node that takes JSON-RPC batches (CHAIN_RPC_BATCH)', () => {
+  it("gets a round's hash lookups of a network as one request", async () => {
+    for (let i = 0; i < 4; i++) {
+      const sell = await waitingSell(t);
+      expect(
+        (await sendHash(sell.seller, sell.id, `0x${randomBytes(32).toString('hex')}`)).statusCode,
+      ).toBe(200);
+    }
+    t.clock.advance(60 * 60_000);
+    const settings = t.config.chain.ERC20;
+    if (settings === 'manual' || settings.family !== 'evm') throw new Error('ERC20 is read');
+    const chainConfig = { ...t.config.chain, ERC20: { ...settings, batch: true } };
+    const lookups: string[] = [];
+    const batching: ChainCheckContext = {
+      ...ctx,
+      config: { ...ctx.config, chain: chainConfig },
+      chain: createChainReaders(chainConfig, {
+        observer: { onCall: (event) => void lookups.push(`${event.network} ${event.method}`) },
+      }),
+    };
+    const before = chain.faults.requests;
+    const result = await checkChainOnce(batching, t.clock.now());
+    const receipts = lookups.filter((call) => call === 'ERC20 getTransactionReceipt').length;
+    expect(receipts).toBeGreaterThanOrEqual(4);
+    // Unbatched, each call is a request of its own; here the four lookups of this test (and any
+    // earlier test left looking) went together: at least three requests fewer than calls.
+    expect(chain.faults.requests - before).toBeLessThanOrEqual(lookups.length - 3);
+    expect(result.heads).toContain('ERC20');
+  });
+});
+
 describe('a stopping server checks no further row', () => {
   it('aborted after the first lookup: one row checked, the rest of the claim handed back at once', async () => {
     const mine: string[] = [];

@@ -14,6 +14,9 @@
  *   rule, so setting it is refused rather than silently ignored.
  * - TOKEN_CONTRACT_<COIN>_<NETWORK>: replaces the issuer's contract from tokens.ts (a testnet, a
  *   local chain), for the coin and network pairs the app offers.
+ * - CHAIN_RPC_BATCH: the EVM networks whose node takes JSON-RPC batches, comma-separated: a
+ *   round's hash lookups there go as one request. Off by default: some hosted nodes refuse or
+ *   meter batches.
  *
  * Messages never repeat an RPC URL or an API key: URLs of hosted nodes carry their key.
  */
@@ -37,6 +40,8 @@ export interface EvmChainConfig {
   readonly rpcUrl: string;
   readonly confirmations: number;
   readonly tokens: NetworkTokens;
+  /** Whether the node takes JSON-RPC batches (CHAIN_RPC_BATCH). */
+  readonly batch: boolean;
 }
 
 export interface TronChainConfig {
@@ -114,6 +119,13 @@ const tokenContract = (name: string, network: NetworkId) =>
     ),
   );
 
+/** The names CHAIN_RPC_BATCH lists. */
+const batchNetworks = (raw: string): string[] =>
+  raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+
 type Entries = Record<string, v.GenericSchema<string | undefined, unknown>>;
 
 const entries: Entries = {
@@ -124,6 +136,16 @@ const entries: Entries = {
     ),
   ),
   CHAIN_RPC_TRC20: rpcUrl('CHAIN_RPC_TRC20'),
+  CHAIN_RPC_BATCH: v.optional(
+    v.pipe(
+      text,
+      v.check(
+        (raw) => batchNetworks(raw).every((name) => (EVM_IDS as readonly string[]).includes(name)),
+        (issue) =>
+          `CHAIN_RPC_BATCH must list EVM networks (${EVM_IDS.join(', ')}) separated by commas, got "${issue.input}"`,
+      ),
+    ),
+  ),
   CHAIN_CONFIRMATIONS_TRC20: v.optional(
     v.pipe(
       text,
@@ -195,6 +217,14 @@ export function parseChainConfig(
       'TRON_API_KEY is set but CHAIN_RPC_TRC20 is not: set CHAIN_RPC_TRC20 (https://api.trongrid.io for TronGrid) or unset the key',
     );
   }
+  const batched = new Set(batchNetworks(present['CHAIN_RPC_BATCH'] ?? ''));
+  for (const network of batched) {
+    if (present[`CHAIN_RPC_${network}`] === undefined && EVM_IDS.some((id) => id === network)) {
+      problems.push(
+        `CHAIN_RPC_BATCH lists ${network}, which has no CHAIN_RPC_${network}: set its node or take it off the list`,
+      );
+    }
+  }
   if (!result.success || problems.length > 0) return { ok: false, problems };
 
   // Each entry's schema checked its value; only strings and numbers come out of them.
@@ -224,6 +254,7 @@ export function parseChainConfig(
             rpcUrl: url,
             confirmations: typeof count === 'number' ? count : DEFAULT_CONFIRMATIONS[network],
             tokens: tokensOf(network),
+            batch: batched.has(network),
           };
   }
   const tronUrl = value('CHAIN_RPC_TRC20');

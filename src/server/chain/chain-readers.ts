@@ -36,6 +36,7 @@ export function createChainReaders(
         network,
         rpcUrl: settings.rpcUrl,
         confirmations: settings.confirmations,
+        batch: settings.batch,
         ...options,
       });
     }

@@ -265,6 +265,16 @@ export async function checkChainOnce(
           if (rationed) lookups -= limit;
           const claimed = await claimDue(ctx, network, claim, now, limit);
           if (rationed) lookups += limit - claimed.length;
+          // A node that takes JSON-RPC batches gets a batch's lookups at once: one request.
+          if (claim.state === 'looking' && settings.family === 'evm' && settings.batch) {
+            const checked = await Promise.all(
+              claimed.map((row) => checkOrSetAside(ctx, row, head, now, options)),
+            );
+            for (const [index, row] of claimed.entries()) {
+              outcomes.set(row.order_id, checked[index] ?? 'failed');
+            }
+            return claimed;
+          }
           for (const [index, row] of claimed.entries()) {
             // A stopping server (SIGTERM) checks no further row and hands the rest of its claim
             // back at once, rather than leaving them to wait out their lease.
