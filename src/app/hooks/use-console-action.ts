@@ -13,7 +13,7 @@ import { useEnvironment } from '../environment-context';
 import { useI18nContext, useLanguage } from '../i18n/language';
 import { askConfirm, hapticError, hapticSuccess } from '../telegram/actions';
 import { clearDrafts } from '../components/console/console-draft';
-import { attachRefusalText } from '../components/console/console-incoming';
+import { attachRefusalText } from '../components/console/attach-refusal';
 
 export interface ConsoleNotice {
   readonly kind: 'done' | 'stale' | 'error' | 'reopen';

@@ -19,6 +19,7 @@
  * one scans it a round; its cursor moves on only once what it found is written. A node's fault
  * leaves the cursor where it was for the next round.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { unitsToTokenAmount } from '../../shared/money';
 import type { CryptoCurrency, NetworkId } from '../../shared/networks';
@@ -30,13 +31,22 @@ import {
   type ScanPosition,
 } from '../chain/chain-reader';
 import type { NetworkChainConfig } from '../chain/chain-config';
+import type { ServerContext } from '../context';
 import { addressKey, sameAddress } from '../chain/deposit-rules';
 import { ORDER_COLUMNS, type Database, type OrderRow } from '../db/schema';
 import { AppError } from '../errors';
 import { depositAddressFor } from '../orders/create';
 import { attachDeposit } from '../orders/deposit-attach';
 import { lookUpDeposit, type DepositTarget } from '../orders/deposit-check';
-import type { ChainCheckContext, ChainCheckOptions } from './chain-checker';
+
+/** What a scan reads and writes: the database and the configuration (the checker's context). */
+type ScanContext = Pick<ServerContext, 'db' | 'config'>;
+
+/** How a round runs a scan: stopped with the server, its node's faults logged. */
+interface ScanOptions {
+  readonly signal?: AbortSignal | undefined;
+  readonly log?: FastifyBaseLogger | undefined;
+}
 
 /** How long a scan's claim is held: longer than its one call can take. */
 const SCAN_LEASE_MS = 2 * 60_000;
@@ -75,13 +85,13 @@ export async function scanWanted(db: Kysely<Database>, network: NetworkId): Prom
 
 /** One round's scan of a network's deposit address, for each contract it reads. */
 export async function scanDeposits(
-  ctx: ChainCheckContext,
+  ctx: ScanContext,
   network: NetworkId,
   reader: ChainReader,
   settings: NetworkChainConfig,
   head: ChainHead,
   now: number,
-  options: ChainCheckOptions = {},
+  options: ScanOptions = {},
 ): Promise<ScanResult> {
   const address = addressKey(depositAddressFor(ctx.config, network));
   const result: ScanResult = { woken: [], attached: 0, unmatched: 0 };
@@ -128,7 +138,7 @@ export async function scanDeposits(
  * the transfers before it are older than any order still waiting for a hash it could match.
  */
 async function claimScan(
-  ctx: ChainCheckContext,
+  ctx: ScanContext,
   key: { readonly network: NetworkId; readonly address: string; readonly contract: string },
   settings: NetworkChainConfig,
   head: ChainHead,
@@ -162,7 +172,7 @@ async function claimScan(
 
 /** One transfer to the deposit address: a looking check woken, an order attached, or kept. */
 async function takeTransfer(
-  ctx: ChainCheckContext,
+  ctx: ScanContext,
   target: DepositTarget,
   coin: CryptoCurrency,
   transfer: IncomingTransfer,

@@ -9,12 +9,10 @@ import { Button, Cell, List, Section } from '@telegram-apps/telegram-ui';
 import { useLocation } from 'wouter';
 import type { TranslationFunctions } from '../../../../i18n/i18n-types';
 import type { Language } from '../../../shared/api';
-import type { ErrorCode } from '../../../shared/errors';
 import { formatCrypto, formatDecimalText, localeOf } from '../../../shared/format';
 import { NETWORKS, explorerTxUrl } from '../../../shared/networks';
 import type { IncomingDeposit, OperatorOrderResponse } from '../../../shared/operator-api';
 import { orderNumber } from '../../../shared/support-link';
-import { ApiError } from '../../api/client';
 import { useEnvironment } from '../../environment-context';
 import type { ConsoleAction } from '../../hooks/use-console-action';
 import { useI18nContext, useLanguage } from '../../i18n/language';
@@ -46,44 +44,6 @@ function candidatesText(deposit: IncomingDeposit, LL: TranslationFunctions): str
   return deposit.candidates === 0
     ? LL.console.incomingNoMatch()
     : LL.console.incomingCandidates({ count: deposit.candidates });
-}
-
-/** The refusals of an attach worded for the operator who chose the transfer. */
-const ATTACH_REFUSALS = [
-  'TX_WRONG_RECIPIENT',
-  'TX_UNDERPAID',
-  'TX_BEFORE_ORDER',
-  'TX_ALREADY_USED',
-  'TX_UNCONFIRMED',
-] as const satisfies readonly ErrorCode[];
-type AttachRefusal = (typeof ATTACH_REFUSALS)[number];
-
-const isAttachRefusal = (code: string): code is AttachRefusal =>
-  (ATTACH_REFUSALS as readonly string[]).includes(code);
-
-/**
- * What is wrong with the transfer an operator tried to attach, in the console's language; null
- * for any other failure (the console's usual words). The customer's words for the same codes
- * send them to support or to another hash; the operator only needs to know why it is not this
- * order's deposit.
- */
-export function attachRefusalText(
-  error: unknown,
-  LL: TranslationFunctions,
-  language: Language,
-): string | null {
-  if (!(error instanceof ApiError) || !isAttachRefusal(error.code)) return null;
-  const code = error.code;
-  if (code === 'TX_UNDERPAID') {
-    const { coin, shortfall } = error.body;
-    if (coin === undefined || shortfall === undefined) return LL.apiErrors.TX_UNDERPAID();
-    // Exact, as the server wrote it: a token amount can carry 18 decimals.
-    return LL.console.attachRefused.TX_UNDERPAID({
-      amount: formatDecimalText(shortfall, language),
-      coin,
-    });
-  }
-  return LL.console.attachRefused[code]();
 }
 
 /**
