@@ -69,6 +69,19 @@ async function paidBuy(
   return { id, customer, network, units, wallet };
 }
 
+/** Two buys to the first's wallet (the second's row moved to it), and one transfer paying the first. */
+async function twoBuysOneTransfer(): Promise<{ first: PaidBuy; second: PaidBuy; hash: Hash }> {
+  const first = await paidBuy();
+  const hash = await payOut(first);
+  const second = await paidBuy();
+  await t.database.db
+    .updateTable('orders')
+    .set({ wallet_address: first.wallet })
+    .where('id', '=', second.id)
+    .execute();
+  return { first, second, hash };
+}
+
 const amountOf = (buy: PaidBuy) =>
   unitsToTokenAmount(buy.units, tokenOf(chain, buy.network).decimals);
 
@@ -270,14 +283,7 @@ describe('a wrong payout is refused with what is wrong, the buy stays PAYMENT_CO
   });
 
   it('the transfer already paid out another order: 409 TX_ALREADY_USED (the unique index)', async () => {
-    const first = await paidBuy();
-    const hash = await payOut(first);
-    const second = await paidBuy();
-    await t.database.db
-      .updateTable('orders')
-      .set({ wallet_address: first.wallet })
-      .where('id', '=', second.id)
-      .execute();
+    const { first, second, hash } = await twoBuysOneTransfer();
     expect((await complete(first.id, { outgoingTxHash: hash })).statusCode).toBe(200);
     expectError(await complete(second.id, { outgoingTxHash: hash }), 'TX_ALREADY_USED');
     await expectNotCompleted(second);
@@ -386,14 +392,7 @@ describe('an override with a reason', () => {
   });
 
   it('overrides the transfer of another order too, with no second payout row', async () => {
-    const first = await paidBuy();
-    const hash = await payOut(first);
-    const second = await paidBuy();
-    await t.database.db
-      .updateTable('orders')
-      .set({ wallet_address: first.wallet })
-      .where('id', '=', second.id)
-      .execute();
+    const { first, second, hash } = await twoBuysOneTransfer();
     expect((await complete(first.id, { outgoingTxHash: hash })).statusCode).toBe(200);
     const res = await complete(second.id, {
       outgoingTxHash: hash,

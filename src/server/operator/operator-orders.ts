@@ -33,10 +33,10 @@ import {
   type OrderRow,
 } from '../db/schema';
 import { AppError } from '../errors';
-import { ChainUnavailable } from '../chain/chain-reader';
 import { attachDeposit } from '../orders/deposit-attach';
 import {
   PERSON_WAITS_MS,
+  nodeFaultOf,
   depositTargetOf,
   lookUpDeposit,
   settledWithin,
@@ -447,8 +447,8 @@ export const attachIncomingDeposit: OrderActionService<
   );
   if (lookup.status === 'rejected') {
     // A node that did not answer (in time) is not a refusal of the transfer: try again.
-    if (lookup.reason instanceof ChainUnavailable) throw new AppError('TX_UNCONFIRMED');
-    throw lookup.reason;
+    nodeFaultOf(lookup);
+    throw new AppError('TX_UNCONFIRMED');
   }
   const outcome = await attachDeposit(
     ctx,

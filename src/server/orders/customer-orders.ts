@@ -14,7 +14,6 @@ import type {
 import { checkTxHash } from '../../shared/addresses';
 import { ACTIVE_STATUSES, FINAL_STATUSES, takesAction } from '../../shared/order-status';
 import type { ServerContext } from '../context';
-import { ChainUnavailable } from '../chain/chain-reader';
 import { refusalDetails } from '../chain/deposit-rules';
 import { ORDER_COLUMNS, type ChainChecksTable, type Database, type OrderRow } from '../db/schema';
 import { compiledOnce } from '../db/compiled-once';
@@ -39,6 +38,7 @@ import {
   requiredConfirmations,
   retryDelay,
   PERSON_WAITS_MS,
+  nodeFaultOf,
   settledWithin,
   transferColumns,
   type DepositTarget,
@@ -435,14 +435,7 @@ async function depositCheckAtSubmission(
     look_until: now + ctx.config.chainLookupWindowMs,
   };
   if (lookup.status === 'rejected' || lookup.value.kind === 'not_found') {
-    const failure: unknown = lookup.status === 'rejected' ? lookup.reason : undefined;
-    // A node's fault (or no answer in time) is never "not found"; anything else is our bug.
-    if (failure !== undefined && !(failure instanceof ChainUnavailable)) {
-      throw failure instanceof Error
-        ? failure
-        : new Error('chain lookup failed', { cause: failure });
-    }
-    const fault = failure instanceof ChainUnavailable ? failure : undefined;
+    const fault = nodeFaultOf(lookup);
     return newDepositCheck(
       order,
       txHash,

@@ -110,6 +110,18 @@ export async function settledWithin<Lookup, Head>(
   }
 }
 
+/**
+ * The node's fault of a lookup that settled while a person waited: undefined when the node
+ * answered. A fault (or no answer in time) is "not confirmed yet", never "not found"; any other
+ * failure is our bug, and is thrown.
+ */
+export function nodeFaultOf(lookup: PromiseSettledResult<unknown>): ChainUnavailable | undefined {
+  if (lookup.status === 'fulfilled') return undefined;
+  const failure: unknown = lookup.reason;
+  if (failure instanceof ChainUnavailable) return failure;
+  throw failure instanceof Error ? failure : new Error('chain lookup failed', { cause: failure });
+}
+
 /** What a lookup of a hash found. */
 export type DepositLookup =
   | { readonly kind: 'not_found' }

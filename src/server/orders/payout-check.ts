@@ -10,7 +10,7 @@ import type { Insertable, Kysely } from 'kysely';
 import { tokenAmountToDecimal, unitsToTokenAmount } from '../../shared/money';
 import type { ErrorCode } from '../../shared/errors';
 import type { ApiErrorDetails } from '../../shared/api';
-import { ChainUnavailable, type TransactionFound } from '../chain/chain-reader';
+import type { TransactionFound } from '../chain/chain-reader';
 import { judgePayout, refusalDetails, type PayoutJudgement } from '../chain/deposit-rules';
 import type { ServerContext } from '../context';
 import type { ChainChecksTable, Database, OrderRow } from '../db/schema';
@@ -19,6 +19,7 @@ import {
   requiredConfirmations,
   retryDelay,
   PERSON_WAITS_MS,
+  nodeFaultOf,
   settledWithin,
   transferColumns,
   type DepositTarget,
@@ -143,14 +144,7 @@ export async function checkPayout(
     updated_at: now,
   };
   if (lookup.status === 'rejected' || lookup.value.kind === 'not_found') {
-    const failure: unknown = lookup.status === 'rejected' ? lookup.reason : undefined;
-    // A node's fault (or no answer in time) is "not confirmed yet"; anything else is our bug.
-    if (failure !== undefined && !(failure instanceof ChainUnavailable)) {
-      throw failure instanceof Error
-        ? failure
-        : new Error('payout lookup failed', { cause: failure });
-    }
-    const fault = failure instanceof ChainUnavailable ? failure : undefined;
+    const fault = nodeFaultOf(lookup);
     return {
       ok: false,
       code: 'TX_UNCONFIRMED',
