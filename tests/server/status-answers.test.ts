@@ -4,13 +4,16 @@
  * order's version holds, however and wherever the order was changed: by another connection,
  * by a receipt, with the order's rows on SQLite and PostgreSQL alike.
  */
+import type { CompiledQuery, Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchedLookup } from '../../src/server/db/batched';
 import { openDatabase, type OpenDatabase } from '../../src/server/db/database';
+import { ORDER_CHANGES_KEPT } from '../../src/server/db/migrations';
+import type { Database } from '../../src/server/db/schema';
 import { StatusAnswers } from '../../src/server/orders/status-answers';
 import { ALICE, BOB } from '../helpers/identity';
 import { insertOrder } from '../helpers/orders';
-import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../helpers/test-database';
 
 describe('batchedLookup', () => {
   /** A lookup of doubled numbers that records each read's keys. */
@@ -172,3 +175,115 @@ describe('StatusAnswers', () => {
     expect(answers.keep('p', 7, '{"a":1}').etag).toBe(first.etag);
   });
 });
+
+describe.runIf(testDatabaseKind() === 'sqlite')(
+  'StatusAnswers on SQLite: versions kept while unchanged',
+  () => {
+    let database: TestDatabase;
+    let other: OpenDatabase;
+    beforeAll(async () => {
+      database = await createTestDatabase();
+      other = openDatabase(database.config);
+    });
+    afterAll(async () => {
+      await other.db.destroy();
+      await database.destroy();
+    });
+
+    /** StatusAnswers on the test database, with every statement it runs recorded. */
+    const recorded = () => {
+      const statements: { sql: string; parameters: readonly unknown[] }[] = [];
+      const db = database.db;
+      const recording = new Proxy(db, {
+        get(target, key) {
+          if (key === 'executeQuery') {
+            return (query: CompiledQuery) => {
+              statements.push({ sql: query.sql, parameters: query.parameters });
+              return target.executeQuery(query);
+            };
+          }
+          const value: unknown = Reflect.get(target, key, target);
+          return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+        },
+      });
+      return { answers: new StatusAnswers(recording, 'sqlite'), statements };
+    };
+    /** The ids whose versions a recorded statement read (none: it read only order_changes). */
+    const versionsRead = (statements: readonly { sql: string; parameters: readonly unknown[] }[]) =>
+      statements
+        .filter((s) => s.sql.includes('json_each'))
+        .flatMap((s) => JSON.parse(String(s.parameters[0])) as string[])
+        .sort();
+    const changeOf = (id: string, by: Kysely<Database>) =>
+      by.updateTable('orders').set({ expires_at: Date.now() }).where('id', '=', id).execute();
+
+    it('reads only the list of changes while no order changed, and the changed order again', async () => {
+      const { answers, statements } = recorded();
+      const a = await insertOrder(database.db, ALICE, { status: 'WAITING_REQUISITES' });
+      const b = await insertOrder(database.db, BOB, { status: 'WAITING_REQUISITES' });
+      const first = await Promise.all([answers.versionOf(a), answers.versionOf(b)]);
+      expect(versionsRead(statements)).toEqual([a, b].sort());
+
+      statements.length = 0;
+      expect(await Promise.all([answers.versionOf(a), answers.versionOf(b)])).toEqual(first);
+      expect(versionsRead(statements)).toEqual([]);
+      expect(statements.every((s) => s.sql.includes('order_changes'))).toBe(true);
+
+      // Changed by another connection (another process): its version only is read again.
+      await changeOf(a, other.db);
+      statements.length = 0;
+      const [changed, unchanged] = await Promise.all([answers.versionOf(a), answers.versionOf(b)]);
+      expect(versionsRead(statements)).toEqual([a]);
+      expect(changed?.version).not.toBe(first[0]?.version);
+      expect(unchanged).toEqual(first[1]);
+    });
+
+    it('sees a receipt, an office and a removal as changes of their orders', async () => {
+      const { answers } = recorded();
+      const id = await insertOrder(database.db, ALICE, { status: 'WAITING_REQUISITES' });
+      const before = await answers.versionOf(id);
+      await other.db
+        .insertInto('receipts')
+        .values({
+          id: '22222222-2222-4222-8222-222222222222',
+          order_id: id,
+          file_name: 'r.png',
+          mime_type: 'image/png',
+          size_bytes: 1,
+          sha256: 'b'.repeat(64),
+          storage_key: 'k2',
+          uploaded_at: 1,
+        })
+        .execute();
+      const afterReceipt = await answers.versionOf(id);
+      expect(afterReceipt?.version).not.toBe(before?.version);
+      await other.db.deleteFrom('receipts').where('order_id', '=', id).execute();
+      await other.db.deleteFrom('order_events').where('order_id', '=', id).execute();
+      await other.db.deleteFrom('orders').where('id', '=', id).execute();
+      expect(await answers.versionOf(id)).toBeUndefined();
+    });
+
+    it(`forgets every version when more than ${ORDER_CHANGES_KEPT} changes went by unread`, async () => {
+      const { answers, statements } = recorded();
+      const a = await insertOrder(database.db, ALICE, { status: 'WAITING_REQUISITES' });
+      const b = await insertOrder(database.db, BOB, { status: 'WAITING_REQUISITES' });
+      await Promise.all([answers.versionOf(a), answers.versionOf(b)]);
+      // Another order changes often enough for the list to drop changes this reader never read.
+      const busy = await insertOrder(database.db, ALICE, { status: 'WAITING_REQUISITES' });
+      await other.db.transaction().execute(async (trx) => {
+        for (let n = 0; n < ORDER_CHANGES_KEPT + 1_000; n++) await changeOf(busy, trx);
+      });
+      const kept = await other.db
+        .selectFrom('order_changes')
+        .select((eb) => [eb.fn.countAll<number>().as('rows'), eb.fn.min('seq').as('first')])
+        .executeTakeFirstOrThrow();
+      expect(kept.rows).toBeGreaterThanOrEqual(ORDER_CHANGES_KEPT);
+      expect(kept.rows).toBeLessThanOrEqual(ORDER_CHANGES_KEPT + 1_000);
+      expect(kept.first).toBeGreaterThan(1);
+
+      statements.length = 0;
+      await Promise.all([answers.versionOf(a), answers.versionOf(b)]);
+      expect(versionsRead(statements)).toEqual([a, b].sort());
+    });
+  },
+);

@@ -6,6 +6,10 @@ import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** The rows of order_changes (migration 0017) kept at least, and how often older ones go. */
+export const ORDER_CHANGES_KEPT = 10_000;
+const ORDER_CHANGES_TRIMMED_EVERY = 1_000;
+
 /** What a customer reads of an office and of its city (orders/order-view.ts: `officeWithCity`). */
 const OFFICE_VISIBLE_COLUMNS = [
   'city_id',
@@ -676,6 +680,42 @@ function migrations(dialect: Dialect): Record<string, Migration> {
       async down(db: Kysely<unknown>) {
         await db.schema.dropTable('chain_incoming').execute();
         await db.schema.dropTable('chain_scans').execute();
+      },
+    },
+    '0017_order_changes': {
+      // SQLite only (issue 22, item 5): the orders whose version moved, in the order they moved,
+      // so that the status poll answers from the versions it read while no order has changed
+      // since (orders/status-answers.ts) rather than reading them at every poll. A change of an
+      // order's version (migration 0011's triggers: every change of the order, its receipts, its
+      // office) or its removal adds a row; every 1 000th row drops those 10 000 rows older. On
+      // PostgreSQL, where several instances share the database, every poll reads its version.
+      async up(db: Kysely<unknown>) {
+        if (dialect === 'postgres') return;
+        const statements = [
+          `CREATE TABLE order_changes (
+             seq INTEGER PRIMARY KEY AUTOINCREMENT,
+             order_id TEXT NOT NULL)`,
+          `CREATE TRIGGER order_changes_version AFTER UPDATE OF version ON orders
+             FOR EACH ROW WHEN NEW.version IS NOT OLD.version
+             BEGIN INSERT INTO order_changes (order_id) VALUES (NEW.id); END`,
+          `CREATE TRIGGER order_changes_removed AFTER DELETE ON orders
+             BEGIN INSERT INTO order_changes (order_id) VALUES (OLD.id); END`,
+          `CREATE TRIGGER order_changes_kept AFTER INSERT ON order_changes
+             WHEN NEW.seq % ${ORDER_CHANGES_TRIMMED_EVERY} = 0
+             BEGIN DELETE FROM order_changes WHERE seq <= NEW.seq - ${ORDER_CHANGES_KEPT}; END`,
+        ];
+        for (const statement of statements) await sql.raw(statement).execute(db);
+      },
+      async down(db: Kysely<unknown>) {
+        if (dialect === 'postgres') return;
+        for (const trigger of [
+          'order_changes_kept',
+          'order_changes_removed',
+          'order_changes_version',
+        ]) {
+          await sql.raw(`DROP TRIGGER ${trigger}`).execute(db);
+        }
+        await db.schema.dropTable('order_changes').execute();
       },
     },
   };

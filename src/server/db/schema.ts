@@ -222,6 +222,17 @@ export interface Database {
   chain_checks: ChainChecksTable;
   chain_scans: ChainScansTable;
   chain_incoming: ChainIncomingTable;
+  /** SQLite only. */
+  order_changes: OrderChangesTable;
+}
+
+/**
+ * An order whose version moved or that was removed, in the order they happened (SQLite only,
+ * migration 0017): what the status poll's kept versions must forget (orders/status-answers.ts).
+ */
+export interface OrderChangesTable {
+  seq: Generated<number>;
+  order_id: string;
 }
 
 /** What a chain check is for: the seller's deposit (a buy's payout later). */

@@ -5,7 +5,8 @@
  * server's time is decided by its version (migrations 0009 and 0011: the database moves it on to
  * a random number at every change of the order, its receipts or its office, however made), so a
  * poll of an unchanged order reads one number and answers from memory, always as current as the
- * database.
+ * database. On SQLite (one instance) not even the number is read while no order changed: the
+ * versions read are kept until order_changes (migration 0017) names their orders (issue 22, item 5).
  *
  * The answer's ETag is a digest of the answer itself, not the version (issue 21, item 12): the
  * same answer has the same ETag on every instance and after every restart, and two answers never
@@ -61,16 +62,78 @@ export interface BuiltAnswer {
   readonly timelessJson: string;
 }
 
+/** SQLite: the orders changed after a point (migration 0017), and the last change of all. */
+const changesAfter = compiledOnce((db, seq: number) =>
+  db.selectFrom('order_changes').select(['seq', 'order_id']).where('seq', '>', seq).orderBy('seq'),
+);
+const lastChange = compiledOnce((db) =>
+  db.selectFrom('order_changes').select((eb) => eb.fn.max('seq').as('seq')),
+);
+
+/** Reads the versions of orders, from the database or kept. */
+type VersionsReader = (ids: readonly string[]) => Promise<ReadonlyMap<string, OrderVersion>>;
+
+/** PostgreSQL, which several instances may share: every order's version read at every poll. */
+function readingEvery(db: Kysely<Database>): VersionsReader {
+  return async (ids) => {
+    const rows = await versionsOf.postgres(db, JSON.stringify(ids));
+    return new Map(rows.map((row) => [row.id, row]));
+  };
+}
+
+/**
+ * SQLite: the versions read are kept while their orders do not change. Each read first asks
+ * order_changes for the orders changed since the last it applied (usually none: one indexed
+ * look) and forgets their versions, then reads only the versions it does not hold. When changes
+ * were dropped before they were applied (more than ORDER_CHANGES_KEPT since), it forgets them all.
+ * Each read still asks the database after the poll asked, so it is as current as reading every
+ * version; it just reads less.
+ */
+function keepingUnchanged(db: Kysely<Database>): VersionsReader {
+  const kept = new Map<string, OrderVersion>();
+  /** The last change applied; -1 before the first read. */
+  let applied = -1;
+  return async (ids) => {
+    if (applied === -1) {
+      const [last] = await lastChange(db);
+      // Another read may have applied changes while this one waited.
+      applied = Math.max(applied, last?.seq ?? 0);
+    }
+    const changes = await changesAfter(db, applied);
+    // Reads overlap: another may have applied some of these changes while this one waited.
+    const fresh = changes.filter((change) => change.seq > applied);
+    const first = fresh[0]?.seq;
+    if (first !== undefined) {
+      if (first !== applied + 1) kept.clear();
+      else for (const change of fresh) kept.delete(change.order_id);
+      applied = fresh.at(-1)?.seq ?? first;
+    }
+    const found = new Map<string, OrderVersion>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const version = kept.get(id);
+      if (version === undefined) missing.push(id);
+      else found.set(id, version);
+    }
+    if (missing.length === 0) return found;
+    const asOf = applied;
+    const rows = await versionsOf.sqlite(db, JSON.stringify(missing));
+    for (const row of rows) {
+      found.set(row.id, row);
+      // Kept only if no change was applied meanwhile: one may be older than these rows.
+      if (applied === asOf) remember(kept, row.id, row, STATUS_ANSWERS_KEPT);
+    }
+    return found;
+  };
+}
+
 export class StatusAnswers {
   /** The order's owner and version, read with the others asked for in the same turn. */
   readonly versionOf: (orderId: string) => Promise<OrderVersion | undefined>;
   readonly #built = new Map<string, BuiltAnswer>();
 
   constructor(db: Kysely<Database>, dialect: Dialect) {
-    this.versionOf = batchedLookup(async (ids: readonly string[]) => {
-      const rows = await versionsOf[dialect](db, JSON.stringify(ids));
-      return new Map(rows.map((row) => [row.id, row]));
-    });
+    this.versionOf = batchedLookup(dialect === 'sqlite' ? keepingUnchanged(db) : readingEvery(db));
   }
 
   /** The answer built of the order at `version`, if it was kept. */
