@@ -29,6 +29,7 @@ import { customerRoutes } from './routes/customer';
 import { operatorRoutes } from './routes/operator';
 import { publicRoutes } from './routes/public';
 import { installed } from './packages';
+import { StatusLane } from './status-lane';
 import { redactToken, serializeError, serializeLogged } from './redact-token';
 
 export interface AppDeps {
@@ -45,7 +46,10 @@ export interface AppDeps {
 }
 
 export async function buildApp(config: AppConfig, deps: AppDeps): Promise<FastifyInstance> {
+  // The status poll's lane in front of Fastify, opened once every plugin is ready.
+  const lane = new StatusLane();
   const app = Fastify({
+    serverFactory: (handler, options) => lane.server(handler, options),
     logger: {
       level: config.logLevel,
       // No line carries the bot token (redact-token.ts): not an error's message, stack, fields
@@ -120,5 +124,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await api.register(operatorRoutes);
   });
   await app.register(webAppPlugin, { dir: config.staticDir });
+  app.addHook('onReady', (ready) => {
+    lane.open(app);
+    ready();
+  });
   return app;
 }

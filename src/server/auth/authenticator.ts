@@ -1,10 +1,15 @@
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { isLanguage, type Language } from '../../shared/api';
 import { remember } from '../bounded-map';
 import type { Database } from '../db/schema';
 import { AppError } from '../errors';
-import { type Customer, extractInitData, initDataVerifier, recordCustomers } from './telegram-auth';
+import {
+  type CallerSource,
+  type Customer,
+  extractInitData,
+  initDataVerifier,
+  recordCustomers,
+} from './telegram-auth';
 
 /** How often a returning customer's last visit is written at most, give or take a quarter. */
 const RECORD_INTERVAL_MS = 60_000;
@@ -42,7 +47,7 @@ export interface Caller extends Customer {
 
 export interface Authenticator {
   /** The verified caller of a request; throws AUTH_*. Writes nothing: see `flush`. */
-  verify(request: FastifyRequest): Caller;
+  verify(request: CallerSource): Caller;
   /**
    * Writes the customers seen since the last flush (their names, language and last visit) in one
    * statement, at most RECORD_FLUSH_BATCH of them: a few milliseconds at most, so a crowd seen at

@@ -42,7 +42,10 @@ export const DEMO_USER = {
 /** `Authorization: tma <init data>`: the scheme in any case, one word after it, spaces around. */
 const AUTHORIZATION = new RegExp(`^\\s*${AUTH_SCHEME}\\s+(\\S+)\\s*$`, 'i');
 
-export function extractInitData(request: FastifyRequest): string | undefined {
+/** Where a request may name its caller: its headers, its query, its (parsed) body. */
+export type CallerSource = Pick<FastifyRequest, 'headers' | 'query' | 'body'>;
+
+export function extractInitData(request: CallerSource): string | undefined {
   const header = request.headers.authorization;
   if (header !== undefined) {
     const credentials = AUTHORIZATION.exec(header)?.[1];

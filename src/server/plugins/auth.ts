@@ -19,7 +19,7 @@ import fp from 'fastify-plugin';
 import { createAuthenticator, type Caller } from '../auth/authenticator';
 import { isDemoCustomerId } from '../auth/demo-session';
 import { isDemoMode } from '../config';
-import { DEMO_BOT_TOKEN } from '../auth/telegram-auth';
+import { DEMO_BOT_TOKEN, type CallerSource } from '../auth/telegram-auth';
 import { AppError } from '../errors';
 import type { ErrorCode } from '../../shared/errors';
 
@@ -32,6 +32,11 @@ declare module 'fastify' {
     authenticate: onRequestHookHandler;
     /** preValidation after `authenticate`: the customer of the body's `telegramInitData`. */
     authenticateBody: preValidationHookHandler;
+    /**
+     * The verified customer a request names in its header or query, as `authenticate` would set
+     * them; throws AUTH_* and counts nothing (the status lane hands a refusal to `authenticate`).
+     */
+    verifyCaller: (source: CallerSource) => Caller;
     /** For a route that reads a large body: AUTH_MISSING unless the caller is known already. */
     identifiedBeforeBody: (request: FastifyRequest) => Promise<void>;
     /** onRequest: as `authenticate`, from the header or the query, for operators only; FORBIDDEN for anyone else. */
@@ -79,6 +84,7 @@ export const authPlugin = fp(
       onError: (error) => app.log.error({ err: error }, 'recording customers failed'),
     });
     app.decorate('recordSeenCustomers', () => authenticator.flush());
+    app.decorate('verifyCaller', (source: CallerSource) => authenticator.verify(source));
     // Before the database closes (hooks run in reverse order of registration).
     app.addHook('onClose', () => authenticator.close());
     // In demo mode (no bot token) every demo customer plays both sides (issue 11).
@@ -124,14 +130,17 @@ export const authPlugin = fp(
       }
       done();
     };
-    app.decorate('authenticate', (request: FastifyRequest, _reply, done) => {
+    app.decorate('authenticate', function authenticate(request: FastifyRequest, _reply, done) {
       if (namesItselfInBody(request)) done();
       else identify(request, done);
     });
-    app.decorate('authenticateBody', (request: FastifyRequest, _reply, done) => {
-      if (request.identified) done();
-      else identify(request, done);
-    });
+    app.decorate(
+      'authenticateBody',
+      function authenticateBody(request: FastifyRequest, _reply, done) {
+        if (request.identified) done();
+        else identify(request, done);
+      },
+    );
     app.decorate(
       'identifiedBeforeBody',
       (request: FastifyRequest) =>

@@ -66,7 +66,7 @@ export const metricsPlugin = fp(
     const metrics = createMetrics({ db: app.db, now: app.now, log: app.log });
     app.decorate('metrics', metrics);
 
-    app.addHook('onResponse', (request, reply, next) => {
+    app.addHook('onResponse', function observeRequest(request, reply, next) {
       metrics.observeRequest(
         request.method,
         request.routeOptions.url ?? UNMATCHED_ROUTE,

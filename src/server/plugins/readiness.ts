@@ -9,15 +9,23 @@
 import fp from 'fastify-plugin';
 import { AppError } from '../errors';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Whether the server has begun to stop (its close has begun). */
+    readonly stopping: () => boolean;
+  }
+}
+
 export const readinessPlugin = fp(
   (app, _options, done) => {
     let stopping = false;
+    app.decorate('stopping', () => stopping);
     // The first preClose hook (registered before the jobs'): set before anything is waited for.
     app.addHook('preClose', (closed) => {
       stopping = true;
       closed();
     });
-    app.addHook('onRequest', (_request, _reply, next) => {
+    app.addHook('onRequest', function readiness(_request, _reply, next) {
       if (stopping) next(new AppError('SERVICE_UNAVAILABLE'));
       else next();
     });

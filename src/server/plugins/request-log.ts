@@ -34,7 +34,7 @@ export const POLLED_SMALL = { config: { polled: true, compress: false } } as con
 export const requestLogPlugin = fp(
   (app, _options, done) => {
     const written = { debug: logsAt(app.config, 'debug'), info: logsAt(app.config, 'info') };
-    app.addHook('onResponse', (request, reply, next) => {
+    app.addHook('onResponse', function requestLog(request, reply, next) {
       const level =
         reply.statusCode < 400 && request.routeOptions.config.polled === true ? 'debug' : 'info';
       // A poll's line is usually not written at all: then nothing of it is worked out either.

@@ -1,9 +1,12 @@
 /** Cache headers of the API's answers. */
 import type { FastifyReply } from 'fastify';
 
-/** Answers that change from one call to the next (a status, a list, a quote) are never cached. */
+/** The `Cache-Control` of answers that change from one call to the next (a status, a list, a quote). */
+export const NO_STORE = 'no-store';
+
+/** Answers that change from one call to the next are never cached. */
 export function noStore(reply: FastifyReply): void {
-  void reply.header('cache-control', 'no-store');
+  void reply.header('cache-control', NO_STORE);
 }
 
 /**

@@ -26,7 +26,6 @@ import {
   confirmOfficeReceipt,
   confirmPayment,
   orderHistory,
-  orderStatus,
   orderTakingReceipt,
   submitTxHash,
   uploadReceipt,
@@ -36,7 +35,8 @@ import type { OrderActionService } from '../orders/transition';
 import type { LimitedCall } from '../rate-limit';
 import { currentRate } from '../rates/rates';
 import { orderIdParam, parseWith } from '../validation';
-import { holdsVersion, noStore } from './cache-control';
+import { noStore } from './cache-control';
+import { STATUS_ROUTE, statusAnswer } from './status-answer';
 import { parseReceiptJson } from '../plugins/json-body';
 import { ReceivedDataUrl } from '../receipts/receipt-body';
 import { POLLED_SMALL } from '../plugins/request-log';
@@ -88,21 +88,17 @@ export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
   });
 
   // An app polling an order it already holds sends its ETag back and gets 304 with no body
-  // while nothing but the server's time would change.
-  app.get('/api/orders/:id/status', POLLED_SMALL, async (request, reply): Promise<FastifyReply> => {
-    noStore(reply);
-    const { etag, json } = await orderStatus(
+  // while nothing but the server's time would change. The status lane (status-lane.ts) answers
+  // most polls before they reach Fastify, with the same answer.
+  app.get(STATUS_ROUTE, POLLED_SMALL, async (request, reply): Promise<FastifyReply> => {
+    const answer = await statusAnswer(
       app,
-      app.statusAnswers,
       request.caller.telegramId,
-      orderIdParam(request.params),
-      (version) => holdsVersion(request.headers['if-none-match'], version),
+      request.params,
+      request.headers['if-none-match'],
     );
-    void reply.header('etag', etag);
-    // The answer comes as the JSON of an OrderDetails, kept between polls (status-answers.ts).
-    return json === null
-      ? reply.status(304).send()
-      : reply.type('application/json; charset=utf-8').send(json);
+    void reply.status(answer.statusCode).headers(answer.headers);
+    return answer.body === null ? reply.send() : reply.send(answer.body);
   });
 
   app.get('/api/orders/:id/requisites', async (request, reply): Promise<BankRequisitesResponse> => {

@@ -1,0 +1,199 @@
+/**
+ * The status lane (issue 22, item 5; src/server/status-lane.ts): the server in front of Fastify
+ * answers an ordinary status poll itself, exactly as Fastify's route would (the same status,
+ * headers and body, but the server's time), counted in the metrics the same way; everything else
+ * reaches Fastify, which answers as it always did. The lane mirrors the hooks of the status
+ * route: a hook added there fails the last test until the lane does what it does.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { STATUS_ROUTE } from '../../src/server/routes/status-answer';
+import { ALICE, BOB, authHeader, initDataFor } from '../helpers/identity';
+import { insertOrder } from '../helpers/orders';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+
+/** Headers that differ between two answers made at different moments or over other transports. */
+const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/** What a client can compare of an answer: its status, its headers, its body but the time. */
+function comparable(status: number, headers: Record<string, string>, body: string) {
+  const own = Object.fromEntries(
+    Object.entries(headers).filter(([name]) => !TRANSPORT.has(name.toLowerCase())),
+  );
+  const parsed = body === '' ? null : (JSON.parse(body) as Record<string, unknown>);
+  if (parsed !== null) delete parsed['serverTime'];
+  return { status, headers: own, body: parsed };
+}
+
+describe('the status lane', () => {
+  let t: TestApp;
+  let url: string;
+  /** Requests Fastify answered (the lane's answers never reach it). */
+  let reachedFastify = 0;
+  let order: string;
+  const alice = { ...authHeader(initDataFor(ALICE)), 'accept-language': 'ru' };
+
+  beforeAll(async () => {
+    t = await createTestApp({ logLevel: 'info' });
+    // onResponse runs for every answer Fastify gives, a refusal by a hook included.
+    t.app.addHook('onResponse', (_request, _reply, done) => {
+      reachedFastify += 1;
+      done();
+    });
+    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    order = await insertOrder(t.database.db, ALICE, { status: 'WAITING_REQUISITES' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** A request over HTTP, and whether Fastify saw it. */
+  const get = async (path: string, headers: Record<string, string>) => {
+    const before = reachedFastify;
+    const res = await fetch(`${url}${path}`, { headers });
+    const body = await res.text();
+    // Fastify's onResponse runs once the answer has left: let it.
+    await new Promise((resolve) => setImmediate(resolve));
+    const answer = comparable(res.status, Object.fromEntries(res.headers), body);
+    return { ...answer, answer, fastify: reachedFastify > before, raw: body };
+  };
+  /** The same request as Fastify answers it (inject does not pass the lane). */
+  const fastifyAnswer = async (path: string, headers: Record<string, string>) => {
+    const res = await t.app.inject({ method: 'GET', url: path, headers });
+    return comparable(res.statusCode, res.headers as Record<string, string>, res.body);
+  };
+  const statusPath = (id: string) => `/api/orders/${id}/status`;
+
+  it('answers an ordinary poll itself, as Fastify answers it', async () => {
+    const lane = await get(statusPath(order), alice);
+    expect(lane.fastify).toBe(false);
+    expect(lane.status).toBe(200);
+    expect(lane.answer).toEqual(await fastifyAnswer(statusPath(order), alice));
+    expect(JSON.parse(lane.raw)).toMatchObject({ id: order, status: 'WAITING_REQUISITES' });
+    expect(lane.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+      'content-type': 'application/json; charset=utf-8',
+    });
+    expect(Number(lane.headers['content-length'])).toBe(Buffer.byteLength(lane.raw));
+  });
+
+  it('answers 304 to the version the app holds, as Fastify answers it', async () => {
+    const { headers } = await get(statusPath(order), alice);
+    const held = { ...alice, 'if-none-match': headers['etag'] ?? '' };
+    const lane = await get(statusPath(order), held);
+    expect(lane.fastify).toBe(false);
+    expect(lane.status).toBe(304);
+    expect(lane.raw).toBe('');
+    expect(lane.answer).toEqual(await fastifyAnswer(statusPath(order), held));
+  });
+
+  it('answers the new status at once when the order changes', async () => {
+    const { headers } = await get(statusPath(order), alice);
+    await t.database.db
+      .updateTable('orders')
+      .set({ status: 'CANCELLED' })
+      .where('id', '=', order)
+      .execute();
+    const lane = await get(statusPath(order), { ...alice, 'if-none-match': headers['etag'] ?? '' });
+    expect(lane.fastify).toBe(false);
+    expect(lane.status).toBe(200);
+    expect(lane.body).toMatchObject({ status: 'CANCELLED' });
+  });
+
+  it.each([
+    ['a query', `?telegramInitData=${encodeURIComponent(initDataFor(ALICE))}`, {}, 200, null],
+    ['no identity', '', {}, 401, 'AUTH_MISSING'],
+    [
+      'init data signed by someone else',
+      '',
+      authHeader(`${initDataFor(ALICE)}0`),
+      401,
+      'AUTH_INVALID',
+    ],
+    ["another customer's order", '', authHeader(initDataFor(BOB)), 404, 'ORDER_NOT_FOUND'],
+  ])(
+    'hands a poll with %s to Fastify, which answers it',
+    async (_case, query, auth, status, code) => {
+      const lane = await get(`${statusPath(order)}${query}`, { ...auth, 'accept-language': 'en' });
+      expect(lane.fastify).toBe(true);
+      expect(lane.status).toBe(status);
+      if (code !== null) expect(lane.body).toMatchObject({ code });
+    },
+  );
+
+  it('hands unknown orders, other paths and other methods to Fastify', async () => {
+    const unknown = await get(statusPath('00000000-0000-4000-8000-000000000000'), alice);
+    expect(unknown).toMatchObject({
+      fastify: true,
+      status: 404,
+      body: { code: 'ORDER_NOT_FOUND' },
+    });
+    const malformed = await get(statusPath('not-an-id'), alice);
+    expect(malformed).toMatchObject({
+      fastify: true,
+      status: 404,
+      body: { code: 'ORDER_NOT_FOUND' },
+    });
+    const slash = await get(`${statusPath(order)}/`, alice);
+    expect(slash.fastify).toBe(true);
+    const before = reachedFastify;
+    const head = await fetch(`${url}${statusPath(order)}`, { method: 'HEAD', headers: alice });
+    expect(head.status).toBe(200);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reachedFastify).toBe(before + 1);
+  });
+
+  it("counts its answers in the metrics under the route's label", async () => {
+    const count = async () => {
+      const text = await (await fetch(`${url}/api/metrics`)).text();
+      const line = text
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith('exchange_http_request_duration_seconds_count{') &&
+            l.includes(`route="${STATUS_ROUTE}"`) &&
+            l.includes('status="200"'),
+        );
+      return Number(line?.split(' ').at(-1) ?? 0);
+    };
+    const before = await count();
+    for (let n = 0; n < 3; n++) expect((await get(statusPath(order), alice)).fastify).toBe(false);
+    expect(await count()).toBe(before + 3);
+  });
+
+  it('is closed while polls are logged (debug): Fastify answers and logs each', async () => {
+    const lines: string[] = [];
+    const app = await buildApp(
+      { ...t.config, logLevel: 'debug' },
+      { db: t.database.db, logStream: { write: (line) => lines.push(line) } },
+    );
+    try {
+      const logged = await app.listen({ port: 0, host: '127.0.0.1' });
+      const res = await fetch(`${logged}${statusPath(order)}`, { headers: alice });
+      expect(res.status).toBe(200);
+      expect(lines.some((line) => line.includes(`/api/orders/${order}/status 200`))).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('mirrors every hook of the status route (a new hook needs the lane to do its work)', () => {
+    const routes = t.app.printRoutes({ includeHooks: true, commonPrefix: false }).split('\n');
+    const start = routes.findIndex((line) => line.endsWith(`${STATUS_ROUTE} (GET)`));
+    expect(start).toBeGreaterThan(-1);
+    const hooks: Record<string, string> = {};
+    for (const line of routes.slice(start + 1)) {
+      const hook = /• \((\w+)\) (.*)$/.exec(line);
+      if (hook === null) break;
+      hooks[hook[1] ?? ''] = hook[2] ?? '';
+    }
+    // This test's own counter is the one anonymous hook.
+    expect(hooks).toEqual({
+      onRequest: '["securityHeaders()","readiness()","authenticate()"]',
+      preValidation: '["authenticateBody()"]',
+      onResponse: '["requestLog()","observeRequest()","anonymous()"]',
+    });
+  });
+});
