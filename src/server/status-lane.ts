@@ -7,7 +7,7 @@
  * object, and the hooks of every plugin, most of which have nothing to do for it. The lane does
  * only what Fastify's route does for such a poll, with the same functions: the customer verified
  * by `app.verifyCaller` (authenticate's), the answer of `statusAnswer` (the route's), the headers
- * of every answer (`setEveryAnswerHeaders`, the security-headers hook's), and the request
+ * of every answer (`EVERY_ANSWER_HEADERS`, the security-headers hook's), and the request
  * observed in the metrics under the route's label. A poll is ordinary when it is a GET of exactly
  * `/api/orders/{id}/status`, names its caller in an Authorization header that verifies, and is
  * answered 200 or 304, while the server is ready and not logging polls (debug). Anything else
@@ -20,8 +20,11 @@
 import http from 'node:http';
 import type { FastifyInstance, FastifyServerFactoryHandler, FastifyServerOptions } from 'fastify';
 import { logsAt } from './config';
-import { setEveryAnswerHeaders } from './plugins/security-headers';
+import { EVERY_ANSWER_HEADERS } from './plugins/security-headers';
 import { STATUS_ROUTE, statusAnswer } from './routes/status-answer';
+
+/** The headers of every answer (security-headers.ts), as names and values in one list. */
+const EVERY_ANSWER_LIST: readonly string[] = EVERY_ANSWER_HEADERS.flat();
 
 /** An ordinary poll's path: the order's id is checked by `statusAnswer`, as for the route. */
 const STATUS_PATH = /^\/api\/orders\/([^/?#]+)\/status$/;
@@ -78,12 +81,14 @@ export class StatusLane {
     }
     statusAnswer(app, customerId, { id }, request.headers['if-none-match']).then(
       ({ statusCode, headers, body }) => {
-        setEveryAnswerHeaders(response);
+        // One list of names and values: node writes it as it is, without a header map.
+        const head = [...EVERY_ANSWER_LIST];
+        for (const [name, value] of Object.entries(headers)) head.push(name, value);
         if (body === null) {
-          response.writeHead(statusCode, headers).end();
+          response.writeHead(statusCode, head).end();
         } else {
-          response.setHeader('content-length', Buffer.byteLength(body));
-          response.writeHead(statusCode, headers).end(body);
+          head.push('content-length', String(Buffer.byteLength(body)));
+          response.writeHead(statusCode, head).end(body);
         }
         app.metrics.observeRequest(
           'GET',

@@ -72,7 +72,7 @@ export function securePage(request: FastifyRequest, reply: FastifyReply): void {
 
 /**
  * The headers of every answer, as helmet sets them: worked out once, for they never change, and
- * set on each response directly, as helmet would, by the hook below and by the status lane.
+ * sent by the hook below and by the status lane (status-lane.ts).
  */
 export const EVERY_ANSWER_HEADERS: readonly (readonly [name: string, value: string])[] = (() => {
   // helmet only sets headers on the response, and calls back at once, never with an error.
@@ -82,15 +82,10 @@ export const EVERY_ANSWER_HEADERS: readonly (readonly [name: string, value: stri
   return Object.entries(response.getHeaders()).map(([name, value]) => [name, String(value)]);
 })();
 
-/** Sets the headers of every answer on a response. */
-export function setEveryAnswerHeaders(response: ServerResponse): void {
-  for (const [name, value] of EVERY_ANSWER_HEADERS) response.setHeader(name, value);
-}
-
 export const securityHeadersPlugin = fp(
   (app, _options, done) => {
     app.addHook('onRequest', function securityHeaders(_request, reply, next) {
-      setEveryAnswerHeaders(reply.raw);
+      for (const [name, value] of EVERY_ANSWER_HEADERS) reply.raw.setHeader(name, value);
       next();
     });
     done();
