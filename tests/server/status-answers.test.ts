@@ -7,7 +7,7 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchedLookup } from '../../src/server/db/batched';
-import { openDatabase, type OpenDatabase } from '../../src/server/db/database';
+import { changeMarkOf, openDatabase, type OpenDatabase } from '../../src/server/db/database';
 import { ORDER_CHANGES_KEPT } from '../../src/server/db/migrations';
 import type { Database } from '../../src/server/db/schema';
 import { StatusAnswers } from '../../src/server/orders/status-answers';
@@ -206,7 +206,10 @@ describe.runIf(testDatabaseKind() === 'sqlite')(
           return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
         },
       });
-      return { answers: new StatusAnswers(recording, 'sqlite'), statements };
+      return {
+        answers: new StatusAnswers(recording, 'sqlite', changeMarkOf(database.db)),
+        statements,
+      };
     };
     /** The ids whose versions a recorded statement read (none: it read only order_changes). */
     const versionsRead = (statements: readonly { sql: string; parameters: readonly unknown[] }[]) =>
@@ -217,17 +220,27 @@ describe.runIf(testDatabaseKind() === 'sqlite')(
     const changeOf = (id: string, by: Kysely<Database>) =>
       by.updateTable('orders').set({ expires_at: Date.now() }).where('id', '=', id).execute();
 
-    it('reads only the list of changes while no order changed, and the changed order again', async () => {
+    it('reads nothing while nothing was written, the list of changes after a write, a changed order again', async () => {
       const { answers, statements } = recorded();
       const a = await insertOrder(database.db, ALICE, { status: 'WAITING_REQUISITES' });
       const b = await insertOrder(database.db, BOB, { status: 'WAITING_REQUISITES' });
       const first = await Promise.all([answers.versionOf(a), answers.versionOf(b)]);
       expect(versionsRead(statements)).toEqual([a, b].sort());
 
+      // Nothing written since: nothing read.
       statements.length = 0;
       expect(await Promise.all([answers.versionOf(a), answers.versionOf(b)])).toEqual(first);
-      expect(versionsRead(statements)).toEqual([]);
-      expect(statements.every((s) => s.sql.includes('order_changes'))).toBe(true);
+      expect(statements).toEqual([]);
+
+      // Something else written: the list of changes read, no version.
+      await database.db
+        .updateTable('users')
+        .set({ first_name: 'Alice' })
+        .where('telegram_id', '=', ALICE.id)
+        .execute();
+      statements.length = 0;
+      expect(await Promise.all([answers.versionOf(a), answers.versionOf(b)])).toEqual(first);
+      expect(statements.map((s) => s.sql.includes('order_changes'))).toEqual([true]);
 
       // Changed by another connection (another process): its version only is read again.
       await changeOf(a, other.db);
@@ -236,6 +249,28 @@ describe.runIf(testDatabaseKind() === 'sqlite')(
       expect(versionsRead(statements)).toEqual([a]);
       expect(changed?.version).not.toBe(first[0]?.version);
       expect(unchanged).toEqual(first[1]);
+
+      // Changed on its own connection, as the server changes orders: the same.
+      await changeOf(b, database.db);
+      statements.length = 0;
+      const [, changedB] = await Promise.all([answers.versionOf(a), answers.versionOf(b)]);
+      expect(versionsRead(statements)).toEqual([b]);
+      expect(changedB?.version).not.toBe(first[1]?.version);
+    });
+
+    it('reads the changes made in a transaction still open when it was asked, once it ends', async () => {
+      const { answers, statements } = recorded();
+      const id = await insertOrder(database.db, ALICE, { status: 'WAITING_REQUISITES' });
+      const before = await answers.versionOf(id);
+      let during: Promise<{ version: number } | undefined> = Promise.resolve(undefined);
+      await database.db.transaction().execute(async (trx) => {
+        await changeOf(id, trx);
+        statements.length = 0;
+        during = answers.versionOf(id);
+        await new Promise((resolve) => setImmediate(resolve));
+      });
+      expect((await during)?.version).not.toBe(before?.version);
+      expect(versionsRead(statements)).toEqual([id]);
     });
 
     it('sees a receipt, an office and a removal as changes of their orders', async () => {

@@ -15,6 +15,7 @@ import {
   type PostgresPool,
   type PostgresPoolClient,
   type SqliteDatabase,
+  type SqliteStatement,
 } from 'kysely';
 import type pg from 'pg';
 import type { DatabaseConfig } from '../config';
@@ -53,10 +54,12 @@ export function openDatabase(config: DatabaseConfig): OpenDatabase {
     database.function('lower', { deterministic: true }, (value: unknown) =>
       typeof value === 'string' ? value.toLowerCase() : value,
     );
-    return {
-      db: new Kysely<Database>({ dialect: new SqliteDialect({ database: reusing(database) }) }),
-      dialect: 'sqlite',
-    };
+    const marked = markingChanges(database);
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: reusing(marked.database) }),
+    });
+    changeMarks.set(db, marked.mark);
+    return { db, dialect: 'sqlite' };
   }
   const { types, Pool } = pgPackage();
   // PostgreSQL returns int8 as a string; our bigints (Telegram ids, ms, minor units) fit a double.
@@ -83,8 +86,8 @@ const STATEMENTS_KEPT = 1_000;
  * costs about 2.5 times running (issue 14). Kysely never streams here, so a statement is never
  * busy when it is asked for again.
  */
-function reusing(database: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+function reusing(database: SqliteDatabase): SqliteDatabase {
+  const statements = new Map<string, SqliteStatement>();
   return {
     close: () => database.close(),
     prepare(source: string) {
@@ -95,6 +98,64 @@ function reusing(database: SQLite.Database): SqliteDatabase {
         statements.set(source, statement);
       }
       return statement;
+    },
+  };
+}
+
+/**
+ * Something that changes whenever the database may have changed since it was last taken: a count
+ * of this connection's writes with SQLite's `data_version` (which moves at every commit of any
+ * other connection, another process's included); undefined while a transaction is open, when
+ * nothing can be said.
+ */
+export type ChangeMark = () => string | undefined;
+
+const changeMarks = new WeakMap<Kysely<Database>, ChangeMark>();
+
+/** The change mark of a SQLite database opened by openDatabase; none for PostgreSQL. */
+export function changeMarkOf(db: Kysely<Database>): ChangeMark | undefined {
+  return changeMarks.get(db);
+}
+
+/** The database as Kysely sees it, counting the statements that write. */
+function markingChanges(database: SQLite.Database): {
+  readonly database: SqliteDatabase;
+  readonly mark: ChangeMark;
+} {
+  let writes = 0;
+  const dataVersion = database.prepare('PRAGMA data_version').pluck();
+  const mark: ChangeMark = () =>
+    database.inTransaction ? undefined : `${writes}/${String(dataVersion.get())}`;
+  return {
+    mark,
+    database: {
+      close: () => database.close(),
+      prepare(source: string): SqliteStatement {
+        const statement = database.prepare(source);
+        if (statement.readonly) return statement;
+        // Counted once run: a mark taken before shows the write as a change.
+        return {
+          reader: statement.reader,
+          all(parameters) {
+            try {
+              return statement.all(parameters);
+            } finally {
+              writes += 1;
+            }
+          },
+          run(parameters) {
+            try {
+              return statement.run(parameters);
+            } finally {
+              writes += 1;
+            }
+          },
+          iterate(parameters) {
+            writes += 1;
+            return statement.iterate(parameters);
+          },
+        };
+      },
     },
   };
 }

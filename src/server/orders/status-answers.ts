@@ -18,6 +18,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/migrations';
 import type { Database } from '../db/schema';
 import { batchedLookup } from '../db/batched';
+import { changeMarkOf, type ChangeMark } from '../db/database';
 import { compiledOnce } from '../db/compiled-once';
 import { remember } from '../bounded-map';
 
@@ -82,31 +83,41 @@ function readingEvery(db: Kysely<Database>): VersionsReader {
 }
 
 /**
- * SQLite: the versions read are kept while their orders do not change. Each read first asks
- * order_changes for the orders changed since the last it applied (usually none: one indexed
- * look) and forgets their versions, then reads only the versions it does not hold. When changes
- * were dropped before they were applied (more than ORDER_CHANGES_KEPT since), it forgets them all.
- * Each read still asks the database after the poll asked, so it is as current as reading every
- * version; it just reads less.
+ * SQLite: the versions read are kept while their orders do not change. While the database's
+ * change mark (db/database.ts) has not moved since the changes were last read, nothing changed
+ * and nothing is read; else order_changes gives the orders changed since the last change applied
+ * (one indexed look) and their versions are forgotten. Only the versions not held are read. When
+ * changes were dropped before they were applied (more than ORDER_CHANGES_KEPT since), every
+ * version is forgotten. Each read still looks after the poll asked, so it is as current as
+ * reading every version; it just reads less.
  */
-function keepingUnchanged(db: Kysely<Database>): VersionsReader {
+function keepingUnchanged(
+  db: Kysely<Database>,
+  changeMark: ChangeMark | undefined,
+): VersionsReader {
   const kept = new Map<string, OrderVersion>();
   /** The last change applied; -1 before the first read. */
   let applied = -1;
+  /** The change mark taken before the changes were last read. */
+  let checked: string | undefined;
   return async (ids) => {
-    if (applied === -1) {
-      const [last] = await lastChange(db);
-      // Another read may have applied changes while this one waited.
-      applied = Math.max(applied, last?.seq ?? 0);
-    }
-    const changes = await changesAfter(db, applied);
-    // Reads overlap: another may have applied some of these changes while this one waited.
-    const fresh = changes.filter((change) => change.seq > applied);
-    const first = fresh[0]?.seq;
-    if (first !== undefined) {
-      if (first !== applied + 1) kept.clear();
-      else for (const change of fresh) kept.delete(change.order_id);
-      applied = fresh.at(-1)?.seq ?? first;
+    const mark = changeMark?.();
+    if (mark === undefined || mark !== checked) {
+      if (applied === -1) {
+        const [last] = await lastChange(db);
+        // Another read may have applied changes while this one waited.
+        applied = Math.max(applied, last?.seq ?? 0);
+      }
+      const changes = await changesAfter(db, applied);
+      // Reads overlap: another may have applied some of these changes while this one waited.
+      const fresh = changes.filter((change) => change.seq > applied);
+      const first = fresh[0]?.seq;
+      if (first !== undefined) {
+        if (first !== applied + 1) kept.clear();
+        else for (const change of fresh) kept.delete(change.order_id);
+        applied = fresh.at(-1)?.seq ?? first;
+      }
+      checked = mark;
     }
     const found = new Map<string, OrderVersion>();
     const missing: string[] = [];
@@ -132,8 +143,11 @@ export class StatusAnswers {
   readonly versionOf: (orderId: string) => Promise<OrderVersion | undefined>;
   readonly #built = new Map<string, BuiltAnswer>();
 
-  constructor(db: Kysely<Database>, dialect: Dialect) {
-    this.versionOf = batchedLookup(dialect === 'sqlite' ? keepingUnchanged(db) : readingEvery(db));
+  /** `changeMark`: the database's (db/database.ts), unless given (tests watch the statements). */
+  constructor(db: Kysely<Database>, dialect: Dialect, changeMark = changeMarkOf(db)) {
+    this.versionOf = batchedLookup(
+      dialect === 'sqlite' ? keepingUnchanged(db, changeMark) : readingEvery(db),
+    );
   }
 
   /** The answer built of the order at `version`, if it was kept. */
