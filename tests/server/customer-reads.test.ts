@@ -97,6 +97,19 @@ describe('GET /api/orders/{id}/status', () => {
     });
   });
 
+  it('gives the server time of each poll, to the millisecond, from an answer kept between polls', async () => {
+    const gina = newCustomer('Gina');
+    const id = await createOrder(t, gina, { total: 10_000, network: 'TRC20' });
+    const times: string[] = [];
+    for (const step of [0, 0, 1, 999, 0, 60_000]) {
+      t.clock.advance(step);
+      const details = await statusOf(t, gina, id);
+      expect(details.serverTime).toBe(new Date(t.clock.current).toISOString());
+      times.push(details.serverTime);
+    }
+    expect(new Set(times).size).toBe(4);
+  });
+
   it('is never compressed, even when it is over the size other answers are compressed at (issue 22: the poll stays as cheap as it was)', async () => {
     const erin = newCustomer('Erin');
     const id = await insertOrder(t.database.db, erin, {

@@ -235,9 +235,18 @@ export async function toOrderDetails(
  * with `serverTime` added as its last field, as `toOrderDetails` adds it.
  */
 export function withServerTime(timelessJson: string, now: number): string {
-  const serverTime: OrderDetails['serverTime'] = new Date(now).toISOString();
-  return `${timelessJson.slice(0, -1)},"serverTime":"${serverTime}"}`;
+  if (now !== serverTime.at) {
+    serverTime.at = now;
+    serverTime.iso = new Date(now).toISOString();
+  }
+  return `${timelessJson.slice(0, -1)},"serverTime":"${serverTime.iso}"}`;
 }
+
+/**
+ * The server's time last written by `withServerTime`: polls answered in the same millisecond (tens
+ * of them under load) share its text rather than each formatting a date.
+ */
+const serverTime: { at: number; iso: OrderDetails['serverTime'] } = { at: Number.NaN, iso: '' };
 
 /** The answer of an order action, the customer's or an operator's: the status it left. */
 export function actionResponse(result: {
