@@ -82,8 +82,7 @@ export class StatusLane {
     statusAnswer(app, customerId, { id }, request.headers['if-none-match']).then(
       ({ statusCode, headers, body }) => {
         // One list of names and values: node writes it as it is, without a header map.
-        const head = [...EVERY_ANSWER_LIST];
-        for (const [name, value] of Object.entries(headers)) head.push(name, value);
+        const head = [...EVERY_ANSWER_LIST, ...headers];
         if (body === null) {
           response.writeHead(statusCode, head).end();
         } else {

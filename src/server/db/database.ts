@@ -133,7 +133,8 @@ function markingChanges(database: SQLite.Database): {
       prepare(source: string): SqliteStatement {
         const statement = database.prepare(source);
         if (statement.readonly) return statement;
-        // Counted once run: a mark taken before shows the write as a change.
+        // Counted once run (a mark taken before shows the write as a change); a statement
+        // iterated is counted as it starts, which a mark taken meanwhile also shows as one.
         return {
           reader: statement.reader,
           all(parameters) {

@@ -97,7 +97,10 @@ export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
       request.params,
       request.headers['if-none-match'],
     );
-    void reply.status(answer.statusCode).headers(answer.headers);
+    void reply.status(answer.statusCode);
+    const { headers } = answer;
+    for (let i = 0; i < headers.length; i += 2)
+      void reply.header(String(headers[i]), headers[i + 1]);
     return answer.body === null ? reply.send() : reply.send(answer.body);
   });
 

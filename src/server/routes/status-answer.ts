@@ -14,10 +14,16 @@ export const STATUS_ROUTE = '/api/orders/:id/status';
 
 export interface StatusAnswer {
   readonly statusCode: 200 | 304;
-  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * The answer's own headers, beyond every answer's: names and values in one list, as node's
+   * `writeHead` takes them.
+   */
+  readonly headers: readonly string[];
   /** The JSON of an OrderDetails; null with 304. */
   readonly body: string | null;
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * The answer to a customer polling an order by its `:id` (ORDER_NOT_FOUND when it is not theirs),
@@ -36,15 +42,8 @@ export async function statusAnswer(
     orderIdParam(params),
     (version) => holdsVersion(ifNoneMatch, version),
   );
+  const headers = ['cache-control', NO_STORE, 'etag', etag];
   return json === null
-    ? { statusCode: 304, headers: { 'cache-control': NO_STORE, etag }, body: null }
-    : {
-        statusCode: 200,
-        headers: {
-          'cache-control': NO_STORE,
-          etag,
-          'content-type': 'application/json; charset=utf-8',
-        },
-        body: json,
-      };
+    ? { statusCode: 304, headers, body: null }
+    : { statusCode: 200, headers: [...headers, 'content-type', JSON_TYPE], body: json };
 }
