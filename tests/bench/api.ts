@@ -11,8 +11,9 @@
  * /proc), its RSS and its log bytes per request, for every call and for receipts of 10 MB
  * uploaded three at a time; the SQLite server's peak RSS through the open loop and through its
  * whole run; then the status/bare ratios on the last line. The status poll is measured in pairs
- * of runs taken in turn with the bare server's (BENCH_PAIRS, 3), so a machine whose speed drifts
- * moves both sides of each ratio; the median pair is reported with the spread.
+ * of runs taken in turn with the bare server's sent the same requests (BENCH_PAIRS, 3), so a
+ * machine whose speed drifts moves both sides of each ratio; the median pair is reported with the
+ * spread, and beside it the ratio against the bare server sent `GET /` without headers.
  * BENCH_STATUS_ONLY=1 measures only those pairs, on SQLite.
  * Nothing is asserted. PostgreSQL is measured too when TEST_DATABASE_URL names a server (a
  * database of its own is created and dropped). BENCH_SECONDS sets each run's length (8).
@@ -307,15 +308,24 @@ async function createTargets(url: string, count: number): Promise<LoadTarget[]> 
 const measured = new Map<string, Row>();
 
 /** The bare yardstick, running beside each database's server through its status runs. */
-let bare: { server: Running; target: readonly LoadTarget[] } | undefined;
+let bare: Running | undefined;
 
 /**
- * Pairs of runs taken in turn, the bare server's then the status poll's: on a machine whose speed
+ * The bare server's other request: `GET /` without headers, the yardstick of the notes before
+ * 2026-11-26 and of the other calls' ratios below.
+ */
+const BARE_ROOT: readonly LoadTarget[] = [{ method: 'GET', path: '/', headers: {} }];
+
+/**
+ * Pairs of runs taken in turn, the bare server's then the status poll's, both sent the same
+ * requests (the polls', each with its ~350-byte Authorization header): on a machine whose speed
  * drifts (other work on its cores) each pair shares its moment, and the ratio reported is the
- * median of the pairs', with their spread beside it.
+ * median of the pairs', with their spread beside it. Each pair also measures the bare server on
+ * BARE_ROOT, whose ratio is reported beside.
  */
 const PAIRS = Number(process.env['BENCH_PAIRS'] ?? 3);
-const pairRatios = new Map<string, number[]>();
+/** The pairs' ratios by database and connections, against the same requests and against `GET /`. */
+const pairRatios = new Map<string, { same: number[]; root: number[] }>();
 
 async function measurePairs(
   db$: string,
@@ -324,12 +334,18 @@ async function measurePairs(
   connections: number,
 ): Promise<void> {
   if (bare === undefined) throw new Error('the bare server is not running');
-  const ratios: number[] = [];
+  const ratios = { same: [] as number[], root: [] as number[] };
   for (let pair = 1; pair <= PAIRS; pair += 1) {
-    const yardstick = await measure(
-      `bare node:http, ${db$} pair ${pair}, ${connections} conns`,
-      bare.server,
-      bare.target,
+    const root = await measure(
+      `bare node:http, GET /, ${db$} pair ${pair}, ${connections} conns`,
+      bare,
+      BARE_ROOT,
+      { connections, logged: false },
+    );
+    const same = await measure(
+      `bare node:http, the polls' requests, ${db$} pair ${pair}, ${connections} conns`,
+      bare,
+      statuses,
       { connections, logged: false },
     );
     const status = await measure(
@@ -338,18 +354,31 @@ async function measurePairs(
       statuses,
       { connections },
     );
-    ratios.push(status.result.perSecond / yardstick.result.perSecond);
+    ratios.same.push(status.result.perSecond / same.result.perSecond);
+    ratios.root.push(status.result.perSecond / root.result.perSecond);
   }
   pairRatios.set(`${db$}, ${connections} conns`, ratios);
 }
 
-/** The median of the pairs' status/bare ratios, with the lowest and highest. */
-function pairRatio(key: string): string {
-  const ratios = [...(pairRatios.get(key) ?? [])].sort((a, b) => a - b);
+/** The median of ratios, with the lowest and highest. */
+function medianSpread(values: readonly number[] | undefined): string {
+  const ratios = [...(values ?? [])].sort((a, b) => a - b);
   if (ratios.length === 0) return 'n/a';
   const median = ratios[Math.floor(ratios.length / 2)] ?? 0;
   const percent = (x: number) => `${fixed(100 * x)}%`;
   return `${percent(median)} (${percent(ratios[0] ?? 0)}–${percent(ratios.at(-1) ?? 0)})`;
+}
+
+/** The pairs' status/bare line of a database: both connection counts, against both requests. */
+function pairLine(db$: string): string {
+  const at = (connections: number) => {
+    const ratios = pairRatios.get(`${db$}, ${connections} conns`);
+    return (
+      `${medianSpread(ratios?.same)} (${connections} conns; ` +
+      `against GET / ${medianSpread(ratios?.root)})`
+    );
+  };
+  return `${db$} ${at(32)}, ${at(128)}`;
 }
 
 async function runDatabase(kind: 'sqlite' | 'postgres'): Promise<void> {
@@ -703,21 +732,19 @@ async function main(): Promise<void> {
   const sample = await sampleStatusBody();
   const bodyFile = path.join(WORK, 'status.json');
   fs.writeFileSync(bodyFile, sample);
-  const target = [{ method: 'GET', path: '/', headers: {} } as const];
-  bare = { server: await startBare(bodyFile), target };
-  await generate('closed', { url: bare.server.url, targets: target, seconds: 2, connections: 32 });
-  await measure('bare node:http, 32 conns', bare.server, target, { logged: false });
+  bare = await startBare(bodyFile);
+  await generate('closed', { url: bare.url, targets: BARE_ROOT, seconds: 2, connections: 32 });
+  await measure('bare node:http, 32 conns', bare, BARE_ROOT, { logged: false });
   try {
     await runDatabase('sqlite');
     if (PG_URL === undefined) console.error('PostgreSQL: skipped (set TEST_DATABASE_URL)');
     else if (process.env['BENCH_STATUS_ONLY'] !== '1') await runDatabase('postgres');
   } finally {
-    await stop(bare.server);
+    await stop(bare);
   }
   const statusLine =
-    `status/bare, the median of ${PAIRS} pairs (lowest–highest): ` +
-    `SQLite ${pairRatio('SQLite, 32 conns')} (32 conns), ${pairRatio('SQLite, 128 conns')} (128 conns); ` +
-    `PostgreSQL ${pairRatio('PostgreSQL, 32 conns')} (32 conns), ${pairRatio('PostgreSQL, 128 conns')} (128 conns)`;
+    `status/bare sent the same requests, the median of ${PAIRS} pairs (lowest–highest): ` +
+    `${pairLine('SQLite')}; ${pairLine('PostgreSQL')}`;
   if (process.env['BENCH_STATUS_ONLY'] === '1') {
     console.log(`\n${table()}\n\n${statusLine}`);
     return;
