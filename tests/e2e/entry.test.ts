@@ -42,6 +42,26 @@ describe('landing (/)', () => {
     },
   );
 
+  it('fetches the dictionaries with the entry script, as index.html asks, not once the script has run (a round trip less before the landing)', async () => {
+    await withPhone(e2e.browser, {}, async (page) => {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Network.enable');
+      /** Who asked for each file: the page's HTML (`parser`) or a script. */
+      const askedBy = new Map<string, string>();
+      cdp.on('Network.requestWillBeSent', (event) => {
+        askedBy.set(new URL(event.request.url).pathname, event.initiator.type);
+      });
+      await page.goto(`${e2e.server.url}/`);
+      await onScreen(page, 'landing');
+      const dictionaries = [...askedBy].filter(([file]) => /^\/assets\/(ru|en)-/.test(file));
+      // The customer's two, both from index.html; not the operators' words, which only they load.
+      expect(dictionaries.map(([file, by]) => [file.slice(8, 10), by]).sort()).toEqual([
+        ['en', 'parser'],
+        ['ru', 'parser'],
+      ]);
+    });
+  });
+
   it('stores the chosen language: after a reload the app opens at /currencies in English', async () => {
     await withPhone(e2e.browser, {}, async (page) => {
       await page.goto(`${e2e.server.url}/`);

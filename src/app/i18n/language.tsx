@@ -2,7 +2,8 @@
  * The customer's language: the current one is `selectedLanguage` from local storage (ru by
  * default), its dictionary loaded before the app first renders (`loadLanguage`); the other one
  * only when the customer switches, which re-renders every visible text at once. Each dictionary
- * is a chunk of its own, so the first download carries one language, not two.
+ * is a chunk of its own, out of the entry; index.html fetches both beside the entry
+ * (vite.config.ts, `preloadDictionaries`), so the one start-up loads is there when asked for.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import TypesafeI18n, { useI18nContext } from '../../../i18n/i18n-react';
