@@ -12,14 +12,24 @@
  * headers included) and the time from navigation until the landing is on screen, medians over
  * BENCH_FIRST_SCREEN_RUNS runs each (9); then the ratio of the two times. Nothing is asserted;
  * the goals: at most 130 KB, and ready no later than from the static server (ratio ≤ 1.0).
+ *
+ * With BENCH_TEMPLATE_DIST, the build (`dist/`, built with base `/`) of Telegram's official
+ * reactjs-template (github.com/Telegram-Mini-Apps/reactjs-template) is loaded too, from the same
+ * kind of static server, and so is the landing from its own server, both opened as a Telegram
+ * client opens a mini-app (launch parameters in the address, the client's bridge in the page),
+ * in turn with the others; the template is ready when its first page shows. The bar: the landing
+ * in Telegram ready in at most 0.75 of the template's time.
  */
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
+import { LIGHT_THEME } from '../../src/app/telegram/default-themes';
+import { DEMO_BOT_TOKEN, DEMO_USER, signInitData } from '../../src/server/auth/telegram-auth';
 import { launchChromium } from '../helpers/chromium';
 import { freePort } from '../helpers/server-process';
+import { fakeTelegramClient, launchParameters } from '../helpers/telegram-client';
 import { SERVER_DIR, WORK, removeWork, startServer, stop } from './server-under-test';
 
 const RUNS = Number(process.env['BENCH_FIRST_SCREEN_RUNS'] ?? 9);
@@ -30,6 +40,7 @@ const SLOW_4G = {
   uploadThroughput: (750 * 1024) / 8,
 };
 const CPU_SLOWDOWN = 4;
+const TEMPLATE_DIST = process.env['BENCH_TEMPLATE_DIST'];
 /** The network rests when no response has been pending for this long. */
 const QUIET_MS = 1_000;
 
@@ -86,14 +97,50 @@ interface Load {
   readonly readyMs: number;
 }
 
-/** One cold load of the landing on a throttled phone. */
-async function load(browser: Browser, url: string): Promise<Load> {
+/** What is loaded: where, and the element whose text shows that its first screen is ready. */
+interface Site {
+  readonly url: string;
+  readonly ready: { readonly selector: string; readonly text?: string };
+  /** The theme of the Telegram client whose bridge is put in the page, if opened in Telegram. */
+  readonly telegramTheme?: Readonly<Record<string, string>>;
+}
+
+const LANDING_READY = { selector: '[data-screen="landing"]' };
+
+/** The landing, from its own server or from the static one, in the demo outside Telegram. */
+const landingAt = (url: string): Site => ({ url, ready: LANDING_READY });
+
+/**
+ * A mini-app at `url`, opened as Telegram's Android client opens it: the launch parameters in
+ * the address, with init data signed for the demo's customer with the demo's bot token (the
+ * server under test runs the demo), and the client's bridge in the page, answering what the SDK
+ * asks at start-up (tests/helpers/telegram-client.ts).
+ */
+function inTelegram(url: string, ready: Site['ready']): Site {
+  const initData = signInitData(DEMO_BOT_TOKEN, DEMO_USER);
+  return {
+    url: `${url}/#${launchParameters(initData, LIGHT_THEME)}`,
+    ready,
+    telegramTheme: LIGHT_THEME,
+  };
+}
+
+/** The reactjs-template's first page is ready when its second section's title shows. */
+const TEMPLATE_READY = { selector: '#root', text: 'Application Launch Data' };
+
+/** One cold load of a first screen on a throttled phone. */
+async function load(browser: Browser, site: Site): Promise<Load> {
   const context = await browser.newContext({
     viewport: { width: 390, height: 844 },
     deviceScaleFactor: 1,
     locale: 'ru-RU',
   });
   try {
+    if (site.telegramTheme !== undefined) {
+      // tsx keeps functions' names through a helper, `__name`, that the page lacks.
+      await context.addInitScript('globalThis.__name = (target) => target;');
+      await context.addInitScript(fakeTelegramClient, site.telegramTheme);
+    }
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
@@ -115,11 +162,15 @@ async function load(browser: Browser, url: string): Promise<Load> {
       settle(event.requestId);
     });
     cdp.on('Network.loadingFailed', (event) => settle(event.requestId));
-    await page.goto(url, { waitUntil: 'commit' });
-    // Read in the page, the moment the landing shows: from the navigation's start.
+    await page.goto(site.url, { waitUntil: 'commit' });
+    // Read in the page, the moment the first screen shows: from the navigation's start.
     const ready = await page.waitForFunction(
-      () => document.querySelector('[data-screen="landing"]') !== null && performance.now(),
-      undefined,
+      ({ selector, text }) => {
+        const shown = document.querySelector(selector);
+        const done = shown !== null && (text === undefined || shown.textContent.includes(text));
+        return done && performance.now();
+      },
+      site.ready,
       { polling: 'raf', timeout: 60_000 },
     );
     const readyMs = Number(await ready.jsonValue());
@@ -141,40 +192,59 @@ async function main(): Promise<void> {
   const server = await startServer({ kind: 'sqlite', path: path.join(WORK, 'first-screen.db') });
   const indexHtml = await (await fetch(`${server.url}/`)).text();
   const yardstick = await startStaticServer(path.join(SERVER_DIR, 'dist'), server.url, indexHtml);
+  const template =
+    TEMPLATE_DIST === undefined
+      ? undefined
+      : await startStaticServer(
+          TEMPLATE_DIST,
+          server.url,
+          fs.readFileSync(path.join(TEMPLATE_DIST, 'index.html'), 'utf8'),
+        );
+  const sites = [
+    { name: 'its own server (npm start)', site: landingAt(server.url) },
+    { name: 'the build on a static server, gzip', site: landingAt(yardstick.url) },
+    ...(template === undefined
+      ? []
+      : [
+          { name: 'its own server, in Telegram', site: inTelegram(server.url, LANDING_READY) },
+          { name: 'reactjs-template, in Telegram', site: inTelegram(template.url, TEMPLATE_READY) },
+        ]),
+  ];
+  const loads = sites.map((): Load[] => []);
   const browser = await launchChromium();
   try {
-    const own: Load[] = [];
-    const plain: Load[] = [];
     // One load of each first, not counted: the processes and Chromium warm up.
-    await load(browser, server.url);
-    await load(browser, yardstick.url);
+    for (const { site } of sites) await load(browser, site);
     for (let run = 0; run < RUNS; run++) {
-      // Alternating which goes first, so that neither always meets a warmer machine.
-      if (run % 2 === 0) {
-        own.push(await load(browser, server.url));
-        plain.push(await load(browser, yardstick.url));
-      } else {
-        plain.push(await load(browser, yardstick.url));
-        own.push(await load(browser, server.url));
+      // Taken in turn, each run starting with the next, so that none always meets a warmer machine.
+      for (let i = 0; i < sites.length; i++) {
+        const which = (run + i) % sites.length;
+        const site = sites[which]?.site;
+        if (site !== undefined) loads[which]?.push(await load(browser, site));
       }
     }
-    const line = (name: string, loads: readonly Load[]) =>
-      `  ${name.padEnd(34)} ${(median(loads.map((l) => l.bytes)) / 1000).toFixed(1).padStart(6)} KB` +
-      `   ready ${median(loads.map((l) => l.readyMs))
+    const readyOf = (i: number) => median((loads[i] ?? []).map((l) => l.readyMs));
+    const line = (name: string, runs: readonly Load[]) =>
+      `  ${name.padEnd(34)} ${(median(runs.map((l) => l.bytes)) / 1000).toFixed(1).padStart(6)} KB` +
+      `   ready ${median(runs.map((l) => l.readyMs))
         .toFixed(0)
         .padStart(5)} ms` +
-      `   (each run: ${loads.map((l) => l.readyMs.toFixed(0)).join(' ')})`;
-    const ratio = median(own.map((l) => l.readyMs)) / median(plain.map((l) => l.readyMs));
+      `   (each run: ${runs.map((l) => l.readyMs.toFixed(0)).join(' ')})`;
+    const own = loads[0] ?? [];
     console.log(
       `first screen, slow 4G and ${CPU_SLOWDOWN}x CPU, medians of ${RUNS} cold loads each:\n` +
-        `${line('its own server (npm start)', own)}\n` +
-        `${line('the build on a static server, gzip', plain)}\n` +
+        `${sites.map(({ name }, i) => line(name, loads[i] ?? [])).join('\n')}\n` +
         `first screen: ${(median(own.map((l) => l.bytes)) / 1000).toFixed(1)} KB on the wire ` +
-        `(goal ≤ 130 KB), ready ÷ static server ${ratio.toFixed(2)} (goal ≤ 1.00)`,
+        `(goal ≤ 130 KB), ready ÷ static server ${(readyOf(0) / readyOf(1)).toFixed(2)} (goal ≤ 1.00)` +
+        (template === undefined
+          ? ''
+          : `; in Telegram, ready ÷ reactjs-template ${(readyOf(2) / readyOf(3)).toFixed(2)} ` +
+            `(bar ≤ 0.75; the demo outside Telegram ${(readyOf(0) / readyOf(3)).toFixed(2)})`),
     );
   } finally {
     await browser.close();
     await yardstick.close();
+    await template?.close();
     await stop(server);
   }
 }

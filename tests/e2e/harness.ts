@@ -13,6 +13,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { DARK_THEME, LIGHT_THEME } from '../../src/app/telegram/default-themes';
 import { loadConfig, type AppConfig } from '../../src/server/config';
 import { launchChromium } from '../helpers/chromium';
+import { fakeTelegramClient, launchParameters } from '../helpers/telegram-client';
 import { initDataFor } from '../helpers/identity';
 import { demoCustomer } from '../../src/server/auth/demo-session';
 import { createTestApp, type TestApp } from '../helpers/test-app';
@@ -229,50 +230,6 @@ export interface OpenedInTelegram {
 }
 
 /**
- * Stands in for the Telegram client in the page: the `TelegramWebviewProxy` that Android and iOS
- * clients inject, answering what the SDK asks at start-up (theme, viewport, safe areas). Runs in
- * the browser, so it is self-contained.
- */
-function fakeTelegramClient(theme: Record<string, string>): void {
-  const posted: string[] = [];
-  const answer = (eventType: string, eventData: unknown) => {
-    // As a client answers: later, as a message from window.parent (the bridge ignores any other).
-    setTimeout(() => {
-      const data = JSON.stringify({ eventType, eventData });
-      window.dispatchEvent(new MessageEvent('message', { data, source: window.parent }));
-    }, 0);
-  };
-  const insets = { top: 0, bottom: 0, left: 0, right: 0 };
-  Object.assign(window, {
-    __telegramPosted: posted,
-    TelegramWebviewProxy: {
-      postEvent(eventType: string): void {
-        posted.push(eventType);
-        switch (eventType) {
-          case 'web_app_request_theme':
-            answer('theme_changed', { theme_params: theme });
-            break;
-          case 'web_app_request_viewport':
-            answer('viewport_changed', {
-              height: window.innerHeight,
-              width: window.innerWidth,
-              is_expanded: true,
-              is_state_stable: true,
-            });
-            break;
-          case 'web_app_request_safe_area':
-            answer('safe_area_changed', insets);
-            break;
-          case 'web_app_request_content_safe_area':
-            answer('content_safe_area_changed', insets);
-            break;
-        }
-      },
-    },
-  });
-}
-
-/**
  * Opens the app the way a Telegram client opens a mini app: a phone-sized page with the client's
  * bridge (`TelegramWebviewProxy`) and the launch parameters in the URL's hash, the init data
  * signed for `user` with the server's bot token. The server must have one (`realBotConfig`):
@@ -288,12 +245,7 @@ export async function openInTelegram(
   if (token === undefined) throw new Error('openInTelegram needs a server with a bot token');
   const initData = initDataFor(user, { token });
   const theme = options.theme === 'dark' ? DARK_THEME : LIGHT_THEME;
-  const launch = [
-    `tgWebAppData=${encodeURIComponent(initData)}`,
-    'tgWebAppVersion=8.0',
-    `tgWebAppPlatform=${options.platform ?? 'android'}`,
-    `tgWebAppThemeParams=${encodeURIComponent(JSON.stringify(theme))}`,
-  ].join('&');
+  const launch = launchParameters(initData, theme, options.platform);
   const url = (path: string) => `${server.url}${path}#${launch}`;
   const { context, page } = await openPhone(browser, options);
   await context.addInitScript(fakeTelegramClient, theme);

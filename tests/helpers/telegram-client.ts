@@ -1,0 +1,66 @@
+/**
+ * The Telegram client as a page sees it, for the browser tests (tests/e2e/harness.ts) and the
+ * first-screen bench: the launch parameters a client puts in the app's address, and the bridge it
+ * injects into the page.
+ */
+
+/**
+ * The launch parameters of a mini-app opened by a Telegram client, for the address's hash
+ * (docs.telegram-mini-apps.com, "Launch Parameters"): `initData` signed for the app's bot.
+ */
+export function launchParameters(
+  initData: string,
+  theme: Readonly<Record<string, string>>,
+  platform = 'android',
+): string {
+  return [
+    `tgWebAppData=${encodeURIComponent(initData)}`,
+    'tgWebAppVersion=8.0',
+    `tgWebAppPlatform=${platform}`,
+    `tgWebAppThemeParams=${encodeURIComponent(JSON.stringify(theme))}`,
+  ].join('&');
+}
+
+/**
+ * Stands in for the Telegram client in the page: the `TelegramWebviewProxy` that Android and iOS
+ * clients inject, answering what the SDK asks at start-up (theme, viewport, safe areas). Runs in
+ * the browser, so it is self-contained.
+ */
+export function fakeTelegramClient(theme: Record<string, string>): void {
+  const posted: string[] = [];
+  const answer = (eventType: string, eventData: unknown) => {
+    // As a client answers: later, as a message from window.parent (the bridge ignores any other).
+    setTimeout(() => {
+      const data = JSON.stringify({ eventType, eventData });
+      window.dispatchEvent(new MessageEvent('message', { data, source: window.parent }));
+    }, 0);
+  };
+  const insets = { top: 0, bottom: 0, left: 0, right: 0 };
+  Object.assign(window, {
+    __telegramPosted: posted,
+    TelegramWebviewProxy: {
+      postEvent(eventType: string): void {
+        posted.push(eventType);
+        switch (eventType) {
+          case 'web_app_request_theme':
+            answer('theme_changed', { theme_params: theme });
+            break;
+          case 'web_app_request_viewport':
+            answer('viewport_changed', {
+              height: window.innerHeight,
+              width: window.innerWidth,
+              is_expanded: true,
+              is_state_stable: true,
+            });
+            break;
+          case 'web_app_request_safe_area':
+            answer('safe_area_changed', insets);
+            break;
+          case 'web_app_request_content_safe_area':
+            answer('content_safe_area_changed', insets);
+            break;
+        }
+      },
+    },
+  });
+}
