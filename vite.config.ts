@@ -20,18 +20,23 @@ function screenFlow(id: string): string | null {
 const CONSOLE_MODULE =
   /[\\/]src[\\/]app[\\/](screens[\\/]console|components[\\/]console)[\\/]|[\\/]src[\\/]app[\\/](hooks[\\/]use-console-action|api[\\/]operator)\.ts$/;
 
-/** The language and namespace of a dictionary namespace (`i18n/<language>/<namespace>/index.ts`). */
-function dictionaryNamespace(id: string | null): { language: string; namespace: string } | null {
-  const match = /[\\/]i18n[\\/](\w+)[\\/](\w+)[\\/]index\.ts$/.exec(id ?? '');
-  return match?.[1] === undefined || match[2] === undefined
-    ? null
-    : { language: match[1], namespace: match[2] };
+/**
+ * The language and namespace of a dictionary chunk: a namespace of its own
+ * (`i18n/<language>/<namespace>/index.ts`, the bot's or the console's words), or null for the
+ * customer's dictionary (`i18n/<language>/index.ts`).
+ */
+function dictionaryOf(
+  id: string | null,
+): { readonly language: string; readonly namespace: string | null } | null {
+  const match = /[\\/]i18n[\\/](\w+)[\\/](?:(\w+)[\\/])?index\.ts$/.exec(id ?? '');
+  return match?.[1] === undefined ? null : { language: match[1], namespace: match[2] ?? null };
 }
 
-/** The language of a customer's dictionary chunk (`i18n/<language>/index.ts`), else null. */
-function customerDictionary(id: string | null): string | null {
-  return /[\\/]i18n[\\/](\w+)[\\/]index\.ts$/.exec(id ?? '')?.[1] ?? null;
-}
+/** The language of a customer's dictionary chunk, else null. */
+const customerDictionary = (id: string | null): string | null => {
+  const dictionary = dictionaryOf(id);
+  return dictionary?.namespace === null ? dictionary.language : null;
+};
 
 const gzipKb = (code: string) => gzipSync(code, { level: 9 }).length / 1000;
 
@@ -80,7 +85,7 @@ function firstChunkSize(): Plugin {
       );
       // Its words, the dictionaries' `console` namespace: an operator loads one language's.
       const consoleWords = [...chunks.values()].filter(
-        (chunk) => dictionaryNamespace(chunk.facadeModuleId)?.namespace === 'console',
+        (chunk) => dictionaryOf(chunk.facadeModuleId)?.namespace === 'console',
       );
       const leaked = [...consoleChunks, ...consoleWords].filter((chunk) =>
         first.has(chunk.fileName),
@@ -161,8 +166,8 @@ export default defineConfig({
         // A dictionary's namespace is named for its language and itself (`ru-console-…`), not
         // `console-…` like the console's code.
         chunkFileNames: (chunk) => {
-          const words = dictionaryNamespace(chunk.facadeModuleId);
-          return words === null
+          const words = dictionaryOf(chunk.facadeModuleId);
+          return words === null || words.namespace === null
             ? 'assets/[name]-[hash].js'
             : `assets/${words.language}-${words.namespace}-[hash].js`;
         },
