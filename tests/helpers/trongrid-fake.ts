@@ -1,7 +1,8 @@
 /**
- * A fake of the TronGrid HTTP API on 127.0.0.1 for tests (issue 23, "Tests"), answering in the
- * documented formats (developers.tron.network: gettransactioninfobyid, getnowblock,
- * triggerconstantcontract; TronGrid v1 "TRC20 transaction info by account address"). The test
+ * A fake of the TronGrid HTTP API on 127.0.0.1 for tests, answering in the documented formats
+ * (developers.tron.network: gettransactioninfobyid, getnowblock, triggerconstantcontract;
+ * TronGrid v1 "TRC20 transaction info by account address", paged by `limit` and `fingerprint`
+ * as TronGrid pages it). The test
  * decides which transactions exist, which are solidified, the heads and the tokens' decimals,
  * and can make the next answers fail (a status with headers, or a slow answer). Every call is
  * recorded with its path and headers.
@@ -76,8 +77,11 @@ export interface TronGridFake {
   setSolidified(id: string, solidified: boolean): void;
   setHeads(heads: { latest: number; solidified: number }): void;
   setDecimals(contract: string, decimals: number): void;
-  /** The next `times` requests (all, when omitted) meet `fault`. */
-  fail(fault: FakeFault, times?: number): void;
+  /**
+   * The next `times` requests (all, when omitted) meet `fault`; with `after`, only once that
+   * many requests have been answered well (a fault on a later page of a history).
+   */
+  fail(fault: FakeFault, times?: number, after?: number): void;
   clearFaults(): void;
   stop(): Promise<void>;
 }
@@ -90,7 +94,7 @@ export async function startTronGridFake(): Promise<TronGridFake> {
   const decimals = new Map<string, number>();
   const calls: RecordedCall[] = [];
   let heads = { latest: 1, solidified: 1 };
-  let fault: { fault: FakeFault; remaining: number } | undefined;
+  let fault: { fault: FakeFault; remaining: number; after: number } | undefined;
   const timers = new Set<NodeJS.Timeout>();
 
   const transactionInfo = (tx: FakeTransaction) => {
@@ -141,13 +145,23 @@ export async function startTronGridFake(): Promise<TronGridFake> {
     },
   });
 
-  const trc20History = (address: string, query: URLSearchParams) => {
+  /**
+   * One page of an account's TRC-20 history. When more rows match than `limit`, `meta` carries
+   * a `fingerprint` and `links.next` (the same query with it), as TronGrid answers; a request
+   * with the fingerprint continues after the page that gave it. TronGrid's fingerprint is
+   * opaque; this one is the offset in base64, which holds as long as the test adds no row
+   * before the offset while it pages.
+   */
+  const trc20History = (origin: string, path: string, address: string, query: URLSearchParams) => {
     const contract = query.get('contract_address');
     const minTimestamp = Number(query.get('min_timestamp') ?? 0);
     const onlyConfirmed = query.get('only_confirmed') === 'true';
     const onlyTo = query.get('only_to') === 'true';
     const limit = Math.min(Number(query.get('limit') ?? 20), 200);
-    const rows = [...transactions.values()]
+    const fingerprint = query.get('fingerprint');
+    const offset =
+      fingerprint === null ? 0 : Number(Buffer.from(fingerprint, 'base64').toString('utf8'));
+    const matching = [...transactions.values()]
       .filter((tx) => (tx.receiptResult ?? 'SUCCESS') === 'SUCCESS')
       .filter((tx) => !onlyConfirmed || tx.solidified)
       .flatMap((tx) =>
@@ -169,9 +183,22 @@ export async function startTronGridFake(): Promise<TronGridFake> {
       .filter((row) => row.to === address || (!onlyTo && row.from === address))
       .filter((row) => contract === null || row.token_info.address === contract)
       .filter((row) => row.block_timestamp >= minTimestamp)
-      .sort((a, b) => a.block_timestamp - b.block_timestamp)
-      .slice(0, limit);
-    return { data: rows, success: true, meta: { at: Date.now(), page_size: rows.length } };
+      // Stable: rows of one block keep the order their transactions were added in.
+      .sort((a, b) => a.block_timestamp - b.block_timestamp);
+    const rows = matching.slice(offset, offset + limit);
+    const meta = { at: Date.now(), page_size: rows.length };
+    if (offset + limit >= matching.length) return { data: rows, success: true, meta };
+    const next = new URLSearchParams(query);
+    next.set('fingerprint', Buffer.from(String(offset + limit)).toString('base64'));
+    return {
+      data: rows,
+      success: true,
+      meta: {
+        ...meta,
+        fingerprint: next.get('fingerprint'),
+        links: { next: `${origin}${path}?${next.toString()}` },
+      },
+    };
   };
 
   const answer = (req: RecordedCall): { status: number; body: unknown } => {
@@ -213,7 +240,9 @@ export async function startTronGridFake(): Promise<TronGridFake> {
       default: {
         const history = /^\/v1\/accounts\/([^/]+)\/transactions\/trc20$/.exec(req.path);
         if (history?.[1] !== undefined) {
-          return { status: 200, body: trc20History(decodeURIComponent(history[1]), req.query) };
+          const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
+          const address = decodeURIComponent(history[1]);
+          return { status: 200, body: trc20History(origin, req.path, address, req.query) };
         }
         return { status: 404, body: { Error: `no such path ${req.path}` } };
       }
@@ -240,6 +269,11 @@ export async function startTronGridFake(): Promise<TronGridFake> {
         res.end(JSON.stringify(body));
       };
       const current = fault;
+      if (current !== undefined && current.after > 0) {
+        current.after -= 1;
+        send();
+        return;
+      }
       if (current !== undefined) {
         current.remaining -= 1;
         if (current.remaining <= 0) fault = undefined;
@@ -286,8 +320,8 @@ export async function startTronGridFake(): Promise<TronGridFake> {
     setDecimals: (contract, count) => {
       decimals.set(contract, count);
     },
-    fail: (next, times = Number.POSITIVE_INFINITY) => {
-      fault = { fault: next, remaining: times };
+    fail: (next, times = Number.POSITIVE_INFINITY, after = 0) => {
+      fault = { fault: next, remaining: times, after };
     },
     clearFaults: () => {
       fault = undefined;

@@ -13,7 +13,7 @@ import {
   type TransactionLookup,
 } from '../../src/server/chain/chain-reader';
 import { tronAddressFromHex, tronAddressToHex } from '../../src/server/chain/tron-address';
-import { TronReader } from '../../src/server/chain/tron-reader';
+import { SCAN_PAGE_BUDGET, TronReader } from '../../src/server/chain/tron-reader';
 import { deadPort } from '../helpers/evm-chain';
 import { startTronGridFake, type TronGridFake } from '../helpers/trongrid-fake';
 
@@ -33,7 +33,45 @@ let nextId = 0;
 /** A fresh 64-hex transaction id. */
 function txId(): string {
   nextId += 1;
-  return nextId.toString(16).padStart(64, 'a');
+  return nextId.toString(16).padStart(64, '0');
+}
+
+let nextAddress = 0;
+
+/**
+ * A deposit address no other test sends to: the fake keeps every test's transactions, and a
+ * paging test counts the rows and pages of its address alone.
+ */
+function freshAddress(): string {
+  nextAddress += 1;
+  return tronAddressFromHex(`41${nextAddress.toString(16).padStart(40, 'c')}`);
+}
+
+/** The time of `blockNumber` as the fake gives it when the test sets none. */
+const timeOfBlock = (blockNumber: number) => Date.UTC(2026, 10, 1) + blockNumber * 3_000;
+
+/** One USDT transfer from the customer to `to`, in its own transaction; gives its id. */
+function sendUsdt(
+  to: string,
+  amount: bigint,
+  blockNumber: number,
+  blockTimeStamp?: number,
+): string {
+  const id = txId();
+  tron.addTransaction({
+    id,
+    blockNumber,
+    ...(blockTimeStamp === undefined ? {} : { blockTimeStamp }),
+    transfers: [{ contract: USDT, from: CUSTOMER, to, amount }],
+  });
+  return id;
+}
+
+/** The history calls made for `address` since `before` calls. */
+function historyCalls(address: string, before: number) {
+  return tron.calls
+    .slice(before)
+    .filter((c) => c.path === `/v1/accounts/${address}/transactions/trc20`);
 }
 
 function found(lookup: TransactionLookup): TransactionFound {
@@ -248,6 +286,122 @@ describe('Tron reader: deposits without a hash', () => {
     expect(call?.query.get('only_confirmed')).toBe('true');
     expect(call?.query.get('contract_address')).toBe(USDT);
     expect(call?.query.get('min_timestamp')).toBe(String(since));
+  });
+});
+
+describe('Tron reader: deposits without a hash, page after page', () => {
+  it('a Tron block with 450 transfers to the deposit address is read whole in one scan, and the next scan moves past it', async () => {
+    const address = freshAddress();
+    const blockTime = timeOfBlock(91_000_000);
+    const sent = Array.from({ length: 450 }, (_, i) =>
+      sendUsdt(address, BigInt(i + 1), 91_000_000, blockTime),
+    );
+    const before = tron.calls.length;
+    const scan = await reader.transfersTo(address, USDT, { kind: 'time', timeMs: blockTime - 1 });
+    expect(scan.transfers.map((t) => t.hash)).toEqual(sent);
+    expect(scan.transfers.map((t) => t.amount)).toEqual(sent.map((_, i) => BigInt(i + 1)));
+    expect(scan.next).toEqual({ kind: 'time', timeMs: blockTime });
+    // TronGrid's largest page is 200 rows: three pages, the later two by fingerprint.
+    const calls = historyCalls(address, before);
+    expect(calls.map((c) => [c.query.get('limit'), c.query.has('fingerprint')])).toEqual([
+      ['200', false],
+      ['200', true],
+      ['200', true],
+    ]);
+
+    // From there, that block's transfers come again only as repeats (the scan knows them) ...
+    const again = await reader.transfersTo(address, USDT, scan.next);
+    expect(again.transfers.every((t) => t.blockTime === blockTime && sent.includes(t.hash))).toBe(
+      true,
+    );
+    expect(again.next).toEqual(scan.next);
+    // ... and a later transfer is seen, past the block.
+    const later = sendUsdt(address, 451n, 91_000_001);
+    const after = await reader.transfersTo(address, USDT, again.next);
+    expect(after.transfers.filter((t) => !sent.includes(t.hash)).map((t) => t.hash)).toEqual([
+      later,
+    ]);
+    expect(after.next).toEqual({ kind: 'time', timeMs: timeOfBlock(91_000_001) });
+  });
+
+  it('a scan that is behind reads page after page until caught up, each page the same query with the fingerprint', async () => {
+    const address = freshAddress();
+    const paged = new TronReader({ rpcUrl: tron.url, scanLimit: 3 });
+    const sent = Array.from({ length: 10 }, (_, i) =>
+      sendUsdt(address, BigInt(i + 1), 92_000_000 + i),
+    );
+    const since = timeOfBlock(92_000_000);
+    const before = tron.calls.length;
+    const scan = await paged.transfersTo(address, USDT, { kind: 'time', timeMs: since });
+    expect(scan.transfers.map((t) => t.hash)).toEqual(sent);
+    expect(scan.next).toEqual({ kind: 'time', timeMs: timeOfBlock(92_000_009) });
+    const calls = historyCalls(address, before);
+    expect(calls.length).toBe(4);
+    expect(calls[0]?.query.has('fingerprint')).toBe(false);
+    for (const call of calls.slice(1)) {
+      expect(call.query.get('fingerprint')).toMatch(/./);
+      const rest = new URLSearchParams(call.query);
+      rest.delete('fingerprint');
+      expect(rest.toString()).toBe(calls[0]?.query.toString());
+    }
+  });
+
+  it(`a scan more than ${SCAN_PAGE_BUDGET} pages behind stops at its page budget, and the next scan continues where it stopped: nothing lost, nothing read forever`, async () => {
+    const address = freshAddress();
+    const paged = new TronReader({ rpcUrl: tron.url, scanLimit: 2 });
+    const total = SCAN_PAGE_BUDGET * 2 + 7;
+    const sent = Array.from({ length: total }, (_, i) =>
+      sendUsdt(address, BigInt(i + 1), 93_000_000 + i),
+    );
+    const before = tron.calls.length;
+    const first = await paged.transfersTo(address, USDT, {
+      kind: 'time',
+      timeMs: timeOfBlock(93_000_000),
+    });
+    expect(historyCalls(address, before).length).toBe(SCAN_PAGE_BUDGET);
+    expect(first.transfers.map((t) => t.hash)).toEqual(sent.slice(0, SCAN_PAGE_BUDGET * 2));
+    expect(first.next).toEqual({
+      kind: 'time',
+      timeMs: timeOfBlock(93_000_000 + SCAN_PAGE_BUDGET * 2 - 1),
+    });
+
+    // The last block read is read again (a repeat), then the rest.
+    const second = await paged.transfersTo(address, USDT, first.next);
+    expect(second.transfers.map((t) => t.hash)).toEqual(sent.slice(SCAN_PAGE_BUDGET * 2 - 1));
+    expect(second.next).toEqual({ kind: 'time', timeMs: timeOfBlock(93_000_000 + total - 1) });
+    const seen = new Set([...first.transfers, ...second.transfers].map((t) => t.hash));
+    expect(seen).toEqual(new Set(sent));
+  });
+
+  it('a block larger than the whole page budget (no real block is) is left after one scan rather than read from its start forever', async () => {
+    const address = freshAddress();
+    const tiny = new TronReader({ rpcUrl: tron.url, scanLimit: 2, scanPageBudget: 2 });
+    const blockTime = timeOfBlock(94_000_000);
+    const block = Array.from({ length: 5 }, (_, i) =>
+      sendUsdt(address, BigInt(i + 1), 94_000_000, blockTime),
+    );
+    const later = sendUsdt(address, 6n, 94_000_001);
+    const first = await tiny.transfersTo(address, USDT, { kind: 'time', timeMs: blockTime });
+    expect(first.transfers.map((t) => t.hash)).toEqual(block.slice(0, 4));
+    expect(first.next).toEqual({ kind: 'time', timeMs: blockTime + 1 });
+    const second = await tiny.transfersTo(address, USDT, first.next);
+    expect(second.transfers.map((t) => t.hash)).toEqual([later]);
+  });
+
+  it('a fault on a later page fails the whole scan, and the same scan again returns every page', async () => {
+    const address = freshAddress();
+    const paged = new TronReader({ rpcUrl: tron.url, scanLimit: 2 });
+    const sent = Array.from({ length: 5 }, (_, i) =>
+      sendUsdt(address, BigInt(i + 1), 95_000_000 + i),
+    );
+    const since = { kind: 'time', timeMs: timeOfBlock(95_000_000) } as const;
+    tron.fail({ kind: 'status', status: 503 }, 1, 1);
+    expect(await failureOf(paged.transfersTo(address, USDT, since))).toMatchObject({
+      fault: 'http',
+      status: 503,
+    });
+    const scan = await paged.transfersTo(address, USDT, since);
+    expect(scan.transfers.map((t) => t.hash)).toEqual(sent);
   });
 });
 

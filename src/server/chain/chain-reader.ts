@@ -92,7 +92,8 @@ export interface IncomingTransfers {
    * Where the next scan starts. For blocks it is the block after the last one scanned (a scan
    * covers at most the reader's block span, and never past the head); for time it is the last
    * transfer's time, inclusive, so a transfer in the same millisecond is not missed and may be
-   * seen twice: the unique deposit key absorbs repeats.
+   * seen twice: the unique deposit key absorbs repeats (a reader whose call could not get past
+   * one millisecond moves a millisecond on rather than read it again forever).
    */
   readonly next: ScanPosition;
 }

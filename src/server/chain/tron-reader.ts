@@ -34,9 +34,22 @@ export interface TronReaderOptions {
   readonly apiKey?: string | undefined;
   readonly timeoutMs?: number;
   readonly observer?: ChainCallObserver;
-  /** Transfers one scan returns at most (TronGrid's `limit`, 200 at most). */
+  /** Rows of one page of the account history (TronGrid's `limit`, 200 at most). */
   readonly scanLimit?: number;
+  /** Pages one scan reads at most; {@link SCAN_PAGE_BUDGET} unless a test wants fewer. */
+  readonly scanPageBudget?: number;
 }
+
+/**
+ * Pages of the account history one scan follows at most: at most budget × limit rows (10 000
+ * with TronGrid's largest page) per call, so a scan that is far behind catches up over a few
+ * rounds without one call holding an unbounded answer. The history's only cursor between calls
+ * is a block time, so a block must be read whole within one call. A Tron block, bounded in size
+ * and in the time its producer may spend executing it, carries a few thousand transactions at
+ * most, far fewer transfers of one token to one address than the budget holds; should one ever
+ * hold more, nextScanTime says what the scan does.
+ */
+export const SCAN_PAGE_BUDGET = 50;
 
 /** keccak256("Transfer(address,address,uint256)"), as TRON's logs give topics: hex, no 0x. */
 const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
@@ -74,6 +87,16 @@ const ConstantResultSchema = v.looseObject({
 
 const Trc20HistorySchema = v.looseObject({
   success: v.optional(v.boolean(), true),
+  /**
+   * Present when more rows match than the page holds: the next page is the same query with
+   * `fingerprint` (TronGrid also gives it whole as `links.next`).
+   */
+  meta: v.optional(
+    v.looseObject({
+      fingerprint: v.optional(v.string()),
+      links: v.optional(v.looseObject({ next: v.optional(v.string()) })),
+    }),
+  ),
   data: v.array(
     v.looseObject({
       transaction_id: v.string(),
@@ -94,6 +117,7 @@ export class TronReader implements ChainReader {
   readonly #timeoutMs: number;
   readonly #observer: ChainCallObserver;
   readonly #scanLimit: number;
+  readonly #scanPageBudget: number;
   readonly #decimals = new Map<string, Promise<number>>();
 
   constructor(options: TronReaderOptions) {
@@ -102,6 +126,7 @@ export class TronReader implements ChainReader {
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.#observer = options.observer ?? NO_OBSERVER;
     this.#scanLimit = Math.min(options.scanLimit ?? MAX_SCAN_LIMIT, MAX_SCAN_LIMIT);
+    this.#scanPageBudget = Math.max(1, options.scanPageBudget ?? SCAN_PAGE_BUDGET);
   }
 
   /**
@@ -322,9 +347,11 @@ export class TronReader implements ChainReader {
 
   /**
    * Solidified TRC-20 transfers of `contract` to `address` from `since` (block time, ms) on,
-   * oldest first, one page of at most `scanLimit`. Only solidified ones (`only_confirmed`), so
-   * the cursor never passes a block that could still change; a deposit is seen about a minute
-   * after it is sent, which is soon enough for one that came without its hash.
+   * oldest first, page after page until TronGrid gives no `fingerprint` (caught up) or the page
+   * budget is spent. Only solidified ones (`only_confirmed`), so the cursor never passes a block
+   * that could still change; a deposit is seen about a minute after it is sent, which is soon
+   * enough for one that came without its hash. A fault on any page is thrown and nothing of the
+   * call is returned: the scan keeps its cursor and reads the same pages again next round.
    */
   async transfersTo(
     address: string,
@@ -340,12 +367,22 @@ export class TronReader implements ChainReader {
       order_by: 'block_timestamp,asc',
       limit: String(this.#scanLimit),
     });
-    const answer = await this.#request(
-      'transactions/trc20',
-      `/v1/accounts/${encodeURIComponent(address)}/transactions/trc20?${query.toString()}`,
-      Trc20HistorySchema,
-    );
-    const rows = answer?.data ?? [];
+    const path = `/v1/accounts/${encodeURIComponent(address)}/transactions/trc20`;
+    const rows: Trc20Row[] = [];
+    let caughtUp = false;
+    for (let page = 0; page < this.#scanPageBudget && !caughtUp; page += 1) {
+      const answer = await this.#request(
+        'transactions/trc20',
+        `${path}?${query.toString()}`,
+        Trc20HistorySchema,
+      );
+      rows.push(...(answer?.data ?? []));
+      // The fingerprint, not links.next: that URL names TronGrid's own host, which is not ours
+      // behind a proxy or a self-hosted index. TronGrid wants every other parameter unchanged.
+      const fingerprint = answer?.meta?.fingerprint;
+      if (fingerprint === undefined || fingerprint === '') caughtUp = true;
+      else query.set('fingerprint', fingerprint);
+    }
     const transfers: IncomingTransfer[] = rows
       .filter(
         (row) =>
@@ -361,13 +398,30 @@ export class TronReader implements ChainReader {
         to: row.to,
         amount: BigInt(row.value),
       }));
-    const last = rows.at(-1);
-    // Inclusive: a transfer in the same millisecond as the last one is not skipped.
     return {
       transfers,
-      next: { kind: 'time', timeMs: last === undefined ? since.timeMs : last.block_timestamp },
+      next: { kind: 'time', timeMs: nextScanTime(rows, since.timeMs, caughtUp) },
     };
   }
+}
+
+type Trc20Row = v.InferOutput<typeof Trc20HistorySchema>['data'][number];
+
+/**
+ * Where the next scan starts: the last row's block time, inclusive, so the rest of that block
+ * (rows past the budget in the same millisecond) is not skipped; the rows of that block read
+ * again next time are repeats, which the scan's consumers recognise (a known hash, a unique
+ * deposit key). That alone would stall only when the budget ran out on rows that all share one
+ * time: the next call would read the very same pages. The budget holds any real block whole, so
+ * this cannot happen; should it still, the next scan starts a millisecond later, leaving the
+ * unread rest of that one block unread rather than reading its first pages forever.
+ */
+function nextScanTime(rows: readonly Trc20Row[], since: number, caughtUp: boolean): number {
+  const first = rows.at(0);
+  const last = rows.at(-1);
+  if (first === undefined || last === undefined) return since;
+  const stuck = !caughtUp && first.block_timestamp === last.block_timestamp;
+  return stuck ? last.block_timestamp + 1 : last.block_timestamp;
 }
 
 function isEmptyObject(value: unknown): boolean {
