@@ -210,6 +210,9 @@ const en: Translation = {
     submit: 'Submit hash',
     timeWarning: 'Less than 5 minutes left',
     expiryNote: 'When the time runs out the order is cancelled. Do not send crypto after that.',
+    exactAmount: 'Send exactly',
+    exactAmountNote:
+      'To the last digit, in one transfer: these digits tell us the transfer is yours. If your wallet or exchange charges a fee, it must come on top of this amount. Any other amount is checked by an operator by hand, which takes longer.',
   },
   orderHelp: {
     cancelOrder: 'Cancel order',
@@ -374,6 +377,8 @@ const en: Translation = {
     checkFields: 'Please check: {fields}',
     txWrongToken:
       'This transaction moves a different token, not the official {coin} contract. Such coins are not accepted.',
+    txAmountMismatch:
+      'This transaction sends {sent} {coin}, but this order needs exactly {expected} {coin}. Give the hash of a transfer of exactly that amount, or contact support.',
     txUnderpaid:
       'This transaction sends {amount} {coin} less than the order’s amount. A second transfer to top it up does not count: contact support.',
     invalidCardNumber: 'Check the card number: 16 digits, no typos',
@@ -433,6 +438,8 @@ const en: Translation = {
     TX_WRONG_RECIPIENT:
       'This transaction was not sent to this order’s deposit address. Check the address and the hash.',
     TX_UNDERPAID: 'This transaction sends less than the order’s amount.',
+    TX_AMOUNT_MISMATCH:
+      'This transaction does not send this order’s exact amount. Give the hash of the transfer of exactly this order’s amount, or contact support.',
     TX_BEFORE_ORDER:
       'This transaction was made before the order was created, so it cannot pay for it. Give the hash of the transfer for this order.',
     TX_ALREADY_USED:
@@ -445,6 +452,8 @@ const en: Translation = {
       'This transaction is checked on the chain and the order confirms itself. To confirm it by hand, give the reason.',
     DEPOSIT_NOT_LISTED:
       "This transfer is not among the unmatched deposits of the order's network and coin. Reload the order.",
+    DEPOSIT_AMOUNTS_TAKEN:
+      'Every exact amount near this one is taken by other sells right now. Change the amount a little, or try again later.',
     UNKNOWN_CITY: 'There is no office for this currency in that city',
     TOO_MANY_ACTIVE_ORDERS: 'Too many active orders. Complete or cancel one first.',
     INVALID_STATUS: 'This action is not available for the order in its current status',

@@ -85,6 +85,11 @@ export interface AppConfig {
    * told it was not found (CHAIN_LOOKUP_WINDOW_MINUTES).
    */
   readonly chainLookupWindowMs: number;
+  /**
+   * How long a sell's exact amount stays its own after the sell ended, so that a late transfer
+   * of it is still known as that sell's (DEPOSIT_AMOUNT_HOLD_HOURS).
+   */
+  readonly depositAmountHoldMs: number;
 }
 
 /** Demo mode: no bot token, the server signs init data for a demo customer itself. */
@@ -331,6 +336,7 @@ export const EnvVariablesSchema = v.object({
   // Seconds would do for people, but tests and the local chain (a block every 2 s) want less.
   CHAIN_CHECK_INTERVAL_MS: wholeNumber('CHAIN_CHECK_INTERVAL_MS', 15_000, 1_000, 600_000),
   CHAIN_LOOKUP_WINDOW_MINUTES: wholeNumber('CHAIN_LOOKUP_WINDOW_MINUTES', 120, 5, 7 * 24 * 60),
+  DEPOSIT_AMOUNT_HOLD_HOURS: wholeNumber('DEPOSIT_AMOUNT_HOLD_HOURS', 72, 1, 90 * 24),
   LOG_LEVEL: v.optional(
     v.picklist(
       LOG_LEVELS,
@@ -470,6 +476,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     chain: chain.config,
     chainCheckIntervalMs: variables.CHAIN_CHECK_INTERVAL_MS,
     chainLookupWindowMs: variables.CHAIN_LOOKUP_WINDOW_MINUTES * 60_000,
+    depositAmountHoldMs: variables.DEPOSIT_AMOUNT_HOLD_HOURS * 3_600_000,
   };
 }
 

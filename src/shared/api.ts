@@ -59,10 +59,14 @@ export interface ApiErrorDetails {
   /** AMOUNT_TOO_LOW, AMOUNT_TOO_HIGH: the upper bound; TOO_MANY_ACTIVE_ORDERS: the most allowed. */
   readonly max?: number;
   readonly currency?: string;
-  /** TX_WRONG_TOKEN, TX_UNDERPAID: the order's coin. */
+  /** TX_WRONG_TOKEN, TX_UNDERPAID, TX_AMOUNT_MISMATCH: the order's coin. */
   readonly coin?: CryptoCurrency;
   /** TX_UNDERPAID: what the transfer lacks, in whole coins as an exact decimal ("0.5"). */
   readonly shortfall?: string;
+  /** TX_AMOUNT_MISMATCH: what the transfer sent, in whole coins as an exact decimal. */
+  readonly sent?: string;
+  /** TX_AMOUNT_MISMATCH: the order's exact amount, in whole coins as an exact decimal. */
+  readonly expected?: string;
 }
 
 /** `GET /api/health`. */

@@ -13,6 +13,9 @@ export const CHAIN_TRANSFER_REFUSALS = [
   'TX_WRONG_TOKEN',
   'TX_WRONG_RECIPIENT',
   'TX_UNDERPAID',
+  // A sell's deposit of more than its exact amount, or of another order's exact amount: the
+  // exact amount is what ties a transfer to one order (server/chain/deposit-rules.ts).
+  'TX_AMOUNT_MISMATCH',
   'TX_BEFORE_ORDER',
   'TX_ALREADY_USED',
   // An operator's payout of a buy (operator/operator-orders.ts, `completeOrder`): found, but older
@@ -53,6 +56,9 @@ const ERROR_CODES = [
   // An operator attaches a transfer that is not among the unmatched deposits of the order's
   // network and coin (operator/operator-orders.ts, `attachIncomingDeposit`).
   'DEPOSIT_NOT_LISTED',
+  // Every exact amount a new sell could be given near its amount is held by another sell
+  // (orders/deposit-amounts.ts): creating it says so rather than reuse one.
+  'DEPOSIT_AMOUNTS_TAKEN',
   'UNKNOWN_CITY',
   'TOO_MANY_ACTIVE_ORDERS',
   'INVALID_STATUS',
@@ -99,12 +105,14 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   TX_WRONG_TOKEN: 400,
   TX_WRONG_RECIPIENT: 400,
   TX_UNDERPAID: 400,
+  TX_AMOUNT_MISMATCH: 400,
   TX_BEFORE_ORDER: 400,
   TX_ALREADY_USED: 409,
   TX_BEFORE_PAYMENT: 400,
   TX_UNCONFIRMED: 409,
   CONFIRM_REASON_REQUIRED: 400,
   DEPOSIT_NOT_LISTED: 404,
+  DEPOSIT_AMOUNTS_TAKEN: 409,
   UNKNOWN_CITY: 400,
   TOO_MANY_ACTIVE_ORDERS: 409,
   INVALID_STATUS: 409,

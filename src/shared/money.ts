@@ -10,6 +10,8 @@ import { CRYPTO_DECIMALS, RATE_DECIMALS } from './limits';
 const UNITS_DECIMALS = 6;
 /** Millionths per whole coin (and per whole unit of a rate): derived, so the two cannot part. */
 const UNITS_PER_COIN = 10 ** UNITS_DECIMALS;
+/** Millionths in one step of a coin's last shown decimal (0.0001 of a coin). */
+export const SHOWN_CRYPTO_STEP_UNITS = UNITS_PER_COIN / 10 ** CRYPTO_DECIMALS;
 /** Hundredths per whole unit of a fiat currency. */
 export const MINOR_PER_FIAT = 100;
 
@@ -61,7 +63,7 @@ export function fiatTotalMinor(amountUnits: number, rateUnits: number): number {
 
 /** The coins `fiatMinor` buys at `rateUnits`, in units, rounded to the 4 decimals shown. */
 export function cryptoUnitsForFiat(fiatMinor: number, rateUnits: number): number {
-  const step = BigInt(UNITS_PER_COIN / 10 ** CRYPTO_DECIMALS);
+  const step = BigInt(SHOWN_CRYPTO_STEP_UNITS);
   // coins = (minor / 100) / (rate / 10^6); units = coins × 10^6.
   const numerator = BigInt(fiatMinor) * BigInt(UNITS_PER_COIN) ** 2n;
   const denominator = BigInt(MINOR_PER_FIAT) * BigInt(rateUnits) * step;
@@ -115,6 +117,19 @@ export function unitsToTokenAmount(units: number, decimals: number): bigint {
   if (decimals >= UNITS_DECIMALS) return value * 10n ** BigInt(decimals - UNITS_DECIMALS);
   const step = 10n ** BigInt(UNITS_DECIMALS - decimals);
   return (value + step - 1n) / step;
+}
+
+/**
+ * A token amount in base units (of a token with `decimals`) as millionths of a coin, when it is
+ * exactly that many: undefined for an amount with digits beyond the sixth decimal, which no
+ * order's amount can be.
+ */
+export function tokenAmountToUnits(amount: bigint, decimals: number): number | undefined {
+  const shift = 10n ** BigInt(Math.abs(decimals - UNITS_DECIMALS));
+  if (decimals < UNITS_DECIMALS) return Number(amount * shift);
+  if (amount % shift !== 0n) return undefined;
+  const units = amount / shift;
+  return units <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(units) : undefined;
 }
 
 /** A token amount in base units as an exact decimal string of whole coins ("0.5", "12"). */

@@ -48,6 +48,7 @@ export const CHAIN_FLAGS = [
   // A hash its node could not be read for through a whole lookup window (down, or refusing with
   // 429s): never judged, still looked for, but someone should know.
   'unreadable',
+  // Alerts written before deposits were held to their exact amount (kept so they still read).
   'overpaid',
   // An operator's payout of a buy, followed after its completion: found wrong (after an override,
   // or re-mined differently), never found within the lookup window, or gone in a reorganisation.
@@ -55,6 +56,19 @@ export const CHAIN_FLAGS = [
   'payout_not_found',
   'payout_reorged',
   'payout_unreadable',
+  // A transfer of another amount than the order's exact one (more, or less than an operator can
+  // settle), found after the submission.
+  'wrong_amount',
+  // A hash whose transfer is the exact amount of another customer's open sell: the sign of a
+  // seller pasting a transfer that is not theirs (the alert names both orders).
+  'foreign_amount',
+  // The exact amount of a sell that had ended (cancelled by its deadline, say) arrived within
+  // the hold: the seller was late; the money is theirs to settle.
+  'late_deposit',
+  // The exact amount of an open sell arrived under another hash than the one its seller gave.
+  'other_hash',
+  // The same hash given for several orders on a manual network (operators confirm by hand).
+  'same_hash',
 ] as const;
 export type ChainFlag = (typeof CHAIN_FLAGS)[number];
 

@@ -18,6 +18,7 @@ import { expectError, get, headersFor, type TestUser } from '../helpers/api';
 import {
   CONFIRMATIONS,
   amountOf,
+  chainCheckOf,
   pay,
   tokenOf,
   waitingSell,
@@ -62,16 +63,21 @@ const orderOf = (id: string) =>
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
 
-/** Two sells of the same amount and one transfer of it: the scan cannot tell whose it is. */
+/**
+ * Two sells of the same amount asked and a transfer of one coin more than the first one's exact
+ * amount: an amount no sell holds, so the scan cannot tell whose it is.
+ */
 async function twinsAndTransfer(total: number): Promise<{ twins: WaitingSell[]; hash: string }> {
   const twins = [await waitingSell(t, 'ERC20', total), await waitingSell(t, 'ERC20', total)];
-  const hash = (await pay(chain, t, twins[0] as WaitingSell)).toLowerCase();
+  const first = twins[0] as WaitingSell;
+  const amount = amountOf(chain, first) + 1_000_000n;
+  const hash = (await pay(chain, t, first, { amount })).toLowerCase();
   await round();
   return { twins, hash };
 }
 
 describe('an unmatched deposit is listed and attached by an operator', () => {
-  it('listed (network, coin, exact amount, sender, candidates) and on each sell of its coin; attached to the sell chosen, followed by the chain to TX_CONFIRMED', async () => {
+  it('listed (network, coin, exact amount, sender, candidates) and on each sell of its coin; attached to the sell chosen, more than its amount accepted, followed by the chain to TX_CONFIRMED', async () => {
     const { twins, hash } = await twinsAndTransfer(11_111);
     const [a, b] = twins as [WaitingSell, WaitingSell];
     for (const twin of twins) expect((await orderOf(twin.id)).status).toBe('WAITING_CRYPTO');
@@ -79,9 +85,12 @@ describe('an unmatched deposit is listed and attached by an operator', () => {
     expect(deposit).toMatchObject({
       network: 'ERC20',
       coin: 'USDT',
-      amount: tokenAmountToDecimal(amountOf(chain, a), tokenOf(chain, 'ERC20').decimals),
+      amount: tokenAmountToDecimal(
+        amountOf(chain, a) + 1_000_000n,
+        tokenOf(chain, 'ERC20').decimals,
+      ),
       sender: chain.customer,
-      candidates: 2,
+      candidates: 0,
     });
     const view = (await get(t, OPERATOR_PATHS.order(b.id), OPERATOR)).json<OperatorOrderResponse>();
     expect(view.incoming.map((d) => d.txHash)).toContain(hash);
@@ -98,6 +107,10 @@ describe('an unmatched deposit is listed and attached by an operator', () => {
       .executeTakeFirstOrThrow();
     expect(event).toMatchObject({ actor: 'operator', actor_id: OPERATOR.id });
     expect(event.reason).toContain(hash);
+    // The operator, shown both amounts, accepted the transfer's: every later read holds it to that.
+    expect((await chainCheckOf(t, b.id))?.accepted_amount).toBe(
+      (amountOf(chain, a) + 1_000_000n).toString(),
+    );
     // Taken: no longer listed, nor on the other sell; attaching it again is refused.
     expect((await listed()).map((d) => d.txHash)).not.toContain(hash);
     const other = (

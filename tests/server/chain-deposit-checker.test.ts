@@ -21,6 +21,8 @@ import { METRICS_PATH } from '../../src/server/plugins/metrics';
 import type { NotificationFacts } from '../../src/server/notifications/facts';
 import { renderNotification } from '../../src/server/notifications/render';
 import { API_PATHS } from '../../src/shared/api';
+import { formatDecimalText } from '../../src/shared/format';
+import { tokenAmountToDecimal, unitsToDecimal } from '../../src/shared/money';
 import type { OperatorOrderResponse } from '../../src/shared/operator-api';
 import { post, statusOf, type TestUser } from '../helpers/api';
 import {
@@ -109,7 +111,11 @@ async function seenDeposit(
  * A transfer broadcast and not mined yet (automine off): the node answers its hash as not
  * found until the next block.
  */
-async function broadcast(sell: WaitingSell, to: Address = chain.deposit): Promise<Hash> {
+async function broadcast(
+  sell: WaitingSell,
+  to: Address = chain.deposit,
+  amount: bigint = amountOf(chain, sell),
+): Promise<Hash> {
   await chainTimeNotBefore(chain, t);
   await chain.rpc('evm_setAutomine', [false]);
   try {
@@ -120,7 +126,7 @@ async function broadcast(sell: WaitingSell, to: Address = chain.deposit): Promis
         data: encodeFunctionData({
           abi: erc20Abi,
           functionName: 'transfer',
-          args: [to, amountOf(chain, sell)],
+          args: [to, amount],
         }),
         gas: '0x30000',
       },
@@ -190,25 +196,55 @@ describe('a deposit seen counts its confirmations and confirms the order by itse
     expect(event.reason).toContain(`(${BigInt(sell.units) * 10n ** 12n} base units, 18 decimals)`);
   });
 
-  it('an overpayment is confirmed and flagged for operators with the difference', async () => {
-    const sell = await waitingSell(t);
-    const hash = await pay(chain, t, sell, { amount: amountOf(chain, sell) + 1_250_000n });
+  it('more than the exact amount, found after its hash was taken: never confirmed by the chain, flagged for operators with what it sent', async () => {
+    const sell = await waitingSell(t, 'ERC20', 14_141);
+    const sent = amountOf(chain, sell) + 1_250_000n;
+    const hash = await broadcast(sell, chain.deposit, sent);
     expect((await sendHash(sell.seller, sell.id, hash)).statusCode).toBe(200);
     await chain.mine(CONFIRMATIONS);
+    t.clock.advance(15_000);
+    expect((await round()).outcomes.get(sell.id)).toBe('flagged');
     await round();
-    expect(await orderOf(sell.id)).toMatchObject({ status: 'TX_CONFIRMED', needs_attention: 1 });
+    expect(await orderOf(sell.id)).toMatchObject({ status: 'TX_PENDING', needs_attention: 1 });
+    expect((await checkOf(sell.id)).state).toBe('wrong');
     const alerts = await alertsOf(sell.id);
     expect(alerts).toHaveLength(1);
     const facts = JSON.parse(alerts[0]?.payload ?? '{}') as NotificationFacts;
-    expect(facts).toMatchObject({ chainFlag: 'overpaid', chainDifference: '1.25' });
+    const amount = tokenAmountToDecimal(sent, 6);
+    expect(facts).toMatchObject({ chainFlag: 'wrong_amount', chainAmount: amount });
     // What the operators' chat reads, in both languages.
     const options = { botUsername: undefined, supportUrl: t.config.supportUrl };
     expect(renderNotification('flag_chain_deposit', facts, 'en', options).text).toContain(
-      'the deposit was confirmed, but pays 1.25 USDT more than the order: settle the difference.',
+      `it pays ${formatDecimalText(amount, 'en')} USDT, not the order’s exact amount`,
     );
     expect(renderNotification('flag_chain_deposit', facts, 'ru', options).text).toContain(
-      'депозит подтверждён, но переводит на 1,25 USDT больше суммы заказа',
+      `она переводит ${formatDecimalText(amount, 'ru')} USDT, а не точную сумму заказа`,
     );
+  });
+
+  it("a hash pasted by another seller before it is mined reserves nothing: its owner's paste is taken, the chain confirms the owner's order and flags the other with both orders", async () => {
+    const owner = await waitingSell(t);
+    const thief = await waitingSell(t);
+    const hash = await broadcast(owner);
+    expect((await sendHash(thief.seller, thief.id, hash)).statusCode).toBe(200);
+    expect((await sendHash(owner.seller, owner.id, hash)).json()).toEqual({
+      success: true,
+      status: 'TX_PENDING',
+    });
+    await chain.mine(1);
+    t.clock.advance(15_000);
+    const outcomes = (await round()).outcomes;
+    expect(outcomes.get(owner.id)).toBe('seen');
+    expect(outcomes.get(thief.id)).toBe('flagged');
+    const [alert] = await alertsOf(thief.id);
+    expect(JSON.parse(alert?.payload ?? '{}')).toMatchObject({
+      chainFlag: 'foreign_amount',
+      otherOrderIds: [owner.id],
+    });
+    await chain.mine(CONFIRMATIONS);
+    await round();
+    expect((await orderOf(owner.id)).status).toBe('TX_CONFIRMED');
+    expect(await orderOf(thief.id)).toMatchObject({ status: 'TX_PENDING', needs_attention: 1 });
   });
 
   it('a transfer gone before its confirmations (a reorganised block) goes back to looking, flagged', async () => {
@@ -427,7 +463,7 @@ describe('two instances on the same database split the rows', () => {
 });
 
 describe('deposits without a hash: the deposit address is scanned once a round', () => {
-  it('a transfer matching one waiting sell alone is attached by the chain and confirmed; one matching two sells is listed for operators', async () => {
+  it("a transfer of a waiting sell's exact amount is attached to it by the chain and confirmed; an amount no sell holds is listed for operators", async () => {
     // Amounts no other test's waiting sell has.
     const sell = await waitingSell(t, 'ERC20', 12_345);
     const hash = await pay(chain, t, sell);
@@ -446,11 +482,13 @@ describe('deposits without a hash: the deposit address is scanned once a round',
     await round();
     expect((await orderOf(sell.id)).status).toBe('TX_CONFIRMED');
 
+    // The amount asked for, without its tag: no sell's exact amount.
     const twins = [
       await waitingSell(t, 'ERC20', 13_579),
       await waitingSell(t, 'ERC20', 13_579),
     ] as const;
-    const twin = await pay(chain, t, twins[0]);
+    const round100 = BigInt(Math.floor(twins[0].units / 1_000_000) * 1_000_000);
+    const twin = await pay(chain, t, twins[0], { amount: round100 });
     await round();
     await round();
     for (const one of twins) expect((await orderOf(one.id)).status).toBe('WAITING_CRYPTO');
@@ -463,10 +501,36 @@ describe('deposits without a hash: the deposit address is scanned once a round',
     expect(listed[0]).toMatchObject({
       network: 'ERC20',
       coin: 'USDT',
-      candidates: 2,
+      candidates: 0,
       order_id: null,
-      amount: amountOf(chain, twins[0]).toString(),
+      amount: round100.toString(),
     });
+  });
+
+  it("a late deposit (the exact amount of a sell cancelled before it arrived) is kept as that sell's and flagged for operators, not listed as unmatched", async () => {
+    const sell = await waitingSell(t, 'ERC20', 16_161);
+    expect((await post(t, API_PATHS.cancel(sell.id), {}, sell.seller)).statusCode).toBe(200);
+    t.clock.advance(3_600_000);
+    const hash = (await pay(chain, t, sell)).toLowerCase();
+    await round();
+    const kept = await t.database.db
+      .selectFrom('chain_incoming')
+      .selectAll()
+      .where('tx_hash', '=', hash)
+      .executeTakeFirstOrThrow();
+    expect(kept).toMatchObject({ order_id: sell.id, candidates: 1 });
+    expect(await orderOf(sell.id)).toMatchObject({ status: 'CANCELLED', needs_attention: 1 });
+    const [alert] = await alertsOf(sell.id);
+    const facts = JSON.parse(alert?.payload ?? '{}') as NotificationFacts;
+    expect(facts).toMatchObject({
+      chainFlag: 'late_deposit',
+      chainHash: hash,
+      chainAmount: unitsToDecimal(sell.units),
+    });
+    const options = { botUsername: undefined, supportUrl: t.config.supportUrl };
+    expect(renderNotification('flag_chain_deposit', facts, 'en', options).text).toContain(
+      'the seller was late',
+    );
   });
 });
 

@@ -9,7 +9,9 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { METRICS_PATH } from '../../src/server/plugins/metrics';
+import type { NotificationFacts } from '../../src/server/notifications/facts';
 import { API_PATHS } from '../../src/shared/api';
+import { unitsToDecimal } from '../../src/shared/money';
 import {
   createOrder,
   expectError,
@@ -54,6 +56,17 @@ const orderStatus = async (app: TestApp, id: string) =>
   ).status;
 
 const checkOf = chainCheckOf;
+
+/** The facts of the operators' chain alerts about an order. */
+async function alertsOf(app: TestApp, id: string): Promise<NotificationFacts[]> {
+  const rows = await app.database.db
+    .selectFrom('notifications')
+    .select('payload')
+    .where('order_id', '=', id)
+    .where('kind', '=', 'flag_chain_deposit')
+    .execute();
+  return rows.map((row) => JSON.parse(row.payload) as NotificationFacts);
+}
 
 /** A refusal leaves the order waiting for the right hash, with no check row. */
 async function expectStillWaiting(sell: WaitingSell): Promise<void> {
@@ -142,7 +155,8 @@ describe('a hash found on the chain and wrong is refused, the order keeps waitin
   });
 
   it('less than the order by half a coin (6 decimals): the shortfall is "0.5"', async () => {
-    const sell = await waitingSell(t, 'ERC20');
+    // An amount asked by no other sell: half a coin less is then no other sell's exact amount.
+    const sell = await waitingSell(t, 'ERC20', 17_777);
     const hash = await pay(chain, t, sell, { amount: amountOf(chain, sell) - 500_000n });
     const body = expectError(await sendHash(t, sell.seller, sell.id, hash), 'TX_UNDERPAID');
     expect(body.shortfall).toBe('0.5');
@@ -158,16 +172,60 @@ describe('a hash found on the chain and wrong is refused, the order keeps waitin
     await expectStillWaiting(sell);
   });
 
-  it('a transfer already the deposit of another order: 409 TX_ALREADY_USED', async () => {
-    const first = await waitingSell(t);
-    const second = await waitingSell(t);
-    const hash = await pay(chain, t, first);
-    expect((await sendHash(t, first.seller, first.id, hash)).statusCode).toBe(200);
-    expectError(await sendHash(t, second.seller, second.id, hash), 'TX_ALREADY_USED');
-    await expectStillWaiting(second);
+  it("a seller pasting another seller's transfer of the same amount asked, before its owner: 400 TX_AMOUNT_MISMATCH with both amounts, flagged with both orders; the owner's paste is then taken", async () => {
+    const owner = await waitingSell(t);
+    const thief = await waitingSell(t);
+    expect(thief.units).not.toBe(owner.units);
+    const hash = await pay(chain, t, owner);
+    const refused = expectError(
+      await sendHash(t, thief.seller, thief.id, hash),
+      'TX_AMOUNT_MISMATCH',
+    );
+    expect(refused).toMatchObject({
+      coin: 'USDT',
+      sent: unitsToDecimal(owner.units),
+      expected: unitsToDecimal(thief.units),
+    });
+    await expectStillWaiting(thief);
+    const flagged = await alertsOf(t, thief.id);
+    expect(flagged).toHaveLength(1);
+    expect(flagged[0]).toMatchObject({
+      chainFlag: 'foreign_amount',
+      otherOrderIds: [owner.id],
+      chainAmount: unitsToDecimal(owner.units),
+    });
+    const russian = await sendHash(t, { ...thief.seller, language_code: 'ru' }, thief.id, hash);
+    expect(expectError(russian, 'TX_AMOUNT_MISMATCH').error).toMatch(/не ту сумму/);
+    // Never told the transfer is used: it is the owner's, and the chain takes it for them.
+    expect((await sendHash(t, owner.seller, owner.id, hash)).json()).toEqual({
+      success: true,
+      status: 'TX_PENDING',
+    });
+    expect(await checkOf(t, owner.id)).toMatchObject({ state: 'seen' });
   });
 
-  it('the same transfer submitted on two orders at the same moment: exactly one takes it', async () => {
+  it('a seller with a smaller sell pasting a larger transfer: 400 TX_AMOUNT_MISMATCH, never taken as an overpayment', async () => {
+    const owner = await waitingSell(t, 'ERC20', 20_000);
+    const thief = await waitingSell(t, 'ERC20', 5_000);
+    const hash = await pay(chain, t, owner);
+    expectError(await sendHash(t, thief.seller, thief.id, hash), 'TX_AMOUNT_MISMATCH');
+    await expectStillWaiting(thief);
+    expect((await alertsOf(t, thief.id))[0]).toMatchObject({ otherOrderIds: [owner.id] });
+  });
+
+  it("more than the order's own exact amount: 400 TX_AMOUNT_MISMATCH with what it sent and what the order expects, no operator flag", async () => {
+    const sell = await waitingSell(t, 'ERC20', 18_888);
+    const hash = await pay(chain, t, sell, { amount: amountOf(chain, sell) + 1_000_000n });
+    const body = expectError(await sendHash(t, sell.seller, sell.id, hash), 'TX_AMOUNT_MISMATCH');
+    expect(body).toMatchObject({
+      sent: unitsToDecimal(sell.units + 1_000_000),
+      expected: unitsToDecimal(sell.units),
+    });
+    await expectStillWaiting(sell);
+    expect(await alertsOf(t, sell.id)).toEqual([]);
+  });
+
+  it('the same transfer submitted on two orders at the same moment: only the order of its exact amount takes it', async () => {
     for (let round = 0; round < 3; round++) {
       const a = await waitingSell(t);
       const b = await waitingSell(t);
@@ -176,9 +234,8 @@ describe('a hash found on the chain and wrong is refused, the order keeps waitin
         sendHash(t, a.seller, a.id, hash),
         sendHash(t, b.seller, b.id, hash),
       ]);
-      expect(answers.map((res) => res.statusCode).sort()).toEqual([200, 409]);
-      const loser = answers.find((res) => res.statusCode === 409);
-      expect(loser?.json<{ code: string }>().code).toBe('TX_ALREADY_USED');
+      expect(answers.map((res) => res.statusCode)).toEqual([200, 400]);
+      expect(answers[1]?.json<{ code: string }>().code).toBe('TX_AMOUNT_MISMATCH');
       const rows = await t.database.db
         .selectFrom('chain_checks')
         .select('order_id')

@@ -75,6 +75,16 @@ const en_bot: NamespaceBotTranslation = {
         'the payout disappeared from the chain before its confirmations (a reorganised block); it is looked for again.',
       payout_unreadable:
         'the node of this network could not be read through the whole lookup window (down or refusing); the payout is looked for again.',
+      wrong_amount:
+        'it pays {amount} {coin}, not the order’s exact amount: the chain does not confirm it, an operator decides.',
+      foreign_amount:
+        'it pays {amount} {coin}, the exact amount of order {other} of another customer: the customer seems to have given a transfer that is not theirs. Order {other} waits for its deposit as usual.',
+      late_deposit:
+        'the order has ended, but its exact amount {amount} {coin} arrived (hash <code>{hash}</code>): the seller was late, settle it with them.',
+      other_hash:
+        'the order’s exact amount {amount} {coin} arrived under another hash (<code>{hash}</code>) than the customer gave: check whose transfer it is.',
+      same_hash:
+        'the same hash was given for order {other} too: check which order it pays before confirming either.',
     },
     kinds: {
       BUY_P2P: 'buy, card transfer',

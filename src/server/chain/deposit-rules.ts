@@ -1,13 +1,16 @@
 /**
  * What makes a transaction the right deposit of a sell or the right payout of a buy (design.md,
- * "Chain checks"; issue 23, "A seller's deposit", "An operator's payout"): one rule, judged the same way when the seller submits the hash
- * (orders/customer-orders.ts) and when the chain checker finds it later (jobs/chain-checker.ts).
- * A transfer counts when its transaction succeeded, it moves the order's coin's official
- * contract, pays the order's deposit address at least the order's amount, and its block is not
- * older than the order; a payout the same, to the customer's wallet, not older than the payment
- * it answers (operator/operator-orders.ts, `completeOrder`). That it is used by no other order is the database's unique index
+ * "Chain checks"): one rule, judged the same way when the seller submits the hash
+ * (orders/customer-orders.ts), when the scan finds it (jobs/chain-scan.ts) and when the chain
+ * checker reads it later (jobs/chain-checker.ts). A deposit counts when its transaction
+ * succeeded, it moves the order's coin's official contract, pays the order's deposit address
+ * exactly the order's amount (the amount that ties it to this sell alone: orders/deposit-amounts.ts),
+ * and its block is not older than the order; a payout the same, to the customer's wallet, at
+ * least the order's amount, not older than the payment it answers (operator/operator-orders.ts,
+ * `completeOrder`). That it is used by no other order is the database's unique index
  * (chain_checks_transfer), not a read here: a check-then-insert would race.
  */
+import type { ApiErrorDetails } from '../../shared/api';
 import type { CryptoCurrency } from '../../shared/networks';
 import { tokenAmountToDecimal } from '../../shared/money';
 import type { TokenTransfer, TransactionFound } from './chain-reader';
@@ -19,13 +22,39 @@ export interface DepositExpectation {
   readonly contract: string;
   /** The order's deposit address (`requisites.walletAddress`). */
   readonly depositAddress: string;
-  /** The order's amount in the token's base units (money.ts, `unitsToTokenAmount`). */
+  /**
+   * The order's exact amount in the token's base units (money.ts, `unitsToTokenAmount`), or what
+   * an operator accepted instead.
+   */
   readonly amount: bigint;
   /** The token's decimals, read from the contract. */
   readonly decimals: number;
   /** When the order was created, in epoch ms. */
   readonly orderCreatedAt: number;
+  /**
+   * `exact` for the chain's own judgement; `at_least` when an operator, shown both amounts,
+   * attaches a transfer of more.
+   */
+  readonly rule: AmountRule;
 }
+
+/** Whether a transfer must pay exactly the amount, or at least it. */
+export type AmountRule = 'exact' | 'at_least';
+
+/** A transfer of the wrong amount: less, or (under the exact rule) more. */
+export type AmountProblem =
+  | {
+      readonly code: 'TX_UNDERPAID';
+      readonly shortfall: string;
+      /** What the transfer moved, in base units. */
+      readonly sent: bigint;
+    }
+  | {
+      readonly code: 'TX_AMOUNT_MISMATCH';
+      readonly sent: bigint;
+      /** What the order expects, in base units. */
+      readonly expected: bigint;
+    };
 
 /** Why a transaction is not the deposit, each the error code the seller is answered with. */
 export type DepositProblem =
@@ -33,13 +62,13 @@ export type DepositProblem =
   | { readonly code: 'TX_WRONG_TOKEN' }
   | { readonly code: 'TX_WRONG_RECIPIENT' }
   | { readonly code: 'TX_BEFORE_ORDER' }
-  | { readonly code: 'TX_UNDERPAID'; readonly shortfall: string };
+  | AmountProblem;
 
 export type DepositJudgement =
   | {
       readonly ok: true;
       readonly transfer: TokenTransfer;
-      /** What was paid beyond the order, in base units (0n when exact): operators settle it. */
+      /** What was paid beyond the amount, in base units (0n when exact): operators settle it. */
       readonly overpaid: bigint;
     }
   | { readonly ok: false; readonly problem: DepositProblem };
@@ -57,7 +86,7 @@ export function sameAddress(a: string, b: string): boolean {
   return addressKey(a) === addressKey(b);
 }
 
-/** What an operator's payout of a buy must be (issue 23, "An operator's payout"). */
+/** What an operator's payout of a buy must be. */
 export interface PayoutExpectation {
   readonly coin: CryptoCurrency;
   /** The coin's official contract on the order's network (chain-config.ts). */
@@ -81,18 +110,32 @@ export type PayoutProblem =
   | { readonly code: 'TX_WRONG_TOKEN' }
   | { readonly code: 'TX_WRONG_RECIPIENT' }
   | { readonly code: 'TX_BEFORE_PAYMENT' }
-  | { readonly code: 'TX_UNDERPAID'; readonly shortfall: string };
+  | AmountProblem;
 
 /**
  * What a refusal tells besides its code (the error's details): the coin whose official contract
- * a look-alike imitates, and the shortfall of an underpayment in that coin.
+ * a look-alike imitates, the shortfall of an underpayment in that coin, and what a transfer of
+ * another amount sent against what the order expects.
  */
 export function refusalDetails(
   problem: DepositProblem | PayoutProblem,
   coin: CryptoCurrency,
-): { readonly coin?: CryptoCurrency; readonly shortfall?: string } {
-  if (problem.code === 'TX_UNDERPAID') return { coin, shortfall: problem.shortfall };
-  return problem.code === 'TX_WRONG_TOKEN' ? { coin } : {};
+  decimals: number,
+): Pick<ApiErrorDetails, 'coin' | 'shortfall' | 'sent' | 'expected'> {
+  switch (problem.code) {
+    case 'TX_UNDERPAID':
+      return { coin, shortfall: problem.shortfall };
+    case 'TX_AMOUNT_MISMATCH':
+      return {
+        coin,
+        sent: tokenAmountToDecimal(problem.sent, decimals),
+        expected: tokenAmountToDecimal(problem.expected, decimals),
+      };
+    case 'TX_WRONG_TOKEN':
+      return { coin };
+    default:
+      return {};
+  }
 }
 
 export type PayoutJudgement =
@@ -104,10 +147,11 @@ export type TransferProblem = DepositProblem | PayoutProblem;
 
 /**
  * The one rule of a token transfer, whichever way it goes: succeeded, moves `contract`, pays
- * `recipient` at least `amount`, its block not before `notBefore`. When the transaction carries
- * several transfers of the official token to the recipient, the largest is the one (one transfer
- * is one movement). The problems are told in the order one can act on: the wrong coin first, then
- * the wrong address, then the time, then the amount.
+ * `recipient` `amount` (exactly, or at least it, by `rule`), its block not before `notBefore`.
+ * When the transaction carries several transfers of the official token to the recipient, the one
+ * of the amount is the one, else the largest (one transfer is one movement). The problems are
+ * told in the order one can act on: the wrong coin first, then the wrong address, then the time,
+ * then the amount.
  *
  * Block times are whole seconds: a transfer in the very second of `notBefore` counts as after it.
  */
@@ -119,6 +163,7 @@ function judgeTransfer<TooEarly extends 'TX_BEFORE_ORDER' | 'TX_BEFORE_PAYMENT'>
     readonly amount: bigint;
     readonly decimals: number;
     readonly notBefore: number;
+    readonly rule: AmountRule;
   },
   tooEarly: TooEarly,
 ):
@@ -127,7 +172,7 @@ function judgeTransfer<TooEarly extends 'TX_BEFORE_ORDER' | 'TX_BEFORE_PAYMENT'>
       readonly ok: false;
       readonly problem:
         | { readonly code: 'TX_FAILED' | 'TX_WRONG_TOKEN' | 'TX_WRONG_RECIPIENT' | TooEarly }
-        | { readonly code: 'TX_UNDERPAID'; readonly shortfall: string };
+        | AmountProblem;
     } {
   if (!tx.success) return { ok: false, problem: { code: 'TX_FAILED' } };
   const official = tx.transfers.filter((t) => sameAddress(t.contract, expected.contract));
@@ -137,12 +182,18 @@ function judgeTransfer<TooEarly extends 'TX_BEFORE_ORDER' | 'TX_BEFORE_PAYMENT'>
   if (tx.blockTime + 1_000 <= expected.notBefore) {
     return { ok: false, problem: { code: tooEarly } };
   }
-  const transfer = paying.reduce((best, t) => (t.amount > best.amount ? t : best));
-  if (transfer.amount < expected.amount) {
-    const shortfall = tokenAmountToDecimal(expected.amount - transfer.amount, expected.decimals);
-    return { ok: false, problem: { code: 'TX_UNDERPAID', shortfall } };
+  const transfer =
+    paying.find((t) => t.amount === expected.amount) ??
+    paying.reduce((best, t) => (t.amount > best.amount ? t : best));
+  const sent = transfer.amount;
+  if (sent < expected.amount) {
+    const shortfall = tokenAmountToDecimal(expected.amount - sent, expected.decimals);
+    return { ok: false, problem: { code: 'TX_UNDERPAID', shortfall, sent } };
   }
-  return { ok: true, transfer, overpaid: transfer.amount - expected.amount };
+  if (sent > expected.amount && expected.rule === 'exact') {
+    return { ok: false, problem: { code: 'TX_AMOUNT_MISMATCH', sent, expected: expected.amount } };
+  }
+  return { ok: true, transfer, overpaid: sent - expected.amount };
 }
 
 /** Judges a transaction found on the chain as the sell's deposit to the exchange. */
@@ -155,6 +206,7 @@ export function judgeDeposit(tx: TransactionFound, expected: DepositExpectation)
       amount: expected.amount,
       decimals: expected.decimals,
       notBefore: expected.orderCreatedAt,
+      rule: expected.rule,
     },
     'TX_BEFORE_ORDER',
   );
@@ -174,6 +226,7 @@ export function judgePayout(tx: TransactionFound, expected: PayoutExpectation): 
       amount: expected.amount,
       decimals: expected.decimals,
       notBefore: expected.paidAt,
+      rule: 'at_least',
     },
     'TX_BEFORE_PAYMENT',
   );

@@ -718,6 +718,44 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropTable('order_changes').execute();
       },
     },
+    '0018_deposit_amounts': {
+      // Every seller sends to the same public deposit address, so what ties a transfer to one
+      // sell is its exact amount (orders/deposit-amounts.ts). A held amount is unique per network
+      // and coin by this table's key, whichever instance hands it out; a sell's hold is deleted
+      // once it ended DEPOSIT_AMOUNT_HOLD_HOURS ago. A transaction hash no longer reserves
+      // anything from the paste on: only a transfer found right is unique (chain_checks_transfer).
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('deposit_amounts')
+          .addColumn('network', 'text', (c) => c.notNull())
+          .addColumn('crypto_currency', 'text', (c) => c.notNull())
+          .addColumn('amount_units', big, (c) => c.notNull())
+          .addColumn('order_id', 'text', (c) => c.notNull().unique())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addPrimaryKeyConstraint('deposit_amounts_pk', [
+            'network',
+            'crypto_currency',
+            'amount_units',
+          ])
+          .execute();
+        // The sells still open hold their amounts (earlier ones have no tag; of two open sells of
+        // one amount the first holds it, the other is left to the operators, as before).
+        await sql`INSERT INTO deposit_amounts (network, crypto_currency, amount_units, order_id, created_at)
+          SELECT network, crypto_currency, amount_units, id, created_at FROM orders
+          WHERE type = 'SELL' AND status NOT IN ('COMPLETED', 'CANCELLED', 'REJECTED')
+          ORDER BY created_at
+          ON CONFLICT DO NOTHING`.execute(db);
+        await db.schema.dropIndex('orders_tx_hash_unique').execute();
+        // What an operator accepted as a sell's deposit instead of its exact amount: the checker
+        // judges the transfer against it at every read (null: the order's own amount).
+        await db.schema.alterTable('chain_checks').addColumn('accepted_amount', 'text').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('chain_checks').dropColumn('accepted_amount').execute();
+        await sql`create unique index orders_tx_hash_unique on orders (lower(tx_hash))`.execute(db);
+        await db.schema.dropTable('deposit_amounts').execute();
+      },
+    },
   };
 }
 

@@ -222,6 +222,7 @@ export interface Database {
   chain_checks: ChainChecksTable;
   chain_scans: ChainScansTable;
   chain_incoming: ChainIncomingTable;
+  deposit_amounts: DepositAmountsTable;
   /** SQLite only. */
   order_changes: OrderChangesTable;
 }
@@ -274,8 +275,26 @@ export interface ChainChecksTable {
   /** Until when an instance's checker holds the row; null when nobody does. */
   claimed_until: ColumnType<number | null, number | null | undefined, number | null>;
   last_fault: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * What an operator accepted as a deposit instead of the order's exact amount, in base units
+   * (migration 0018); null: the order's own amount.
+   */
+  accepted_amount: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: number;
   updated_at: number;
+}
+
+/**
+ * The exact amount a sell was given to send (migration 0018), held unique per network and coin
+ * while the sell is open and for DEPOSIT_AMOUNT_HOLD_HOURS after it ended.
+ */
+export interface DepositAmountsTable {
+  network: NetworkId;
+  crypto_currency: CryptoCurrency;
+  /** The order's amount, in millionths (orders.amount_units). */
+  amount_units: number;
+  order_id: string;
+  created_at: number;
 }
 
 /** Where the scan of a deposit address for one token's transfers stands (migration 0016). */
@@ -309,7 +328,10 @@ export interface ChainIncomingTable {
   log_index: number | null;
   block_number: number | null;
   block_time: number | null;
-  /** How many waiting orders it could have been when seen: 0, or more than one. */
+  /**
+   * How many sells hold its exact amount: 0 (kept for operators), or 1 (the order it is, when
+   * that order could not take it: ended, or waiting on another hash).
+   */
   candidates: number;
   order_id: ColumnType<string | null, string | null | undefined, string | null>;
   seen_at: number;

@@ -30,7 +30,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Updateable } from 'kysely';
-import { tokenAmountToDecimal } from '../../shared/money';
+import { tokenAmountToDecimal, unitsToTokenAmount } from '../../shared/money';
 import { NETWORK_IDS, type NetworkId } from '../../shared/networks';
 import type { ChainFlag } from '../../shared/notifications';
 import {
@@ -52,7 +52,9 @@ import {
   type OrderRow,
 } from '../db/schema';
 import { AppError } from '../errors';
+import type { NotificationFacts } from '../notifications/facts';
 import { alertOperators } from '../notifications/outbox';
+import { amountRefusal } from '../orders/deposit-amounts';
 import {
   FIRST_RETRY_MS,
   depositEvidence,
@@ -114,7 +116,9 @@ const CHECK_COLUMNS = [
   'chain_checks.required_confirmations',
   'chain_checks.attempts',
   'chain_checks.look_until',
+  'chain_checks.accepted_amount',
   'orders.status',
+  'orders.user_id',
   'orders.network',
   'orders.crypto_currency',
   'orders.amount_units',
@@ -134,7 +138,9 @@ interface DueCheck {
   readonly required_confirmations: number;
   readonly attempts: number;
   readonly look_until: number;
+  readonly accepted_amount: string | null;
   readonly status: OrderRow['status'];
+  readonly user_id: number;
   readonly network: NetworkId;
   readonly crypto_currency: OrderRow['crypto_currency'];
   readonly amount_units: number;
@@ -409,7 +415,10 @@ async function checkRow(
   try {
     lookup =
       row.kind === 'deposit'
-        ? await lookUpDeposit(target, order, row.tx_hash)
+        ? await lookUpDeposit(target, order, row.tx_hash, {
+            rule: 'exact',
+            accepted: row.accepted_amount,
+          })
         : await lookUpPayout(
             target,
             order,
@@ -458,10 +467,17 @@ async function checkRow(
   if (lookup.kind === 'not_found') {
     if (now >= row.look_until) {
       const flagged = row.kind === 'deposit' ? 'not_found' : 'payout_not_found';
-      await flag(ctx, row, flagged, `chain:not_found:${row.order_id}`, now, {
-        state: 'not_found',
-        attempts: row.attempts + 1,
-      });
+      await flag(
+        ctx,
+        row,
+        `chain:not_found:${row.order_id}`,
+        now,
+        { chainFlag: flagged },
+        {
+          state: 'not_found',
+          attempts: row.attempts + 1,
+        },
+      );
       return 'flagged';
     }
     const attempts = row.attempts + 1;
@@ -476,15 +492,13 @@ async function checkRow(
 
   const { tx, decimals, judgement } = lookup;
   if (!judgement.ok) {
-    const problem = judgement.problem;
-    const flagged =
-      row.kind === 'deposit' && problem.code !== 'TX_BEFORE_PAYMENT'
-        ? FLAG_OF[problem.code]
-        : 'payout_wrong';
-    await flag(ctx, row, flagged, `chain:wrong:${row.order_id}`, now, {
+    const facts =
+      row.kind === 'deposit' && judgement.problem.code !== 'TX_BEFORE_PAYMENT'
+        ? await depositFlag(ctx, row, judgement.problem, decimals, now)
+        : { chainFlag: 'payout_wrong' as const };
+    await flag(ctx, row, `chain:wrong:${row.order_id}`, now, facts, {
       state: 'wrong',
       attempts: row.attempts + 1,
-      ...(problem.code === 'TX_UNDERPAID' ? { difference: problem.shortfall } : {}),
     });
     return 'flagged';
   }
@@ -507,10 +521,17 @@ async function checkRow(
     // The transfer is already another order's deposit (the unique index decided).
     if (!isUniqueViolation(error)) throw error;
     const flagged = row.kind === 'deposit' ? 'already_used' : 'payout_wrong';
-    await flag(ctx, row, flagged, `chain:used:${row.order_id}`, now, {
-      state: 'wrong',
-      attempts: row.attempts + 1,
-    });
+    await flag(
+      ctx,
+      row,
+      `chain:used:${row.order_id}`,
+      now,
+      { chainFlag: flagged },
+      {
+        state: 'wrong',
+        attempts: row.attempts + 1,
+      },
+    );
     return 'flagged';
   }
   // Found already final (the seller gave the hash late): this read is the one before trusting.
@@ -526,8 +547,44 @@ const FLAG_OF: Readonly<Record<DepositProblem['code'], ChainFlag>> = {
   TX_WRONG_TOKEN: 'wrong_token',
   TX_WRONG_RECIPIENT: 'wrong_recipient',
   TX_UNDERPAID: 'underpaid',
+  TX_AMOUNT_MISMATCH: 'wrong_amount',
   TX_BEFORE_ORDER: 'before_order',
 };
+
+/** What the operators' alert of a wrong deposit found by the checker says. */
+type FlagFacts = Partial<
+  Pick<NotificationFacts, 'chainDifference' | 'chainAmount' | 'chainHash' | 'otherOrderIds'>
+> & { readonly chainFlag: ChainFlag };
+
+/**
+ * The flag of a deposit found wrong: of a transfer of another sell's exact amount, the amount
+ * refusal's (`foreign_amount` with the other order, when it is another customer's open sell).
+ */
+async function depositFlag(
+  ctx: ChainCheckContext,
+  row: DueCheck,
+  problem: DepositProblem,
+  decimals: number,
+  now: number,
+): Promise<FlagFacts> {
+  if (problem.code !== 'TX_UNDERPAID' && problem.code !== 'TX_AMOUNT_MISMATCH') {
+    return { chainFlag: FLAG_OF[problem.code] };
+  }
+  const order = { ...row, id: row.order_id };
+  const expected =
+    row.accepted_amount === null
+      ? unitsToTokenAmount(row.amount_units, decimals)
+      : BigInt(row.accepted_amount);
+  const holdMs = ctx.config.depositAmountHoldMs;
+  const refusal = await amountRefusal(ctx.db, order, problem, decimals, expected, now, holdMs);
+  const amount = { chainAmount: tokenAmountToDecimal(problem.sent, decimals) };
+  if (refusal.foreignOrder !== undefined) {
+    return { chainFlag: 'foreign_amount', ...amount, otherOrderIds: [refusal.foreignOrder] };
+  }
+  return refusal.problem.code === 'TX_UNDERPAID'
+    ? { chainFlag: 'underpaid', chainDifference: refusal.problem.shortfall }
+    : { chainFlag: 'wrong_amount', ...amount };
+}
 
 /** Writes a check row's columns and releases it. */
 async function updateCheck(
@@ -551,12 +608,11 @@ async function updateCheck(
 async function flag(
   ctx: ChainCheckContext,
   row: Pick<DueCheck, 'order_id' | 'kind'>,
-  chainFlag: ChainFlag,
   event: string,
   now: number,
-  change: Updateable<ChainChecksTable> & { readonly difference?: string },
+  facts: FlagFacts,
+  set: Updateable<ChainChecksTable>,
 ): Promise<void> {
-  const { difference, ...set } = change;
   await ctx.db.transaction().execute(async (trx) => {
     await trx
       .updateTable('chain_checks')
@@ -570,10 +626,7 @@ async function flag(
       .where('id', '=', row.order_id)
       .returning(ORDER_COLUMNS)
       .executeTakeFirstOrThrow();
-    await alertOperators(trx, 'flag_chain_deposit', order, event, now, {
-      chainFlag,
-      ...(difference === undefined ? {} : { chainDifference: difference }),
-    });
+    await alertOperators(trx, 'flag_chain_deposit', order, event, now, facts);
   });
 }
 
@@ -591,12 +644,19 @@ async function flagUnreadable(
 ): Promise<void> {
   const attempts = row.attempts + 1;
   const flagged = row.kind === 'deposit' ? 'unreadable' : 'payout_unreadable';
-  await flag(ctx, row, flagged, `chain:unreadable:${row.order_id}:${row.look_until}`, now, {
-    attempts,
-    next_check_at: now + retryDelay(attempts, fault),
-    last_fault: fault.message,
-    look_until: now + ctx.config.chainLookupWindowMs,
-  });
+  await flag(
+    ctx,
+    row,
+    `chain:unreadable:${row.order_id}:${row.look_until}`,
+    now,
+    { chainFlag: flagged },
+    {
+      attempts,
+      next_check_at: now + retryDelay(attempts, fault),
+      last_fault: fault.message,
+      look_until: now + ctx.config.chainLookupWindowMs,
+    },
+  );
 }
 
 /**
@@ -609,23 +669,31 @@ async function reorganised(
   now: number,
 ): Promise<CheckOutcome> {
   const flagged = row.kind === 'deposit' ? 'reorged' : 'payout_reorged';
-  await flag(ctx, row, flagged, `chain:reorged:${row.order_id}:${row.block_number}`, now, {
-    state: 'looking',
-    reorged: 1,
-    log_index: null,
-    block_number: null,
-    block_time: null,
-    confirmations: 0,
-    attempts: 0,
-    next_check_at: now + FIRST_RETRY_MS,
-    look_until: Math.max(row.look_until, now + ctx.config.chainLookupWindowMs),
-  });
+  await flag(
+    ctx,
+    row,
+    `chain:reorged:${row.order_id}:${row.block_number}`,
+    now,
+    { chainFlag: flagged },
+    {
+      state: 'looking',
+      reorged: 1,
+      log_index: null,
+      block_number: null,
+      block_time: null,
+      confirmations: 0,
+      attempts: 0,
+      next_check_at: now + FIRST_RETRY_MS,
+      look_until: Math.max(row.look_until, now + ctx.config.chainLookupWindowMs),
+    },
+  );
   return 'flagged';
 }
 
 /**
  * The deposit reached its confirmations and was read again: the order moves to TX_CONFIRMED,
- * actor `chain`, the evidence in its audit row; an overpayment is flagged in the same commit.
+ * actor `chain`, the evidence in its audit row (a deposit is its exact amount, or what an
+ * operator accepted: nothing is left to settle).
  * An order moved meanwhile by someone else keeps their change, and the check closes.
  */
 async function confirm(
@@ -638,7 +706,7 @@ async function confirm(
   now: number,
 ): Promise<CheckOutcome> {
   if (!judgement.ok) return reorganised(ctx, row, now);
-  const { transfer, overpaid } = judgement;
+  const { transfer } = judgement;
   const confirmations = confirmationsOf(tx.blockNumber, head);
   // A payout final on the chain: the order was completed by the operator; the check ends.
   if (row.kind === 'payout') {
@@ -666,31 +734,13 @@ async function confirm(
           sender: transfer.from,
           contract: transfer.contract,
         }),
-        alongside: async (trx, order) => {
+        alongside: async (trx) => {
           await trx
             .updateTable('chain_checks')
             .set({ state: 'confirmed', confirmations, claimed_until: null, updated_at: now })
             .where('kind', '=', 'deposit')
             .where('order_id', '=', row.order_id)
             .execute();
-          if (overpaid === 0n) return;
-          const flagged = await trx
-            .updateTable('orders')
-            .set({ needs_attention: 1 })
-            .where('id', '=', order.id)
-            .returning(ORDER_COLUMNS)
-            .executeTakeFirstOrThrow();
-          await alertOperators(
-            trx,
-            'flag_chain_deposit',
-            flagged,
-            `chain:overpaid:${order.id}`,
-            now,
-            {
-              chainFlag: 'overpaid',
-              chainDifference: tokenAmountToDecimal(overpaid, decimals),
-            },
-          );
         },
       },
       now,

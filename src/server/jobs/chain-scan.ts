@@ -1,17 +1,17 @@
 /**
- * The deposit address's scan (issue 23: "Calls stay bounded whatever the number of waiting
- * orders"; "Deposits without a hash"): once a round per network, each official contract's
- * transfers to the network's deposit address since the last scan, one call per contract
- * whatever the number of waiting orders. What it finds:
+ * The deposit address's scan: once a round per network, each official contract's transfers to
+ * the network's deposit address since the last scan, one call per contract whatever the number
+ * of waiting orders. What it finds:
  *
  * - a transfer whose hash a looking check names: that check is due at once, so the round looks
  *   it up now rather than at the end of its backoff (hash lookups are rationed per round:
  *   chain-checker.ts, LOOKUPS_PER_ROUND);
- * - a transfer no check names that matches exactly one sell waiting for its deposit (same
- *   network, coin, address and amount, created before the transfer's block): looked up, judged
- *   by the deposit rule and attached to that order (actor `chain`), then followed like a hash the
- *   seller pasted;
- * - anything else (no such order, or several): kept in `chain_incoming` for operators, who attach
+ * - a transfer no check names of a sell's exact amount (orders/deposit-amounts.ts: one sell at
+ *   most holds it, open or ended within the hold): when that sell waits for its deposit, looked
+ *   up, judged by the deposit rule and attached to it (actor `chain`), then followed like a hash
+ *   the seller pasted; when it cannot take it (it ended: the seller was late; or it waits on
+ *   another hash), kept as that sell's and the sell flagged for operators with the facts;
+ * - anything else (an amount no sell holds): kept in `chain_incoming` for operators, who attach
  *   it to an order.
  *
  * The scan of a (network, address, contract) is claimed for the round through its row's
@@ -20,8 +20,9 @@
  * leaves the cursor where it was for the next round.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import { unitsToTokenAmount } from '../../shared/money';
+import type { Insertable, Kysely } from 'kysely';
+import { tokenAmountToDecimal } from '../../shared/money';
+import { isFinalStatus } from '../../shared/order-status';
 import type { CryptoCurrency, NetworkId } from '../../shared/networks';
 import {
   ChainUnavailable,
@@ -32,9 +33,11 @@ import {
 } from '../chain/chain-reader';
 import type { NetworkChainConfig } from '../chain/chain-config';
 import type { ServerContext } from '../context';
-import { addressKey, sameAddress } from '../chain/deposit-rules';
-import { ORDER_COLUMNS, type Database, type OrderRow } from '../db/schema';
+import { addressKey } from '../chain/deposit-rules';
+import { ORDER_COLUMNS, type ChainIncomingTable, type Database } from '../db/schema';
 import { AppError } from '../errors';
+import { alertOperators } from '../notifications/outbox';
+import { holderOf, type AmountHolder } from '../orders/deposit-amounts';
 import { depositAddressFor } from '../orders/create';
 import { attachDeposit } from '../orders/deposit-attach';
 import { lookUpDeposit, type DepositTarget } from '../orders/deposit-check';
@@ -59,6 +62,8 @@ export interface ScanResult {
   attached: number;
   /** Transfers kept for operators. */
   unmatched: number;
+  /** Transfers of a sell's exact amount that the sell could not take: flagged on it. */
+  flagged: number;
 }
 
 /** Whether a network has anything a scan is for: a sell waiting for its deposit or a looking hash. */
@@ -94,7 +99,7 @@ export async function scanDeposits(
   options: ScanOptions = {},
 ): Promise<ScanResult> {
   const address = addressKey(depositAddressFor(ctx.config, network));
-  const result: ScanResult = { woken: [], attached: 0, unmatched: 0 };
+  const result: ScanResult = { woken: [], attached: 0, unmatched: 0, flagged: 0 };
   for (const [coin, contract] of Object.entries(settings.tokens) as [CryptoCurrency, string][]) {
     if (options.signal?.aborted === true) break;
     const key = { network, address, contract: addressKey(contract) };
@@ -106,7 +111,7 @@ export async function scanDeposits(
       const target: DepositTarget = { reader, settings, contract };
       for (const transfer of found.transfers) {
         const done = await takeTransfer(ctx, target, coin, transfer, head, now);
-        if (done === 'attached' || done === 'unmatched') result[done] += 1;
+        if (typeof done === 'string') result[done] += 1;
         else result.woken.push(...done.woken);
       }
       next = found.next;
@@ -178,7 +183,7 @@ async function takeTransfer(
   transfer: IncomingTransfer,
   head: ChainHead,
   now: number,
-): Promise<'attached' | 'unmatched' | { readonly woken: string[] }> {
+): Promise<'attached' | 'unmatched' | 'flagged' | { readonly woken: string[] }> {
   const hash = transfer.hash.toLowerCase();
   const network = target.reader.network;
   const known = await ctx.db
@@ -203,65 +208,116 @@ async function takeTransfer(
     return { woken: looking };
   }
   const decimals = await target.reader.decimals(target.contract);
-  const candidates = await waitingFor(ctx.db, network, coin, transfer, decimals);
-  const only = candidates.length === 1 ? candidates[0] : undefined;
-  if (only !== undefined) {
-    const lookup = await lookUpDeposit(target, only, hash);
-    const attachment = await attachDeposit(ctx, target, only, hash, lookup, head, now, {
-      actor: 'chain',
-      actorId: null,
-      reason: `deposit found on ${network} without its hash, matching this order alone: tx ${hash}`,
-    }).catch((error: unknown) => {
-      // Taken meanwhile (the seller pasted the hash, an operator acted): kept for operators.
-      if (error instanceof AppError) return { attached: false } as const;
-      throw error;
-    });
-    if (attachment.attached) return 'attached';
+  const key = { network, coin };
+  const holdMs = ctx.config.depositAmountHoldMs;
+  const holder = await holderOf(ctx.db, key, transfer.amount, decimals, now, holdMs);
+  const incoming = incomingRow(transfer, { network, coin, decimals, now });
+  if (holder === undefined) {
+    await keepIncoming(ctx.db, incoming);
+    return 'unmatched';
   }
-  await ctx.db
-    .insertInto('chain_incoming')
-    .values({
-      network,
-      tx_hash: hash,
-      contract: addressKey(transfer.contract),
-      coin,
-      sender: transfer.from,
-      recipient: transfer.to,
-      amount: transfer.amount.toString(),
-      decimals,
-      log_index: transfer.logIndex,
-      block_number: transfer.blockNumber,
-      block_time: transfer.blockTime,
-      candidates: candidates.length,
-      seen_at: now,
-    })
-    .onConflict((oc) => oc.columns(['network', 'tx_hash', 'contract', 'amount']).doNothing())
-    .execute();
-  return 'unmatched';
+  if (
+    holder.status === 'WAITING_CRYPTO' &&
+    (await attachToHolder(ctx, target, holder, hash, head, now))
+  ) {
+    return 'attached';
+  }
+  // The exact amount of a sell that cannot take it (ended, or waiting on another hash): that
+  // sell's, for operators to settle, never lost in the unmatched list.
+  await flagHolder(ctx.db, holder, incoming, now);
+  return 'flagged';
 }
 
-/** The sells waiting for their deposit that `transfer` could be: same coin, address, amount. */
-async function waitingFor(
-  db: Kysely<Database>,
-  network: NetworkId,
-  coin: CryptoCurrency,
-  transfer: IncomingTransfer,
-  decimals: number,
-): Promise<OrderRow[]> {
-  const orders = await db
+/** Attaches the transfer to the waiting sell holding its amount; false when it cannot be. */
+async function attachToHolder(
+  ctx: ScanContext,
+  target: DepositTarget,
+  holder: AmountHolder,
+  hash: string,
+  head: ChainHead,
+  now: number,
+): Promise<boolean> {
+  const order = await ctx.db
     .selectFrom('orders')
     .select(ORDER_COLUMNS)
-    .where('network', '=', network)
-    .where('type', '=', 'SELL')
-    .where('status', '=', 'WAITING_CRYPTO')
-    .where('crypto_currency', '=', coin)
-    .where('created_at', '<=', transfer.blockTime ?? Number.MAX_SAFE_INTEGER)
+    .where('id', '=', holder.id)
+    .executeTakeFirstOrThrow();
+  const network = target.reader.network;
+  const lookup = await lookUpDeposit(target, order, hash);
+  const attachment = await attachDeposit(ctx, target, order, hash, lookup, head, now, {
+    actor: 'chain',
+    actorId: null,
+    reason: `deposit of this order's exact amount found on ${network} without its hash: tx ${hash}`,
+  }).catch((error: unknown) => {
+    // Taken meanwhile (the seller pasted the hash, an operator acted): left to operators.
+    if (error instanceof AppError) return { attached: false } as const;
+    throw error;
+  });
+  return attachment.attached;
+}
+
+/** A transfer as the operators' list keeps it. */
+function incomingRow(
+  transfer: IncomingTransfer,
+  seen: {
+    readonly network: NetworkId;
+    readonly coin: CryptoCurrency;
+    readonly decimals: number;
+    readonly now: number;
+  },
+): Insertable<ChainIncomingTable> {
+  return {
+    network: seen.network,
+    tx_hash: transfer.hash.toLowerCase(),
+    contract: addressKey(transfer.contract),
+    coin: seen.coin,
+    sender: transfer.from,
+    recipient: transfer.to,
+    amount: transfer.amount.toString(),
+    decimals: seen.decimals,
+    log_index: transfer.logIndex,
+    block_number: transfer.blockNumber,
+    block_time: transfer.blockTime,
+    candidates: 0,
+    seen_at: seen.now,
+  };
+}
+
+async function keepIncoming(
+  db: Kysely<Database>,
+  row: Insertable<ChainIncomingTable>,
+): Promise<void> {
+  await db
+    .insertInto('chain_incoming')
+    .values(row)
+    .onConflict((oc) => oc.columns(['network', 'tx_hash', 'contract', 'amount']).doNothing())
     .execute();
-  return orders.filter((order) => {
-    const requisites = JSON.parse(order.requisites ?? '{}') as { walletAddress?: string };
-    return (
-      sameAddress(requisites.walletAddress ?? '', transfer.to) &&
-      unitsToTokenAmount(order.amount_units, decimals) === transfer.amount
-    );
+}
+
+/**
+ * The exact amount of `holder` arrived and the sell cannot take it by itself: kept as that
+ * sell's, the sell flagged for operators (a late deposit of an ended sell, or another hash than
+ * its seller gave), once per sell and hash.
+ */
+async function flagHolder(
+  db: Kysely<Database>,
+  holder: AmountHolder,
+  incoming: Insertable<ChainIncomingTable>,
+  now: number,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await keepIncoming(trx, { ...incoming, candidates: 1, order_id: holder.id });
+    const order = await trx
+      .updateTable('orders')
+      .set({ needs_attention: 1 })
+      .where('id', '=', holder.id)
+      .returning(ORDER_COLUMNS)
+      .executeTakeFirstOrThrow();
+    const event = `chain:holder:${holder.id}:${incoming.tx_hash}`;
+    await alertOperators(trx, 'flag_chain_deposit', order, event, now, {
+      chainFlag: isFinalStatus(holder.status) ? 'late_deposit' : 'other_hash',
+      chainAmount: tokenAmountToDecimal(BigInt(incoming.amount), incoming.decimals),
+      chainHash: incoming.tx_hash,
+    });
   });
 }

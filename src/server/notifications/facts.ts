@@ -57,6 +57,12 @@ export interface NotificationFacts {
   readonly chainFlag?: ChainFlag;
   /** flag_chain_deposit of an underpaid or overpaid deposit: the difference, in whole coins. */
   readonly chainDifference?: string;
+  /**
+   * flag_chain_deposit of a transfer of another amount, a late deposit or another hash: what the
+   * transfer moved, in whole coins, and its hash when it is not the order's.
+   */
+  readonly chainAmount?: string;
+  readonly chainHash?: string;
   /** The other orders the same receipt file was sent to (a reused receipt). */
   readonly otherOrderIds?: readonly string[];
   /**

@@ -215,7 +215,13 @@ export function renderNotification(
                 facts.chainDifference === undefined
                   ? ''
                   : formatDecimalText(facts.chainDifference, language),
+              amount:
+                facts.chainAmount === undefined
+                  ? ''
+                  : formatDecimalText(facts.chainAmount, language),
               coin: facts.crypto,
+              other: (facts.otherOrderIds ?? []).map((id) => `#${orderNumber(id)}`).join(', '),
+              hash: facts.chainHash ?? '',
             }),
           }),
         );

@@ -442,7 +442,8 @@ export const attachIncomingDeposit: OrderActionService<
     order.network,
     'attach',
     PERSON_WAITS_MS,
-    lookUpDeposit(target, order, hash),
+    // The operator was shown both amounts: a transfer of more is theirs to accept.
+    lookUpDeposit(target, order, hash, { rule: 'at_least' }),
     target.reader.head(),
   );
   if (lookup.status === 'rejected') {

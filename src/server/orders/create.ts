@@ -7,7 +7,14 @@ import { randomUUID } from 'node:crypto';
 import type { CreateOrderResponse } from '../../shared/api';
 import { checkWalletAddress } from '../../shared/addresses';
 import { DEFAULT_SELL_AMOUNT, fiatBounds } from '../../shared/limits';
-import { fiatTotalMinor, fromUnits, MINOR_PER_FIAT, toMinor, toUnits } from '../../shared/money';
+import {
+  fiatTotalMinor,
+  fromUnits,
+  MINOR_PER_FIAT,
+  toMinor,
+  toUnits,
+  unitsToDecimal,
+} from '../../shared/money';
 import { isEvmNetwork, networksFor, type NetworkId } from '../../shared/networks';
 import { ACTIVE_STATUSES, type OrderStatus } from '../../shared/order-status';
 import { CRYPTO_SEND_WINDOW_MS, PAYMENT_WINDOWS } from '../../shared/limits';
@@ -16,11 +23,13 @@ import type { AppConfig } from '../config';
 import type { Caller } from '../auth/authenticator';
 import { recordCustomer } from '../auth/telegram-auth';
 import type { ServerContext } from '../context';
-import { ORDER_COLUMNS, type NewOrderRow } from '../db/schema';
+import type { Transaction } from 'kysely';
+import { ORDER_COLUMNS, type Database, type NewOrderRow } from '../db/schema';
 import { AppError } from '../errors';
 import { alertOperators } from '../notifications/outbox';
 import { quote } from '../rates/rates';
 import { methodTakesCurrency } from '../../shared/currencies';
+import { holdDepositAmount } from './deposit-amounts';
 
 /** The customer's total may differ from the server's by rounding, never by more than 1 unit. */
 const TOTAL_TOLERANCE_MINOR = MINOR_PER_FIAT;
@@ -28,6 +37,28 @@ const TOTAL_TOLERANCE_MINOR = MINOR_PER_FIAT;
 /** The address a sell's deposit is sent to on `network`, as the order's requisites give it. */
 export function depositAddressFor(config: AppConfig, network: NetworkId): string {
   return isEvmNetwork(network) ? config.depositAddresses.evm : config.depositAddresses.trc20;
+}
+
+/**
+ * A sell as it is stored: its amount the exact amount it is to send (deposit-amounts.ts), held in
+ * the order's own transaction, and its rouble total worked out on that amount.
+ */
+async function withExactAmount(
+  trx: Transaction<Database>,
+  ctx: ServerContext,
+  row: NewOrderRow,
+  now: number,
+): Promise<NewOrderRow> {
+  const key = { network: row.network, coin: row.crypto_currency };
+  const exact = await holdDepositAmount(
+    trx,
+    key,
+    row.amount_units,
+    row.id,
+    now,
+    ctx.config.depositAmountHoldMs,
+  );
+  return { ...row, amount_units: exact, total_minor: fiatTotalMinor(exact, row.rate_units) };
 }
 
 export async function createOrder(
@@ -161,9 +192,10 @@ export async function createOrder(
     if (Number(count) >= config.maxActiveOrders) {
       throw new AppError('TOO_MANY_ACTIVE_ORDERS', { max: config.maxActiveOrders });
     }
+    const stored = payload.type === 'SELL' ? await withExactAmount(trx, ctx, row, now) : row;
     const created = await trx
       .insertInto('orders')
-      .values(row)
+      .values(stored)
       .returning(ORDER_COLUMNS)
       .executeTakeFirstOrThrow();
     await trx
@@ -174,7 +206,10 @@ export async function createOrder(
         to_status: status,
         actor: 'customer',
         actor_id: customerId,
-        reason: null,
+        reason:
+          stored.amount_units === amountUnits
+            ? null
+            : `exact amount ${unitsToDecimal(stored.amount_units)} for ${unitsToDecimal(amountUnits)} asked`,
         created_at: now,
       })
       .execute();

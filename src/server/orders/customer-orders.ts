@@ -14,7 +14,9 @@ import type {
 import { checkTxHash } from '../../shared/addresses';
 import { ACTIVE_STATUSES, FINAL_STATUSES, takesAction } from '../../shared/order-status';
 import type { ServerContext } from '../context';
-import { refusalDetails } from '../chain/deposit-rules';
+import { refusalDetails, type DepositProblem } from '../chain/deposit-rules';
+import { tokenAmountToDecimal, unitsToTokenAmount } from '../../shared/money';
+import { amountRefusal, flagForeignAmount } from './deposit-amounts';
 import { ORDER_COLUMNS, type ChainChecksTable, type Database, type OrderRow } from '../db/schema';
 import { compiledOnce } from '../db/compiled-once';
 import { pageOf } from '../db/paging';
@@ -356,15 +358,18 @@ async function flagReusedReceipt(
 /**
  * The customer's transfer of a sell: the hash is checked for the order's network. Sent again,
  * it is answered as done only if it is the hash the order holds (hex carries no case); a
- * different one is refused with TX_HASH_ALREADY_SUBMITTED, and a hash already claimed by another
- * order with INVALID_TX_HASH (a unique index decides, also between two server instances).
+ * different one is refused with TX_HASH_ALREADY_SUBMITTED.
  *
- * On a network read from a node (issue 23) the hash is looked up first, once and briefly
- * (deposit-check.ts): a transaction found that is not the order's deposit is refused with what
- * is wrong (the order keeps waiting for the right one); anything else is taken, and the check
- * row is written with the hash: `seen` when found right, `looking` when the node does not know
- * it yet or did not answer (never read as not found). A transfer, or a hash, that is already
- * another order's deposit is refused with TX_ALREADY_USED by the unique indexes.
+ * A hash reserves nothing by itself: anyone watching the public deposit address can paste one
+ * before its seller does. On a network read from a node the hash is looked up first, once and
+ * briefly (deposit-check.ts): a transaction found that is not the order's deposit (another
+ * amount than the order's exact one, say) is refused with what is wrong, and the order keeps
+ * waiting for the right one; anything else is taken, and the check row is written with the hash:
+ * `seen` when found right, `looking` when the node does not know it yet or did not answer (never
+ * read as not found; it is judged like any other once found). A transfer that is already another
+ * order's deposit is refused with TX_ALREADY_USED by the unique index of found transfers. On a
+ * manual network the hash is taken, and when another order gives the same one, operators are told
+ * of both (they confirm by hand).
  */
 export async function submitTxHash(
   ctx: ServerContext,
@@ -383,6 +388,10 @@ export async function submitTxHash(
   const target = order.status === 'WAITING_CRYPTO' ? depositTargetOf(ctx, order) : undefined;
   const check =
     target === undefined ? undefined : await depositCheckAtSubmission(ctx, target, order, txHash);
+  const alongside =
+    check !== undefined
+      ? (trx: Transaction<Database>) => insertDepositCheck(trx, check)
+      : (trx: Transaction<Database>) => flagSameHash(trx, orderId, txHash, ctx.now());
   try {
     return await applyTransition(
       ctx.db,
@@ -395,17 +404,48 @@ export async function submitTxHash(
         patch: { tx_hash: txHash },
         holdsSame: (current) => current.tx_hash?.toLowerCase() === txHash.toLowerCase(),
         conflict: 'TX_HASH_ALREADY_SUBMITTED',
-        ...(check === undefined
-          ? {}
-          : { alongside: (trx: Transaction<Database>) => insertDepositCheck(trx, check) }),
+        alongside,
       },
       ctx.now(),
     );
   } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw new AppError(target === undefined ? 'INVALID_TX_HASH' : 'TX_ALREADY_USED');
-    }
+    if (isUniqueViolation(error)) throw new AppError('TX_ALREADY_USED');
     throw error;
+  }
+}
+
+/**
+ * A hash given on a manual network that another order gives too: both orders flagged for the
+ * operators, who confirm by hand, each alert naming the others (once per order and hash).
+ */
+async function flagSameHash(
+  trx: Transaction<Database>,
+  orderId: string,
+  txHash: string,
+  now: number,
+): Promise<void> {
+  const hash = txHash.toLowerCase();
+  const elsewhere = await trx
+    .selectFrom('orders')
+    .select('id')
+    .where(sql<string>`lower(tx_hash)`, '=', hash)
+    .where('id', '!=', orderId)
+    .execute();
+  if (elsewhere.length === 0) return;
+  // Sorted: two submissions flagging the same orders lock them in the same order.
+  const orderIds = [...new Set([orderId, ...elsewhere.map((r) => r.id)])].sort();
+  for (const id of orderIds) {
+    const order = await trx
+      .updateTable('orders')
+      .set({ needs_attention: 1 })
+      .where('id', '=', id)
+      .returning(ORDER_COLUMNS)
+      .executeTakeFirstOrThrow();
+    await alertOperators(trx, 'flag_chain_deposit', order, `chain:same_hash:${id}:${hash}`, now, {
+      chainFlag: 'same_hash',
+      chainHash: hash,
+      otherOrderIds: orderIds.filter((other) => other !== id),
+    });
   }
 }
 
@@ -449,12 +489,7 @@ async function depositCheckAtSubmission(
     );
   }
   const { tx, decimals, judgement } = lookup.value;
-  if (!judgement.ok) {
-    throw new AppError(
-      judgement.problem.code,
-      refusalDetails(judgement.problem, order.crypto_currency),
-    );
-  }
+  if (!judgement.ok) throw await refusalOf(ctx, order, txHash, judgement.problem, decimals);
   return newDepositCheck(
     order,
     txHash,
@@ -467,4 +502,34 @@ async function depositCheckAtSubmission(
     },
     now,
   );
+}
+
+/**
+ * The refusal of a transaction found that is not the order's deposit. A transfer of another
+ * sell's exact amount is refused as another amount; when that sell is another customer's and
+ * open, operators are told of both orders before the seller is answered.
+ */
+async function refusalOf(
+  ctx: ServerContext,
+  order: OrderRow,
+  txHash: string,
+  problem: DepositProblem,
+  decimals: number,
+): Promise<AppError> {
+  let refused = problem;
+  if (problem.code === 'TX_UNDERPAID' || problem.code === 'TX_AMOUNT_MISMATCH') {
+    const now = ctx.now();
+    const expected = unitsToTokenAmount(order.amount_units, decimals);
+    const holdMs = ctx.config.depositAmountHoldMs;
+    const refusal = await amountRefusal(ctx.db, order, problem, decimals, expected, now, holdMs);
+    refused = refusal.problem;
+    if (refusal.foreignOrder !== undefined) {
+      await flagForeignAmount(ctx.db, order.id, refusal.foreignOrder, {
+        amount: tokenAmountToDecimal(problem.sent, decimals),
+        hash: txHash.toLowerCase(),
+        now,
+      });
+    }
+  }
+  return new AppError(refused.code, refusalDetails(refused, order.crypto_currency, decimals));
 }

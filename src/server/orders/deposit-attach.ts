@@ -1,8 +1,8 @@
 /**
- * A transfer to the deposit address attached to a sell as its deposit (issue 23, "Deposits
- * without a hash"), as if the seller had pasted its hash: by the chain checker's scan when the
- * transfer matches that order alone (jobs/chain-scan.ts), or by an operator from the transfers the
- * scan kept unmatched (operator/operator-orders.ts, `attachDeposit`). Either way the transaction
+ * A transfer to the deposit address attached to a sell as its deposit, as if the seller had
+ * pasted its hash: by the chain checker's scan when the transfer is the order's exact amount
+ * (jobs/chain-scan.ts), or by an operator from the transfers the scan kept unmatched
+ * (operator/operator-orders.ts, `attachDeposit`), who may accept more than the order's amount. Either way the transaction
  * is read and judged by the one deposit rule (which also holds "after the order was created"
  * against the block's time), the order moves WAITING_CRYPTO → TX_PENDING with its hash, its
  * chain check is written `seen` and followed to its confirmations by the checker, and the
@@ -63,7 +63,7 @@ export async function attachDeposit(
     return {
       attached: false,
       code: judgement.problem.code,
-      details: refusalDetails(judgement.problem, order.crypto_currency),
+      details: refusalDetails(judgement.problem, order.crypto_currency, decimals),
     };
   }
   const lowerHash = hash.toLowerCase();
@@ -74,6 +74,9 @@ export async function attachDeposit(
       ...transferColumns(tx, judgement.transfer, decimals),
       state: 'seen',
       attempts: 1,
+      // More than the order's amount, attached by an operator who was shown both: the amount
+      // every later read holds the transfer to.
+      accepted_amount: judgement.overpaid > 0n ? judgement.transfer.amount.toString() : null,
       confirmations: head === null ? 0 : confirmationsOf(tx.blockNumber, head),
       required_confirmations: requiredConfirmations(target.settings, head),
       // Final already (or no head to tell): the next round reads it once more and decides.

@@ -1,5 +1,5 @@
 /**
- * A seller's deposit checked on the chain (issue 23, "A seller's deposit"): what the submission
+ * A seller's deposit checked on the chain: what the submission
  * of a hash (customer-orders.ts, `submitTxHash`) and the chain checker (jobs/chain-checker.ts)
  * share: which node and contract an order's deposit is read with, one lookup of a hash judged by
  * the one deposit rule (chain/deposit-rules.ts), the confirmations a network asks, the backoff of
@@ -18,7 +18,7 @@ import {
   type TransactionFound,
 } from '../chain/chain-reader';
 import type { NetworkChainConfig } from '../chain/chain-config';
-import { judgeDeposit, type DepositJudgement } from '../chain/deposit-rules';
+import { judgeDeposit, type AmountRule, type DepositJudgement } from '../chain/deposit-rules';
 import type { ServerContext } from '../context';
 import type { ChainChecksTable, Database, OrderRow } from '../db/schema';
 
@@ -133,6 +133,18 @@ export type DepositLookup =
     };
 
 /**
+ * The amount a lookup holds a transfer to: exactly the order's own (the chain's judgement), at
+ * least it (an operator attaching a transfer of more, shown both amounts), or exactly what an
+ * operator accepted before (`accepted`, base units, kept on the check).
+ */
+export interface DepositAcceptance {
+  readonly rule: AmountRule;
+  readonly accepted?: string | null;
+}
+
+const ORDERS_OWN_AMOUNT: DepositAcceptance = { rule: 'exact' };
+
+/**
  * Looks `hash` up and judges it against the order: one `transaction` call and (once per
  * contract and reader) `decimals`. A node fault throws ChainUnavailable: never "not found".
  */
@@ -140,18 +152,24 @@ export async function lookUpDeposit(
   target: DepositTarget,
   order: DepositOrder,
   hash: string,
+  acceptance: DepositAcceptance = ORDERS_OWN_AMOUNT,
 ): Promise<DepositLookup> {
   const found = await target.reader.transaction(hash);
   if (found.status === 'not_found') return { kind: 'not_found' };
   const decimals = await target.reader.decimals(target.contract);
   const requisites = JSON.parse(order.requisites ?? '{}') as Partial<WalletRequisites>;
+  const { rule, accepted } = acceptance;
   const judgement = judgeDeposit(found, {
     coin: order.crypto_currency,
     contract: target.contract,
     depositAddress: requisites.walletAddress ?? '',
-    amount: unitsToTokenAmount(order.amount_units, decimals),
+    amount:
+      accepted === undefined || accepted === null
+        ? unitsToTokenAmount(order.amount_units, decimals)
+        : BigInt(accepted),
     decimals,
     orderCreatedAt: order.created_at,
+    rule,
   });
   return { kind: 'found', tx: found, decimals, judgement };
 }

@@ -162,7 +162,7 @@ export async function checkPayout(
     return {
       ok: false,
       code: judgement.problem.code,
-      details: refusalDetails(judgement.problem, order.crypto_currency),
+      details: refusalDetails(judgement.problem, order.crypto_currency, decimals),
       followRow: null,
     };
   }

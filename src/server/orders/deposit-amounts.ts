@@ -1,0 +1,220 @@
+/**
+ * The exact amount a sell sends (design.md, "Chain checks"). Every seller sends to the same
+ * public deposit address of a network, so anyone watching it sees each transfer arrive: what
+ * ties a transfer to one sell is its amount. Each sell is given the amount asked for plus a tag
+ * in the coin's last shown decimal (100 → 100.0437), held unique per network and coin by the
+ * database (deposit_amounts' key) while the sell is open and DEPOSIT_AMOUNT_HOLD_HOURS after it
+ * ended, so a late transfer is still known as its sell's. Only a transfer of exactly that amount
+ * confirms the sell by itself (chain/deposit-rules.ts).
+ */
+import { randomInt } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import { CRYPTO_DECIMALS } from '../../shared/limits';
+import { SHOWN_CRYPTO_STEP_UNITS, tokenAmountToUnits } from '../../shared/money';
+import type { CryptoCurrency, NetworkId } from '../../shared/networks';
+import { FINAL_STATUSES, isFinalStatus, type OrderStatus } from '../../shared/order-status';
+import type { AmountProblem } from '../chain/deposit-rules';
+import { ORDER_COLUMNS, type Database, type OrderRow } from '../db/schema';
+import { alertOperators } from '../notifications/outbox';
+import { AppError } from '../errors';
+
+/** The tags a sell's amount can be given: 1 to 9 999 steps of the last shown decimal. */
+const TAGS = 10 ** CRYPTO_DECIMALS - 1;
+
+/** How many free amounts one hold tries before it reads again what is taken. */
+const TRIES_PER_READ = 8;
+
+/** Where a network and coin's amounts are held. */
+export interface AmountKey {
+  readonly network: NetworkId;
+  readonly coin: CryptoCurrency;
+}
+
+/**
+ * The amounts a sell asking for `askedUnits` can be given, in millionths: the asked amount cut to
+ * its shown decimals plus each tag, always above the amount asked for and below one coin more.
+ * Never one whose last shown decimal is 0: "100.0500" reads as 100.05, and a seller rounding it
+ * would send another sell's amount.
+ */
+export function amountsFor(askedUnits: number): number[] {
+  const base = Math.floor(askedUnits / SHOWN_CRYPTO_STEP_UNITS);
+  const amounts: number[] = [];
+  for (let tag = 1; tag <= TAGS; tag += 1) {
+    if ((base + tag) % 10 !== 0) amounts.push((base + tag) * SHOWN_CRYPTO_STEP_UNITS);
+  }
+  return amounts;
+}
+
+/**
+ * Gives the sell `orderId` its exact amount in the caller's transaction and holds it: one of
+ * {@link amountsFor} no other sell of the network and coin holds, at random (a next sell's amount
+ * cannot be guessed from the last). Two instances handing out amounts at once never give the
+ * same one: the hold is an insert that does nothing on the key's conflict, and a conflict tries
+ * another. Throws DEPOSIT_AMOUNTS_TAKEN when every one is held; an amount is never reused while
+ * held.
+ */
+export async function holdDepositAmount(
+  trx: Transaction<Database>,
+  key: AmountKey,
+  askedUnits: number,
+  orderId: string,
+  now: number,
+  holdMs: number,
+): Promise<number> {
+  const amounts = amountsFor(askedUnits);
+  const low = amounts[0] ?? askedUnits;
+  const high = amounts.at(-1) ?? askedUnits;
+  await releaseEnded(trx, key, { low, high }, now - holdMs);
+  for (let read = 0; read < 3; read += 1) {
+    const held = await trx
+      .selectFrom('deposit_amounts')
+      .select('amount_units')
+      .where('network', '=', key.network)
+      .where('crypto_currency', '=', key.coin)
+      .where('amount_units', '>=', low)
+      .where('amount_units', '<=', high)
+      .execute();
+    const taken = new Set(held.map((row) => row.amount_units));
+    const free = amounts.filter((units) => !taken.has(units));
+    if (free.length === 0) break;
+    for (let attempt = 0; attempt < TRIES_PER_READ && free.length > 0; attempt += 1) {
+      const [units] = free.splice(randomInt(free.length), 1);
+      if (units === undefined) break;
+      const inserted = await trx
+        .insertInto('deposit_amounts')
+        .values({
+          network: key.network,
+          crypto_currency: key.coin,
+          amount_units: units,
+          order_id: orderId,
+          created_at: now,
+        })
+        .onConflict((oc) => oc.columns(['network', 'crypto_currency', 'amount_units']).doNothing())
+        .returning('amount_units')
+        .executeTakeFirst();
+      if (inserted !== undefined) return units;
+    }
+  }
+  throw new AppError('DEPOSIT_AMOUNTS_TAKEN');
+}
+
+/** Lets go of the amounts in `range` whose sells ended before `endedBefore`. */
+async function releaseEnded(
+  trx: Transaction<Database>,
+  key: AmountKey,
+  range: { readonly low: number; readonly high: number },
+  endedBefore: number,
+): Promise<void> {
+  await trx
+    .deleteFrom('deposit_amounts')
+    .where('network', '=', key.network)
+    .where('crypto_currency', '=', key.coin)
+    .where('amount_units', '>=', range.low)
+    .where('amount_units', '<=', range.high)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('orders')
+          .select('orders.id')
+          .whereRef('orders.id', '=', 'deposit_amounts.order_id')
+          .where('orders.status', 'in', FINAL_STATUSES)
+          .where('orders.updated_at', '<', endedBefore),
+      ),
+    )
+    .execute();
+}
+
+/** The sell an exact amount is held by, as much of it as a transfer's judge needs. */
+export interface AmountHolder {
+  readonly id: string;
+  readonly userId: number;
+  readonly status: OrderStatus;
+  readonly createdAt: number;
+}
+
+/**
+ * The sell holding the exact amount a transfer of `amount` base units (of a token with
+ * `decimals`) moves, if any: open, or ended less than `holdMs` ago. An amount with digits no
+ * order's amount has is nobody's.
+ */
+export async function holderOf(
+  db: Kysely<Database>,
+  key: AmountKey,
+  amount: bigint,
+  decimals: number,
+  now: number,
+  holdMs: number,
+): Promise<AmountHolder | undefined> {
+  const units = tokenAmountToUnits(amount, decimals);
+  if (units === undefined) return undefined;
+  const row = await db
+    .selectFrom('deposit_amounts')
+    .innerJoin('orders', 'orders.id', 'deposit_amounts.order_id')
+    .select(['orders.id', 'orders.user_id', 'orders.status', 'orders.created_at', 'updated_at'])
+    .where('deposit_amounts.network', '=', key.network)
+    .where('deposit_amounts.crypto_currency', '=', key.coin)
+    .where('deposit_amounts.amount_units', '=', units)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  if (isFinalStatus(row.status) && row.updated_at < now - holdMs) return undefined;
+  return { id: row.id, userId: row.user_id, status: row.status, createdAt: row.created_at };
+}
+
+/** A transfer of the wrong amount for `order`, as the seller is refused and operators told. */
+export interface AmountRefusal {
+  readonly problem: AmountProblem;
+  /**
+   * Another customer's open sell whose exact amount the transfer is: the sign of a seller
+   * pasting a transfer that is not theirs.
+   */
+  readonly foreignOrder?: string;
+}
+
+/**
+ * Whether a transfer of the wrong amount is another sell's exact amount: then it is refused as
+ * another amount (TX_AMOUNT_MISMATCH, even when less than this order's), and the other sell is
+ * named when it is another customer's and open.
+ */
+export async function amountRefusal(
+  db: Kysely<Database>,
+  order: Pick<OrderRow, 'id' | 'user_id' | 'network' | 'crypto_currency'>,
+  problem: AmountProblem,
+  decimals: number,
+  expected: bigint,
+  now: number,
+  holdMs: number,
+): Promise<AmountRefusal> {
+  const key = { network: order.network, coin: order.crypto_currency };
+  const holder = await holderOf(db, key, problem.sent, decimals, now, holdMs);
+  if (holder === undefined || holder.id === order.id) return { problem };
+  const mismatch: AmountProblem = { code: 'TX_AMOUNT_MISMATCH', sent: problem.sent, expected };
+  const foreign = holder.userId !== order.user_id && !isFinalStatus(holder.status);
+  return foreign ? { problem: mismatch, foreignOrder: holder.id } : { problem: mismatch };
+}
+
+/**
+ * Flags `orderId` for operators: a transfer given for it is the exact amount of `otherId`,
+ * another customer's open sell (once per order and hash).
+ */
+export async function flagForeignAmount(
+  db: Kysely<Database>,
+  orderId: string,
+  otherId: string,
+  transfer: { readonly amount: string; readonly hash: string; readonly now: number },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const order = await trx
+      .updateTable('orders')
+      .set({ needs_attention: 1 })
+      .where('id', '=', orderId)
+      .returning(ORDER_COLUMNS)
+      .executeTakeFirstOrThrow();
+    const event = `chain:foreign:${orderId}:${transfer.hash}`;
+    await alertOperators(trx, 'flag_chain_deposit', order, event, transfer.now, {
+      chainFlag: 'foreign_amount',
+      chainAmount: transfer.amount,
+      chainHash: transfer.hash,
+      otherOrderIds: [otherId],
+    });
+  });
+}
