@@ -15,6 +15,7 @@ import { unitsToDecimal } from '../../src/shared/money';
 import {
   createOrder,
   expectError,
+  headersFor,
   newCustomer,
   post,
   statusOf,
@@ -194,8 +195,14 @@ describe('a hash found on the chain and wrong is refused, the order keeps waitin
       otherOrderIds: [owner.id],
       chainAmount: unitsToDecimal(owner.units),
     });
-    const russian = await sendHash(t, { ...thief.seller, language_code: 'ru' }, thief.id, hash);
-    expect(expectError(russian, 'TX_AMOUNT_MISMATCH').error).toMatch(/не ту сумму/);
+    const english = await t.app.inject({
+      method: 'POST',
+      url: API_PATHS.txHash(thief.id),
+      headers: { ...headersFor(thief.seller), 'accept-language': 'en' },
+      payload: { txHash: hash },
+    });
+    expect(expectError(english, 'TX_AMOUNT_MISMATCH').error).toMatch(/exact amount/);
+    expect(refused.error).toMatch(/не ту сумму/);
     // Never told the transfer is used: it is the owner's, and the chain takes it for them.
     expect((await sendHash(t, owner.seller, owner.id, hash)).json()).toEqual({
       success: true,

@@ -57,6 +57,20 @@ async function readyBuy(user: TestUser): Promise<string> {
 const orderRow = (id: string) =>
   t.database.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
+/** The operators' alerts of an order given a hash another order gives too. */
+async function sameHashAlerts(id: string): Promise<unknown[]> {
+  const rows = await t.database.db
+    .selectFrom('notifications')
+    .select('payload')
+    .where('order_id', '=', id)
+    .where('kind', '=', 'flag_chain_deposit')
+    .execute();
+  return rows.map((row) => {
+    const facts = JSON.parse(row.payload) as { chainFlag?: string; otherOrderIds?: string[] };
+    return { chainFlag: facts.chainFlag, otherOrderIds: facts.otherOrderIds };
+  });
+}
+
 describe('POST /api/orders/{id}/tx-hash', () => {
   it('takes a TRC20 hash of 64 hex on a TRC20 sell: TX_PENDING, the hash on the order', async () => {
     const seller = newCustomer('Seller');
@@ -129,15 +143,12 @@ describe('POST /api/orders/{id}/tx-hash', () => {
     }
   });
 
-  it('refuses one hash sent at the same moment for two orders on one of them (one transfer pays one order)', async () => {
+  it('one hash sent at the same moment for two orders on a manual network: both taken (a hash reserves nothing; operators confirm by hand)', async () => {
     const seller = newCustomer('Seller');
     const ids = [await sellOrder(seller), await sellOrder(seller)];
     const hash = tronHash();
     const answers = await Promise.all(ids.map((id) => sendHash(seller, id, { txHash: hash })));
-    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400]);
-    expect(answers.map((a) => a.json<{ code?: string }>().code).filter(Boolean)).toEqual([
-      'INVALID_TX_HASH',
-    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
   });
 
   it.each([
@@ -167,30 +178,33 @@ describe('POST /api/orders/{id}/tx-hash', () => {
     expect((await statusOf(t, seller, id)).status).toBe('WAITING_CRYPTO');
   });
 
-  it('refuses the hash of another order with 400 INVALID_TX_HASH (one transfer pays one order)', async () => {
+  it("the hash of another order on a manual network: taken, never 'used' (its owner may be the second), and both orders flagged for operators, each naming the other", async () => {
     const seller = newCustomer('Seller');
     const other = newCustomer('Other');
     const first = await sellOrder(seller);
     const second = await sellOrder(other);
     const hash = tronHash();
     expect((await sendHash(seller, first, { txHash: hash })).statusCode).toBe(200);
-    expectError(await sendHash(other, second, { txHash: hash }), 'INVALID_TX_HASH');
-    expect((await statusOf(t, other, second)).status).toBe('WAITING_CRYPTO');
+    expect((await sendHash(other, second, { txHash: hash })).statusCode).toBe(200);
+    expect((await statusOf(t, other, second)).status).toBe('TX_PENDING');
+    expect(await sameHashAlerts(first)).toEqual([
+      { chainFlag: 'same_hash', otherOrderIds: [second] },
+    ]);
+    expect(await sameHashAlerts(second)).toEqual([
+      { chainFlag: 'same_hash', otherOrderIds: [first] },
+    ]);
   });
 
-  it('refuses the hash of another order written in the other case with 400 INVALID_TX_HASH', async () => {
+  it('the hash of another order written in the other case is the same hash: both flagged', async () => {
     const seller = newCustomer('Seller');
-    const first = await sellOrder(seller);
-    const second = await sellOrder(seller);
-    const hash = tronHash();
-    expect((await sendHash(seller, first, { txHash: hash })).statusCode).toBe(200);
-    expectError(await sendHash(seller, second, { txHash: hash.toUpperCase() }), 'INVALID_TX_HASH');
     const evmFirst = await sellOrder(seller, 'POLYGON');
     const evmSecond = await sellOrder(seller, 'POLYGON');
     const evm = evmHash();
     expect((await sendHash(seller, evmFirst, { txHash: evm })).statusCode).toBe(200);
     const mixed = `0x${evm.slice(2).toUpperCase()}`;
-    expectError(await sendHash(seller, evmSecond, { txHash: mixed }), 'INVALID_TX_HASH');
+    expect((await sendHash(seller, evmSecond, { txHash: mixed })).statusCode).toBe(200);
+    expect(await sameHashAlerts(evmSecond)).toHaveLength(1);
+    expect(await sameHashAlerts(evmFirst)).toHaveLength(1);
   });
 
   it('refuses a hash on a BUY order with 409 INVALID_STATUS', async () => {

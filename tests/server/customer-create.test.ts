@@ -151,7 +151,7 @@ describe('POST /api/orders/create: what each method starts as', () => {
     },
   );
 
-  it('a P2P sell without an amount sells the default 100 coins at the server rate', async () => {
+  it('a P2P sell without an amount sells the default 100 coins at the server rate, given its exact amount (100.xxxx) and paid out on it', async () => {
     const seller = newCustomer('Seller');
     const payload = await orderPayload(t, seller, { type: 'SELL', total: 0 });
     const rate = payload['rate'] as number;
@@ -160,8 +160,9 @@ describe('POST /api/orders/create: what each method starts as', () => {
     const res = await createRaw(t, seller, payload);
     expect(res.statusCode, res.body).toBe(201);
     const order = await statusOf(t, seller, res.json<{ orderId: string }>().orderId);
-    expect(order.amount).toBe(100);
-    expect(order.totalRub).toBe(Math.round(100 * rate));
+    expect(order.amount).toBeGreaterThan(100);
+    expect(order.amount).toBeLessThan(101);
+    expect(order.totalRub).toBe(Math.round(order.amount * rate));
   });
 
   it('a P2P sell keeps the payout card as digits and the holder in upper case', async () => {
@@ -359,7 +360,11 @@ describe('POST /api/orders/create: amount limits of spec section 9', () => {
     async (_n, type, m, total) => {
       const customer = newCustomer();
       const id = await createOrder(t, customer, { type, paymentMethod: m, total });
-      expect((await statusOf(t, customer, id)).totalRub).toBe(total);
+      const order = await statusOf(t, customer, id);
+      // A sell is paid out on its exact amount: less than one coin above the amount asked.
+      const over = type === 'SELL' ? order.totalRub - total : 0;
+      expect(over).toBeGreaterThanOrEqual(0);
+      expect(over).toBeLessThanOrEqual(Math.ceil(order.rate));
     },
   );
 
