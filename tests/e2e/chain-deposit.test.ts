@@ -13,6 +13,7 @@ import type { Hash } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config';
 import { unitsToTokenAmount } from '../../src/shared/money';
+import { formatCrypto } from '../../src/shared/format';
 import { startEvmChain, type EvmTestChain } from '../helpers/evm-chain';
 import {
   DEMO_CUSTOMER,
@@ -262,7 +263,7 @@ describe('a sell of USDT on BEP20 checked on the chain', () => {
   });
 });
 
-describe('a deposit without a hash that two sells could be (issue 23, "Deposits without a hash")', () => {
+describe("a deposit of another amount than any sell's exact one, sent without a hash", () => {
   /** A console phone at 390 px whose confirmations are accepted and recorded. */
   async function consolePhone(language: Language, theme: Theme) {
     const opened = await openPhone(browser, { storedLanguage: language, theme });
@@ -290,11 +291,12 @@ describe('a deposit without a hash that two sells could be (issue 23, "Deposits 
 
   it('is listed on the queue (ru and en), found among the waiting sells, and attached on its order, which the chain then confirms', async () => {
     await withPhone(browser, { storedLanguage: 'en' }, async (customer) => {
-      // Two sells of the same amount: the scan cannot tell whose the transfer is.
+      // Two sells of the same amount asked, each given its own exact amount; the seller sends
+      // a round 101 USDT instead, an amount no sell holds: the scan cannot tell whose it is.
       const first = await createSell(customer, server.url, 'BEP20');
       const second = await createSell(customer, server.url, 'BEP20');
-      const { amount } = await orderOf(second);
-      expect((await orderOf(first)).amount).toBe(amount);
+      expect((await orderOf(first)).amount).not.toBe((await orderOf(second)).amount);
+      const amount = 101n * 10n ** 18n;
       // Sent without a hash ever pasted: only the scan of the deposit address sees it.
       const hash = (
         await chain.transfer(chain.tokens.usdt18, chain.customer, chain.deposit, amount)
@@ -308,10 +310,10 @@ describe('a deposit without a hash that two sells could be (issue 23, "Deposits 
             ru,
             {
               title: 'Неопознанные поступления',
-              could: /Может относиться к\u00a0\d+\u00a0заказам/,
+              could: /Не совпал по сумме ни с одним заказом/,
             },
           ],
-          [en, { title: 'Unmatched deposits', could: /Could be any of \d+\u00a0orders/ }],
+          [en, { title: 'Unmatched deposits', could: /Matches no order’s amount/ }],
         ] as const) {
           await phone.page.goto(`${server.url}/console`);
           await onScreen(phone.page, 'console-queue');
@@ -320,7 +322,7 @@ describe('a deposit without a hash that two sells could be (issue 23, "Deposits 
           );
           await row.waitFor({ timeout: 15_000 });
           await expect.poll(() => row.textContent()).toMatch(words.could);
-          expect(await row.textContent()).toContain('100 USDT · BEP20');
+          expect(await row.textContent()).toContain('101 USDT · BEP20');
           expect(
             await phone.page.getByTestId('queue-incoming').locator('header').textContent(),
           ).toMatch(new RegExp(`^${words.title} · \\d+$`));
@@ -345,13 +347,14 @@ describe('a deposit without a hash that two sells could be (issue 23, "Deposits 
           .waitFor({ timeout: 15_000 });
         await shoot(ru.page, 'console-order-incoming-ru-dark', 'console-incoming');
 
+        const secondAmount = (await orderOf(second)).amount;
         await listed.getByTestId('attach-deposit').click();
         await en.page
           .getByTestId('console-notice')
           .getByText('Done: the order is now “Transaction pending”')
           .waitFor({ timeout: 15_000 });
         expect(en.dialogs).toEqual([
-          `Attach this transfer to order #${second.slice(0, 8)} as its deposit?\nTransfer: 100 USDT from ${chain.customer.slice(0, 6)}…${chain.customer.slice(-4)}\nOrder: 100 USDT\nThe chain then confirms it.`,
+          `Attach this transfer to order #${second.slice(0, 8)} as its deposit?\nTransfer: 101 USDT from ${chain.customer.slice(0, 6)}…${chain.customer.slice(-4)}\nOrder: ${formatCrypto(Number(secondAmount) / 1e18, 'USDT', 'en')}\nThe chain then confirms it.`,
         ]);
         expect((await orderOf(second)).status).toBe('TX_PENDING');
         expect((await orderOf(first)).status).toBe('WAITING_CRYPTO');

@@ -242,7 +242,7 @@ describe('a hash found on the chain and wrong is refused, the order keeps waitin
         sendHash(t, b.seller, b.id, hash),
       ]);
       expect(answers.map((res) => res.statusCode)).toEqual([200, 400]);
-      expect(answers[1]?.json<{ code: string }>().code).toBe('TX_AMOUNT_MISMATCH');
+      expect(answers[1].json<{ code: string }>().code).toBe('TX_AMOUNT_MISMATCH');
       const rows = await t.database.db
         .selectFrom('chain_checks')
         .select('order_id')

@@ -269,6 +269,7 @@ describe('the chain checks in the configuration (issue 23)', () => {
     expect(Object.values(config.chain).every((network) => network === 'manual')).toBe(true);
     expect(config.chainCheckIntervalMs).toBe(15_000);
     expect(config.chainLookupWindowMs).toBe(120 * 60_000);
+    expect(config.depositAmountHoldMs).toBe(72 * 3_600_000);
   });
 
   it('reads a network with a node, its confirmations and the check timings', () => {
@@ -277,6 +278,7 @@ describe('the chain checks in the configuration (issue 23)', () => {
       CHAIN_CONFIRMATIONS_BEP20: '3',
       CHAIN_CHECK_INTERVAL_MS: '2000',
       CHAIN_LOOKUP_WINDOW_MINUTES: '30',
+      DEPOSIT_AMOUNT_HOLD_HOURS: '24',
     });
     expect(config.chain.BEP20).toMatchObject({
       family: 'evm',
@@ -286,6 +288,10 @@ describe('the chain checks in the configuration (issue 23)', () => {
     expect(config.chain.ERC20).toBe('manual');
     expect(config.chainCheckIntervalMs).toBe(2_000);
     expect(config.chainLookupWindowMs).toBe(30 * 60_000);
+    expect(config.depositAmountHoldMs).toBe(24 * 3_600_000);
+    expect(() => loadConfig({ DEPOSIT_AMOUNT_HOLD_HOURS: '0' })).toThrow(
+      /DEPOSIT_AMOUNT_HOLD_HOURS/,
+    );
   });
 
   it("lists the chain variables' problems with the others, all at once", () => {
