@@ -669,15 +669,14 @@ function lossesOf(
     losses.push({ rule, orderId: order.id, acknowledged, found: what });
 
   const sent = order.payload;
-  const fields = [
-    'type',
-    'paymentMethod',
-    'currency',
-    'cryptoCurrency',
-    'network',
-    'rate',
-    'amount',
-  ];
+  const fields = ['type', 'paymentMethod', 'currency', 'cryptoCurrency', 'network', 'rate'];
+  // A sell is given its exact amount to send: above the amount asked, less than a coin more.
+  const sell = sent['type'] === 'SELL';
+  if (!sell) fields.push('amount');
+  const asked = Number(sent['amount']);
+  if (sell && !(details.amount > asked && details.amount < asked + 1)) {
+    loss('create', `amount ${String(sent['amount'])} (asked)`, String(details.amount));
+  }
   if (sent['type'] === 'BUY') fields.push('walletAddress');
   if (sent['paymentMethod'] === 'OFFICE') fields.push('cityId');
   const record = details as unknown as Readonly<Record<string, unknown>>;
@@ -686,8 +685,10 @@ function lossesOf(
       loss('create', `${field} ${JSON.stringify(sent[field])}`, JSON.stringify(record[field]));
     }
   }
-  // The server recomputes the total from amount × rate; the app's may differ by rounding only.
-  if (Math.abs(details.totalRub - Number(sent['totalRub'])) > 1) {
+  // The server recomputes the total from amount × rate; the app's may differ by rounding only,
+  // and a sell's by its exact amount's tag (less than one coin at the rate).
+  const tolerance = sell ? Math.ceil(details.rate) + 1 : 1;
+  if (Math.abs(details.totalRub - Number(sent['totalRub'])) > tolerance) {
     loss('create', `totalRub ${String(sent['totalRub'])}`, String(details.totalRub));
   }
   if (view !== undefined && sent['type'] === 'SELL') {

@@ -19,6 +19,7 @@ import {
   P2P_PAYMENT_WINDOW_MS,
 } from '../../src/shared/limits';
 import type { OrderStatus } from '../../src/shared/order-status';
+import { toUnits, unitsToDecimal } from '../../src/shared/money';
 import { ALICE } from '../helpers/identity';
 import {
   BANK_REQUISITES,
@@ -397,12 +398,16 @@ describe('P2P sell: WAITING_CRYPTO → TX_PENDING → TX_CONFIRMED → COMPLETED
   it('runs to COMPLETED: deposit address, tx hash, operator confirms it and pays the card', async () => {
     const createdAt = t.clock.now();
     const { id, rate, payload } = await created(t, 'sell');
+    // The exact amount to send: the amount asked plus its tag, paid out at the rate.
+    const { amount } = await statusOf(t, id, CUSTOMER);
+    expect(amount).toBeGreaterThan(payload.amount);
+    expect(amount).toBeLessThan(payload.amount + 1);
     await expectStatus(t, id, {
       status: 'WAITING_CRYPTO',
       type: 'SELL',
-      amount: payload.amount,
+      amount,
       rate,
-      totalRub: 9_300,
+      totalRub: Math.round(amount * rate),
       walletAddress: null,
       requisites: { walletAddress: t.config.depositAddresses.trc20 },
       requisitesReadyAt: iso(createdAt),
@@ -426,7 +431,8 @@ describe('P2P sell: WAITING_CRYPTO → TX_PENDING → TX_CONFIRMED → COMPLETED
     expectMoved(await send(t, 'POST', OPERATOR_PATHS.complete(id), OPERATOR, {}), 'COMPLETED');
     await expectStatus(t, id, { status: 'COMPLETED', txHash });
     expect(await history(t, id)).toEqual([
-      by('WAITING_CRYPTO', null, 'c'),
+      // The audit trail keeps the amount asked beside the exact amount given.
+      `${by('WAITING_CRYPTO', null, 'c')} (exact amount ${unitsToDecimal(toUnits(amount) ?? 0)} for ${unitsToDecimal(toUnits(payload.amount) ?? 0)} asked)`,
       by('TX_PENDING', 'WAITING_CRYPTO', 'c'),
       by('TX_CONFIRMED', 'TX_PENDING', 'o'),
       by('COMPLETED', 'TX_CONFIRMED', 'o'),
