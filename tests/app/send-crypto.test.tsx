@@ -21,6 +21,7 @@ import {
 import {
   FIXTURE_SELL,
   FIXTURE_TRON_DEPOSIT,
+  iso,
   serveOrder as serveFixture,
   type ServedOrder,
 } from '../helpers/order-fixtures';
@@ -84,13 +85,20 @@ afterEach(() => {
   Reflect.deleteProperty(navigator, 'clipboard');
 });
 
+/** The exact amount a sell is given: 100 USDT asked for, tagged in the 4th decimal. */
+const EXACT = 100.0437;
+
+/** Whether `a` comes before `b` in the document. */
+const before = (a: Element, b: Element) =>
+  (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+
 describe('send-crypto shows what to send and where (spec section 2)', () => {
   it('shows the amount with its coin, the network and the roubles to receive', async () => {
     await openSendCrypto();
-    expect(screen.getByTestId('send-amount').textContent).toContain('100 USDT');
+    expect(screen.getByTestId('send-amount').textContent).toBe('100 USDT');
     expect(screen.getByTestId('send-amount').dataset['copyValue']).toBe('100');
-    expect(screen.getByText('TRC20 (Tron)')).toBeTruthy();
-    expect(screen.getByText('₽9,713')).toBeTruthy();
+    expect(screen.getByTestId('send-network').textContent).toContain('TRC20 (Tron)');
+    expect(screen.getByTestId('send-receive').textContent).toContain('₽9,713');
   });
 
   it('shows the deposit address of the requisites, and a tap copies it', async () => {
@@ -135,6 +143,96 @@ describe('send-crypto shows what to send and where (spec section 2)', () => {
     await settle();
     expect(screen.getByText('Order not found')).toBeTruthy();
     expect(document.querySelector('input[name="txHash"]')).toBeNull();
+  });
+});
+
+describe('send-crypto gives the exact amount first: one deposit address serves every seller', () => {
+  it.each([
+    [
+      'en',
+      'Send exactly',
+      '100.0437 USDT',
+      'To the last digit, in one transfer: these digits tell us the transfer is yours. If your wallet or exchange charges a fee, it must come on top of this amount. Any other amount is checked by an operator by hand, which takes longer.',
+    ],
+    [
+      'ru',
+      'Отправьте ровно',
+      '100,0437 USDT',
+      'До последней цифры и одним переводом: по этим цифрам мы узнаём ваш перевод. Если кошелёк или биржа берёт комиссию, она должна быть сверх этой суммы. Любую другую сумму проверяет оператор вручную, это дольше.',
+    ],
+  ] as const)(
+    '(%s) "%s" heads the amount %s, above the order\'s rows, with the plain note under it',
+    async (language, heading, figure, note) => {
+      await openSendCrypto({ amount: EXACT, expiresAt: iso(NOW + 30 * 60_000) }, language);
+      const section = screen.getByRole('region', { name: heading });
+      const amount = screen.getByTestId('send-amount');
+      expect(section.contains(amount)).toBe(true);
+      expect(amount.textContent).toBe(figure);
+      const line = screen.getByTestId('exact-amount-note');
+      expect(screen.getAllByRole('note')).toContain(line);
+      // Said on the screen, not kept in a tooltip or for screen readers only.
+      expect(line.closest('[hidden], [aria-hidden="true"], .visually-hidden')).toBeNull();
+      expect(line.textContent).toBe(note);
+      expect(section.contains(line)).toBe(true);
+      expect(before(screen.getByRole('heading', { name: heading }), amount)).toBe(true);
+      expect(before(amount, line)).toBe(true);
+      // First on the screen after the countdown: before the order number, the network and the address.
+      expect(before(screen.getByTestId('countdown'), section)).toBe(true);
+      expect(before(line, screen.getByTestId('send-network'))).toBe(true);
+      expect(before(line, screen.getByTestId('deposit-address'))).toBe(true);
+    },
+  );
+
+  it.each(['en', 'ru'] as const)(
+    '(%s) the amount is shown once: no "You send" row repeats it',
+    async (language) => {
+      await openSendCrypto({ amount: EXACT }, language);
+      const digits = language === 'en' ? '100.0437' : '100,0437';
+      expect(document.body.textContent.split(digits)).toHaveLength(2);
+      expect(screen.queryByText(language === 'en' ? 'You send' : 'Вы отправляете')).toBeNull();
+    },
+  );
+
+  it.each([
+    ['en', 100.0437, '100.0437'],
+    ['ru', 100_000.0437, '100000.0437'],
+    // What a sum of floats can leave behind: the copy is still the amount's exact decimal.
+    ['en', (100.0437 / 45) * 45, '100.0437'],
+    ['en', 0.1 + 0.2, '0.3'],
+  ] as const)(
+    '(%s) Copy gives %d as the bare decimal "%s": no grouping, no coin, no float artefact',
+    async (language, amount, copied) => {
+      await openSendCrypto({ amount }, language);
+      const button = screen.getByTestId('copy-amount');
+      expect(button.textContent).toBe(language === 'en' ? 'Copy' : 'Копировать');
+      fireEvent.click(button);
+      await settle();
+      expect(writeText).toHaveBeenCalledExactlyOnceWith(copied);
+      expect(button.textContent).toBe(language === 'en' ? 'Copied' : 'Скопировано');
+    },
+  );
+
+  it('the network and "You receive" rows have no copy: a tap on them copies nothing', async () => {
+    await openSendCrypto({ amount: EXACT });
+    for (const id of ['send-network', 'send-receive']) {
+      const row = screen.getByTestId(id);
+      expect(row.textContent).not.toMatch(/Copy/);
+      expect(row.dataset['copyValue']).toBeUndefined();
+      fireEvent.click(row);
+      await settle();
+    }
+    expect(writeText).not.toHaveBeenCalled();
+    // What can be copied: the amount and the deposit address, nothing else.
+    expect(screen.getAllByText('Copy')).toHaveLength(2);
+  });
+
+  it('the QR code still encodes the bare address, not the amount', async () => {
+    await openSendCrypto({ amount: EXACT });
+    const expected = encode(TRON_DEPOSIT, { ecc: 'M', border: 2 });
+    const qr = screen.getByTestId('qr-code');
+    expect(qr.getAttribute('viewBox')).toBe(`0 0 ${expected.size} ${expected.size}`);
+    const dark = expected.data.flat().filter(Boolean).length;
+    expect((qr.querySelector('path')?.getAttribute('d') ?? '').split('z').length - 1).toBe(dark);
   });
 });
 
@@ -246,6 +344,16 @@ describe('a hash the chain shows is not the deposit says exactly what is wrong (
       'ru',
       { code: 'TX_UNDERPAID', coin: 'USDT', shortfall: '0.5' },
       'Эта транзакция переводит на 0,5 USDT меньше суммы заказа. Доплата вторым переводом не засчитывается: напишите в поддержку.',
+    ],
+    [
+      'en',
+      { code: 'TX_AMOUNT_MISMATCH', coin: 'USDT', sent: '100043.7', expected: '100.0437' },
+      'This transaction sends 100,043.7 USDT, but this order needs exactly 100.0437 USDT. Give the hash of a transfer of exactly that amount, or contact support.',
+    ],
+    [
+      'ru',
+      { code: 'TX_AMOUNT_MISMATCH', coin: 'USDT', sent: '100.04', expected: '100.0437' },
+      'Эта транзакция переводит 100,04 USDT, а по этому заказу нужно ровно 100,0437 USDT. Укажите хеш перевода ровно на эту сумму или напишите в поддержку.',
     ],
     [
       'en',

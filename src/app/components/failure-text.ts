@@ -102,6 +102,19 @@ function detailed(
     const shortfall = formatDecimalText(body.shortfall, language);
     return LL.errors.txUnderpaid({ amount: shortfall, coin: body.coin });
   }
+  if (
+    code === 'TX_AMOUNT_MISMATCH' &&
+    body.coin !== undefined &&
+    body.sent !== undefined &&
+    body.expected !== undefined
+  ) {
+    // Both exact, so the seller can compare them digit by digit with what their wallet sent.
+    return LL.errors.txAmountMismatch({
+      sent: formatDecimalText(body.sent, language),
+      expected: formatDecimalText(body.expected, language),
+      coin: body.coin,
+    });
+  }
   if (code === 'VALIDATION_FAILED' && body.fields !== undefined && body.fields.length > 0) {
     const names = LL.fieldNames as Record<string, (() => string) | undefined>;
     const known = body.fields.flatMap((field) => {

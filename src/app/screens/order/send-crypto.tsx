@@ -1,7 +1,8 @@
 /**
- * `/order/{orderId}/send-crypto`: the sell's deposit (spec sections 2, 4, 5, 8). The amount, coin
- * and network to send, the deposit address with copy and a QR code, a warning that only this coin
- * on this network may be sent, and the transaction hash (required after trimming, checked for the
+ * `/order/{orderId}/send-crypto`: the sell's deposit (spec sections 2, 4, 5, 8). The exact amount
+ * to send first and large, with copy and the rule that only that amount confirms by itself; the
+ * network, the deposit address with copy and a QR code, a warning that only this coin on this
+ * network may be sent, and the transaction hash (required after trimming, checked for the
  * network before it is sent). Issue 10: the sell's deadline as a countdown, with the spec's
  * text that expiry cancels the order and a warning not to send after it; once it runs out the
  * address gives way to a notice not to send. Once the hash is accepted the screen goes on to
@@ -9,9 +10,9 @@
  * details; support opens with the order's number.
  */
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { List, Section } from '@telegram-apps/telegram-ui';
+import { Button, Cell, List, Section } from '@telegram-apps/telegram-ui';
 import { useForm, useWatch } from 'react-hook-form';
-import type { WalletRequisites } from '../../../shared/api';
+import type { OrderDetails, WalletRequisites } from '../../../shared/api';
 import { CRYPTO_SEND_WARNING_MS } from '../../../shared/limits';
 import { NETWORKS, type NetworkId } from '../../../shared/networks';
 import { txHashSchema } from '../../../shared/schemas/forms';
@@ -21,7 +22,7 @@ import { CancelOrderButton } from '../../components/cancel-order-button';
 import { FieldInput } from '../../components/field-input';
 import { fieldSetter } from '../../forms';
 import { formErrorText } from '../../components/form-error-text';
-import { CopyRow } from '../../components/copy-row';
+import { CopyRow, useCopyFeedback } from '../../components/copy-row';
 import { CountdownBanner } from '../../components/countdown-banner';
 import { Loading } from '../../components/loading';
 import { OrderNotFound } from '../../components/order-not-found';
@@ -31,6 +32,7 @@ import { PrimaryAction } from '../../components/primary-action';
 import { QrCode } from '../../components/qr-code';
 import { Screen } from '../../components/screen';
 import { formatCrypto, formatFiat } from '../../../shared/format';
+import { toUnits, unitsToDecimal } from '../../../shared/money';
 import { formatDuration, useCountdown } from '../../hooks/use-countdown';
 import { useOrderAction, type OrderAction } from '../../hooks/use-order-action';
 import { useOrderCancel } from '../../hooks/use-order-cancel';
@@ -40,7 +42,6 @@ import { hapticSuccess } from '../../telegram/actions';
 
 export function SendCrypto({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
-  const { language } = useLanguage();
   const view = useOrderScreen('send-crypto', orderId);
   const { order, notFound, leave } = view;
   const cancel = useOrderCancel(orderId, order, view);
@@ -76,9 +77,7 @@ export function SendCrypto({ orderId }: { readonly orderId: string }) {
       </Screen>
     );
   }
-  const deposit = (order.requisites as WalletRequisites | null)?.walletAddress ?? '';
   const network = NETWORKS[order.network];
-  const amount = formatCrypto(order.amount, order.cryptoCurrency, language);
 
   return (
     <Screen testId="send-crypto" header={{ title: LL.sendCrypto.title(), back: '/my-orders' }}>
@@ -91,35 +90,8 @@ export function SendCrypto({ orderId }: { readonly orderId: string }) {
           note={LL.sendCrypto.expiryNote()}
         />
       )}
-      <List>
-        <Section header={LL.common.orderNumber({ id: orderNumber(order.id) })}>
-          <CopyRow
-            label={LL.sellForm.youSend()}
-            value={amount}
-            copyValue={String(order.amount)}
-            testId="send-amount"
-          />
-          <CopyRow
-            label={LL.buyForm.network()}
-            value={`${network.name} (${network.fullName})`}
-            copyValue={network.name}
-          />
-          <CopyRow
-            label={LL.sellForm.youReceive()}
-            value={formatFiat(order.totalRub, order.currency, language)}
-          />
-        </Section>
-        <Section header={LL.sendCrypto.depositAddress()}>
-          <div className="deposit">
-            <QrCode value={deposit} label={LL.sendCrypto.depositAddress()} />
-          </div>
-          <CopyRow
-            label={LL.sendCrypto.depositAddress()}
-            value={deposit}
-            testId="deposit-address"
-          />
-        </Section>
-      </List>
+      <ExactAmount order={order} />
+      <WhereToSend order={order} />
       <div className="warning-box" role="note" data-testid="network-warning">
         {LL.sendCrypto.onlyThisNetwork({
           crypto: order.cryptoCurrency,
@@ -132,6 +104,71 @@ export function SendCrypto({ orderId }: { readonly orderId: string }) {
         <OrderSupportButton orderId={orderId} />
       </div>
     </Screen>
+  );
+}
+
+/**
+ * The amount to send, first and large: one deposit address serves every seller, so the exact
+ * amount (the amount asked for plus a tag in its last shown decimal, unique among open sells) is
+ * what ties the transfer to this order. The copy gives the bare decimal a wallet's amount field
+ * takes: no grouping, no coin, no float artefacts.
+ */
+function ExactAmount({ order }: { readonly order: OrderDetails }) {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
+  const [copied, copy] = useCopyFeedback();
+  const units = toUnits(order.amount);
+  const exact = units === undefined ? String(order.amount) : unitsToDecimal(units);
+  return (
+    <section className="exact-amount" aria-labelledby="exact-amount-heading">
+      <h2 className="exact-amount__heading" id="exact-amount-heading">
+        {LL.sendCrypto.exactAmount()}
+      </h2>
+      <p className="exact-amount__figure" data-testid="send-amount" data-copy-value={exact}>
+        {formatCrypto(order.amount, order.cryptoCurrency, language)}
+      </p>
+      <Button
+        size="s"
+        mode="bezeled"
+        className={copied ? 'exact-amount__copy exact-amount__copy--done' : 'exact-amount__copy'}
+        onClick={() => copy(exact)}
+        data-testid="copy-amount"
+      >
+        {copied ? LL.common.copied() : LL.common.copy()}
+      </Button>
+      <p className="exact-amount__note" role="note" data-testid="exact-amount-note">
+        {LL.sendCrypto.exactAmountNote()}
+      </p>
+    </section>
+  );
+}
+
+/**
+ * The order's network and what the seller receives, as plain rows (nobody pastes them anywhere),
+ * then the deposit address with its QR code and copy.
+ */
+function WhereToSend({ order }: { readonly order: OrderDetails }) {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
+  const deposit = (order.requisites as WalletRequisites | null)?.walletAddress ?? '';
+  const network = NETWORKS[order.network];
+  return (
+    <List>
+      <Section header={LL.common.orderNumber({ id: orderNumber(order.id) })}>
+        <Cell subhead={LL.buyForm.network()} multiline data-testid="send-network">
+          {`${network.name} (${network.fullName})`}
+        </Cell>
+        <Cell subhead={LL.sellForm.youReceive()} multiline data-testid="send-receive">
+          {formatFiat(order.totalRub, order.currency, language)}
+        </Cell>
+      </Section>
+      <Section header={LL.sendCrypto.depositAddress()}>
+        <div className="deposit">
+          <QrCode value={deposit} label={LL.sendCrypto.depositAddress()} />
+        </div>
+        <CopyRow label={LL.sendCrypto.depositAddress()} value={deposit} testId="deposit-address" />
+      </Section>
+    </List>
   );
 }
 
