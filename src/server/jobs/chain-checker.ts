@@ -45,7 +45,6 @@ import type { ServerContext } from '../context';
 import { isUniqueViolation } from '../db/errors';
 import type { Dialect } from '../db/migrations';
 import {
-  ORDER_COLUMNS,
   type ChainCheckKind,
   type ChainChecksTable,
   type Database,
@@ -53,7 +52,7 @@ import {
 } from '../db/schema';
 import { AppError } from '../errors';
 import type { NotificationFacts } from '../notifications/facts';
-import { alertOperators } from '../notifications/outbox';
+import { flagForOperators } from '../notifications/outbox';
 import { amountRefusal } from '../orders/deposit-amounts';
 import {
   FIRST_RETRY_MS,
@@ -620,13 +619,7 @@ async function flag(
       .where('kind', '=', row.kind)
       .where('order_id', '=', row.order_id)
       .execute();
-    const order = await trx
-      .updateTable('orders')
-      .set({ needs_attention: 1 })
-      .where('id', '=', row.order_id)
-      .returning(ORDER_COLUMNS)
-      .executeTakeFirstOrThrow();
-    await alertOperators(trx, 'flag_chain_deposit', order, event, now, facts);
+    await flagForOperators(trx, row.order_id, 'flag_chain_deposit', event, now, facts);
   });
 }
 

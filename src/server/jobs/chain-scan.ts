@@ -36,7 +36,7 @@ import type { ServerContext } from '../context';
 import { addressKey } from '../chain/deposit-rules';
 import { ORDER_COLUMNS, type ChainIncomingTable, type Database } from '../db/schema';
 import { AppError } from '../errors';
-import { alertOperators } from '../notifications/outbox';
+import { flagForOperators } from '../notifications/outbox';
 import { holderOf, type AmountHolder } from '../orders/deposit-amounts';
 import { depositAddressFor } from '../orders/create';
 import { attachDeposit } from '../orders/deposit-attach';
@@ -307,14 +307,8 @@ async function flagHolder(
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await keepIncoming(trx, { ...incoming, candidates: 1, order_id: holder.id });
-    const order = await trx
-      .updateTable('orders')
-      .set({ needs_attention: 1 })
-      .where('id', '=', holder.id)
-      .returning(ORDER_COLUMNS)
-      .executeTakeFirstOrThrow();
     const event = `chain:holder:${holder.id}:${incoming.tx_hash}`;
-    await alertOperators(trx, 'flag_chain_deposit', order, event, now, {
+    await flagForOperators(trx, holder.id, 'flag_chain_deposit', event, now, {
       chainFlag: isFinalStatus(holder.status) ? 'late_deposit' : 'other_hash',
       chainAmount: tokenAmountToDecimal(BigInt(incoming.amount), incoming.decimals),
       chainHash: incoming.tx_hash,

@@ -13,7 +13,7 @@ import type { Transaction } from 'kysely';
 import type { Language } from '../../shared/api';
 import type { CustomerNotice, NotificationKind, OperatorAlert } from '../../shared/notifications';
 import type { Actor, OrderStatus } from '../../shared/order-status';
-import type { Database, OrderRow } from '../db/schema';
+import { ORDER_COLUMNS, type Database, type OrderRow } from '../db/schema';
 import { preferredLanguage } from '../i18n';
 import { orderFacts, type NotificationFacts } from './facts';
 
@@ -112,6 +112,53 @@ export async function notifyCustomer(
     },
     now,
   );
+}
+
+/**
+ * Flags an order for operators (its `needs_attention`) and alerts their chat about it, once per
+ * `event`, in the caller's transaction.
+ */
+export async function flagForOperators(
+  trx: Transaction<Database>,
+  orderId: string,
+  kind: OperatorAlert,
+  event: string,
+  now: number,
+  extra: Partial<NotificationFacts> = {},
+): Promise<void> {
+  const order = await trx
+    .updateTable('orders')
+    .set({ needs_attention: 1 })
+    .where('id', '=', orderId)
+    .returning(ORDER_COLUMNS)
+    .executeTakeFirstOrThrow();
+  await alertOperators(trx, kind, order, event, now, extra);
+}
+
+/**
+ * Flags `orderId` and the orders `elsewhere` that share something with it (a receipt file, a
+ * hash), each alert naming the others; `eventOf` keys each order's alert. Sorted: two requests
+ * flagging the same orders lock them in the same order.
+ */
+export async function flagTogether(
+  trx: Transaction<Database>,
+  orderId: string,
+  elsewhere: readonly string[],
+  alert: {
+    readonly kind: OperatorAlert;
+    readonly eventOf: (id: string) => string;
+    readonly extra?: Partial<NotificationFacts>;
+  },
+  now: number,
+): Promise<void> {
+  if (elsewhere.length === 0) return;
+  const orderIds = [...new Set([orderId, ...elsewhere])].sort();
+  for (const id of orderIds) {
+    await flagForOperators(trx, id, alert.kind, alert.eventOf(id), now, {
+      ...alert.extra,
+      otherOrderIds: orderIds.filter((other) => other !== id),
+    });
+  }
 }
 
 /** Alerts the operators' chat about an order. */

@@ -29,7 +29,7 @@ import {
   removeReceiptFile,
   keepReceiptFile,
 } from '../receipts/receipts';
-import { alertOperators } from '../notifications/outbox';
+import { alertOperators, flagTogether } from '../notifications/outbox';
 import { applyTransition, applyTransitionIn, type TransitionResult } from './transition';
 import {
   confirmationsBy,
@@ -338,21 +338,14 @@ async function flagReusedReceipt(
     .where('sha256', '=', sha256)
     .where('order_id', '!=', orderId)
     .execute();
-  if (elsewhere.length === 0) return;
-  // Sorted: every upload flagging the same orders locks them in the same order.
-  const orderIds = [...new Set([orderId, ...elsewhere.map((r) => r.order_id)])].sort();
-  for (const id of orderIds) {
-    const order = await trx
-      .updateTable('orders')
-      .set({ needs_attention: 1 })
-      .where('id', '=', id)
-      .returning(ORDER_COLUMNS)
-      .executeTakeFirstOrThrow();
-    // One alert per order and file, whichever upload of the two writes it.
-    await alertOperators(trx, 'flag_reused_receipt', order, `reused:${id}:${sha256}`, now, {
-      otherOrderIds: orderIds.filter((other) => other !== id),
-    });
-  }
+  // One alert per order and file, whichever upload of the two writes it.
+  await flagTogether(
+    trx,
+    orderId,
+    elsewhere.map((r) => r.order_id),
+    { kind: 'flag_reused_receipt', eventOf: (id) => `reused:${id}:${sha256}` },
+    now,
+  );
 }
 
 /**
@@ -431,22 +424,17 @@ async function flagSameHash(
     .where(sql<string>`lower(tx_hash)`, '=', hash)
     .where('id', '!=', orderId)
     .execute();
-  if (elsewhere.length === 0) return;
-  // Sorted: two submissions flagging the same orders lock them in the same order.
-  const orderIds = [...new Set([orderId, ...elsewhere.map((r) => r.id)])].sort();
-  for (const id of orderIds) {
-    const order = await trx
-      .updateTable('orders')
-      .set({ needs_attention: 1 })
-      .where('id', '=', id)
-      .returning(ORDER_COLUMNS)
-      .executeTakeFirstOrThrow();
-    await alertOperators(trx, 'flag_chain_deposit', order, `chain:same_hash:${id}:${hash}`, now, {
-      chainFlag: 'same_hash',
-      chainHash: hash,
-      otherOrderIds: orderIds.filter((other) => other !== id),
-    });
-  }
+  await flagTogether(
+    trx,
+    orderId,
+    elsewhere.map((r) => r.id),
+    {
+      kind: 'flag_chain_deposit',
+      eventOf: (id) => `chain:same_hash:${id}:${hash}`,
+      extra: { chainFlag: 'same_hash', chainHash: hash },
+    },
+    now,
+  );
 }
 
 /**

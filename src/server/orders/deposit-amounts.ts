@@ -14,8 +14,8 @@ import { SHOWN_CRYPTO_STEP_UNITS, tokenAmountToUnits } from '../../shared/money'
 import type { CryptoCurrency, NetworkId } from '../../shared/networks';
 import { FINAL_STATUSES, isFinalStatus, type OrderStatus } from '../../shared/order-status';
 import type { AmountProblem } from '../chain/deposit-rules';
-import { ORDER_COLUMNS, type Database, type OrderRow } from '../db/schema';
-import { alertOperators } from '../notifications/outbox';
+import type { Database, OrderRow } from '../db/schema';
+import { flagForOperators } from '../notifications/outbox';
 import { AppError } from '../errors';
 
 /** The tags a sell's amount can be given: 1 to 9 999 steps of the last shown decimal. */
@@ -202,19 +202,13 @@ export async function flagForeignAmount(
   otherId: string,
   transfer: { readonly amount: string; readonly hash: string; readonly now: number },
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const order = await trx
-      .updateTable('orders')
-      .set({ needs_attention: 1 })
-      .where('id', '=', orderId)
-      .returning(ORDER_COLUMNS)
-      .executeTakeFirstOrThrow();
-    const event = `chain:foreign:${orderId}:${transfer.hash}`;
-    await alertOperators(trx, 'flag_chain_deposit', order, event, transfer.now, {
+  const event = `chain:foreign:${orderId}:${transfer.hash}`;
+  await db.transaction().execute((trx) =>
+    flagForOperators(trx, orderId, 'flag_chain_deposit', event, transfer.now, {
       chainFlag: 'foreign_amount',
       chainAmount: transfer.amount,
       chainHash: transfer.hash,
       otherOrderIds: [otherId],
-    });
-  });
+    }),
+  );
 }
