@@ -214,7 +214,10 @@ describe('the operator console', () => {
           `^Завершить заказ №${bank.slice(0, 8)}\\? Вы отправили [\\d\\s,]+ USDC в сети [^ ]+ на кошелёк клиента ${EVM}\\.$`,
         ),
       );
-      expect(operator.dialogs[2]).toMatch(/^Транзакция по заказу №\w{8} \(100 USDT\) подтверждена/);
+      // The sell's exact amount: 100 asked, plus its tag in the 4th decimal.
+      expect(operator.dialogs[2]).toMatch(
+        /^Транзакция по заказу №\w{8} \(100,\d{3}[1-9] USDT\) подтверждена/,
+      );
       expect(operator.dialogs[3]).toMatch(/^Выплата [\d\s]+₽ на карту по заказу №\w{8} сделана\?$/);
     } finally {
       await customer.context.close();
