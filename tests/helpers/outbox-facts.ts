@@ -1,4 +1,7 @@
 /** What the outbox keeps of an order, made up for rows the tests and the bench write to it. */
+import type { Kysely } from 'kysely';
+import type { Database } from '../../src/server/db/schema';
+import type { NotificationFacts } from '../../src/server/notifications/facts';
 
 /**
  * The facts of a made-up P2P buy of 100 USDT for 9 500 RUB (as `orderFacts` writes them), as the
@@ -27,4 +30,18 @@ export function madeUpFacts(orderId: string, overrides: Record<string, unknown> 
     customer: { telegramId: 42, name: 'Иван', username: null },
     ...overrides,
   });
+}
+
+/** The facts of the operators' chain alerts (`flag_chain_deposit`) written about an order. */
+export async function chainAlertsOf(
+  db: Kysely<Database>,
+  orderId: string,
+): Promise<NotificationFacts[]> {
+  const rows = await db
+    .selectFrom('notifications')
+    .select('payload')
+    .where('order_id', '=', orderId)
+    .where('kind', '=', 'flag_chain_deposit')
+    .execute();
+  return rows.map((row) => JSON.parse(row.payload) as NotificationFacts);
 }

@@ -9,7 +9,6 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { METRICS_PATH } from '../../src/server/plugins/metrics';
-import type { NotificationFacts } from '../../src/server/notifications/facts';
 import { API_PATHS } from '../../src/shared/api';
 import { unitsToDecimal } from '../../src/shared/money';
 import {
@@ -32,6 +31,7 @@ import {
   chainCheckOf,
 } from '../helpers/chain-app';
 import { deadPort, type EvmTestChain } from '../helpers/evm-chain';
+import { chainAlertsOf } from '../helpers/outbox-facts';
 import type { TestApp } from '../helpers/test-app';
 
 const env = useEvmChainApp();
@@ -58,16 +58,7 @@ const orderStatus = async (app: TestApp, id: string) =>
 
 const checkOf = chainCheckOf;
 
-/** The facts of the operators' chain alerts about an order. */
-async function alertsOf(app: TestApp, id: string): Promise<NotificationFacts[]> {
-  const rows = await app.database.db
-    .selectFrom('notifications')
-    .select('payload')
-    .where('order_id', '=', id)
-    .where('kind', '=', 'flag_chain_deposit')
-    .execute();
-  return rows.map((row) => JSON.parse(row.payload) as NotificationFacts);
-}
+const alertsOf = (app: TestApp, id: string) => chainAlertsOf(app.database.db, id);
 
 /** A refusal leaves the order waiting for the right hash, with no check row. */
 async function expectStillWaiting(sell: WaitingSell): Promise<void> {

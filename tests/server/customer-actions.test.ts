@@ -21,6 +21,7 @@ import {
 } from '../helpers/api';
 import { authHeader } from '../helpers/identity';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { chainAlertsOf } from '../helpers/outbox-facts';
 
 const OPERATOR = { id: 200_000_901, first_name: 'Pavel' };
 
@@ -59,16 +60,10 @@ const orderRow = (id: string) =>
 
 /** The operators' alerts of an order given a hash another order gives too. */
 async function sameHashAlerts(id: string): Promise<unknown[]> {
-  const rows = await t.database.db
-    .selectFrom('notifications')
-    .select('payload')
-    .where('order_id', '=', id)
-    .where('kind', '=', 'flag_chain_deposit')
-    .execute();
-  return rows.map((row) => {
-    const facts = JSON.parse(row.payload) as { chainFlag?: string; otherOrderIds?: string[] };
-    return { chainFlag: facts.chainFlag, otherOrderIds: facts.otherOrderIds };
-  });
+  return (await chainAlertsOf(t.database.db, id)).map((facts) => ({
+    chainFlag: facts.chainFlag,
+    otherOrderIds: facts.otherOrderIds,
+  }));
 }
 
 describe('POST /api/orders/{id}/tx-hash', () => {
