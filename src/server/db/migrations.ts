@@ -746,12 +746,15 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           ORDER BY created_at
           ON CONFLICT DO NOTHING`.execute(db);
         await db.schema.dropIndex('orders_tx_hash_unique').execute();
+        // Still looked up (a manual network's hash given twice), no longer unique.
+        await sql`create index orders_tx_hash on orders (lower(tx_hash))`.execute(db);
         // What an operator accepted as a sell's deposit instead of its exact amount: the checker
         // judges the transfer against it at every read (null: the order's own amount).
         await db.schema.alterTable('chain_checks').addColumn('accepted_amount', 'text').execute();
       },
       async down(db: Kysely<unknown>) {
         await db.schema.alterTable('chain_checks').dropColumn('accepted_amount').execute();
+        await db.schema.dropIndex('orders_tx_hash').execute();
         await sql`create unique index orders_tx_hash_unique on orders (lower(tx_hash))`.execute(db);
         await db.schema.dropTable('deposit_amounts').execute();
       },
