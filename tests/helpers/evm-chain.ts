@@ -101,8 +101,11 @@ export type RpcFault =
   | { readonly kind: 'rpc-error'; readonly code: number; readonly message: string };
 
 export interface RpcFaults {
-  /** Every request from now on meets this fault, until {@link RpcFaults.clear}. */
-  set(fault: RpcFault): void;
+  /**
+   * Every request from now on meets this fault, until {@link RpcFaults.clear}; with `methods`,
+   * only the requests calling one of those JSON-RPC methods (a head read passes, a lookup fails).
+   */
+  set(fault: RpcFault, methods?: readonly string[]): void;
   clear(): void;
   /** JSON-RPC requests that reached the proxy (a batch counts once). */
   readonly requests: number;
@@ -294,11 +297,26 @@ export async function deadPort(): Promise<number> {
   return port;
 }
 
+/** The JSON-RPC methods a request body calls (one, or each of a batch's). */
+function methodsOf(body: Buffer): string[] {
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as unknown;
+    const calls = Array.isArray(parsed) ? parsed : [parsed];
+    return calls.map((call) => {
+      const method = (call as { method?: unknown }).method;
+      return typeof method === 'string' ? method : '';
+    });
+  } catch {
+    return [];
+  }
+}
+
 async function startFaultProxy(
   target: string,
   listenPort: number,
 ): Promise<{ url: string; faults: RpcFaults; stop(): Promise<void> }> {
-  let fault: RpcFault | undefined;
+  let armed: RpcFault | undefined;
+  let only: readonly string[] | undefined;
   let requests = 0;
   const hanging = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
@@ -307,6 +325,8 @@ async function startFaultProxy(
     req.on('end', () => {
       requests += 1;
       const body = Buffer.concat(chunks);
+      const fault =
+        only === undefined || methodsOf(body).some((m) => only?.includes(m)) ? armed : undefined;
       if (fault?.kind === 'hang') {
         hanging.add(res);
         res.on('close', () => hanging.delete(res));
@@ -345,11 +365,13 @@ async function startFaultProxy(
   return {
     url: `http://127.0.0.1:${port}`,
     faults: {
-      set: (next) => {
-        fault = next;
+      set: (next, methods) => {
+        armed = next;
+        only = methods;
       },
       clear: () => {
-        fault = undefined;
+        armed = undefined;
+        only = undefined;
         for (const res of hanging) res.destroy();
       },
       get requests() {

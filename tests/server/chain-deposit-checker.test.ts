@@ -339,6 +339,42 @@ describe('a hash not known at the submission is looked for with backoff', () => 
 });
 
 describe('node faults are retried, never judged', () => {
+  it('a hash taken during ten 429s to its lookups (no Retry-After): each fault waits one round and adds nothing to the backoff; once the node answers it is seen at the next round and confirmed within two', async () => {
+    const sell = await waitingSell(t);
+    const hash = await pay(chain, t, sell);
+    chain.faults.set({ kind: 'status', status: 429 }, ['eth_getTransactionReceipt']);
+    expect((await sendHash(sell.seller, sell.id, hash)).statusCode).toBe(200);
+    expect(await checkOf(sell.id)).toMatchObject({ state: 'looking', attempts: 1 });
+    for (let i = 0; i < 10; i++) {
+      const before = t.clock.now();
+      expect((await round()).outcomes.get(sell.id)).toBe('fault');
+      const check = await checkOf(sell.id);
+      // Due at the very next round, not after a doubling wait; the lookups count unchanged.
+      expect(check.next_check_at - before).toBeLessThanOrEqual(1_001);
+      expect(check.attempts).toBe(1);
+    }
+    await chain.mine(CONFIRMATIONS);
+    chain.faults.clear();
+    const outcomes = [(await round()).outcomes.get(sell.id), (await round()).outcomes.get(sell.id)];
+    expect(outcomes).toContain('confirmed');
+    expect((await orderOf(sell.id)).status).toBe('TX_CONFIRMED');
+  });
+
+  it('a fault that asks for a wait (Retry-After: 60) waits that, not the not-found backoff', async () => {
+    const sell = await waitingSell(t);
+    const hash = await pay(chain, t, sell);
+    chain.faults.set({ kind: 'status', status: 429, headers: { 'retry-after': '60' } }, [
+      'eth_getTransactionReceipt',
+    ]);
+    expect((await sendHash(sell.seller, sell.id, hash)).statusCode).toBe(200);
+    const taken = t.clock.now();
+    expect((await checkOf(sell.id)).next_check_at - taken).toBe(60_000);
+    t.clock.current = (await checkOf(sell.id)).next_check_at;
+    expect((await checkChainOnce(ctx, t.clock.now())).outcomes.get(sell.id)).toBe('fault');
+    expect((await checkOf(sell.id)).next_check_at - t.clock.now()).toBe(60_000);
+    chain.faults.clear();
+  });
+
   it('a 429 storm past the lookup window: still looking, never not_found, flagged unreadable once per window; answered again, the deposit is found', async () => {
     const sell = await waitingSell(t);
     const hash = await pay(chain, t, sell);

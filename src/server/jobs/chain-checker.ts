@@ -1,23 +1,23 @@
 /**
- * The chain checker (issue 23, "A seller's deposit"; design.md, "Chain checks"): follows each
+ * The chain checker (design.md, "Chain checks"): follows each
  * submitted deposit hash on its network until the order can be trusted, so the seller's order
  * moves to TX_CONFIRMED by itself, actor `chain`, with the evidence in its audit trail.
  *
  * - `looking` (the node did not know the hash, or did not answer): the hash is looked up again
- *   with backoff (15 s doubling to 5 min, longer when a 429 asked for it) and judged by the same
+ *   with backoff (15 s doubling to 5 min while the node does not know it; after a fault, at the
+ *   next round or when a 429 asked) and judged by the same
  *   rule as at the submission (chain/deposit-rules.ts). Found right: `seen`. Found wrong: the
  *   order stays TX_PENDING for operators, flagged (the seller left the screen long ago). Not
  *   found after the lookup window (CHAIN_LOOKUP_WINDOW_MINUTES): `not_found`, flagged once.
  * - `seen`: its confirmations counted from the network's head, read once per round whatever
  *   the number of deposits. Once final (EVM: the configured confirmations; Tron: solidified) the
- *   transaction is read once more: still there in the same block, the order is confirmed (an
- *   overpayment confirmed and flagged for operators to settle); gone (a reorganised block), the
+ *   transaction is read once more: still there in the same block, the order is confirmed; gone (a reorganised block), the
  *   check goes back to `looking`, flagged, and the customer's status answer says so.
- * - A node's fault is logged, counted (the readers' metrics) and the row tried later: never
- *   judged, never "not found". An order that left TX_PENDING by other means (an operator
+ * - A node's fault is logged, counted (the readers' metrics) and the row tried at the next round
+ *   (or when the node asked): never judged, never "not found", never added to a backoff. An order that left TX_PENDING by other means (an operator
  *   confirmed it by hand, it was rejected) closes its check.
  *
- * An operator's payout (kind 'payout', issue 23 "An operator's payout"; orders/payout-check.ts)
+ * An operator's payout (kind 'payout'; orders/payout-check.ts)
  * is followed the same way on its COMPLETED buy, judged by the payout rule: its confirmations
  * counted until final, then `confirmed` (the order does not move: it was completed by the
  * operator); a reorganised block flags operators and the payout is looked for again.
@@ -431,15 +431,11 @@ async function checkRow(
       await flagUnreadable(ctx, row, error, now);
       return 'flagged';
     }
-    const attempts = row.state === 'looking' ? row.attempts + 1 : row.attempts;
+    // The check goes on where it was: a fault is not a lookup that found nothing.
     await updateCheck(
       ctx,
       row,
-      {
-        attempts,
-        next_check_at: now + retryDelay(attempts, error),
-        last_fault: error.message,
-      },
+      { next_check_at: now + retryDelay(row.attempts, error), last_fault: error.message },
       now,
     );
     return 'fault';
@@ -627,7 +623,7 @@ async function flag(
  * A check whose node could not be read (head or lookup) for a whole window: a looking hash when
  * its lookup window ran out (never judged "not found"), a seen deposit a window after its last
  * read (its confirmations cannot be counted). Flagged once per window: it keeps its state, its
- * window starts again, and it is asked again after the usual backoff.
+ * window starts again, and it is asked again when the node allows.
  */
 async function flagUnreadable(
   ctx: ChainCheckContext,
@@ -635,7 +631,6 @@ async function flagUnreadable(
   fault: ChainUnavailable,
   now: number,
 ): Promise<void> {
-  const attempts = row.attempts + 1;
   const flagged = row.kind === 'deposit' ? 'unreadable' : 'payout_unreadable';
   await flag(
     ctx,
@@ -644,8 +639,7 @@ async function flagUnreadable(
     now,
     { chainFlag: flagged },
     {
-      attempts,
-      next_check_at: now + retryDelay(attempts, fault),
+      next_check_at: now + retryDelay(row.attempts, fault),
       last_fault: fault.message,
       look_until: now + ctx.config.chainLookupWindowMs,
     },

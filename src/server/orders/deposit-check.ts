@@ -72,11 +72,17 @@ export function requiredConfirmations(
   return head === null ? TRON_SOLIDIFIED_AFTER : Math.max(1, head.latest - head.final + 1);
 }
 
-/** When a hash not found (or not readable) after `attempts` lookups is asked again. */
+/**
+ * When a hash is asked again: after a node's fault, when the node said (Retry-After) or else at
+ * the next round (1 ms on: a round never claims a row twice); a fault is not "not found" and adds
+ * nothing to its backoff. A hash the node does not know after `attempts` lookups waits 15 s,
+ * doubling to 5 minutes.
+ */
 export function retryDelay(attempts: number, fault?: unknown): number {
-  const backoff = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
-  const asked = fault instanceof ChainUnavailable ? fault.retryAfterMs : undefined;
-  return asked === undefined ? backoff : Math.min(MAX_RETRY_MS, Math.max(backoff, asked));
+  if (fault instanceof ChainUnavailable) {
+    return Math.min(MAX_RETRY_MS, Math.max(1, fault.retryAfterMs ?? 0));
+  }
+  return Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
 }
 
 /**
