@@ -17,6 +17,7 @@ import type { ChainCallEvent } from './chain/chain-reader';
 import type { Database } from './db/schema';
 import type { JobMonitor } from './jobs/periodic';
 import { chainCheckLag } from './jobs/chain-checker';
+import { chainScanLag } from './jobs/chain-scan';
 import { sweepLag } from './jobs/sweeper';
 import { outboxBacklog, outboxOldestDue, type RecipientKind } from './notifications/backlog';
 import type { SendOutcome } from './notifications/telegram-sender';
@@ -146,6 +147,17 @@ export function createMetrics(context: {
     },
     async (gauge, now) => {
       gauge.set((await chainCheckLag(context.db, now)) / 1000);
+    },
+  );
+  databaseGauge(
+    {
+      name: 'exchange_chain_scan_lag_blocks',
+      help: 'Final blocks the deposit address scan has still to read, by EVM network (0: caught up)',
+      labelNames: ['network'] as const,
+    },
+    async (gauge) => {
+      gauge.reset();
+      for (const { network, lag } of await chainScanLag(context.db)) gauge.set({ network }, lag);
     },
   );
   const jobFailures = new Counter({

@@ -98,7 +98,9 @@ async function compileOrReadCache(): Promise<CompiledToken> {
 export type RpcFault =
   | { readonly kind: 'status'; readonly status: number; readonly headers?: Record<string, string> }
   | { readonly kind: 'hang' }
-  | { readonly kind: 'rpc-error'; readonly code: number; readonly message: string };
+  | { readonly kind: 'rpc-error'; readonly code: number; readonly message: string }
+  /** An `eth_getLogs` over more than `maxBlocks` blocks is refused, as hosted nodes refuse it. */
+  | { readonly kind: 'log-range'; readonly maxBlocks: number };
 
 export interface RpcFaults {
   /**
@@ -311,6 +313,28 @@ function methodsOf(body: Buffer): string[] {
   }
 }
 
+/** The JSON-RPC error a node gives an `eth_getLogs` over more than `maxBlocks` blocks. */
+function logRangeRefusal(body: Buffer, maxBlocks: number): object | undefined {
+  const call = JSON.parse(body.toString('utf8')) as {
+    id?: unknown;
+    method?: string;
+    params?: { fromBlock?: string; toBlock?: string }[];
+  };
+  const range = call.params?.[0];
+  if (call.method !== 'eth_getLogs' || range?.fromBlock === undefined) return undefined;
+  const blocks = Number(BigInt(range.toBlock ?? range.fromBlock) - BigInt(range.fromBlock)) + 1;
+  if (blocks <= maxBlocks) return undefined;
+  // Alchemy's wording and code for the same refusal.
+  return {
+    jsonrpc: '2.0',
+    id: call.id ?? null,
+    error: {
+      code: -32602,
+      message: `Log response size exceeded. You can make eth_getLogs requests with up to a ${maxBlocks} block range.`,
+    },
+  };
+}
+
 async function startFaultProxy(
   target: string,
   listenPort: number,
@@ -336,6 +360,14 @@ async function startFaultProxy(
         res.writeHead(fault.status, { 'content-type': 'text/plain', ...fault.headers });
         res.end(`fault ${fault.status}`);
         return;
+      }
+      if (fault?.kind === 'log-range') {
+        const refusal = logRangeRefusal(body, fault.maxBlocks);
+        if (refusal !== undefined) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(refusal));
+          return;
+        }
       }
       if (fault?.kind === 'rpc-error') {
         const { id } = JSON.parse(body.toString('utf8')) as { id?: unknown };

@@ -716,6 +716,34 @@ describe("the checker's lag is a metric", () => {
     await round();
     expect(await lag()).toBe(0);
   });
+
+  it('the scan runs every round, nothing waiting; a cursor left 20 000 blocks behind (the server was down) catches up in a few rounds, exchange_chain_scan_lag_blocks telling how far it has left', async () => {
+    await round();
+    await chain.mine(20_000);
+    const head = await chain.blockNumber();
+    await t.database.db
+      .updateTable('chain_scans')
+      .set({ next_block: head - 20_000, claimed_until: null })
+      .where('network', '=', 'ERC20')
+      .execute();
+    const scanLag = async () => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: METRICS_PATH,
+        remoteAddress: '127.0.0.1',
+      });
+      const line = /^exchange_chain_scan_lag_blocks\{network="ERC20"\} (\S+)$/m.exec(res.body);
+      return Number(line?.[1]);
+    };
+    await round();
+    // One round reads 8 ranges of 1 000 blocks; left: from the cursor to the final block.
+    const cursor = head - 20_000 + 8_000;
+    const final = head - CONFIRMATIONS + 1;
+    expect(await scanLag()).toBe(final - cursor + 1);
+    await round();
+    await round();
+    expect(await scanLag()).toBe(0);
+  });
 });
 
 describe('a row whose check throws is set aside, the others go on', () => {

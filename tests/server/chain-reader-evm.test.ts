@@ -14,7 +14,7 @@ import {
 } from '../../src/server/chain/chain-reader';
 import { parseChainConfig } from '../../src/server/chain/chain-config';
 import { createChainReaders } from '../../src/server/chain/chain-readers';
-import { EvmReader } from '../../src/server/chain/evm-reader';
+import { EvmReader, RANGES_PER_SCAN } from '../../src/server/chain/evm-reader';
 import { deadPort, startEvmChain, type EvmTestChain } from '../helpers/evm-chain';
 
 let chain: EvmTestChain;
@@ -206,20 +206,60 @@ describe('EVM reader: deposits without a hash', () => {
     expect(scan.next).toEqual({ kind: 'block', block: latest - 3 });
   });
 
-  it('covers at most maxLogBlocks per call', async () => {
+  it('a scan that is behind reads up to RANGES_PER_SCAN ranges of its span in one go, and stops at the final block', async () => {
+    await chain.mine(40);
     const narrow = new EvmReader({
       network: 'BEP20',
       rpcUrl: chain.url,
       confirmations: 1,
       maxLogBlocks: 2,
+      observer: counter,
     });
-    expect(
-      (await narrow.transfersTo(chain.deposit, chain.tokens.usdt6, { kind: 'block', block: 1 }))
-        .next,
-    ).toEqual({
+    const scan = await narrow.transfersTo(chain.deposit, chain.tokens.usdt6, {
       kind: 'block',
-      block: 3,
+      block: 1,
     });
+    expect(scan.next).toEqual({ kind: 'block', block: 1 + 2 * RANGES_PER_SCAN });
+    expect(counter.calls('BEP20', 'getLogs')).toBe(RANGES_PER_SCAN);
+    // Near the head, one call reaches the final block and the scan stops there.
+    const latest = await chain.blockNumber();
+    const near = await narrow.transfersTo(chain.deposit, chain.tokens.usdt6, {
+      kind: 'block',
+      block: latest - 1,
+    });
+    expect(near.next).toEqual({ kind: 'block', block: latest + 1 });
+  });
+
+  it('an idle day of blocks (7 200) is caught up in one scan of 8 calls of 1 000 blocks', async () => {
+    const before = await chain.blockNumber();
+    await chain.mine(7_200);
+    const scan = await reader.transfersTo(chain.deposit, chain.tokens.usdt6, {
+      kind: 'block',
+      block: before,
+    });
+    const latest = await chain.blockNumber();
+    expect(scan.next).toEqual({ kind: 'block', block: latest - 5 + 2 });
+    expect(counter.calls('BEP20', 'getLogs')).toBe(8);
+  });
+
+  it('a provider that refuses ranges over 100 blocks: the span halves until it is taken (1 000 → 62), and the scan moves on, never stuck', async () => {
+    const paid = await chain.transfer(chain.tokens.usdt6, chain.customer, chain.deposit, 4_321n);
+    const paidIn = await chain.blockNumber();
+    await chain.mine(300);
+    chain.faults.set({ kind: 'log-range', maxBlocks: 100 });
+    const from = paidIn - 150;
+    const scan = await reader.transfersTo(chain.deposit, chain.tokens.usdt6, {
+      kind: 'block',
+      block: from,
+    });
+    expect(reader.logSpan).toBe(62);
+    // Four refusals (1 000, 500, 250, 125), then four ranges of 62 blocks read.
+    expect(counter.failures('BEP20', 'getLogs')).toBe(4);
+    expect(scan.next).toEqual({ kind: 'block', block: from + 4 * 62 });
+    expect(scan.transfers.map((t) => t.hash)).toContain(paid);
+    // The next scan keeps the span that was taken: no refusal again.
+    await reader.transfersTo(chain.deposit, chain.tokens.usdt6, scan.next);
+    expect(counter.failures('BEP20', 'getLogs')).toBe(4);
   });
 });
 

@@ -45,6 +45,21 @@ export interface EvmReaderOptions {
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 const DEFAULT_MAX_LOG_BLOCKS = 1_000;
+/** `eth_getLogs` calls one scan of one contract makes at most, however far behind it is. */
+export const RANGES_PER_SCAN = 8;
+
+/**
+ * Whether a node refused an `eth_getLogs` for its block range or its result's size: each
+ * provider words it its own way ("block range is too wide", "query returned more than 10000
+ * results", "Log response size exceeded", "limit exceeded"), as a JSON-RPC error, never as
+ * HTTP 429 (that is a rate limit, waited out, not a smaller range).
+ */
+function isRangeRefusal(error: unknown): boolean {
+  if (!(error instanceof ChainUnavailable) || error.method !== 'getLogs') return false;
+  if (error.fault !== 'rpc' && error.fault !== 'rate_limited') return false;
+  if (error.details.status !== undefined) return false;
+  return /range|too (many|large|wide)|more than|size|limit|exceed/i.test(error.message);
+}
 /** Block times kept by block hash: a block's time never changes, a reorganised block has another hash. */
 const BLOCK_TIMES_KEPT = 1_000;
 
@@ -78,7 +93,9 @@ function faultOf(error: unknown): {
   const timeout = error.walk((e) => e instanceof TimeoutError);
   if (timeout !== null) return { fault: 'timeout', message: 'the node did not answer in time' };
   const limited = error.walk((e) => e instanceof LimitExceededRpcError);
-  if (limited !== null) return { fault: 'rate_limited', message: error.shortMessage };
+  if (limited instanceof BaseError) {
+    return { fault: 'rate_limited', message: limited.details || error.shortMessage };
+  }
   const request = error.walk((e) => e instanceof HttpRequestError);
   if (request instanceof HttpRequestError) {
     const status = request.status;
@@ -95,11 +112,12 @@ function faultOf(error: unknown): {
     if (status >= 200 && status < 300) return { fault: 'bad_answer', message: request.details };
     return { fault: 'http', message: `HTTP ${status}`, status };
   }
-  if (
-    error.walk((e) => e instanceof RpcRequestError) !== null ||
-    error.walk((e) => e instanceof RpcError) !== null
-  ) {
-    return { fault: 'rpc', message: error.shortMessage };
+  const rpc = error.walk((e) => e instanceof RpcRequestError || e instanceof RpcError);
+  if (rpc !== null) {
+    // The node's own words (viem's short message only names the JSON-RPC code): a provider
+    // says there why it refused, a block range too wide, say.
+    const said = rpc instanceof BaseError ? rpc.details : '';
+    return { fault: 'rpc', message: said === '' ? error.shortMessage : said };
   }
   return { fault: 'bad_answer', message: error.shortMessage };
 }
@@ -109,7 +127,7 @@ export class EvmReader implements ChainReader {
   readonly #client: PublicClient;
   readonly #confirmations: number;
   readonly #observer: ChainCallObserver;
-  readonly #maxLogBlocks: number;
+  #logSpan: number;
   readonly #decimals = new Map<string, Promise<number>>();
   readonly #blockTimes = new Map<string, number>();
   readonly #viem = viemPackage();
@@ -121,7 +139,7 @@ export class EvmReader implements ChainReader {
     this.network = options.network;
     this.#confirmations = options.confirmations;
     this.#observer = options.observer ?? NO_OBSERVER;
-    this.#maxLogBlocks = options.maxLogBlocks ?? DEFAULT_MAX_LOG_BLOCKS;
+    this.#logSpan = options.maxLogBlocks ?? DEFAULT_MAX_LOG_BLOCKS;
     const { createPublicClient, http } = this.#viem;
     this.#client = createPublicClient({
       transport: http(options.rpcUrl, {
@@ -258,6 +276,14 @@ export class EvmReader implements ChainReader {
     return reading;
   }
 
+  /**
+   * Transfers of `contract` to `address` from `since` on, as far as the final block allows: up
+   * to RANGES_PER_SCAN `eth_getLogs` calls of the current span, so a scan that fell behind (an
+   * idle day, a node that was down) catches up in a few rounds with its calls still bounded. A
+   * provider refusing the range or the result's size halves the span for this reader from then
+   * on and the same blocks are asked again. A fault after some ranges were read keeps them: the
+   * cursor stops where the failed range starts; a fault on the first range is thrown.
+   */
   async transfersTo(
     address: string,
     contract: string,
@@ -265,23 +291,61 @@ export class EvmReader implements ChainReader {
     head?: ChainHead,
   ): Promise<IncomingTransfers> {
     if (since.kind !== 'block') throw new TypeError('EVM scans start at a block number');
-    const { getAddress } = this.#viem;
     const { latest, final } = head ?? (await this.head());
     // Block 0 at the earliest: on a young chain the final block may lie below it.
-    const fromBlock = Math.max(0, since.block);
-    if (fromBlock > latest) return { transfers: [], next: since };
-    const toBlock = Math.min(latest, fromBlock + this.#maxLogBlocks - 1);
+    let from = Math.max(0, since.block);
+    if (from > latest) return { transfers: [], next: since };
+    const transfers: IncomingTransfer[] = [];
+    for (let call = 0; call < RANGES_PER_SCAN; call += 1) {
+      const to = Math.min(latest, from + this.#logSpan - 1);
+      let found: IncomingTransfer[];
+      try {
+        found = await this.#logs(address, contract, from, to);
+      } catch (error) {
+        if (isRangeRefusal(error) && this.#logSpan > 1) {
+          this.#logSpan = Math.max(1, Math.floor(this.#logSpan / 2));
+          continue;
+        }
+        // Nothing read yet: the scan's fault, logged, its cursor left where it was.
+        if (from === Math.max(0, since.block)) throw error;
+        break;
+      }
+      transfers.push(...found);
+      // The cursor never passes the final block: blocks above it may still be reorganised, and
+      // a transfer re-mined there must be seen by the next scan (repeats are absorbed by the
+      // unique deposit key).
+      const next = Math.max(from, Math.min(to, final) + 1);
+      const caughtUp = next > final || to >= latest;
+      from = next;
+      if (caughtUp) break;
+    }
+    return { transfers, next: { kind: 'block', block: from } };
+  }
+
+  /** The blocks one `eth_getLogs` covers now: the configured span, halved by each refusal. */
+  get logSpan(): number {
+    return this.#logSpan;
+  }
+
+  /** One `eth_getLogs` of `contract`'s Transfer events to `address` in [from, to]. */
+  async #logs(
+    address: string,
+    contract: string,
+    from: number,
+    to: number,
+  ): Promise<IncomingTransfer[]> {
+    const { getAddress } = this.#viem;
     const logs = await this.#call('getLogs', () =>
       this.#client.getLogs({
         address: getAddress(contract),
         event: this.#transferEvent,
         args: { to: getAddress(address) },
-        fromBlock: BigInt(fromBlock),
-        toBlock: BigInt(toBlock),
+        fromBlock: BigInt(from),
+        toBlock: BigInt(to),
         strict: true,
       }),
     );
-    const transfers: IncomingTransfer[] = logs
+    return logs
       .filter((log) => !log.removed)
       .map((log) => ({
         hash: log.transactionHash,
@@ -293,12 +357,5 @@ export class EvmReader implements ChainReader {
         to: getAddress(log.args.to),
         amount: log.args.value,
       }));
-    // The cursor never passes the final block: blocks above it may still be reorganised, and a
-    // transfer re-mined there must be seen by the next scan (repeats are absorbed by the
-    // unique deposit key).
-    return {
-      transfers,
-      next: { kind: 'block', block: Math.max(fromBlock, Math.min(toBlock, final) + 1) },
-    };
   }
 }

@@ -751,8 +751,12 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         // What an operator accepted as a sell's deposit instead of its exact amount: the checker
         // judges the transfer against it at every read (null: the order's own amount).
         await db.schema.alterTable('chain_checks').addColumn('accepted_amount', 'text').execute();
+        // How many final blocks an EVM scan has still to read, written with its cursor: the
+        // metrics export it, so a scan that falls behind is seen.
+        await db.schema.alterTable('chain_scans').addColumn('lag_blocks', big).execute();
       },
       async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('chain_scans').dropColumn('lag_blocks').execute();
         await db.schema.alterTable('chain_checks').dropColumn('accepted_amount').execute();
         await db.schema.dropIndex('orders_tx_hash').execute();
         await sql`create unique index orders_tx_hash_unique on orders (lower(tx_hash))`.execute(db);

@@ -308,6 +308,11 @@ export interface ChainScansTable {
   /** Tron: the block time (ms) the next scan starts from, inclusive. */
   next_time: number | null;
   claimed_until: ColumnType<number | null, number | null | undefined, number | null>;
+  /**
+   * EVM: the final blocks not scanned yet at the last scan (migration 0018); null for Tron,
+   * whose history is read to its end every round.
+   */
+  lag_blocks: ColumnType<number | null, number | null | undefined, number | null>;
   updated_at: number;
 }
 

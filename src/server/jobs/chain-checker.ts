@@ -66,7 +66,7 @@ import {
 import { PAYOUT_FROM_STATUS, lookUpPayout, paidAtOf } from '../orders/payout-check';
 import { applyTransition } from '../orders/transition';
 import { BATCH_POLICY, JOB_BATCH, inBatches } from './batches';
-import { scanDeposits, scanWanted } from './chain-scan';
+import { scanDeposits } from './chain-scan';
 import { periodicJob, type JobMonitor, type PeriodicJob } from './periodic';
 
 /** The job's name in its log lines and metrics. */
@@ -224,11 +224,8 @@ export async function checkChainOnce(
     const reader = ctx.chain[network];
     const settings = ctx.config.chain[network];
     if (reader === undefined || settings === 'manual') continue;
-    // No head is read for a network with nothing due and nothing to scan for: a quiet exchange
-    // makes no calls.
-    const anyDue = await dueOn(ctx.db, network, now).select('order_id').limit(1).executeTakeFirst();
-    const scan = await scanWanted(ctx.db, network);
-    if (anyDue === undefined && !scan) continue;
+    // Every round reads the head and scans the deposit address, whatever waits: a transfer
+    // sent after its sell ended, or without one, is still seen, and the scan never falls behind.
     let head: ChainHead;
     try {
       head = await reader.head();
@@ -247,9 +244,7 @@ export async function checkChainOnce(
       continue;
     }
     heads.push(network);
-    const woken = scan
-      ? (await scanDeposits(ctx, network, reader, settings, head, now, options)).woken
-      : [];
+    const { woken } = await scanDeposits(ctx, network, reader, settings, head, now, options);
     let lookups = options.lookups ?? lookupsPerRound(ctx.config.chainCheckIntervalMs);
     const claims: readonly Claim[] = [
       ...CHECK_KINDS.map((kind) => ({ kind, state: 'seen' as const })),

@@ -66,28 +66,6 @@ export interface ScanResult {
   flagged: number;
 }
 
-/** Whether a network has anything a scan is for: a sell waiting for its deposit or a looking hash. */
-export async function scanWanted(db: Kysely<Database>, network: NetworkId): Promise<boolean> {
-  const waiting = await db
-    .selectFrom('orders')
-    .select('id')
-    .where('network', '=', network)
-    .where('type', '=', 'SELL')
-    .where('status', '=', 'WAITING_CRYPTO')
-    .limit(1)
-    .executeTakeFirst();
-  if (waiting !== undefined) return true;
-  const looking = await db
-    .selectFrom('chain_checks')
-    .select('order_id')
-    .where('network', '=', network)
-    .where('kind', '=', 'deposit')
-    .where('state', '=', 'looking')
-    .limit(1)
-    .executeTakeFirst();
-  return looking !== undefined;
-}
-
 /** One round's scan of a network's deposit address, for each contract it reads. */
 export async function scanDeposits(
   ctx: ScanContext,
@@ -124,6 +102,7 @@ export async function scanDeposits(
         .set({
           next_block: next.kind === 'block' ? next.block : null,
           next_time: next.kind === 'time' ? next.timeMs : null,
+          lag_blocks: next.kind === 'block' ? Math.max(0, head.final + 1 - next.block) : null,
           // Scanned for the round at `now`: no instance scans it again before a later round.
           claimed_until: now,
           updated_at: now,
@@ -314,4 +293,17 @@ async function flagHolder(
       chainHash: incoming.tx_hash,
     });
   });
+}
+
+/** Per EVM network, the most final blocks any of its scans has still to read. */
+export async function chainScanLag(
+  db: Kysely<Database>,
+): Promise<{ readonly network: NetworkId; readonly lag: number }[]> {
+  const rows = await db
+    .selectFrom('chain_scans')
+    .select((eb) => ['network', eb.fn.max<number>('lag_blocks').as('lag')])
+    .where('lag_blocks', 'is not', null)
+    .groupBy('network')
+    .execute();
+  return rows.map((row) => ({ network: row.network, lag: row.lag }));
 }
