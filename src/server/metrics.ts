@@ -16,7 +16,7 @@ import type { BotMonitor } from './bot/bot';
 import type { ChainCallEvent } from './chain/chain-reader';
 import type { Database } from './db/schema';
 import type { JobMonitor } from './jobs/periodic';
-import { chainCheckLag } from './jobs/chain-checker';
+import { chainCheckLag, chainLookupBacklog } from './jobs/chain-checker';
 import { chainScanLag } from './jobs/chain-scan';
 import { sweepLag } from './jobs/sweeper';
 import { outboxBacklog, outboxOldestDue, type RecipientKind } from './notifications/backlog';
@@ -147,6 +147,19 @@ export function createMetrics(context: {
     },
     async (gauge, now) => {
       gauge.set((await chainCheckLag(context.db, now)) / 1000);
+    },
+  );
+  databaseGauge(
+    {
+      name: 'exchange_chain_lookup_backlog',
+      help: 'Hash lookups due and not made yet (the per-minute ration works through them), by network',
+      labelNames: ['network'] as const,
+    },
+    async (gauge, now) => {
+      gauge.reset();
+      for (const { network, due } of await chainLookupBacklog(context.db, now)) {
+        gauge.set({ network }, due);
+      }
     },
   );
   databaseGauge(

@@ -593,8 +593,22 @@ describe('hash lookups are rationed: calls stay bounded whatever the number wait
         observer: { onCall: (event) => void lookups.push(event.method) },
       }),
     };
+    // The backlog the ration works through is its own gauge, two fewer after the round.
+    const backlog = async () => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: METRICS_PATH,
+        remoteAddress: '127.0.0.1',
+      });
+      return Number(
+        /^exchange_chain_lookup_backlog\{network="ERC20"\} (\S+)$/m.exec(res.body)?.[1],
+      );
+    };
+    const before = await backlog();
+    expect(before).toBeGreaterThanOrEqual(5);
     const first = await checkChainOnce(counting, t.clock.now(), { lookups: 2 });
     expect(lookups.filter((method) => method === 'getTransactionReceipt')).toHaveLength(2);
+    expect(await backlog()).toBe(before - 2);
     // Heads, the scans and two lookups (a receipt and its block each; a contract's decimals once
     // per reader): not one a row.
     const contracts = first.heads.length * 2;

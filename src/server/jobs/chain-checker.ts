@@ -778,6 +778,25 @@ export async function chainCheckLag(db: Kysely<Database>, now: number): Promise<
   return at === null ? 0 : Math.max(0, now - at);
 }
 
+/**
+ * Per network, the hash lookups due and not made yet: the looking checks waiting for their share
+ * of LOOKUPS_PER_MINUTE. Apart from the lag (how long the most overdue waited): a thousand hashes
+ * nobody broadcast make a backlog the ration works through, not a stopped checker.
+ */
+export async function chainLookupBacklog(
+  db: Kysely<Database>,
+  now: number,
+): Promise<{ readonly network: NetworkId; readonly due: number }[]> {
+  const rows = await db
+    .selectFrom('chain_checks')
+    .select((eb) => ['network', eb.fn.countAll<number | string>().as('due')])
+    .where('state', '=', 'looking')
+    .where('next_check_at', '<=', now)
+    .groupBy('network')
+    .execute();
+  return rows.map((row) => ({ network: row.network, due: Number(row.due) }));
+}
+
 /** Whether any network is read from a node: only then does the server run the checker. */
 export function checksAnyChain(ctx: Pick<ServerContext, 'chain'>): boolean {
   return Object.keys(ctx.chain).length > 0;
