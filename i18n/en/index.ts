@@ -381,6 +381,8 @@ const en: Translation = {
       'This transaction sends {sent} {coin}, but this order needs exactly {expected} {coin}. Give the hash of a transfer of exactly that amount, or contact support.',
     txUnderpaid:
       'This transaction sends {amount} {coin} less than the order’s amount. A second transfer to top it up does not count: contact support.',
+    txOverpaid:
+      'This transaction sends {sent} {coin}, far more than this order’s {expected} {coin}: most likely it is the hash of another transfer. Check the hash, or complete with a reason.',
     invalidCardNumber: 'Check the card number: 16 digits, no typos',
     cardHolderLatin: 'Type the name as it is on the card, in Latin letters: IVAN PETROV',
     tooLong: 'This field is too long: please shorten it',
@@ -446,6 +448,10 @@ const en: Translation = {
       'This transfer was already given as the payment of another order. Give the hash of the transfer for this order.',
     TX_BEFORE_PAYMENT:
       "This transaction was made before the customer's payment was confirmed, so it cannot be this order's payout. Give the hash of the transfer sent for this order.",
+    TX_WRONG_SENDER:
+      "This transaction was not sent from the exchange's payout wallet: anyone could have made such a transfer, the customer included. Give the hash of the payout from the exchange's wallet, or complete with a reason.",
+    TX_OVERPAID:
+      "This transaction sends far more than the order's amount: most likely it is the hash of another transfer. Check the hash, or complete with a reason.",
     TX_UNCONFIRMED:
       'The chain could not confirm this transaction yet: it is not found or the node does not answer. Try again in a minute, or complete with a reason.',
     CONFIRM_REASON_REQUIRED:

@@ -14,7 +14,7 @@ import {
   OPERATOR_USUAL_ANSWER_MS,
 } from '../shared/limits';
 import { BANK_DETAIL_PATTERNS, type BankDetail } from '../shared/schemas/fields';
-import { parseChainConfig, type ChainConfig } from './chain/chain-config';
+import { parseChainConfig, withPayoutAddresses, type ChainConfig } from './chain/chain-config';
 import { ADDRESS_LIMITS, CALL_LIMITS, type AddressCall, type LimitedCall } from './rate-limit';
 
 export type DatabaseConfig =
@@ -74,8 +74,9 @@ export interface AppConfig {
    */
   readonly metricsToken: string | undefined;
   /**
-   * The chain checks (issue 23): per network, its node, confirmations and official tokens, or
-   * 'manual' when no CHAIN_RPC_<NETWORK> is set (then nothing changes: an operator confirms).
+   * The chain checks (issue 23): per network, its node, confirmations, official tokens and the
+   * address payouts must come from (PAYOUT_ADDRESS_EVM, PAYOUT_ADDRESS_TRC20), or 'manual' when
+   * no CHAIN_RPC_<NETWORK> is set (then nothing changes: an operator confirms).
    */
   readonly chain: ChainConfig;
   /** How often the chain checker looks at the deposits it watches (CHAIN_CHECK_INTERVAL_MS). */
@@ -179,7 +180,7 @@ const wholeNumber = (name: string, fallback: number, min: number, max: number) =
 const bankDetail = (name: string, detail: BankDetail, what: string) =>
   v.optional(v.pipe(text, v.regex(BANK_DETAIL_PATTERNS[detail], `${name} must be ${what}`)));
 
-const depositAddress = (name: string, network: 'TRC20' | 'ERC20') =>
+const walletAddress = (name: string, network: 'TRC20' | 'ERC20') =>
   v.optional(
     v.pipe(
       text,
@@ -263,8 +264,12 @@ export const EnvVariablesSchema = v.object({
     OPERATOR_USUAL_ANSWER_MS / 1000,
     7 * 86_400,
   ),
-  DEPOSIT_ADDRESS_TRC20: depositAddress('DEPOSIT_ADDRESS_TRC20', 'TRC20'),
-  DEPOSIT_ADDRESS_EVM: depositAddress('DEPOSIT_ADDRESS_EVM', 'ERC20'),
+  DEPOSIT_ADDRESS_TRC20: walletAddress('DEPOSIT_ADDRESS_TRC20', 'TRC20'),
+  DEPOSIT_ADDRESS_EVM: walletAddress('DEPOSIT_ADDRESS_EVM', 'ERC20'),
+  // The exchange's hot wallets: a buy's payout must come from one (chain/deposit-rules.ts,
+  // judgePayout). Unset: any sender's transfer to the customer's wallet is taken.
+  PAYOUT_ADDRESS_TRC20: walletAddress('PAYOUT_ADDRESS_TRC20', 'TRC20'),
+  PAYOUT_ADDRESS_EVM: walletAddress('PAYOUT_ADDRESS_EVM', 'ERC20'),
   BANK_RECIPIENT_NAME: v.optional(text),
   BANK_ACCOUNT_NUMBER: bankDetail('BANK_ACCOUNT_NUMBER', 'accountNumber', '20 digits'),
   BANK_NAME: v.optional(text),
@@ -473,7 +478,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     telegramApiRoot: variables.TELEGRAM_API_ROOT,
     demoAutopilot: variables.BOT_TOKEN === undefined && variables.DEMO_AUTOPILOT !== 'off',
     metricsToken: variables.METRICS_TOKEN,
-    chain: chain.config,
+    chain: withPayoutAddresses(chain.config, {
+      evm: variables.PAYOUT_ADDRESS_EVM,
+      trc20: variables.PAYOUT_ADDRESS_TRC20,
+    }),
     chainCheckIntervalMs: variables.CHAIN_CHECK_INTERVAL_MS,
     chainLookupWindowMs: variables.CHAIN_LOOKUP_WINDOW_MINUTES * 60_000,
     depositAmountHoldMs: variables.DEPOSIT_AMOUNT_HOLD_HOURS * 3_600_000,

@@ -59,13 +59,16 @@ export interface ApiErrorDetails {
   /** AMOUNT_TOO_LOW, AMOUNT_TOO_HIGH: the upper bound; TOO_MANY_ACTIVE_ORDERS: the most allowed. */
   readonly max?: number;
   readonly currency?: string;
-  /** TX_WRONG_TOKEN, TX_UNDERPAID, TX_AMOUNT_MISMATCH: the order's coin. */
+  /** TX_WRONG_TOKEN, TX_UNDERPAID, TX_AMOUNT_MISMATCH, TX_OVERPAID: the order's coin. */
   readonly coin?: CryptoCurrency;
   /** TX_UNDERPAID: what the transfer lacks, in whole coins as an exact decimal ("0.5"). */
   readonly shortfall?: string;
-  /** TX_AMOUNT_MISMATCH: what the transfer sent, in whole coins as an exact decimal. */
+  /** TX_AMOUNT_MISMATCH, TX_OVERPAID: what the transfer sent, in whole coins as an exact decimal. */
   readonly sent?: string;
-  /** TX_AMOUNT_MISMATCH: the order's exact amount, in whole coins as an exact decimal. */
+  /**
+   * TX_AMOUNT_MISMATCH: the order's exact amount; TX_OVERPAID: the payout's amount (the buy's).
+   * In whole coins as an exact decimal.
+   */
   readonly expected?: string;
 }
 

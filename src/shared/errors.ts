@@ -21,6 +21,12 @@ export const CHAIN_TRANSFER_REFUSALS = [
   // An operator's payout of a buy (operator/operator-orders.ts, `completeOrder`): found, but older
   // than the payment it answers; the other wrong payouts reuse the deposit codes above.
   'TX_BEFORE_PAYMENT',
+  // A payout not sent from the exchange's configured payout address (PAYOUT_ADDRESS_EVM or
+  // PAYOUT_ADDRESS_TRC20): anyone's transfer to the customer, the customer's own included.
+  'TX_WRONG_SENDER',
+  // A payout of far more than the order's amount (beyond a small tolerance): most likely the hash
+  // of another transfer to the same wallet, or an amount typed wrong.
+  'TX_OVERPAID',
   // The chain could not confirm a payout yet: the node does not know the hash (just broadcast) or
   // did not answer. Not "wrong": the operator retries, or completes anyway with a reason.
   'TX_UNCONFIRMED',
@@ -109,6 +115,8 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   TX_BEFORE_ORDER: 400,
   TX_ALREADY_USED: 409,
   TX_BEFORE_PAYMENT: 400,
+  TX_WRONG_SENDER: 400,
+  TX_OVERPAID: 400,
   TX_UNCONFIRMED: 409,
   CONFIRM_REASON_REQUIRED: 400,
   DEPOSIT_NOT_LISTED: 404,

@@ -817,6 +817,16 @@ describe('the console completes a buy whose payout is checked on the chain (issu
       'TX_UNCONFIRMED',
       'Сеть пока не подтвердила эту транзакцию: она не найдена или узел не отвечает. Повторите через минуту или завершите с указанием причины.',
     ],
+    [
+      'en',
+      'TX_WRONG_SENDER',
+      "This transaction was not sent from the exchange's payout wallet: anyone could have made such a transfer, the customer included. Give the hash of the payout from the exchange's wallet, or complete with a reason.",
+    ],
+    [
+      'ru',
+      'TX_WRONG_SENDER',
+      'Эта транзакция отправлена не с кошелька выплат обменника: такой перевод мог сделать кто угодно, в том числе сам клиент. Укажите хеш выплаты с кошелька обменника или завершите с указанием причины.',
+    ],
   ] as const)(
     'a payout refused (%s, %s) is told as what is wrong, and the typed hash stays',
     async (language, code, message) => {
@@ -831,6 +841,29 @@ describe('the console completes a buy whose payout is checked on the chain (issu
       expect(notice.dataset['kind']).toBe('error');
       expect(notice.textContent).toBe(message);
       expect(document.querySelector<HTMLInputElement>('[name="txHash"]')?.value).toBe(hash);
+    },
+  );
+
+  it.each([
+    [
+      'en',
+      'This transaction sends 1,000.5 USDT, far more than this order’s 100.05 USDT: most likely it is the hash of another transfer. Check the hash, or complete with a reason.',
+    ],
+    [
+      'ru',
+      'Эта транзакция переводит 1\u00a0000,5 USDT, намного больше 100,05 USDT по этому заказу: скорее всего, это хеш другого перевода. Проверьте хеш или завершите с указанием причины.',
+    ],
+  ] as const)(
+    'a payout refused as TX_OVERPAID (%s) names what it sent and what the order expects, exactly',
+    async (language, message) => {
+      const { api } = await openOrder(view(paid, { chainChecked: true }), language);
+      api.on('POST', COMPLETE, {
+        status: 400,
+        json: { error: 'x', code: 'TX_OVERPAID', coin: 'USDT', sent: '1000.5', expected: '100.05' },
+      });
+      type('txHash', hash);
+      await press('complete');
+      expect(screen.getByTestId('console-notice').textContent).toBe(message);
     },
   );
 

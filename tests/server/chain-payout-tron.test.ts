@@ -2,11 +2,12 @@
  * An operator's TRC20 payout checked on Tron (issue 23, "An operator's payout") through the fake
  * of the TronGrid HTTP API (tests/helpers/trongrid-fake.ts): the payout rule compares Tron's
  * base58 wallets as they are; a right payout completes the buy and is followed until its block
- * is solidified; a payout to another wallet is refused.
+ * is solidified; a payout to another wallet, or from another wallet than PAYOUT_ADDRESS_TRC20
+ * (the hot wallet here), is refused.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseChainConfig } from '../../src/server/chain/chain-config';
+import { parseChainConfig, withPayoutAddresses } from '../../src/server/chain/chain-config';
 import { checkChainOnce, type ChainCheckContext } from '../../src/server/jobs/chain-checker';
 import { OPERATOR_PATHS } from '../../src/shared/operator-api';
 import { expectError, post } from '../helpers/api';
@@ -18,6 +19,8 @@ import { startTronGridFake, type TronGridFake } from '../helpers/trongrid-fake';
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const HOT_WALLET = 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb';
 const CUSTOMER_WALLET = 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL';
+/** A Tron wallet that is not the exchange's. */
+const OTHER_WALLET = 'TENmqTAY51Y4SEmUwZsYhPSeb4uUhrAtXD';
 const OPERATOR = { id: 200_000_978, first_name: 'Olga' };
 const UNITS = 100_000_000;
 
@@ -30,7 +33,10 @@ beforeAll(async () => {
   tron.setDecimals(USDT, 6);
   const parsed = parseChainConfig({ CHAIN_RPC_TRC20: tron.url });
   if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-  t = await createTestApp({ chain: parsed.config, operatorIds: [OPERATOR.id] });
+  t = await createTestApp({
+    chain: withPayoutAddresses(parsed.config, { trc20: HOT_WALLET }),
+    operatorIds: [OPERATOR.id],
+  });
   ctx = chainCheckContext(t);
 });
 
@@ -45,13 +51,13 @@ async function paidTronBuy(): Promise<string> {
   return (await insertPaidBuy(t, OPERATOR.id, buy)).id;
 }
 
-function payout(to: string, blockNumber: number): string {
+function payout(to: string, blockNumber: number, from = HOT_WALLET): string {
   const hash = randomBytes(32).toString('hex');
   tron.addTransaction({
     id: hash,
     blockNumber,
     blockTimeStamp: t.clock.now() + 5_000,
-    transfers: [{ contract: USDT, from: HOT_WALLET, to, amount: BigInt(UNITS) }],
+    transfers: [{ contract: USDT, from, to, amount: BigInt(UNITS) }],
     solidified: false,
   });
   return hash;
@@ -92,6 +98,14 @@ describe('TRC20: a payout is checked on Tron before the buy completes', () => {
     tron.setHeads({ latest: 805, solidified: 790 });
     const hash = payout(HOT_WALLET, 800);
     expectError(await complete(id, hash), 'TX_WRONG_RECIPIENT');
+    expect(await payoutCheckOf(id)).toBeUndefined();
+  });
+
+  it('a payout from another Tron wallet than PAYOUT_ADDRESS_TRC20: 400 TX_WRONG_SENDER, the buy stays', async () => {
+    const id = await paidTronBuy();
+    tron.setHeads({ latest: 905, solidified: 890 });
+    const hash = payout(CUSTOMER_WALLET, 900, OTHER_WALLET);
+    expectError(await complete(id, hash), 'TX_WRONG_SENDER');
     expect(await payoutCheckOf(id)).toBeUndefined();
   });
 });

@@ -3,8 +3,10 @@
  * operator/operator-orders.ts `completeOrder`, orders/payout-check.ts, the payout rule
  * `judgePayout` in chain/deposit-rules.ts) against a real EVM node (Hardhat in process): a buy is
  * completed with its outgoing hash only when the transfer succeeded, moves the order's coin's
- * official contract, pays the customer's wallet at least the order's amount, was made after the
- * payment was confirmed and is no other order's; otherwise it is refused with what is wrong. A
+ * official contract, pays the customer's wallet, comes from the exchange's payout address when
+ * PAYOUT_ADDRESS_EVM is set, sends at least the order's amount and no more than a small
+ * tolerance beyond it, was made after the payment was confirmed and is no other order's;
+ * otherwise it is refused with what is wrong. A
  * hash the chain cannot confirm yet (not found, node down) is its own refusal; an operator may
  * override any refusal with a reason, kept in the audit trail. A payout taken is followed by the
  * chain checker until final, and the customer's status answer shows its confirmations. A network
@@ -12,7 +14,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Address, Hash } from 'viem';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withPayoutAddresses } from '../../src/server/chain/chain-config';
+import { payoutTolerance } from '../../src/server/chain/deposit-rules';
 import { AUTOPILOT_DELAY_MS, runAutopilot } from '../../src/server/jobs/autopilot';
 import { checkChainOnce, type ChainCheckContext } from '../../src/server/jobs/chain-checker';
 import type { NotificationFacts } from '../../src/server/notifications/facts';
@@ -20,9 +24,10 @@ import { renderNotification } from '../../src/server/notifications/render';
 import { unitsToTokenAmount } from '../../src/shared/money';
 import type { NetworkId } from '../../src/shared/networks';
 import { AUTOPILOT_OPERATOR_ID, OPERATOR_PATHS } from '../../src/shared/operator-api';
-import { expectError, post, statusOf, type TestUser } from '../helpers/api';
+import { expectError, headersFor, post, statusOf, type TestUser } from '../helpers/api';
 import {
   CONFIRMATIONS,
+  chainCheckContext,
   chainTimeNotBefore,
   createChainTestApp,
   evmChainConfig,
@@ -61,11 +66,13 @@ interface PaidBuy {
  */
 async function paidBuy(
   network: NetworkId = 'ERC20',
-  paidAt: number = t.clock.now(),
+  paidAt?: number,
+  app: TestApp = t,
 ): Promise<PaidBuy> {
   const wallet: Address = `0x${randomBytes(20).toString('hex')}`;
   const units = 100_000_000;
-  const { id, customer } = await insertPaidBuy(t, OPERATOR.id, { network, wallet, units }, paidAt);
+  const buy = { network, wallet, units };
+  const { id, customer } = await insertPaidBuy(app, OPERATOR.id, buy, paidAt ?? app.clock.now());
   return { id, customer, network, units, wallet };
 }
 
@@ -85,18 +92,27 @@ async function twoBuysOneTransfer(): Promise<{ first: PaidBuy; second: PaidBuy; 
 const amountOf = (buy: PaidBuy) =>
   unitsToTokenAmount(buy.units, tokenOf(chain, buy.network).decimals);
 
-/** The exchange's hot wallet (the chain's funded `customer` account) pays the buy. */
+/**
+ * The exchange's hot wallet (the chain's funded `customer` account) pays the buy, or `from`
+ * does; `app` is the one whose clock the block must not be older than.
+ */
 async function payOut(
   buy: PaidBuy,
-  options: { amount?: bigint; to?: Address; token?: Address } = {},
+  options: { amount?: bigint; to?: Address; token?: Address; from?: Address } = {},
+  app: TestApp = t,
 ): Promise<Hash> {
-  await chainTimeNotBefore(chain, t);
+  await chainTimeNotBefore(chain, app);
   return chain.transfer(
     options.token ?? tokenOf(chain, buy.network).token,
-    chain.customer,
+    options.from ?? chain.customer,
     options.to ?? buy.wallet,
     options.amount ?? amountOf(buy),
   );
+}
+
+/** Gives the chain's `stranger` account USDT of its own, to pay a buy from another sender. */
+async function fundStranger(): Promise<void> {
+  await chain.transfer(chain.tokens.usdt6, chain.customer, chain.stranger, 10_000n * 10n ** 6n);
 }
 
 const complete = (id: string, body: Record<string, unknown>, app: TestApp = t) =>
@@ -128,9 +144,9 @@ const completionEvent = (id: string, app: TestApp = t) =>
     .executeTakeFirst();
 
 /** A refusal leaves the buy waiting for its payout, with no payout row. */
-async function expectNotCompleted(buy: PaidBuy): Promise<void> {
-  expect(await statusInDb(buy.id)).toBe('PAYMENT_CONFIRMED');
-  expect(await payoutCheckOf(buy.id)).toBeUndefined();
+async function expectNotCompleted(buy: PaidBuy, app: TestApp = t): Promise<void> {
+  expect(await statusInDb(buy.id, app)).toBe('PAYMENT_CONFIRMED');
+  expect(await payoutCheckOf(buy.id, app)).toBeUndefined();
 }
 
 /** The checker's next round, a second later on the app's clock. */
@@ -401,6 +417,159 @@ describe('an override with a reason', () => {
     expect(res.statusCode).toBe(200);
     expect((await completionEvent(second.id))?.reason).toContain('(TX_ALREADY_USED)');
     expect(await payoutCheckOf(second.id)).toBeUndefined();
+  });
+});
+
+describe("judgePayout's amount: more than the order's amount beyond PAYOUT_OVERPAY_TOLERANCE is refused", () => {
+  it('the tolerance is 1 % of the amount, at most one whole coin', () => {
+    expect(payoutTolerance(50_000_000n, 6)).toBe(500_000n);
+    expect(payoutTolerance(100_000_000n, 6)).toBe(1_000_000n);
+    expect(payoutTolerance(10_000n * 10n ** 18n, 18)).toBe(10n ** 18n);
+  });
+
+  it("a payout of ten times the order's amount: 400 TX_OVERPAID with what it sent and what the order expects, the buy stays", async () => {
+    const buy = await paidBuy();
+    const hash = await payOut(buy, { amount: amountOf(buy) * 10n });
+    const body = expectError(await complete(buy.id, { outgoingTxHash: hash }), 'TX_OVERPAID');
+    expect(body).toMatchObject({ coin: 'USDT', sent: '1000', expected: '100' });
+    await expectNotCompleted(buy);
+  });
+
+  it('within the tolerance (1 USDT over a 100 USDT buy): taken, with the evidence of what it sent; one base unit more is TX_OVERPAID', async () => {
+    const buy = await paidBuy();
+    const beyond = await payOut(buy, { amount: amountOf(buy) + 1_000_001n });
+    const body = expectError(await complete(buy.id, { outgoingTxHash: beyond }), 'TX_OVERPAID');
+    expect(body).toMatchObject({ coin: 'USDT', sent: '101.000001', expected: '100' });
+    const within = await payOut(buy, { amount: amountOf(buy) + 1_000_000n });
+    const res = await complete(buy.id, { outgoingTxHash: within });
+    expect(res.json()).toEqual({ success: true, status: 'COMPLETED' });
+    expect(await payoutCheckOf(buy.id)).toMatchObject({ amount: '101000000', state: 'seen' });
+    expect((await completionEvent(buy.id))?.reason).toContain('101 USDT');
+  });
+
+  it('an operator can still complete an overpaid payout with an overrideReason, audited with TX_OVERPAID', async () => {
+    const buy = await paidBuy();
+    const hash = await payOut(buy, { amount: amountOf(buy) * 10n });
+    const res = await complete(buy.id, {
+      outgoingTxHash: hash,
+      overrideReason: 'Two orders of the customer paid at once; the other is refunded',
+    });
+    expect(res.json()).toEqual({ success: true, status: 'COMPLETED' });
+    expect((await completionEvent(buy.id))?.reason).toBe(
+      'payout check overridden (TX_OVERPAID): Two orders of the customer paid at once; the other is refunded',
+    );
+    expect(await payoutCheckOf(buy.id)).toBeUndefined();
+  });
+});
+
+describe("judgePayout's sender: with PAYOUT_ADDRESS_EVM set, a payout must come from it", () => {
+  let guarded: TestApp;
+  let guardedCtx: ChainCheckContext;
+
+  beforeAll(async () => {
+    // The exchange's hot wallet is the chain's `customer` account, which pays every buy here.
+    guarded = await createChainTestApp(chain, {
+      operatorIds: [OPERATOR.id],
+      chain: withPayoutAddresses(evmChainConfig(chain), { evm: chain.customer }),
+    });
+    guardedCtx = chainCheckContext(guarded);
+    await fundStranger();
+  });
+
+  afterAll(async () => {
+    await guarded.close();
+  });
+
+  const completeIn = (id: string, body: Record<string, unknown>, language: 'en' | 'ru' = 'en') =>
+    guarded.app.inject({
+      method: 'POST',
+      url: OPERATOR_PATHS.complete(id),
+      headers: { ...headersFor(OPERATOR), 'accept-language': language },
+      payload: body,
+    });
+
+  it('a payout from PAYOUT_ADDRESS_EVM to the customer completes the buy', async () => {
+    const buy = await paidBuy('ERC20', undefined, guarded);
+    const hash = await payOut(buy, {}, guarded);
+    expect((await completeIn(buy.id, { outgoingTxHash: hash })).json()).toEqual({
+      success: true,
+      status: 'COMPLETED',
+    });
+    expect(await payoutCheckOf(buy.id, guarded)).toMatchObject({ state: 'seen' });
+  });
+
+  it('a payout from another sender than PAYOUT_ADDRESS_EVM: 400 TX_WRONG_SENDER, in both languages; the buy stays', async () => {
+    const buy = await paidBuy('ERC20', undefined, guarded);
+    const hash = await payOut(buy, { from: chain.stranger }, guarded);
+    const en = expectError(await completeIn(buy.id, { outgoingTxHash: hash }), 'TX_WRONG_SENDER');
+    expect(en.error).toBe(
+      "This transaction was not sent from the exchange's payout wallet: anyone could have made such a transfer, the customer included. Give the hash of the payout from the exchange's wallet, or complete with a reason.",
+    );
+    const ru = expectError(
+      await completeIn(buy.id, { outgoingTxHash: hash }, 'ru'),
+      'TX_WRONG_SENDER',
+    );
+    expect(ru.error).toContain('отправлена не с кошелька выплат обменника');
+    await expectNotCompleted(buy, guarded);
+  });
+
+  it("the sender is told after the recipient: another sender's transfer to another wallet is TX_WRONG_RECIPIENT", async () => {
+    const buy = await paidBuy('ERC20', undefined, guarded);
+    const hash = await payOut(buy, { from: chain.stranger, to: chain.deposit }, guarded);
+    expectError(await completeIn(buy.id, { outgoingTxHash: hash }), 'TX_WRONG_RECIPIENT');
+    await expectNotCompleted(buy, guarded);
+  });
+
+  it('an operator can still complete with an overrideReason, audited with TX_WRONG_SENDER; the transfer is not followed', async () => {
+    const buy = await paidBuy('ERC20', undefined, guarded);
+    const hash = await payOut(buy, { from: chain.stranger }, guarded);
+    const res = await completeIn(buy.id, {
+      outgoingTxHash: hash,
+      overrideReason: 'Paid from the cold wallet while the hot one is refilled',
+    });
+    expect(res.json()).toEqual({ success: true, status: 'COMPLETED' });
+    expect((await completionEvent(buy.id, guarded))?.reason).toBe(
+      'payout check overridden (TX_WRONG_SENDER): Paid from the cold wallet while the hot one is refilled',
+    );
+    expect(await payoutCheckOf(buy.id, guarded)).toBeUndefined();
+  });
+
+  it('the chain checker judges a payout it looks for later with the same payout address: from another sender, it is flagged payout_wrong', async () => {
+    const buy = await paidBuy('ERC20', undefined, guarded);
+    const hash = await payOut(buy, { from: chain.stranger }, guarded);
+    chain.faults.set({ kind: 'status', status: 503 });
+    const res = await completeIn(buy.id, {
+      outgoingTxHash: hash,
+      overrideReason: 'The node is down; the explorer shows the payout',
+    });
+    expect(res.json()).toEqual({ success: true, status: 'COMPLETED' });
+    expect(await payoutCheckOf(buy.id, guarded)).toMatchObject({ state: 'looking' });
+    chain.faults.clear();
+    guarded.clock.advance(60_000);
+    const checked = await checkChainOnce(guardedCtx, guarded.clock.now());
+    expect(checked.outcomes.get(buy.id)).toBe('flagged');
+    expect(await payoutCheckOf(buy.id, guarded)).toMatchObject({ state: 'wrong' });
+    const alerts = await guarded.database.db
+      .selectFrom('notifications')
+      .select('payload')
+      .where('order_id', '=', buy.id)
+      .where('kind', '=', 'flag_chain_deposit')
+      .execute();
+    expect(alerts.map((a) => (JSON.parse(a.payload) as NotificationFacts).chainFlag)).toEqual([
+      'payout_wrong',
+    ]);
+  });
+});
+
+describe('with no payout address configured', () => {
+  it("any sender's transfer of the order's amount to the customer's wallet is taken, as before", async () => {
+    await fundStranger();
+    const buy = await paidBuy();
+    const hash = await payOut(buy, { from: chain.stranger });
+    expect((await complete(buy.id, { outgoingTxHash: hash })).json()).toEqual({
+      success: true,
+      status: 'COMPLETED',
+    });
   });
 });
 

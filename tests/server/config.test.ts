@@ -307,3 +307,41 @@ describe('the chain checks in the configuration (issue 23)', () => {
     }
   });
 });
+
+describe('PAYOUT_ADDRESS_EVM and PAYOUT_ADDRESS_TRC20: where payouts must come from', () => {
+  const NODES = {
+    CHAIN_RPC_ERC20: 'http://127.0.0.1:8545',
+    CHAIN_RPC_TRC20: 'http://127.0.0.1:8090',
+  };
+  const HOT_EVM = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+  const HOT_TRON = 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL';
+
+  it('each network read from a node gets its family’s payout address; a manual one none', () => {
+    const config = loadConfig({
+      ...NODES,
+      CHAIN_RPC_BASE: 'http://127.0.0.1:8546',
+      PAYOUT_ADDRESS_EVM: HOT_EVM,
+      PAYOUT_ADDRESS_TRC20: HOT_TRON,
+    });
+    expect(config.chain.ERC20).toMatchObject({ payoutAddress: HOT_EVM });
+    expect(config.chain.BASE).toMatchObject({ payoutAddress: HOT_EVM });
+    expect(config.chain.TRC20).toMatchObject({ payoutAddress: HOT_TRON });
+    expect(config.chain.BEP20).toBe('manual');
+  });
+
+  it('unset: no network has one, so any sender is taken as before', () => {
+    const config = loadConfig(NODES);
+    for (const settings of Object.values(config.chain)) {
+      if (settings !== 'manual') expect(settings.payoutAddress).toBeUndefined();
+    }
+  });
+
+  it('are checked like the deposit addresses, one message each', () => {
+    const problems = problemsOf({
+      PAYOUT_ADDRESS_EVM: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD',
+      PAYOUT_ADDRESS_TRC20: 'T123',
+    });
+    expect(problems).toContain('PAYOUT_ADDRESS_EVM is not a valid EVM address');
+    expect(problems).toContain('PAYOUT_ADDRESS_TRC20 is not a valid Tron address');
+  });
+});

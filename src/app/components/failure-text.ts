@@ -103,17 +103,21 @@ function detailed(
     return LL.errors.txUnderpaid({ amount: shortfall, coin: body.coin });
   }
   if (
-    code === 'TX_AMOUNT_MISMATCH' &&
+    (code === 'TX_AMOUNT_MISMATCH' || code === 'TX_OVERPAID') &&
     body.coin !== undefined &&
     body.sent !== undefined &&
     body.expected !== undefined
   ) {
-    // Both exact, so the seller can compare them digit by digit with what their wallet sent.
-    return LL.errors.txAmountMismatch({
+    // Both exact, so the seller (or, for a payout, the operator) can compare them digit by digit
+    // with what the wallet sent.
+    const amounts = {
       sent: formatDecimalText(body.sent, language),
       expected: formatDecimalText(body.expected, language),
       coin: body.coin,
-    });
+    };
+    return code === 'TX_OVERPAID'
+      ? LL.errors.txOverpaid(amounts)
+      : LL.errors.txAmountMismatch(amounts);
   }
   if (code === 'VALIDATION_FAILED' && body.fields !== undefined && body.fields.length > 0) {
     const names = LL.fieldNames as Record<string, (() => string) | undefined>;

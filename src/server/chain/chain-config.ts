@@ -42,6 +42,8 @@ export interface EvmChainConfig {
   readonly tokens: NetworkTokens;
   /** Whether the node takes JSON-RPC batches (CHAIN_RPC_BATCH). */
   readonly batch: boolean;
+  /** Where payouts must come from (PAYOUT_ADDRESS_EVM, see {@link withPayoutAddresses}). */
+  readonly payoutAddress?: string;
 }
 
 export interface TronChainConfig {
@@ -51,6 +53,8 @@ export interface TronChainConfig {
   readonly confirmations: 'solidified';
   readonly apiKey: string | undefined;
   readonly tokens: NetworkTokens;
+  /** Where payouts must come from (PAYOUT_ADDRESS_TRC20, see {@link withPayoutAddresses}). */
+  readonly payoutAddress?: string;
 }
 
 export type NetworkChainConfig = EvmChainConfig | TronChainConfig;
@@ -269,4 +273,29 @@ export function parseChainConfig(
           tokens: tokensOf('TRC20'),
         };
   return { ok: true, config };
+}
+
+/** The exchange's own wallets operators pay buys from, per network family; unset: any sender. */
+export interface PayoutAddresses {
+  readonly evm?: string | undefined;
+  readonly trc20?: string | undefined;
+}
+
+/**
+ * The chain configuration with each network read from a node given its family's payout address
+ * (PAYOUT_ADDRESS_EVM, PAYOUT_ADDRESS_TRC20, read and checked by config.ts). It is kept on the
+ * network's settings rather than beside them because whatever judges a payout (its completion,
+ * the chain checker later) reaches the network through these settings: the rule cannot be judged
+ * with the address in one place and without it in another. A manual network gets none: nothing
+ * reads its payouts.
+ */
+export function withPayoutAddresses(config: ChainConfig, addresses: PayoutAddresses): ChainConfig {
+  const result = { ...config };
+  for (const network of NETWORK_IDS) {
+    const settings = config[network];
+    if (settings === 'manual') continue;
+    const payoutAddress = settings.family === 'evm' ? addresses.evm : addresses.trc20;
+    result[network] = payoutAddress === undefined ? settings : { ...settings, payoutAddress };
+  }
+  return result;
 }

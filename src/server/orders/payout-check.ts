@@ -1,10 +1,11 @@
 /**
- * An operator's payout of a buy checked on the chain (issue 23, "An operator's payout"): what the
+ * An operator's payout of a buy checked on the chain (design.md, "Chain checks"): what the
  * completion of a buy (operator/operator-orders.ts, `completeOrder`) and the chain checker
  * (jobs/chain-checker.ts) share. The node, settings and contract are the deposit's
  * (`depositTargetOf`: the order's coin on the order's network); the rule is `judgePayout` beside
- * `judgeDeposit` (chain/deposit-rules.ts); the row is a `chain_checks` row of kind 'payout', held
- * to one transfer per order by the same unique index as deposits.
+ * `judgeDeposit` (chain/deposit-rules.ts), its expectation built here alone (`lookUpPayout`) so
+ * that both judge it with the same payout address; the row is a `chain_checks` row of kind
+ * 'payout', held to one transfer per order by the same unique index as deposits.
  */
 import type { Insertable, Kysely } from 'kysely';
 import { tokenAmountToDecimal, unitsToTokenAmount } from '../../shared/money';
@@ -69,7 +70,9 @@ export async function paidAtOf(
 
 /**
  * Looks `hash` up and judges it as the order's payout: one `transaction` call and (once per
- * contract and reader) `decimals`. A node fault throws ChainUnavailable: never "not found".
+ * contract and reader) `decimals`. A node fault throws ChainUnavailable: never "not found". The
+ * sender it must come from is the network's configured payout address, read from the target's
+ * settings (chain-config.ts, `withPayoutAddresses`), so no caller can leave it out.
  */
 export async function lookUpPayout(
   target: DepositTarget,
@@ -84,6 +87,7 @@ export async function lookUpPayout(
     coin: order.crypto_currency,
     contract: target.contract,
     customerWallet: order.wallet_address ?? '',
+    payoutAddress: target.settings.payoutAddress,
     amount: unitsToTokenAmount(order.amount_units, decimals),
     decimals,
     paidAt,
