@@ -91,6 +91,11 @@ export interface AppConfig {
    * of it is still known as that sell's (DEPOSIT_AMOUNT_HOLD_HOURS).
    */
   readonly depositAmountHoldMs: number;
+  /**
+   * CHAIN_ALLOW_TEST_NETWORKS=1: this server is a test, so with a bot token a node on a test
+   * network passes with a warning instead of stopping the start (chain/chain-ids.ts).
+   */
+  readonly chainAllowTestNetworks: boolean;
 }
 
 /** Demo mode: no bot token, the server signs init data for a demo customer itself. */
@@ -340,6 +345,13 @@ export const EnvVariablesSchema = v.object({
   ),
   // Seconds would do for people, but tests and the local chain (a block every 2 s) want less.
   CHAIN_CHECK_INTERVAL_MS: wholeNumber('CHAIN_CHECK_INTERVAL_MS', 15_000, 1_000, 600_000),
+  CHAIN_ALLOW_TEST_NETWORKS: v.optional(
+    v.picklist(
+      ['1', '0'],
+      (issue) => `CHAIN_ALLOW_TEST_NETWORKS must be 1 or 0, got "${String(issue.input)}"`,
+    ),
+    '0',
+  ),
   CHAIN_LOOKUP_WINDOW_MINUTES: wholeNumber('CHAIN_LOOKUP_WINDOW_MINUTES', 120, 5, 7 * 24 * 60),
   DEPOSIT_AMOUNT_HOLD_HOURS: wholeNumber('DEPOSIT_AMOUNT_HOLD_HOURS', 72, 1, 90 * 24),
   LOG_LEVEL: v.optional(
@@ -483,6 +495,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       trc20: variables.PAYOUT_ADDRESS_TRC20,
     }),
     chainCheckIntervalMs: variables.CHAIN_CHECK_INTERVAL_MS,
+    chainAllowTestNetworks: variables.CHAIN_ALLOW_TEST_NETWORKS === '1',
     chainLookupWindowMs: variables.CHAIN_LOOKUP_WINDOW_MINUTES * 60_000,
     depositAmountHoldMs: variables.DEPOSIT_AMOUNT_HOLD_HOURS * 3_600_000,
   };

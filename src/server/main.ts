@@ -1,9 +1,9 @@
 /**
  * Starts the server: reads the configuration, opens and migrates the database, checks that each
- * EVM node is of its network's chain, listens, and shuts down gracefully on SIGINT and SIGTERM.
+ * chain node is of its network's chain, listens, and shuts down gracefully on SIGINT and SIGTERM.
  */
 import { buildApp } from './app';
-import { ChainIdMismatch, checkEvmChainIds } from './chain/chain-ids';
+import { ChainIdMismatch, checkChainIds, testNetworksOf } from './chain/chain-ids';
 import { ConfigError, isDemoMode, loadConfig } from './config';
 import { openDatabase, prepareDatabase } from './db/database';
 import { listenUrl } from './listen-address';
@@ -23,9 +23,10 @@ async function main(): Promise<void> {
   const database = openDatabase(config.database);
   await prepareDatabase(database, Date.now());
   const app = await buildApp(config, { db: database.db, jobs: true });
-  // Before listening, so before any job starts: a node of another chain stops the server.
+  // Before listening, so before any job starts: a node of another chain, or of a test network
+  // with a real bot token, stops the server.
   try {
-    await checkEvmChainIds(app.chain, app.log);
+    await checkChainIds(app.chain, testNetworksOf(config), app.log);
   } catch (error) {
     if (error instanceof ChainIdMismatch) {
       console.error(error.message);

@@ -1,11 +1,12 @@
 /**
  * A fake of the TronGrid HTTP API on 127.0.0.1 for tests, answering in the documented formats
- * (developers.tron.network: gettransactioninfobyid, getnowblock, triggerconstantcontract;
- * TronGrid v1 "TRC20 transaction info by account address", paged by `limit` and `fingerprint`
- * as TronGrid pages it). The test
- * decides which transactions exist, which are solidified, the heads and the tokens' decimals,
- * and can make the next answers fail (a status with headers, or a slow answer). Every call is
- * recorded with its path and headers.
+ * (developers.tron.network: gettransactioninfobyid, getnowblock, getblockbynum,
+ * triggerconstantcontract; TronGrid v1 "TRC20 transaction info by account address", paged by
+ * `limit` and `fingerprint` as TronGrid pages it). The test
+ * decides which transactions exist, which are solidified, the heads, the tokens' decimals and
+ * which network the fake is (its genesis block: mainnet's unless set), and can make the next
+ * answers fail (a status with headers, or a slow answer). Every call is recorded with its path
+ * and headers.
  *
  * Addresses are converted here with @scure/base directly, not with the reader's own code, so a
  * bug in the reader's conversion cannot be mirrored by the fake.
@@ -30,6 +31,12 @@ export function hexOfTronAddress(address: string): string {
 }
 
 const word = (hex: string) => hex.padStart(64, '0');
+
+/**
+ * Tron mainnet's block 0 id, spelled here rather than imported from the server, so that a typo
+ * in the server's constant fails the test of a mainnet node instead of being mirrored.
+ */
+export const MAINNET_GENESIS = '00000000000000001ebf88508a03865c71d452e25f4d51194196a1d22b6653dc';
 
 export interface FakeTransfer {
   /** `T…` addresses, as the test knows them. */
@@ -77,6 +84,8 @@ export interface TronGridFake {
   setSolidified(id: string, solidified: boolean): void;
   setHeads(heads: { latest: number; solidified: number }): void;
   setDecimals(contract: string, decimals: number): void;
+  /** The id of block 0, which names the network: {@link MAINNET_GENESIS} until set. */
+  setGenesis(blockId: string): void;
   /**
    * The next `times` requests (all, when omitted) meet `fault`; with `after`, only once that
    * many requests have been answered well (a fault on a later page of a history).
@@ -94,6 +103,7 @@ export async function startTronGridFake(): Promise<TronGridFake> {
   const decimals = new Map<string, number>();
   const calls: RecordedCall[] = [];
   let heads = { latest: 1, solidified: 1 };
+  let genesis = MAINNET_GENESIS;
   let fault: { fault: FakeFault; remaining: number; after: number } | undefined;
   const timers = new Set<NodeJS.Timeout>();
 
@@ -144,6 +154,25 @@ export async function startTronGridFake(): Promise<TronGridFake> {
       witness_signature: 'ab'.repeat(65),
     },
   });
+
+  /**
+   * getblockbynum: block 0 as java-tron gives it (fields that are zero, its number and time
+   * among them, left out of the JSON), a later block up to the head, `{}` past it.
+   */
+  const blockByNumber = (number: number) => {
+    if (number > heads.latest) return {};
+    if (number > 0) return nowBlock(number);
+    return {
+      blockID: genesis,
+      block_header: {
+        raw_data: {
+          txTrieRoot: word('0'),
+          witness_address: '41' + '00'.repeat(20),
+          parentHash: word('0'),
+        },
+      },
+    };
+  };
 
   /**
    * One page of an account's TRC-20 history. When more rows match than `limit`, `meta` carries
@@ -216,6 +245,13 @@ export async function startTronGridFake(): Promise<TronGridFake> {
         return { status: 200, body: nowBlock(heads.latest) };
       case '/walletsolidity/getnowblock':
         return { status: 200, body: nowBlock(heads.solidified) };
+      case '/wallet/getblockbynum': {
+        const number = (req.body as { num?: unknown } | null)?.num;
+        if (typeof number !== 'number' || !Number.isInteger(number) || number < 0) {
+          return { status: 200, body: { Error: 'class java.lang.NumberFormatException' } };
+        }
+        return { status: 200, body: blockByNumber(number) };
+      }
       case '/wallet/triggerconstantcontract': {
         const { contract_address: contract, function_selector: selector } = req.body as {
           contract_address?: string;
@@ -319,6 +355,9 @@ export async function startTronGridFake(): Promise<TronGridFake> {
     },
     setDecimals: (contract, count) => {
       decimals.set(contract, count);
+    },
+    setGenesis: (blockId) => {
+      genesis = blockId;
     },
     fail: (next, times = Number.POSITIVE_INFINITY, after = 0) => {
       fault = { fault: next, remaining: times, after };

@@ -125,7 +125,8 @@ export type ChainFault =
   | 'http' // an HTTP status other than 429
   | 'rate_limited' // HTTP 429, or a JSON-RPC "limit exceeded"
   | 'rpc' // a JSON-RPC error answer
-  | 'bad_answer'; // an answer that is not what the API documents
+  | 'bad_answer' // an answer that is not what the API documents
+  | 'unverified'; // not asked: the node has not answered its network's chain (checked-reader.ts)
 
 /**
  * Every fault of a chain call: the node could not be asked or did not answer properly. Callers

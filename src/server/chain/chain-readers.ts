@@ -1,10 +1,12 @@
 /**
  * One reader per network that has a node configured (chain-config.ts); a manual network has
- * none, and the order logic keeps it manual.
+ * none, and the order logic keeps it manual. Each is behind the check of which chain its node
+ * is on (checked-reader.ts).
  */
 import { NETWORK_IDS, type NetworkId } from '../../shared/networks';
 import type { ChainConfig } from './chain-config';
 import type { ChainCallObserver, ChainReader } from './chain-reader';
+import { CheckedReader } from './checked-reader';
 import { EvmReader } from './evm-reader';
 import { TronReader } from './tron-reader';
 
@@ -12,6 +14,8 @@ export interface ChainReaderOptions {
   readonly observer?: ChainCallObserver;
   /** Per call; chain-reader.ts's DEFAULT_CALL_TIMEOUT_MS when unset. */
   readonly timeoutMs?: number;
+  /** The clock that times a new ask of a node not verified yet; Date.now unless a test moves it. */
+  readonly now?: () => number;
 }
 
 /** The reader of each network read from a node; a manual network has none. */
@@ -22,23 +26,26 @@ export function createChainReaders(
   options: ChainReaderOptions = {},
 ): ChainReaders {
   const readers: Partial<Record<NetworkId, ChainReader>> = {};
+  const { now, ...callOptions } = options;
   for (const network of NETWORK_IDS) {
     const settings = config[network];
     if (settings === 'manual') continue;
     if (settings.family === 'tron') {
-      readers[network] = new TronReader({
+      const reader = new TronReader({
         rpcUrl: settings.rpcUrl,
         apiKey: settings.apiKey,
-        ...options,
+        ...callOptions,
       });
+      readers[network] = new CheckedReader(reader, now);
     } else if (network !== 'TRC20') {
-      readers[network] = new EvmReader({
+      const reader = new EvmReader({
         network,
         rpcUrl: settings.rpcUrl,
         confirmations: settings.confirmations,
         batch: settings.batch,
-        ...options,
+        ...callOptions,
       });
+      readers[network] = new CheckedReader(reader, now);
     }
   }
   return readers;

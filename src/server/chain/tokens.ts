@@ -91,8 +91,8 @@ export const DEFAULT_CONFIRMATIONS: Readonly<Record<EvmNetworkId, number>> = {
 /**
  * The chain id (EIP-155) each EVM network's node must answer with. A CHAIN_RPC_<NETWORK> that
  * points at another chain (a testnet, or Ethereum for BSC) would make every lookup wrong without
- * an error, so the server compares it once at start-up (chain/chain-ids.ts); the local test
- * chain's id (Hardhat's 31337) passes with a warning.
+ * an error, so the server compares it at start-up (chain/chain-ids.ts, which also decides when
+ * a test network's id, Hardhat's 31337 among them, may pass).
  */
 export const EVM_CHAIN_IDS: Readonly<Record<EvmNetworkId, number>> = {
   ERC20: 1,

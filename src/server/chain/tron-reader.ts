@@ -6,6 +6,7 @@
  *   not_found;
  * - the head: `/wallet/getnowblock` (latest) and `/walletsolidity/getnowblock` (final);
  * - decimals: `decimals()` through `/wallet/triggerconstantcontract`;
+ * - which network: block 0's id through `/wallet/getblockbynum` (`{"num": 0}`);
  * - deposits to an address: `/v1/accounts/{address}/transactions/trc20` (TronGrid's index; a
  *   bare node has no such endpoint).
  * TRON_API_KEY goes in the TRON-PRO-API-KEY header. Every fault is a ChainUnavailable.
@@ -78,6 +79,14 @@ const NowBlockSchema = v.looseObject({
   block_header: v.looseObject({
     raw_data: v.looseObject({ number: v.pipe(v.number(), v.integer(), v.minValue(0)) }),
   }),
+});
+
+/**
+ * Block 0 of getblockbynum: only its id is read. java-tron leaves fields that are zero out of
+ * its JSON, so a genesis block's raw_data carries no `number` at all.
+ */
+const GenesisBlockSchema = v.looseObject({
+  blockID: v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{64}$/)),
 });
 
 const ConstantResultSchema = v.looseObject({
@@ -298,6 +307,23 @@ export class TronReader implements ChainReader {
       latest: latest.block_header.raw_data.number,
       final: solid.block_header.raw_data.number,
     };
+  }
+
+  /**
+   * The id of the node's block 0, lower-case hex: it names the network (mainnet, Nile, Shasta
+   * or a private chain), for chain-ids.ts, as an EVM node's chain id does.
+   */
+  async genesisBlockId(): Promise<string> {
+    const block = await this.#request(
+      'getblockbynum',
+      '/wallet/getblockbynum',
+      GenesisBlockSchema,
+      { num: 0 },
+    );
+    if (block === null) {
+      throw new ChainUnavailable(this.network, 'getblockbynum', 'bad_answer', 'no block 0');
+    }
+    return block.blockID.toLowerCase();
   }
 
   decimals(contract: string): Promise<number> {
