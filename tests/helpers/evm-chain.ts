@@ -100,7 +100,11 @@ export type RpcFault =
   | { readonly kind: 'hang' }
   | { readonly kind: 'rpc-error'; readonly code: number; readonly message: string }
   /** An `eth_getLogs` over more than `maxBlocks` blocks is refused, as hosted nodes refuse it. */
-  | { readonly kind: 'log-range'; readonly maxBlocks: number };
+  | { readonly kind: 'log-range'; readonly maxBlocks: number }
+  /** The node answers `null` (a receipt it does not have, say). */
+  | { readonly kind: 'null-result' }
+  /** The node's `safe` block is `blocks` behind its latest (consensus not settled yet). */
+  | { readonly kind: 'safe-behind'; readonly blocks: number };
 
 export interface RpcFaults {
   /**
@@ -313,6 +317,21 @@ function methodsOf(body: Buffer): string[] {
   }
 }
 
+/** A request for the `safe` block turned into one for the block `blocks` behind the latest. */
+async function safeBehind(target: string, body: Buffer, blocks: number): Promise<Buffer> {
+  const call = JSON.parse(body.toString('utf8')) as { method?: string; params?: unknown[] };
+  if (call.method !== 'eth_getBlockByNumber' || call.params?.[0] !== 'safe') return body;
+  const answer = await fetch(target, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+  });
+  const { result } = (await answer.json()) as { result: string };
+  const behind = Math.max(0, Number(BigInt(result)) - blocks);
+  const params = [`0x${behind.toString(16)}`, ...call.params.slice(1)];
+  return Buffer.from(JSON.stringify({ ...call, params }));
+}
+
 /** The JSON-RPC error a node gives an `eth_getLogs` over more than `maxBlocks` blocks. */
 function logRangeRefusal(body: Buffer, maxBlocks: number): object | undefined {
   const call = JSON.parse(body.toString('utf8')) as {
@@ -369,6 +388,12 @@ async function startFaultProxy(
           return;
         }
       }
+      if (fault?.kind === 'null-result') {
+        const { id } = JSON.parse(body.toString('utf8')) as { id?: unknown };
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: id ?? null, result: null }));
+        return;
+      }
       if (fault?.kind === 'rpc-error') {
         const { id } = JSON.parse(body.toString('utf8')) as { id?: unknown };
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -381,7 +406,16 @@ async function startFaultProxy(
         );
         return;
       }
-      fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      const forwarded =
+        fault?.kind === 'safe-behind' ? safeBehind(target, body, fault.blocks) : body;
+      Promise.resolve(forwarded)
+        .then((sent) =>
+          fetch(target, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: sent.toString('utf8'),
+          }),
+        )
         .then(async (answer) => {
           res.writeHead(answer.status, { 'content-type': 'application/json' });
           res.end(Buffer.from(await answer.arrayBuffer()));

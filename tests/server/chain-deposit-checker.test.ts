@@ -13,10 +13,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createChainReaders } from '../../src/server/chain/chain-readers';
 import { AUTOPILOT_DELAY_MS, runAutopilot } from '../../src/server/jobs/autopilot';
 import {
+  CHAIN_CHECK_LEASE_MS,
   checkChainOnce,
   lookupsPerRound,
   type ChainCheckContext,
 } from '../../src/server/jobs/chain-checker';
+import type { ChainReader } from '../../src/server/chain/chain-reader';
 import { METRICS_PATH } from '../../src/server/plugins/metrics';
 import type { NotificationFacts } from '../../src/server/notifications/facts';
 import { renderNotification } from '../../src/server/notifications/render';
@@ -247,12 +249,15 @@ describe('a deposit seen counts its confirmations and confirms the order by itse
     expect(await orderOf(thief.id)).toMatchObject({ status: 'TX_PENDING', needs_attention: 1 });
   });
 
-  it('a transfer gone before its confirmations (a reorganised block) goes back to looking, flagged', async () => {
+  it('a transfer gone before its confirmations (a reorganised block): read once more, then back to looking, flagged', async () => {
     const before = await chain.snapshot();
     const { sell } = await seenDeposit();
     const seenIn = (await checkOf(sell.id)).block_number;
     await chain.revert(before);
     await chain.mine(CONFIRMATIONS + 1);
+    // Gone at its final read: nobody is told yet, it is read again at the next round.
+    expect((await round()).outcomes.get(sell.id)).toBe('waiting');
+    expect(await alertsOf(sell.id)).toEqual([]);
     expect((await round()).outcomes.get(sell.id)).toBe('flagged');
     expect(await checkOf(sell.id)).toMatchObject({
       state: 'looking',
@@ -276,6 +281,47 @@ describe('a deposit seen counts its confirmations and confirms the order by itse
 });
 
 describe('a hash not known at the submission is looked for with backoff', () => {
+  it('a receipt missing once at the final read (a node behind a balancer) is read again, and the deposit confirms with nobody told of a reorganisation', async () => {
+    const { sell } = await seenDeposit();
+    await chain.mine(CONFIRMATIONS);
+    chain.faults.set({ kind: 'null-result' }, ['eth_getTransactionReceipt']);
+    expect((await round()).outcomes.get(sell.id)).toBe('waiting');
+    chain.faults.clear();
+    expect((await round()).outcomes.get(sell.id)).toBe('confirmed');
+    expect(await alertsOf(sell.id)).toEqual([]);
+    expect((await checkOf(sell.id)).reorged).toBe(0);
+  });
+
+  it('a transfer found at its final read in another block of the same height (another hash): a reorganisation, never confirmed on the block it was seen in', async () => {
+    const { sell } = await seenDeposit();
+    await t.database.db
+      .updateTable('chain_checks')
+      .set({ block_hash: `0x${'ab'.repeat(32)}` })
+      .where('order_id', '=', sell.id)
+      .execute();
+    await chain.mine(CONFIRMATIONS);
+    expect((await round()).outcomes.get(sell.id)).toBe('flagged');
+    expect(await checkOf(sell.id)).toMatchObject({
+      state: 'looking',
+      reorged: 1,
+      block_hash: null,
+    });
+    const [alert] = await alertsOf(sell.id);
+    expect(JSON.parse(alert?.payload ?? '{}')).toMatchObject({ chainFlag: 'reorged' });
+    expect((await orderOf(sell.id)).status).toBe('TX_PENDING');
+  });
+
+  it("counted deep enough but above the node's safe block: not final until the safe block reaches it", async () => {
+    const { sell } = await seenDeposit();
+    expect((await checkOf(sell.id)).block_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    await chain.mine(CONFIRMATIONS);
+    chain.faults.set({ kind: 'safe-behind', blocks: 2 * CONFIRMATIONS });
+    expect((await round()).outcomes.get(sell.id)).toBe('waiting');
+    expect((await orderOf(sell.id)).status).toBe('TX_PENDING');
+    chain.faults.clear();
+    expect((await round()).outcomes.get(sell.id)).toBe('confirmed');
+  });
+
   it('broadcast, not mined: taken as looking; once mined, the next due round finds it seen', async () => {
     const sell = await waitingSell(t);
     const hash = await broadcast(sell);
@@ -462,6 +508,44 @@ describe('an order moved by other means closes its check', () => {
 });
 
 describe('two instances on the same database split the rows', () => {
+  it('a slow instance whose lease ran out never overwrites the verdict of the instance that took the row over: a confirmed check stays confirmed', async () => {
+    const { sell } = await seenDeposit();
+    await chain.mine(CONFIRMATIONS);
+    // Instance A's node answers its final read only when the test lets it.
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const real = ctx.chain.ERC20 as ChainReader;
+    const slow: ChainReader = {
+      network: real.network,
+      transaction: async (hash) => {
+        await gate;
+        return real.transaction(hash);
+      },
+      head: () => real.head(),
+      decimals: (contract) => real.decimals(contract),
+      transfersTo: (...args) => real.transfersTo(...args),
+    };
+    const startedAt = t.clock.now() + 1_000;
+    const a = checkChainOnce({ ...ctx, chain: { ...ctx.chain, ERC20: slow } }, startedAt);
+    // A holds the row; once its lease has run out, instance B claims it and confirms the deposit.
+    await expect.poll(async () => (await checkOf(sell.id)).lease).not.toBeNull();
+    const b = await checkChainOnce(ctx, startedAt + CHAIN_CHECK_LEASE_MS + 1);
+    expect(b.outcomes.get(sell.id)).toBe('confirmed');
+    release();
+    expect((await a).outcomes.get(sell.id)).toBe('stale');
+    expect(await checkOf(sell.id)).toMatchObject({ state: 'confirmed', lease: null });
+    expect((await orderOf(sell.id)).status).toBe('TX_CONFIRMED');
+    const confirmations = await t.database.db
+      .selectFrom('order_events')
+      .select('id')
+      .where('order_id', '=', sell.id)
+      .where('to_status', '=', 'TX_CONFIRMED')
+      .execute();
+    expect(confirmations).toHaveLength(1);
+  });
+
   it('two checkers in the same round: each looking row is looked up once, with one head per instance at most', async () => {
     const sells: WaitingSell[] = [];
     for (let i = 0; i < 12; i++) {
@@ -483,7 +567,8 @@ describe('two instances on the same database split the rows', () => {
       expect([a.outcomes.has(sell.id), b.outcomes.has(sell.id)].filter(Boolean)).toHaveLength(1);
       expect((await checkOf(sell.id)).attempts).toBe(2);
     }
-    // One eth_getTransactionReceipt per row, one eth_blockNumber per instance and network due,
+    // One eth_getTransactionReceipt per row, one head (eth_blockNumber and the safe block) per
+    // instance and network,
     // and one eth_getLogs per contract of the deposit address's scan, by whichever instance
     // claimed it.
     const contracts = [...new Set([...a.heads, ...b.heads])]
@@ -493,7 +578,7 @@ describe('two instances on the same database split the rows', () => {
         0,
       );
     expect(requests).toBeLessThanOrEqual(
-      sells.length + a.heads.length + b.heads.length + contracts,
+      sells.length + 2 * (a.heads.length + b.heads.length) + contracts,
     );
   });
 });

@@ -207,6 +207,8 @@ describe('a right payout completes the buy and is followed until final', () => {
     expect((await complete(buy.id, { outgoingTxHash: hash })).statusCode).toBe(200);
     await chain.revert(before);
     await chain.mine(CONFIRMATIONS + 1);
+    // Gone at its final read: read once more before anyone is told.
+    expect((await round()).outcomes.get(buy.id)).toBe('waiting');
     expect((await round()).outcomes.get(buy.id)).toBe('flagged');
     expect(await payoutCheckOf(buy.id)).toMatchObject({ state: 'looking', reorged: 1 });
     const order = await t.database.db

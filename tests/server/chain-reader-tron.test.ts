@@ -136,6 +136,7 @@ describe('Tron reader: what a transaction moved', () => {
       hash: id,
       success: true,
       blockNumber: 70_000_100,
+      blockHash: null,
       blockTime: 1_764_000_000_000,
       transfers: [
         { logIndex: 0, contract: USDT, from: CUSTOMER, to: DEPOSIT, amount: 150_250_000n },

@@ -28,6 +28,11 @@ export interface TransactionFound {
   readonly hash: string;
   readonly success: boolean;
   readonly blockNumber: number;
+  /**
+   * The block's hash, where the lookup gives it (EVM receipts do; Tron's transaction info does
+   * not): a transaction re-mined at the same height after a reorganisation is in another block.
+   */
+  readonly blockHash: string | null;
   /** The block's time, in milliseconds since the epoch. */
   readonly blockTime: number;
   /** Every Transfer event the transaction emitted, of any contract: the caller judges them. */

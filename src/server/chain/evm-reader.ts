@@ -128,6 +128,8 @@ export class EvmReader implements ChainReader {
   readonly #confirmations: number;
   readonly #observer: ChainCallObserver;
   #logSpan: number;
+  /** Whether the node is asked its `safe` block: until it answers the tag with an error. */
+  #asksSafe = true;
   readonly #decimals = new Map<string, Promise<number>>();
   readonly #blockTimes = new Map<string, number>();
   readonly #viem = viemPackage();
@@ -214,6 +216,7 @@ export class EvmReader implements ChainReader {
       hash: receipt.transactionHash,
       success: receipt.status === 'success',
       blockNumber,
+      blockHash: receipt.blockHash.toLowerCase(),
       blockTime,
       transfers,
     };
@@ -246,13 +249,37 @@ export class EvmReader implements ChainReader {
     return this.#call('getChainId', () => this.#client.getChainId());
   }
 
+  /**
+   * The newest block and the final one: `confirmations` deep, and no newer than the node's
+   * `safe` block where it answers that tag (a chain whose consensus has not yet settled the
+   * counted blocks, a long reorganisation under way, keeps them waiting). A node that does not
+   * know the tag (a JSON-RPC error) is not asked it again; a fault fails the head as usual.
+   */
   async head(): Promise<ChainHead> {
-    const latest = blockNumberOf(
-      await this.#call('getBlockNumber', () => this.#client.getBlockNumber({ cacheTime: 0 })),
-      this.network,
-      'getBlockNumber',
-    );
-    return { latest, final: latest - this.#confirmations + 1 };
+    const [latestBlock, safe] = await Promise.all([
+      this.#call('getBlockNumber', () => this.#client.getBlockNumber({ cacheTime: 0 })),
+      this.#safeBlock(),
+    ]);
+    const latest = blockNumberOf(latestBlock, this.network, 'getBlockNumber');
+    const counted = latest - this.#confirmations + 1;
+    return { latest, final: safe === undefined ? counted : Math.min(counted, safe) };
+  }
+
+  /** The node's `safe` block number, or undefined where the node has no such tag. */
+  async #safeBlock(): Promise<number | undefined> {
+    if (!this.#asksSafe) return undefined;
+    try {
+      const block = await this.#call('getBlock', () =>
+        this.#client.getBlock({ blockTag: 'safe', includeTransactions: false }),
+      );
+      return blockNumberOf(block.number, this.network, 'getBlock');
+    } catch (error) {
+      if (error instanceof ChainUnavailable && error.fault === 'rpc') {
+        this.#asksSafe = false;
+        return undefined;
+      }
+      throw error;
+    }
   }
 
   decimals(contract: string): Promise<number> {

@@ -250,6 +250,7 @@ export class TronReader implements ChainReader {
       hash: info.id,
       success,
       blockNumber: info.blockNumber,
+      blockHash: null,
       blockTime: info.blockTimeStamp,
       transfers: success ? this.#transfersOf(info.log, 'gettransactioninfobyid') : [],
     };

@@ -754,8 +754,19 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         // How many final blocks an EVM scan has still to read, written with its cursor: the
         // metrics export it, so a scan that falls behind is seen.
         await db.schema.alterTable('chain_scans').addColumn('lag_blocks', big).execute();
+        // The block a transfer was seen in, compared at its final read (a transaction re-mined
+        // at the same height is in another block), and when a final read first found nothing
+        // (read once more before anyone is told of a reorganisation).
+        await db.schema.alterTable('chain_checks').addColumn('block_hash', 'text').execute();
+        await db.schema.alterTable('chain_checks').addColumn('vanished_at', big).execute();
+        // The claim a checker holds a row by: every write of a check names it, so an instance
+        // whose lease ran out never overwrites the verdict of the instance that took the row.
+        await db.schema.alterTable('chain_checks').addColumn('lease', 'text').execute();
       },
       async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('chain_checks').dropColumn('lease').execute();
+        await db.schema.alterTable('chain_checks').dropColumn('vanished_at').execute();
+        await db.schema.alterTable('chain_checks').dropColumn('block_hash').execute();
         await db.schema.alterTable('chain_scans').dropColumn('lag_blocks').execute();
         await db.schema.alterTable('chain_checks').dropColumn('accepted_amount').execute();
         await db.schema.dropIndex('orders_tx_hash').execute();

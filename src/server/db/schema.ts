@@ -259,7 +259,11 @@ export interface ChainChecksTable {
   /** The transfer's (network, hash, log index): set once found, unique among deposits. */
   log_index: number | null;
   block_number: number | null;
+  /** The seen block's hash, where the chain gives it (migration 0018). */
+  block_hash: ColumnType<string | null, string | null | undefined, string | null>;
   block_time: number | null;
+  /** When a final read first found the transfer gone: read once more before it is a reorg. */
+  vanished_at: ColumnType<number | null, number | null | undefined, number | null>;
   confirmations: ColumnType<number, number | undefined, number>;
   required_confirmations: number;
   /** In the token's base units, as a decimal string (18-decimal amounts exceed a double). */
@@ -274,6 +278,8 @@ export interface ChainChecksTable {
   look_until: number;
   /** Until when an instance's checker holds the row; null when nobody does. */
   claimed_until: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The claim that holds it (migration 0018): every write of the check names it. */
+  lease: ColumnType<string | null, string | null | undefined, string | null>;
   last_fault: ColumnType<string | null, string | null | undefined, string | null>;
   /**
    * What an operator accepted as a deposit instead of the order's exact amount, in base units

@@ -28,8 +28,9 @@
  * round; no node call inside a database transaction; a row that fails is logged, flagged and
  * set aside without holding up the rest; a stop claims no further batch.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely, Updateable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction, Updateable } from 'kysely';
 import { tokenAmountToDecimal, unitsToTokenAmount } from '../../shared/money';
 import { NETWORK_IDS, type NetworkId } from '../../shared/networks';
 import type { ChainFlag } from '../../shared/notifications';
@@ -40,7 +41,12 @@ import {
   type ChainHead,
   type TransactionFound,
 } from '../chain/chain-reader';
-import type { DepositJudgement, DepositProblem, PayoutJudgement } from '../chain/deposit-rules';
+import {
+  isDepositProblem,
+  type DepositJudgement,
+  type DepositProblem,
+  type PayoutJudgement,
+} from '../chain/deposit-rules';
 import type { ServerContext } from '../context';
 import { isUniqueViolation } from '../db/errors';
 import type { Dialect } from '../db/migrations';
@@ -62,8 +68,14 @@ import {
   requiredConfirmations,
   retryDelay,
   transferColumns,
+  type DepositLookup,
 } from '../orders/deposit-check';
-import { PAYOUT_FROM_STATUS, lookUpPayout, paidAtOf } from '../orders/payout-check';
+import {
+  PAYOUT_FROM_STATUS,
+  lookUpPayout,
+  paidAtOf,
+  type PayoutLookup,
+} from '../orders/payout-check';
 import { applyTransition } from '../orders/transition';
 import { BATCH_POLICY, JOB_BATCH, inBatches } from './batches';
 import { scanDeposits } from './chain-scan';
@@ -111,11 +123,14 @@ const CHECK_COLUMNS = [
   'chain_checks.state',
   'chain_checks.log_index',
   'chain_checks.block_number',
+  'chain_checks.block_hash',
+  'chain_checks.vanished_at',
   'chain_checks.confirmations',
   'chain_checks.required_confirmations',
   'chain_checks.attempts',
   'chain_checks.look_until',
   'chain_checks.accepted_amount',
+  'chain_checks.lease',
   'orders.status',
   'orders.user_id',
   'orders.network',
@@ -133,11 +148,15 @@ interface DueCheck {
   readonly state: ChainChecksTable['state'];
   readonly log_index: number | null;
   readonly block_number: number | null;
+  readonly block_hash: string | null;
+  readonly vanished_at: number | null;
   readonly confirmations: number;
   readonly required_confirmations: number;
   readonly attempts: number;
   readonly look_until: number;
   readonly accepted_amount: string | null;
+  /** The claim this instance holds the row by; null for a row read without a claim. */
+  readonly lease: string | null;
   readonly status: OrderRow['status'];
   readonly user_id: number;
   readonly network: NetworkId;
@@ -156,6 +175,7 @@ export type CheckOutcome =
   | 'confirmed'
   | 'flagged'
   | 'closed'
+  | 'stale' // its lease had passed to another instance: its verdict dropped, nothing written
   | 'failed'; // threw: logged, flagged, set aside
 
 export interface ChainCheckResult {
@@ -234,7 +254,7 @@ export async function checkChainOnce(
       options.log?.warn({ network, fault: error.fault, err: error }, 'chain head unavailable');
       // No row can be read this round; those unread for a whole window are told of.
       for (const row of await dueOn(ctx.db, network, now)
-        .select(['order_id', 'kind', 'state', 'look_until', 'attempts'])
+        .select(['order_id', 'kind', 'state', 'look_until', 'attempts', 'lease'])
         .where('look_until', '<=', now)
         .limit(JOB_BATCH)
         .execute()) {
@@ -264,6 +284,9 @@ export async function checkChainOnce(
           // Taken from the ration before the claim: on PostgreSQL lanes claim side by side.
           if (rationed) lookups -= limit;
           const claimed = await claimDue(ctx, network, claim, now, limit);
+          // The batch works within half its lease: a slow node never lets the lease run out
+          // under rows still to check (they go back, for this round's next batch or another's).
+          const budgetEnds = performance.now() + CHAIN_CHECK_LEASE_MS / 2;
           if (rationed) lookups += limit - claimed.length;
           // A node that takes JSON-RPC batches gets a batch's lookups at once: one request.
           if (claim.state === 'looking' && settings.family === 'evm' && settings.batch) {
@@ -278,11 +301,12 @@ export async function checkChainOnce(
           for (const [index, row] of claimed.entries()) {
             // A stopping server (SIGTERM) checks no further row and hands the rest of its claim
             // back at once, rather than leaving them to wait out their lease.
-            if (options.signal?.aborted === true) {
+            if (options.signal?.aborted === true || performance.now() > budgetEnds) {
               const left = claimed.slice(index).map((r) => r.order_id);
               await ctx.db
                 .updateTable('chain_checks')
-                .set({ claimed_until: null })
+                .set({ claimed_until: null, lease: null })
+                .where('lease', '=', claimed[index]?.lease ?? null)
                 .where('kind', '=', kind)
                 .where('order_id', 'in', left)
                 .execute();
@@ -322,7 +346,7 @@ async function claimDue(
     if (ids.length === 0) return [];
     await trx
       .updateTable('chain_checks')
-      .set({ claimed_until: now + CHAIN_CHECK_LEASE_MS })
+      .set({ claimed_until: now + CHAIN_CHECK_LEASE_MS, lease: randomUUID() })
       .where('kind', '=', kind)
       .where('order_id', 'in', ids)
       .execute();
@@ -347,20 +371,27 @@ async function checkOrSetAside(
   try {
     return await checkRow(ctx, row, head, now, options);
   } catch (error) {
+    if (error instanceof LeaseLost) {
+      options.log?.info({ orderId: row.order_id }, 'chain check: lease passed on, verdict dropped');
+      return 'stale';
+    }
     options.log?.error({ err: error, orderId: row.order_id }, 'chain check failed: flagged');
     options.monitor?.itemFailed(CHAIN_CHECK_JOB);
     await ctx.db.transaction().execute(async (trx) => {
-      await trx
+      const set = await trx
         .updateTable('chain_checks')
         .set({
           claimed_until: null,
+          lease: null,
           next_check_at: now + FAILED_CHECK_RETRY_MS,
           last_fault: `internal: ${error instanceof Error ? error.message : 'unknown'}`,
           updated_at: now,
         })
         .where('kind', '=', row.kind)
         .where('order_id', '=', row.order_id)
-        .execute();
+        .where(stillHeld(row, now))
+        .executeTakeFirst();
+      if (set.numUpdatedRows === 0n) return;
       await trx
         .updateTable('orders')
         .set({ needs_attention: 1 })
@@ -436,23 +467,7 @@ async function checkRow(
     return 'fault';
   }
 
-  if (row.state === 'seen') {
-    if (
-      lookup.kind !== 'found' ||
-      lookup.tx.blockNumber !== row.block_number ||
-      !lookup.judgement.ok ||
-      lookup.judgement.transfer.logIndex !== row.log_index
-    ) {
-      return reorganised(ctx, row, now);
-    }
-    // Still there, in the same block, the same transfer. Read because the head fell below its
-    // block (a node behind a balancer may answer an older head), it is not final yet: wait.
-    if (!isFinal(lookup.tx.blockNumber, head)) {
-      await updateCheck(ctx, row, { next_check_at: nextRound(now) }, now);
-      return 'waiting';
-    }
-    return confirm(ctx, row, lookup.tx, lookup.decimals, lookup.judgement, head, now);
-  }
+  if (row.state === 'seen') return finalRead(ctx, row, lookup, head, now);
 
   if (lookup.kind === 'not_found') {
     if (now >= row.look_until) {
@@ -483,7 +498,7 @@ async function checkRow(
   const { tx, decimals, judgement } = lookup;
   if (!judgement.ok) {
     const facts =
-      row.kind === 'deposit' && judgement.problem.code !== 'TX_BEFORE_PAYMENT'
+      row.kind === 'deposit' && isDepositProblem(judgement.problem)
         ? await depositFlag(ctx, row, judgement.problem, decimals, now)
         : { chainFlag: 'payout_wrong' as const };
     await flag(ctx, row, `chain:wrong:${row.order_id}`, now, facts, {
@@ -578,17 +593,44 @@ async function depositFlag(
 
 /** Writes a check row's columns and releases it. */
 async function updateCheck(
-  ctx: ChainCheckContext,
-  row: Pick<DueCheck, 'order_id' | 'kind'>,
+  ctx: ChainCheckContext | { readonly db: Transaction<Database> },
+  row: HeldRow,
   set: Updateable<ChainChecksTable>,
   now: number,
 ): Promise<void> {
-  await ctx.db
+  const written = await ctx.db
     .updateTable('chain_checks')
-    .set({ ...set, claimed_until: null, updated_at: now })
+    .set({ ...set, claimed_until: null, lease: null, updated_at: now })
     .where('kind', '=', row.kind)
     .where('order_id', '=', row.order_id)
-    .execute();
+    .where(stillHeld(row, now))
+    .executeTakeFirst();
+  if (written.numUpdatedRows === 0n) throw new LeaseLost();
+}
+
+/** A check row as this instance holds it: which row, and by which lease. */
+type HeldRow = Pick<DueCheck, 'order_id' | 'kind' | 'lease'>;
+
+/**
+ * Thrown when a check's row is no longer this instance's (its lease ran out and another instance
+ * claimed it): whatever this instance concluded is older than that instance's verdict, and is
+ * dropped with the transaction it was in, so a check only ever moves forward.
+ */
+class LeaseLost extends Error {
+  constructor() {
+    super('the chain check row is held by another lease');
+  }
+}
+
+/**
+ * Every write of a check names the lease it holds: the row's own (claimed), or for a row read
+ * without a claim (a head that could not be read), that nobody holds it now.
+ */
+function stillHeld(row: Pick<DueCheck, 'lease'>, now: number) {
+  return (eb: ExpressionBuilder<Database, 'chain_checks'>) =>
+    row.lease === null
+      ? eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)])
+      : eb('lease', '=', row.lease);
 }
 
 /**
@@ -597,19 +639,14 @@ async function updateCheck(
  */
 async function flag(
   ctx: ChainCheckContext,
-  row: Pick<DueCheck, 'order_id' | 'kind'>,
+  row: HeldRow,
   event: string,
   now: number,
   facts: FlagFacts,
   set: Updateable<ChainChecksTable>,
 ): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('chain_checks')
-      .set({ ...set, claimed_until: null, updated_at: now })
-      .where('kind', '=', row.kind)
-      .where('order_id', '=', row.order_id)
-      .execute();
+    await updateCheck({ db: trx }, row, set, now);
     await flagForOperators(trx, row.order_id, 'flag_chain_deposit', event, now, facts);
   });
 }
@@ -622,7 +659,7 @@ async function flag(
  */
 async function flagUnreadable(
   ctx: ChainCheckContext,
-  row: Pick<DueCheck, 'order_id' | 'kind' | 'look_until' | 'attempts'>,
+  row: HeldRow & Pick<DueCheck, 'look_until' | 'attempts'>,
   fault: ChainUnavailable,
   now: number,
 ): Promise<void> {
@@ -639,6 +676,42 @@ async function flagUnreadable(
       look_until: now + ctx.config.chainLookupWindowMs,
     },
   );
+}
+
+/** What a lookup of a deposit or of a payout found. */
+type CheckLookup = DepositLookup | PayoutLookup;
+
+/**
+ * The read of a seen transfer before it is trusted. Not found the first time, it is read again
+ * at the next round before anyone is told of a reorganisation (a node behind a balancer may not
+ * have its block yet); not found again, found in another block (another height, or the same
+ * height under another hash) or no longer the right transfer, it was reorganised. Still there,
+ * but not final by this head (a node answering an older head): it waits.
+ */
+async function finalRead(
+  ctx: ChainCheckContext,
+  row: DueCheck,
+  lookup: CheckLookup,
+  head: ChainHead,
+  now: number,
+): Promise<CheckOutcome> {
+  if (lookup.kind !== 'found') {
+    if (row.vanished_at !== null) return reorganised(ctx, row, now);
+    await updateCheck(ctx, row, { vanished_at: now, next_check_at: nextRound(now) }, now);
+    return 'waiting';
+  }
+  const { tx, judgement } = lookup;
+  const otherBlock =
+    tx.blockNumber !== row.block_number ||
+    (row.block_hash !== null && tx.blockHash !== null && tx.blockHash !== row.block_hash);
+  if (otherBlock || !judgement.ok || judgement.transfer.logIndex !== row.log_index) {
+    return reorganised(ctx, row, now);
+  }
+  if (!isFinal(tx.blockNumber, head)) {
+    await updateCheck(ctx, row, { vanished_at: null, next_check_at: nextRound(now) }, now);
+    return 'waiting';
+  }
+  return confirm(ctx, row, tx, lookup.decimals, judgement, head, now);
 }
 
 /**
@@ -662,6 +735,8 @@ async function reorganised(
       reorged: 1,
       log_index: null,
       block_number: null,
+      block_hash: null,
+      vanished_at: null,
       block_time: null,
       confirmations: 0,
       attempts: 0,
@@ -716,14 +791,9 @@ async function confirm(
           sender: transfer.from,
           contract: transfer.contract,
         }),
-        alongside: async (trx) => {
-          await trx
-            .updateTable('chain_checks')
-            .set({ state: 'confirmed', confirmations, claimed_until: null, updated_at: now })
-            .where('kind', '=', 'deposit')
-            .where('order_id', '=', row.order_id)
-            .execute();
-        },
+        // Lost meanwhile, the check's lease rolls the confirmation back with it (LeaseLost).
+        alongside: (trx) =>
+          updateCheck({ db: trx }, row, { state: 'confirmed', confirmations }, now),
       },
       now,
     );

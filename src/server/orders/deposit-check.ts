@@ -187,11 +187,19 @@ export function transferColumns(
   decimals: number,
 ): Pick<
   Insertable<ChainChecksTable>,
-  'log_index' | 'block_number' | 'block_time' | 'amount' | 'decimals' | 'sender' | 'contract'
+  | 'log_index'
+  | 'block_number'
+  | 'block_hash'
+  | 'block_time'
+  | 'amount'
+  | 'decimals'
+  | 'sender'
+  | 'contract'
 > {
   return {
     log_index: transfer.logIndex,
     block_number: tx.blockNumber,
+    block_hash: tx.blockHash,
     block_time: tx.blockTime,
     amount: transfer.amount.toString(),
     decimals,
