@@ -1724,6 +1724,17 @@ export type NamespaceBotTranslation = {
 		 */
 		reminderPay: RequiredParams<'deadline' | 'number' | 'total'>
 		/**
+		 * З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​о​т​п​р​а​в​ь​т​е​ ​р​о​в​н​о​ ​<​b​>​{​a​m​o​u​n​t​}​<​/​b​>​ ​в​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​,​ ​о​д​н​и​м​ ​п​е​р​е​в​о​д​о​м​,​ ​н​а​ ​а​д​р​е​с​
+	​<​c​o​d​e​>​{​a​d​d​r​e​s​s​}​<​/​c​o​d​e​>​
+	​д​о​ ​<​b​>​{​d​e​a​d​l​i​n​e​}​<​/​b​>​ ​п​о​ ​М​о​с​к​в​е​.​ ​П​о​ ​п​о​с​л​е​д​н​и​м​ ​ц​и​ф​р​а​м​ ​м​ы​ ​у​з​н​а​ё​м​ ​в​а​ш​ ​п​е​р​е​в​о​д​:​ ​л​ю​б​а​я​ ​д​р​у​г​а​я​ ​с​у​м​м​а​ ​ж​д​ё​т​ ​о​п​е​р​а​т​о​р​а​.​ ​З​а​т​е​м​ ​у​к​а​ж​и​т​е​ ​х​е​ш​ ​т​р​а​н​з​а​к​ц​и​и​ ​в​ ​п​р​и​л​о​ж​е​н​и​и​.
+		 * @param {string} address
+		 * @param {string} amount
+		 * @param {string} deadline
+		 * @param {string} network
+		 * @param {string} number
+		 */
+		depositRequested: RequiredParams<'address' | 'amount' | 'deadline' | 'network' | 'number'>
+		/**
 		 * З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​о​с​т​а​л​о​с​ь​ ​5​ ​м​и​н​у​т​,​ ​ч​т​о​б​ы​ ​о​т​п​р​а​в​и​т​ь​ ​<​b​>​{​a​m​o​u​n​t​}​<​/​b​>​ ​в​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​ ​(​д​о​ ​{​d​e​a​d​l​i​n​e​}​ ​п​о​ ​М​о​с​к​в​е​)​.​ ​У​ж​е​ ​о​т​п​р​а​в​и​л​и​?​ ​У​к​а​ж​и​т​е​ ​х​е​ш​ ​т​р​а​н​з​а​к​ц​и​и​ ​в​ ​п​р​и​л​о​ж​е​н​и​и​.
 		 * @param {string} amount
 		 * @param {string} deadline
@@ -4089,6 +4100,12 @@ export type TranslationFunctions = {
 			 * Заказ №{number}: осталось 5 минут, чтобы перевести <b>{total}</b> (до {deadline} по Москве). Уже перевели? Нажмите «Я оплатил» в приложении, иначе заказ отменится.
 			 */
 			reminderPay: (arg: { deadline: string, number: string, total: string }) => LocalizedString
+			/**
+			 * Заказ №{number}: отправьте ровно <b>{amount}</b> в сети {network}, одним переводом, на адрес
+		<code>{address}</code>
+		до <b>{deadline}</b> по Москве. По последним цифрам мы узнаём ваш перевод: любая другая сумма ждёт оператора. Затем укажите хеш транзакции в приложении.
+			 */
+			depositRequested: (arg: { address: string, amount: string, deadline: string, network: string, number: string }) => LocalizedString
 			/**
 			 * Заказ №{number}: осталось 5 минут, чтобы отправить <b>{amount}</b> в сети {network} (до {deadline} по Москве). Уже отправили? Укажите хеш транзакции в приложении.
 			 */

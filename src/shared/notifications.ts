@@ -6,6 +6,8 @@
 
 /** What a customer is told about their order, in their language. */
 export const CUSTOMER_NOTICES = [
+  // A sell's exact amount and the deposit address, at its creation: in the chat to copy from.
+  'deposit_requested',
   'requisites_ready',
   'office_ready',
   'payment_confirmed',

@@ -43,6 +43,7 @@ const base: NotificationFacts = {
   payoutCardLast4: '6781',
   customer: { telegramId: 200_000_001, name: 'Алиса', username: 'alice' },
   otherOrderIds: ['9a8b7c6d-0000-4000-8000-000000000000'],
+  depositAddress: 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL',
 };
 
 /** What each message must carry for its reader to act on it. */
@@ -51,6 +52,7 @@ const MUST_SAY: Partial<Record<NotificationKind, readonly string[]>> = {
   office_ready: ['K7Q2M9', '14:35'],
   completed: [`https://tronscan.org/#/transaction/${HASH}`],
   payment_reminder: ['14:35'],
+  deposit_requested: ['TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL', '14:35'],
   tx_submitted: [HASH],
   flag_reused_receipt: ['#9a8b7c6d'],
 };
@@ -98,4 +100,18 @@ it('an order cancelled because no operator answered says nothing was charged', (
   }).text;
   expect(text).toContain('3f9c2a7b');
   expect(text).toMatch(/No money was charged|nothing/i);
+});
+
+it("a sell's first message gives its exact amount, network and address to copy, in both languages", () => {
+  const sell = { ...base, type: 'SELL' as const, amountUnits: 100_043_700 };
+  const options = { botUsername: undefined, supportUrl: 'https://t.me/exchange_support' };
+  expect(renderNotification('deposit_requested', sell, 'en', options).text).toBe(
+    'Order #3f9c2a7b: send exactly <b>100.0437 USDT</b> on TRC20, in one transfer, to\n' +
+      '<code>TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL</code>\nby <b>14:35</b> Moscow time. The last ' +
+      'digits tell us the transfer is yours: any other amount waits for an operator. Then give ' +
+      'the transaction hash in the app.',
+  );
+  expect(renderNotification('deposit_requested', sell, 'ru', options).text).toMatch(
+    /^Заказ №3f9c2a7b: отправьте ровно <b>100,0437 USDT<\/b> в сети TRC20, одним переводом/,
+  );
 });

@@ -134,7 +134,7 @@ describe('the outbox: each change writes its messages in its own transaction', (
     ]);
   });
 
-  it('a sell: the operators hear of the hash, the customer of the confirmed transaction and the payout', async () => {
+  it('a sell: the customer is sent the exact amount to send, the operators hear of the hash, the customer of the confirmed transaction and the payout', async () => {
     const id = await createOrderViaHttp(t, BOB, 'sell');
     await perform(t, 'submitTxHash', id, BOB, { txHash: txHashFor('TRC20') });
     await perform(t, 'confirmIncomingTx', id, BOB);
@@ -142,6 +142,7 @@ describe('the outbox: each change writes its messages in its own transaction', (
     const written = (await rows()).filter((row) => row.order_id === id);
     expect(written.map((row) => row.kind)).toEqual([
       'new_order',
+      'deposit_requested',
       'tx_submitted',
       'tx_confirmed',
       'completed',
@@ -280,7 +281,7 @@ describe('the worker sends through the Bot API', () => {
   });
 
   it('with no OPERATOR_CHAT_ID the alerts are skipped, and in demo mode nothing is sent: each row says why', async () => {
-    await createOrderViaHttp(t, ALICE, 'sell');
+    await createOrderViaHttp(t, ALICE, 'officeBuy');
     await drain(outbox({ operatorChatId: undefined }));
     expect((await rows()).map((r) => [r.status, r.last_error])).toEqual([
       ['skipped', 'OPERATOR_CHAT_ID is not set'],
@@ -326,7 +327,7 @@ describe("the worker and Telegram's faults", () => {
   });
 
   it("a 429 is retried after Telegram's retry_after, not before, and the failure is kept", async () => {
-    await createOrderViaHttp(t, ALICE, 'sell');
+    await createOrderViaHttp(t, ALICE, 'officeBuy');
     api.script.push(() => FAULTS.tooManyRequests(7));
     await drain();
     expect(api.callsOf('sendMessage')).toHaveLength(1);
@@ -345,7 +346,7 @@ describe("the worker and Telegram's faults", () => {
   });
 
   it(`a 500 is retried with a growing delay, and after ${MAX_ATTEMPTS} attempts the row fails for good`, async () => {
-    await createOrderViaHttp(t, ALICE, 'sell');
+    await createOrderViaHttp(t, ALICE, 'officeBuy');
     for (let i = 0; i < MAX_ATTEMPTS; i++) api.script.push(() => FAULTS.serverError());
     const delays: number[] = [];
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -364,7 +365,7 @@ describe("the worker and Telegram's faults", () => {
   });
 
   it('a Bot API that cannot be reached (a closed port) is a network fault, retried', async () => {
-    await createOrderViaHttp(t, ALICE, 'sell');
+    await createOrderViaHttp(t, ALICE, 'officeBuy');
     const closed = createTelegramSender({ token: FAKE_TOKEN, apiRoot: 'http://127.0.0.1:9' });
     await drain(outbox({ sender: closed }));
     const [row] = await rows();
@@ -421,7 +422,7 @@ describe("the worker and Telegram's faults", () => {
   });
 
   it('no error kept or logged carries the token', async () => {
-    await createOrderViaHttp(t, ALICE, 'sell');
+    await createOrderViaHttp(t, ALICE, 'officeBuy');
     api.script.push(() => ({
       status: 400,
       body: { ok: false, error_code: 400, description: `Bad Request: bot${FAKE_TOKEN} is odd` },
@@ -522,7 +523,7 @@ describe('a message that cannot be rendered (issue 21, item 8)', () => {
 
 describe('delivery is at least once (issue 21, item 10)', () => {
   it('the row is marked sending, its attempt counted, while the call is in flight, and sent right after the answer', async () => {
-    await createOrderViaHttp(t, ALICE, 'sell');
+    await createOrderViaHttp(t, ALICE, 'officeBuy');
     api.delay = () => 300;
     try {
       const pass = drain();
@@ -538,7 +539,7 @@ describe('delivery is at least once (issue 21, item 10)', () => {
   });
 
   it('a row left sending by a server killed mid-call is sent again once its lease lapses, once, and the failure says it may have arrived', async () => {
-    const id = await createOrderViaHttp(t, ALICE, 'sell');
+    const id = await createOrderViaHttp(t, ALICE, 'officeBuy');
     const now = t.clock.now();
     // What a server killed between Telegram's answer and the row's update leaves behind.
     await t.database.db

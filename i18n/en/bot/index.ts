@@ -35,6 +35,8 @@ const en_bot: NamespaceBotTranslation = {
     completedPayout: 'Order #{number} is complete: <b>{total}</b> paid to the card •••• {last4}.',
     reminderPay:
       'Order #{number}: 5 minutes left to transfer <b>{total}</b> (until {deadline} Moscow time). Already paid? Tap ‘I have paid’ in the app, or the order will be cancelled.',
+    depositRequested:
+      'Order #{number}: send exactly <b>{amount}</b> on {network}, in one transfer, to\n<code>{address}</code>\nby <b>{deadline}</b> Moscow time. The last digits tell us the transfer is yours: any other amount waits for an operator. Then give the transaction hash in the app.',
     reminderSend:
       'Order #{number}: 5 minutes left to send <b>{amount}</b> on {network} (until {deadline} Moscow time). Already sent? Give the transaction hash in the app.',
   },

@@ -40,6 +40,8 @@ const ru_bot: BaseTranslation = {
       'Заказ №{number:string} выполнен: <b>{total:string}</b> отправлены на карту •••• {last4:string}.',
     reminderPay:
       'Заказ №{number:string}: осталось 5 минут, чтобы перевести <b>{total:string}</b> (до {deadline:string} по Москве). Уже перевели? Нажмите «Я оплатил» в приложении, иначе заказ отменится.',
+    depositRequested:
+      'Заказ №{number:string}: отправьте ровно <b>{amount:string}</b> в сети {network:string}, одним переводом, на адрес\n<code>{address:string}</code>\nдо <b>{deadline:string}</b> по Москве. По последним цифрам мы узнаём ваш перевод: любая другая сумма ждёт оператора. Затем укажите хеш транзакции в приложении.',
     reminderSend:
       'Заказ №{number:string}: осталось 5 минут, чтобы отправить <b>{amount:string}</b> в сети {network:string} (до {deadline:string} по Москве). Уже отправили? Укажите хеш транзакции в приложении.',
   },

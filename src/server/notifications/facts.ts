@@ -3,7 +3,7 @@
  * message: a message sent a minute later (a retry, a restart) still says what was true then.
  */
 import type { Transaction } from 'kysely';
-import type { CardRequisites } from '../../shared/api';
+import type { CardRequisites, WalletRequisites } from '../../shared/api';
 import type { CryptoCurrency, NetworkId } from '../../shared/networks';
 import {
   isCustomerNotice,
@@ -34,6 +34,8 @@ export interface NotificationFacts {
   readonly deadline: number | null;
   /** The card to pay to, for a P2P buy whose requisites are ready. */
   readonly card: CardRequisites | null;
+  /** Where a sell's crypto goes (its requisites' deposit address); absent on other orders. */
+  readonly depositAddress?: string;
   readonly txHash: string | null;
   readonly outgoingTxHash: string | null;
   readonly rejectReasonCode: RejectReason | null;
@@ -92,6 +94,9 @@ export async function orderFacts(
       order.payment_method === 'P2P' && order.type === 'BUY' && order.requisites !== null
         ? (JSON.parse(order.requisites) as CardRequisites)
         : null,
+    ...(order.type === 'SELL' && order.requisites !== null
+      ? { depositAddress: (JSON.parse(order.requisites) as WalletRequisites).walletAddress }
+      : {}),
     txHash: order.tx_hash,
     outgoingTxHash: order.outgoing_tx_hash,
     rejectReasonCode: order.reject_reason_code,

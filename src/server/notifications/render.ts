@@ -177,6 +177,10 @@ export function renderNotification(
         return escapeHtml(endedText('REJECTED', facts, LL));
       case 'cancelled':
         return escapeHtml(endedText('CANCELLED', facts, LL));
+      case 'deposit_requested':
+        return LL.bot.customer.depositRequested(
+          escaped({ ...common, address: facts.depositAddress ?? '' }),
+        );
       case 'payment_reminder':
         return facts.type === 'SELL'
           ? LL.bot.customer.reminderSend(escaped(common))

@@ -26,7 +26,7 @@ import type { ServerContext } from '../context';
 import type { Transaction } from 'kysely';
 import { ORDER_COLUMNS, type Database, type NewOrderRow } from '../db/schema';
 import { AppError } from '../errors';
-import { alertOperators } from '../notifications/outbox';
+import { alertOperators, notifyCustomer } from '../notifications/outbox';
 import { quote } from '../rates/rates';
 import { methodTakesCurrency } from '../../shared/currencies';
 import { holdDepositAmount } from './deposit-amounts';
@@ -214,6 +214,10 @@ export async function createOrder(
       })
       .execute();
     await alertOperators(trx, 'new_order', created, `created:${id}`, now);
+    // The seller is sent the exact amount and the address in the chat, to copy from there too.
+    if (created.type === 'SELL') {
+      await notifyCustomer(trx, 'deposit_requested', created, `deposit:${id}`, now);
+    }
   });
   return { success: true, orderId: id };
 }
