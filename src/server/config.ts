@@ -8,6 +8,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { LANGUAGES, type BankRequisites, type Language } from '../shared/api';
 import { checkWalletAddress } from '../shared/addresses';
+import { toUnits } from '../shared/money';
 import {
   DEFAULT_MAX_ACTIVE_ORDERS,
   DEFAULT_REQUISITES_TIMEOUT_MS,
@@ -96,6 +97,11 @@ export interface AppConfig {
    * network passes with a warning instead of stopping the start (chain/chain-ids.ts).
    */
   readonly chainAllowTestNetworks: boolean;
+  /**
+   * Transfers to a deposit address below this many coins' millionths that are no sell's exact
+   * amount: counted, kept out of the operators' list (CHAIN_DUST_BELOW).
+   */
+  readonly chainDustBelowUnits: number;
 }
 
 /** Demo mode: no bot token, the server signs init data for a demo customer itself. */
@@ -354,6 +360,19 @@ export const EnvVariablesSchema = v.object({
   ),
   CHAIN_LOOKUP_WINDOW_MINUTES: wholeNumber('CHAIN_LOOKUP_WINDOW_MINUTES', 120, 5, 7 * 24 * 60),
   DEPOSIT_AMOUNT_HOLD_HOURS: wholeNumber('DEPOSIT_AMOUNT_HOLD_HOURS', 72, 1, 90 * 24),
+  // An address poisoner's transfers are of nothing or a few cents; no sell is under 1 coin.
+  CHAIN_DUST_BELOW: v.optional(
+    v.pipe(
+      text,
+      v.check(
+        (raw) => /^\d+(\.\d{1,6})?$/.test(raw) && Number(raw) <= 1_000,
+        (issue) =>
+          `CHAIN_DUST_BELOW must be an amount of coins from 0 to 1000, got "${issue.input}"`,
+      ),
+      v.transform((raw) => toUnits(raw) ?? 0),
+    ),
+    '1',
+  ),
   LOG_LEVEL: v.optional(
     v.picklist(
       LOG_LEVELS,
@@ -498,6 +517,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     chainAllowTestNetworks: variables.CHAIN_ALLOW_TEST_NETWORKS === '1',
     chainLookupWindowMs: variables.CHAIN_LOOKUP_WINDOW_MINUTES * 60_000,
     depositAmountHoldMs: variables.DEPOSIT_AMOUNT_HOLD_HOURS * 3_600_000,
+    chainDustBelowUnits: variables.CHAIN_DUST_BELOW,
   };
 }
 

@@ -17,7 +17,7 @@ import type { ChainCallEvent } from './chain/chain-reader';
 import type { Database } from './db/schema';
 import type { JobMonitor } from './jobs/periodic';
 import { chainCheckLag, chainLookupBacklog } from './jobs/chain-checker';
-import { chainScanLag } from './jobs/chain-scan';
+import { chainDustCount, chainScanLag } from './jobs/chain-scan';
 import { sweepLag } from './jobs/sweeper';
 import { outboxBacklog, outboxOldestDue, type RecipientKind } from './notifications/backlog';
 import type { SendOutcome } from './notifications/telegram-sender';
@@ -159,6 +159,19 @@ export function createMetrics(context: {
       gauge.reset();
       for (const { network, due } of await chainLookupBacklog(context.db, now)) {
         gauge.set({ network }, due);
+      }
+    },
+  );
+  databaseGauge(
+    {
+      name: 'exchange_chain_dust_transfers',
+      help: 'Transfers to a deposit address under CHAIN_DUST_BELOW kept off the operators list, by network',
+      labelNames: ['network'] as const,
+    },
+    async (gauge) => {
+      gauge.reset();
+      for (const { network, count } of await chainDustCount(context.db)) {
+        gauge.set({ network }, count);
       }
     },
   );

@@ -1,6 +1,6 @@
 /**
- * The chain checker's bench (issue 23, "Done when": "the bench reports RPC calls per minute with
- * 1 000 waiting sell orders (bounded, not growing with them)"). A Hardhat chain runs in this
+ * The chain checker's bench: RPC calls per minute with 100 and 1 000 waiting sell orders (bounded,
+ * not growing with them), and the deposit address scan's lag after an idle day. A Hardhat chain runs in this
  * process (tests/helpers/evm-chain.ts) behind a counting proxy; the server is started the way
  * `npm start` starts it (tests/bench/server-under-test.ts, after its prestart's build-if-stale unless
  * BENCH_NO_BUILD=1) with BEP20 read from that proxy and a short CHAIN_CHECK_INTERVAL_MS, on a
@@ -285,6 +285,56 @@ async function run(chain: EvmTestChain, transfers: readonly Transfer[], n: numbe
   }
 }
 
+/** A day of BNB Smart Chain's blocks (one every 3 s): what a server down for a day comes back to. */
+const IDLE_DAY_BLOCKS = 28_800;
+
+/**
+ * The scan after an idle day: a server whose deposit address scan stands at the head, a day of
+ * blocks mined at once, and the scan's lag (chain_scans.lag_blocks, what
+ * exchange_chain_scan_lag_blocks exports) read each second until it is caught up.
+ */
+async function idleDay(chain: EvmTestChain): Promise<string> {
+  const proxy = await startCountingProxy(chain.nodeUrl);
+  const database: DatabaseConfig = { kind: 'sqlite', path: path.join(WORK, 'chain-idle.db') };
+  const server = await startServer(database, undefined, {
+    CHAIN_RPC_BEP20: proxy.url,
+    TOKEN_CONTRACT_USDT_BEP20: chain.tokens.usdt6,
+    CHAIN_CONFIRMATIONS_BEP20: '15',
+    DEPOSIT_ADDRESS_EVM: chain.deposit,
+    CHAIN_CHECK_INTERVAL_MS: String(INTERVAL_MS),
+  });
+  const { db } = openDatabase(database);
+  const scanRow = () =>
+    db.selectFrom('chain_scans').select(['lag_blocks', 'updated_at']).executeTakeFirst();
+  try {
+    while ((await scanRow()) === undefined) await new Promise((r) => setTimeout(r, 200));
+    await chain.mine(IDLE_DAY_BLOCKS);
+    const minedAt = Date.now();
+    proxy.reset();
+    const started = Date.now();
+    // The lag each scan round wrote after the day was mined, until one wrote 0.
+    const seen: number[] = [];
+    let lastRound = minedAt;
+    while (Date.now() - started < 120_000) {
+      await new Promise((r) => setTimeout(r, 100));
+      const row = await scanRow();
+      if (row === undefined || row.updated_at <= lastRound) continue;
+      lastRound = row.updated_at;
+      seen.push(row.lag_blocks ?? 0);
+      if (row.lag_blocks === 0) break;
+    }
+    const logs = proxy.counts.byMethod.get('eth_getLogs') ?? 0;
+    return (
+      `idle day (${IDLE_DAY_BLOCKS} blocks mined at once): lag after each scan round ${seen.join(' → ')} blocks; ` +
+      `caught up in ${((Date.now() - started) / 1000).toFixed(1)} s with ${logs} eth_getLogs calls`
+    );
+  } finally {
+    await db.destroy();
+    await stop(server);
+    await proxy.stop();
+  }
+}
+
 async function main(): Promise<void> {
   if (process.env['BENCH_NO_BUILD'] !== '1') {
     // What `npm start`'s prestart runs: a build only when the sources are newer than it.
@@ -317,6 +367,7 @@ async function main(): Promise<void> {
         `calls/min at N = ${large.n} over N = ${small.n}: ×${(large.callsPerMinute / small.callsPerMinute).toFixed(1)}`,
       );
     }
+    console.log(await idleDay(chain));
   } finally {
     await chain.stop();
     removeWork();

@@ -20,6 +20,7 @@ import {
 } from '../../src/server/jobs/chain-checker';
 import type { ChainReader } from '../../src/server/chain/chain-reader';
 import { METRICS_PATH } from '../../src/server/plugins/metrics';
+import { unmatchedDeposits } from '../../src/server/operator/incoming-deposits';
 import type { NotificationFacts } from '../../src/server/notifications/facts';
 import { renderNotification } from '../../src/server/notifications/render';
 import { API_PATHS } from '../../src/shared/api';
@@ -531,7 +532,8 @@ describe('two instances on the same database split the rows', () => {
     const a = checkChainOnce({ ...ctx, chain: { ...ctx.chain, ERC20: slow } }, startedAt);
     // A holds the row; once its lease has run out, instance B claims it and confirms the deposit.
     await expect.poll(async () => (await checkOf(sell.id)).lease).not.toBeNull();
-    const b = await checkChainOnce(ctx, startedAt + CHAIN_CHECK_LEASE_MS + 1);
+    t.clock.current = startedAt + CHAIN_CHECK_LEASE_MS + 1;
+    const b = await checkChainOnce(ctx, t.clock.now());
     expect(b.outcomes.get(sell.id)).toBe('confirmed');
     release();
     expect((await a).outcomes.get(sell.id)).toBe('stale');
@@ -626,6 +628,30 @@ describe('deposits without a hash: the deposit address is scanned once a round',
       order_id: null,
       amount: round100.toString(),
     });
+  });
+
+  it("a transfer under CHAIN_DUST_BELOW that is no sell's amount (an address poisoner's 0.01 USDT) is kept and counted, never listed for operators; 5 USDT of no sell's amount is listed", async () => {
+    const sell = await waitingSell(t, 'ERC20', 15_151);
+    const dust = (await pay(chain, t, sell, { amount: 10_000n })).toLowerCase();
+    const stray = (await pay(chain, t, sell, { amount: 5_000_000n })).toLowerCase();
+    await round();
+    const listed = (await unmatchedDeposits(t.database.db, null)).map((d) => d.txHash);
+    expect(listed).toContain(stray);
+    expect(listed).not.toContain(dust);
+    const kept = await t.database.db
+      .selectFrom('chain_incoming')
+      .select(['dust', 'order_id'])
+      .where('tx_hash', '=', dust)
+      .executeTakeFirstOrThrow();
+    expect(kept).toEqual({ dust: 1, order_id: null });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: METRICS_PATH,
+      remoteAddress: '127.0.0.1',
+    });
+    const line = /^exchange_chain_dust_transfers\{network="ERC20"\} (\S+)$/m.exec(res.body);
+    expect(Number(line?.[1])).toBeGreaterThanOrEqual(1);
+    expect((await orderOf(sell.id)).status).toBe('WAITING_CRYPTO');
   });
 
   it("a late deposit (the exact amount of a sell cancelled before it arrived) is kept as that sell's and flagged for operators, not listed as unmatched", async () => {

@@ -270,6 +270,9 @@ describe('the chain checks in the configuration (issue 23)', () => {
     expect(config.chainCheckIntervalMs).toBe(15_000);
     expect(config.chainLookupWindowMs).toBe(120 * 60_000);
     expect(config.depositAmountHoldMs).toBe(72 * 3_600_000);
+    expect(config.chainDustBelowUnits).toBe(1_000_000);
+    expect(loadConfig({ CHAIN_DUST_BELOW: '0.5' }).chainDustBelowUnits).toBe(500_000);
+    expect(() => loadConfig({ CHAIN_DUST_BELOW: 'a lot' })).toThrow(/CHAIN_DUST_BELOW/);
   });
 
   it('reads a network with a node, its confirmations and the check timings', () => {

@@ -762,8 +762,15 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         // The claim a checker holds a row by: every write of a check names it, so an instance
         // whose lease ran out never overwrites the verdict of the instance that took the row.
         await db.schema.alterTable('chain_checks').addColumn('lease', 'text').execute();
+        // 1 for a transfer under CHAIN_DUST_BELOW that is no sell's exact amount (an address
+        // poisoner's, say): kept and counted, never listed for operators.
+        await db.schema
+          .alterTable('chain_incoming')
+          .addColumn('dust', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
       },
       async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('chain_incoming').dropColumn('dust').execute();
         await db.schema.alterTable('chain_checks').dropColumn('lease').execute();
         await db.schema.alterTable('chain_checks').dropColumn('vanished_at').execute();
         await db.schema.alterTable('chain_checks').dropColumn('block_hash').execute();

@@ -345,6 +345,8 @@ export interface ChainIncomingTable {
    */
   candidates: number;
   order_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1: under CHAIN_DUST_BELOW and no sell's amount, never listed (migration 0018). */
+  dust: ColumnType<number, number | undefined, number>;
   seen_at: number;
 }
 

@@ -21,7 +21,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Insertable, Kysely } from 'kysely';
-import { tokenAmountToDecimal } from '../../shared/money';
+import { tokenAmountToDecimal, unitsToTokenAmount } from '../../shared/money';
 import { isFinalStatus } from '../../shared/order-status';
 import type { CryptoCurrency, NetworkId } from '../../shared/networks';
 import {
@@ -64,6 +64,8 @@ export interface ScanResult {
   unmatched: number;
   /** Transfers of a sell's exact amount that the sell could not take: flagged on it. */
   flagged: number;
+  /** Transfers under CHAIN_DUST_BELOW that are no sell's: kept, never listed. */
+  dust: number;
 }
 
 /** One round's scan of a network's deposit address, for each contract it reads. */
@@ -77,7 +79,7 @@ export async function scanDeposits(
   options: ScanOptions = {},
 ): Promise<ScanResult> {
   const address = addressKey(depositAddressFor(ctx.config, network));
-  const result: ScanResult = { woken: [], attached: 0, unmatched: 0, flagged: 0 };
+  const result: ScanResult = { woken: [], attached: 0, unmatched: 0, flagged: 0, dust: 0 };
   for (const [coin, contract] of Object.entries(settings.tokens) as [CryptoCurrency, string][]) {
     if (options.signal?.aborted === true) break;
     const key = { network, address, contract: addressKey(contract) };
@@ -162,7 +164,7 @@ async function takeTransfer(
   transfer: IncomingTransfer,
   head: ChainHead,
   now: number,
-): Promise<'attached' | 'unmatched' | 'flagged' | { readonly woken: string[] }> {
+): Promise<'attached' | 'unmatched' | 'flagged' | 'dust' | { readonly woken: string[] }> {
   const hash = transfer.hash.toLowerCase();
   const network = target.reader.network;
   const known = await ctx.db
@@ -192,8 +194,10 @@ async function takeTransfer(
   const holder = await holderOf(ctx.db, key, transfer.amount, decimals, now, holdMs);
   const incoming = incomingRow(transfer, { network, coin, decimals, now });
   if (holder === undefined) {
-    await keepIncoming(ctx.db, incoming);
-    return 'unmatched';
+    // Dust (an address poisoner's, say) is counted, never put before operators.
+    const dust = transfer.amount < unitsToTokenAmount(ctx.config.chainDustBelowUnits, decimals);
+    await keepIncoming(ctx.db, { ...incoming, dust: dust ? 1 : 0 });
+    return dust ? 'dust' : 'unmatched';
   }
   if (
     holder.status === 'WAITING_CRYPTO' &&
@@ -293,6 +297,19 @@ async function flagHolder(
       chainHash: incoming.tx_hash,
     });
   });
+}
+
+/** Per network, the dust transfers its scans kept (never listed for operators). */
+export async function chainDustCount(
+  db: Kysely<Database>,
+): Promise<{ readonly network: NetworkId; readonly count: number }[]> {
+  const rows = await db
+    .selectFrom('chain_incoming')
+    .select((eb) => ['network', eb.fn.countAll<number | string>().as('count')])
+    .where('dust', '=', 1)
+    .groupBy('network')
+    .execute();
+  return rows.map((row) => ({ network: row.network, count: Number(row.count) }));
 }
 
 /** Per EVM network, the most final blocks any of its scans has still to read. */

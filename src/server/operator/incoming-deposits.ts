@@ -39,6 +39,7 @@ export async function unmatchedDeposits(
     .selectFrom('chain_incoming')
     .selectAll()
     .where('order_id', 'is', null)
+    .where('dust', '=', 0)
     .orderBy('seen_at', 'desc')
     .limit(INCOMING_LISTED)
     .execute();
@@ -56,6 +57,7 @@ export async function unmatchedDepositsFor(
     .selectFrom('chain_incoming')
     .selectAll()
     .where('order_id', 'is', null)
+    .where('dust', '=', 0)
     .where('network', '=', order.network)
     .where('coin', '=', order.crypto_currency)
     .orderBy('seen_at', 'desc')

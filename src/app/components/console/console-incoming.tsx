@@ -19,7 +19,11 @@ import { useI18nContext, useLanguage } from '../../i18n/language';
 import { openExternalLink } from '../../telegram/actions';
 import { CopyRow } from '../copy-row';
 
-/** An address or a hash as a row shows it: its start and end ("0x5aAe…BeAed"); copied whole. */
+/**
+ * A hash as a row shows it: its start and end ("0x5aAe…BeAed"); copied whole. Never a sender's
+ * address: an address poisoner sends dust from one that shares its start and end with a
+ * customer's, so senders are shown whole.
+ */
 export function shortChainValue(value: string): string {
   return value.length <= 14 ? value : `${value.slice(0, 6)}…${value.slice(-4)}`;
 }
@@ -71,7 +75,7 @@ export function OrderIncomingDeposits({
         const ask = LL.console.attachDepositAsk({
           id: orderNumber(order.id),
           amount,
-          sender: shortChainValue(deposit.sender),
+          sender: deposit.sender,
           orderAmount,
         });
         const url = explorerTxUrl(deposit.network, deposit.txHash);
@@ -96,8 +100,7 @@ export function OrderIncomingDeposits({
             </Cell>
             <CopyRow
               label={LL.console.incomingSender()}
-              value={shortChainValue(deposit.sender)}
-              copyValue={deposit.sender}
+              value={deposit.sender}
               testId="incoming-sender"
             />
             <CopyRow
@@ -162,7 +165,11 @@ export function QueueIncomingDeposits({
           multiline
           data-incoming={deposit.txHash}
           onClick={() => navigate(WAITING_SELLS_PATH)}
-          subtitle={`${LL.console.incomingFrom({ sender: shortChainValue(deposit.sender) })} · ${seenAt(deposit.seenAt, language)}`}
+          subtitle={
+            <span className="copy-value">
+              {`${LL.console.incomingFrom({ sender: deposit.sender })} · ${seenAt(deposit.seenAt, language)}`}
+            </span>
+          }
           description={candidatesText(deposit, LL)}
           after={<span className="copy-hint">{LL.console.incomingFind()}</span>}
         >
