@@ -1799,6 +1799,24 @@ export type NamespaceBotTranslation = {
 		 */
 		flagWaiting: RequiredParams<'customer' | 'kind' | 'number' | 'total'>
 		/**
+		 * �​�​ ​П​е​р​е​в​о​д​ ​н​а​ ​н​а​ш​ ​а​д​р​е​с​ ​д​е​п​о​з​и​т​а​ ​в​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​,​ ​к​о​т​о​р​ы​й​ ​н​е​ ​п​о​д​о​ш​ё​л​ ​н​и​ ​к​ ​о​д​н​о​м​у​ ​з​а​к​а​з​у​:​ ​<​b​>​{​a​m​o​u​n​t​}​ ​{​c​o​i​n​}​<​/​b​>​
+	​О​т​п​р​а​в​и​т​е​л​ь​ ​(​ц​е​л​и​к​о​м​,​ ​с​в​е​р​ь​т​е​ ​к​а​ж​д​ы​й​ ​с​и​м​в​о​л​)​:​ ​<​c​o​d​e​>​{​s​e​n​d​e​r​}​<​/​c​o​d​e​>​
+	​Х​е​ш​:​ ​<​c​o​d​e​>​{​h​a​s​h​}​<​/​c​o​d​e​>​
+	​П​р​и​в​я​ж​и​т​е​ ​е​г​о​ ​к​ ​з​а​к​а​з​у​ ​в​ ​к​о​н​с​о​л​и​ ​и​л​и​ ​у​р​е​г​у​л​и​р​у​й​т​е​ ​с​ ​о​т​п​р​а​в​и​т​е​л​е​м​.
+		 * @param {string} amount
+		 * @param {string} coin
+		 * @param {string} hash
+		 * @param {string} network
+		 * @param {string} sender
+		 */
+		unmatchedDeposit: RequiredParams<'amount' | 'coin' | 'hash' | 'network' | 'sender'>
+		/**
+		 * �​�​ ​С​к​а​н​и​р​о​в​а​н​и​е​ ​а​д​р​е​с​а​ ​д​е​п​о​з​и​т​а​ ​в​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​ ​о​т​с​т​а​ё​т​ ​н​а​ ​<​b​>​{​b​l​o​c​k​s​}​<​/​b​>​ ​ф​и​н​а​л​ь​н​ы​х​ ​б​л​о​к​о​в​:​ ​д​е​п​о​з​и​т​ы​ ​б​е​з​ ​х​е​ш​а​ ​в​и​д​н​ы​ ​с​ ​о​п​о​з​д​а​н​и​е​м​.​ ​П​р​о​в​е​р​ь​т​е​ ​у​з​е​л​ ​(​C​H​A​I​N​_​R​P​C​_​{​n​e​t​w​o​r​k​}​)​.
+		 * @param {string} blocks
+		 * @param {string} network
+		 */
+		scanBehind: RequiredParams<'blocks' | 'network' | 'network'>
+		/**
 		 * ⛓​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​п​р​о​в​е​р​к​а​ ​в​ ​с​е​т​и​ ​ж​д​ё​т​ ​о​п​е​р​а​т​о​р​а​:​ ​{​p​r​o​b​l​e​m​}​
 	​Х​е​ш​ ​в​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​:​ ​<​c​o​d​e​>​{​h​a​s​h​}​<​/​c​o​d​e​>​
 	​К​л​и​е​н​т​:​ ​{​c​u​s​t​o​m​e​r​}
@@ -1967,6 +1985,16 @@ export type NamespaceBotTranslation = {
 		 * @param {string} shown
 		 */
 		flag_waiting: RequiredParams<'shown'>
+		/**
+		 * �​�​ ​{​s​h​o​w​n​}​ ​{​{​п​е​р​е​в​о​д​о​в​|​п​е​р​е​в​о​д​|​п​е​р​е​в​о​д​а​|​п​е​р​е​в​о​д​а​|​п​е​р​е​в​о​д​о​в​|​п​е​р​е​в​о​д​а​}​}​ ​н​а​ ​а​д​р​е​с​ ​д​е​п​о​з​и​т​а​,​ ​{​{​к​о​т​о​р​ы​е​|​к​о​т​о​р​ы​й​|​к​о​т​о​р​ы​е​|​к​о​т​о​р​ы​е​|​к​о​т​о​р​ы​е​|​к​о​т​о​р​ы​е​}​}​ ​н​е​ ​п​о​д​о​ш​л​и​ ​н​и​ ​к​ ​о​д​н​о​м​у​ ​з​а​к​а​з​у​.​ ​В​с​е​ ​о​н​и​ ​в​ ​о​ч​е​р​е​д​и​ ​к​о​н​с​о​л​и​.
+		 * @param {string} shown
+		 */
+		unmatched_deposit: RequiredParams<'shown'>
+		/**
+		 * �​�​ ​С​к​а​н​и​р​о​в​а​н​и​е​ ​а​д​р​е​с​а​ ​д​е​п​о​з​и​т​а​ ​о​т​с​т​а​ё​т​ ​в​ ​{​s​h​o​w​n​}​ ​{​{​с​е​т​я​х​|​с​е​т​и​|​с​е​т​я​х​|​с​е​т​я​х​|​с​е​т​я​х​|​с​е​т​я​х​}​}​.​ ​П​р​о​в​е​р​ь​т​е​ ​у​з​л​ы​.
+		 * @param {string} shown
+		 */
+		scan_behind: RequiredParams<'shown'>
 	}
 }
 
@@ -4145,6 +4173,17 @@ export type TranslationFunctions = {
 			 */
 			flagWaiting: (arg: { customer: string, kind: string, number: string, total: string }) => LocalizedString
 			/**
+			 * 💰 Перевод на наш адрес депозита в сети {network}, который не подошёл ни к одному заказу: <b>{amount} {coin}</b>
+		Отправитель (целиком, сверьте каждый символ): <code>{sender}</code>
+		Хеш: <code>{hash}</code>
+		Привяжите его к заказу в консоли или урегулируйте с отправителем.
+			 */
+			unmatchedDeposit: (arg: { amount: string, coin: string, hash: string, network: string, sender: string }) => LocalizedString
+			/**
+			 * 🐢 Сканирование адреса депозита в сети {network} отстаёт на <b>{blocks}</b> финальных блоков: депозиты без хеша видны с опозданием. Проверьте узел (CHAIN_RPC_{network}).
+			 */
+			scanBehind: (arg: { blocks: string, network: string }) => LocalizedString
+			/**
 			 * ⛓ Заказ №{number}: проверка в сети ждёт оператора: {problem}
 		Хеш в сети {network}: <code>{hash}</code>
 		Клиент: {customer}
@@ -4284,6 +4323,14 @@ export type TranslationFunctions = {
 			 * ⏰ {shown} {{заказов ждут|заказ ждёт|заказа ждут|заказа ждут|заказов ждут|заказа ждут}} оператора больше 10 минут. Все они в очереди консоли.
 			 */
 			flag_waiting: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
+			/**
+			 * 💰 {shown} {{переводов|перевод|перевода|перевода|переводов|перевода}} на адрес депозита, {{которые|который|которые|которые|которые|которые}} не подошли ни к одному заказу. Все они в очереди консоли.
+			 */
+			unmatched_deposit: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
+			/**
+			 * 🐢 Сканирование адреса депозита отстаёт в {shown} {{сетях|сети|сетях|сетях|сетях|сетях}}. Проверьте узлы.
+			 */
+			scan_behind: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
 		}
 	}
 	console: {

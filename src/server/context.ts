@@ -5,7 +5,7 @@
  * its instance to a service; a job or a test may hand any object of this shape.
  */
 import type { Kysely } from 'kysely';
-import type { ChainReaders } from './chain/chain-readers';
+import type { ChainReaders } from './chain/chain-reader';
 import type { AppConfig } from './config';
 import type { Database } from './db/schema';
 

@@ -19,6 +19,18 @@ export const CUSTOMER_NOTICES = [
 ] as const;
 export type CustomerNotice = (typeof CUSTOMER_NOTICES)[number];
 
+/**
+ * What the operators' chat is alerted to about a deposit address rather than an order: a
+ * transfer no sell could take (above CHAIN_DUST_BELOW), and a scan fallen far behind its chain.
+ */
+export const ADDRESS_ALERTS = ['unmatched_deposit', 'scan_behind'] as const;
+export type AddressAlert = (typeof ADDRESS_ALERTS)[number];
+
+/** Whether an alert is about a deposit address (its facts are not an order's). */
+export function isAddressAlert(kind: NotificationKind): kind is AddressAlert {
+  return (ADDRESS_ALERTS as readonly string[]).includes(kind);
+}
+
 /** What the operators' chat (`OPERATOR_CHAT_ID`) is alerted to. */
 export const OPERATOR_ALERTS = [
   'new_order',
@@ -28,8 +40,11 @@ export const OPERATOR_ALERTS = [
   'flag_reused_receipt',
   'flag_waiting',
   'flag_chain_deposit',
+  ...ADDRESS_ALERTS,
 ] as const;
 export type OperatorAlert = (typeof OPERATOR_ALERTS)[number];
+/** An alert about one order. */
+export type OrderAlert = Exclude<OperatorAlert, AddressAlert>;
 
 /**
  * What the chain checker flags a seller's deposit for (issue 23): a transaction found after the

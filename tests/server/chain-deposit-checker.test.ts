@@ -644,6 +644,16 @@ describe('deposits without a hash: the deposit address is scanned once a round',
       .where('tx_hash', '=', dust)
       .executeTakeFirstOrThrow();
     expect(kept).toEqual({ dust: 1, order_id: null });
+    // The 5 USDT is told in the operators' chat, the sender whole; the dust is not.
+    const told = await t.database.db
+      .selectFrom('notifications')
+      .select('payload')
+      .where('kind', '=', 'unmatched_deposit')
+      .execute();
+    const hashes = told.map((row) => (JSON.parse(row.payload) as { txHash: string }).txHash);
+    expect(hashes).toContain(stray);
+    expect(hashes).not.toContain(dust);
+    expect(told.find((row) => row.payload.includes(stray))?.payload).toContain(chain.customer);
     const res = await t.app.inject({
       method: 'GET',
       url: METRICS_PATH,
@@ -865,9 +875,24 @@ describe("the checker's lag is a metric", () => {
     const cursor = head - 20_000 + 8_000;
     const final = head - CONFIRMATIONS + 1;
     expect(await scanLag()).toBe(final - cursor + 1);
+    // Past SCAN_BEHIND_ALERT_BLOCKS the operators' chat is told, once an hour.
+    const told = await t.database.db
+      .selectFrom('notifications')
+      .select('payload')
+      .where('kind', '=', 'scan_behind')
+      .execute();
+    // (BEP20, on the same test chain, fell as far behind and is told too.)
+    const alerts = told.map((row) => JSON.parse(row.payload) as { network: string });
+    expect(alerts).toContainEqual({ network: 'ERC20', lagBlocks: final - cursor + 1 });
     await round();
     await round();
     expect(await scanLag()).toBe(0);
+    const again = await t.database.db
+      .selectFrom('notifications')
+      .select('payload')
+      .where('kind', '=', 'scan_behind')
+      .execute();
+    expect(again.filter((row) => row.payload.includes('"ERC20"'))).toHaveLength(1);
   });
 });
 

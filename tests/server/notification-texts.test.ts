@@ -5,12 +5,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { NotificationFacts } from '../../src/server/notifications/facts';
-import { renderNotification } from '../../src/server/notifications/render';
+import {
+  renderAddressAlert,
+  renderNotification,
+  renderStored,
+} from '../../src/server/notifications/render';
 import { LANGUAGES } from '../../src/shared/api';
 import {
   CUSTOMER_NOTICES,
   OPERATOR_ALERTS,
+  isAddressAlert,
   isCustomerNotice,
+  type AddressAlert,
   type NotificationKind,
 } from '../../src/shared/notifications';
 
@@ -57,7 +63,9 @@ const MUST_SAY: Partial<Record<NotificationKind, readonly string[]>> = {
   flag_reused_receipt: ['#9a8b7c6d'],
 };
 
-const KINDS: readonly NotificationKind[] = [...CUSTOMER_NOTICES, ...OPERATOR_ALERTS];
+const KINDS = [...CUSTOMER_NOTICES, ...OPERATOR_ALERTS].filter(
+  (kind): kind is Exclude<NotificationKind, AddressAlert> => !isAddressAlert(kind),
+);
 
 describe.each(LANGUAGES)('every message in %s', (language) => {
   it.each(KINDS)('%s: names the order, says what to act on, opens it', (kind) => {
@@ -114,4 +122,40 @@ it("a sell's first message gives its exact amount, network and address to copy, 
   expect(renderNotification('deposit_requested', sell, 'ru', options).text).toMatch(
     /^Заказ №3f9c2a7b: отправьте ровно <b>100,0437 USDT<\/b> в сети TRC20, одним переводом/,
   );
+});
+
+describe.each(LANGUAGES)('the alerts about a deposit address in %s', (language) => {
+  const options = { botUsername: 'exchange_bot', supportUrl: 'https://t.me/exchange_support' };
+  const sender = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+
+  it('an unmatched deposit names its network, exact amount, the sender whole and the hash, and opens the queue', () => {
+    const facts = {
+      network: 'BEP20' as const,
+      coin: 'USDT' as const,
+      amount: '101',
+      sender,
+      txHash: HASH,
+    };
+    const message = renderStored(
+      { kind: 'unmatched_deposit', payload: JSON.stringify(facts), language: null },
+      language,
+      options,
+    );
+    expect(message).toEqual(renderAddressAlert('unmatched_deposit', facts, language, options));
+    for (const needed of ['BEP20', '101 USDT', sender, HASH])
+      expect(message.text).toContain(needed);
+    expect(message.text).not.toMatch(/\{|\}|undefined|null|NaN/);
+    expect(message.buttons[0]?.url).toBe('https://t.me/exchange_bot?startapp=console');
+  });
+
+  it('a scan behind names its network and how many blocks', () => {
+    const text = renderAddressAlert(
+      'scan_behind',
+      { network: 'ERC20', lagBlocks: 12_000 },
+      language,
+      options,
+    ).text;
+    expect(text).toContain('ERC20');
+    expect(text).toMatch(/12\s000|12,000/);
+  });
 });

@@ -53,6 +53,10 @@ const en_bot: NamespaceBotTranslation = {
       '⚠️ Order #{number}: the same receipt is attached to orders {others}. Check the payment.\nCustomer: {customer}',
     flagWaiting:
       '⏰ Order #{number} has waited for an operator over 10 minutes: {kind}, <b>{total}</b>.\nCustomer: {customer}',
+    unmatchedDeposit:
+      '💰 A transfer to our deposit address on {network} that no order could take: <b>{amount} {coin}</b>\nFrom (whole, check every character): <code>{sender}</code>\nHash: <code>{hash}</code>\nAttach it to its order in the console, or settle it with the sender.',
+    scanBehind:
+      '🐢 The deposit address scan on {network} is <b>{blocks}</b> final blocks behind: deposits without a hash are seen late. Check the node (CHAIN_RPC_{network}).',
     flagChainDeposit:
       '⛓ Order #{number}: the chain check needs an operator: {problem}\nHash on {network}: <code>{hash}</code>\nCustomer: {customer}',
     chainFlags: {
@@ -111,6 +115,10 @@ const en_bot: NamespaceBotTranslation = {
       '⛓ {shown} {{count:transfer|transfers}} checked on the chain {{count:needs|need}} an operator. All of them are in the console’s queue.',
     flag_waiting:
       '⏰ {shown} {{count:order|orders}} waiting for an operator over 10 minutes. All of them are in the console’s queue.',
+    unmatched_deposit:
+      '💰 {shown} {{count:transfer|transfers}} to a deposit address that no order could take. All of them are in the console’s queue.',
+    scan_behind:
+      '🐢 The deposit address scan is behind on {shown} {{count:network|networks}}. Check the nodes.',
   },
 };
 

@@ -58,6 +58,10 @@ const ru_bot: BaseTranslation = {
       '⚠️ Заказ №{number:string}: тот же чек приложен к заказам {others:string}. Проверьте оплату.\nКлиент: {customer:string}',
     flagWaiting:
       '⏰ Заказ №{number:string} ждёт оператора больше 10 минут: {kind:string}, <b>{total:string}</b>.\nКлиент: {customer:string}',
+    unmatchedDeposit:
+      '💰 Перевод на наш адрес депозита в сети {network:string}, который не подошёл ни к одному заказу: <b>{amount:string} {coin:string}</b>\nОтправитель (целиком, сверьте каждый символ): <code>{sender:string}</code>\nХеш: <code>{hash:string}</code>\nПривяжите его к заказу в консоли или урегулируйте с отправителем.',
+    scanBehind:
+      '🐢 Сканирование адреса депозита в сети {network:string} отстаёт на <b>{blocks:string}</b> финальных блоков: депозиты без хеша видны с опозданием. Проверьте узел (CHAIN_RPC_{network:string}).',
     flagChainDeposit:
       '⛓ Заказ №{number:string}: проверка в сети ждёт оператора: {problem:string}\nХеш в сети {network:string}: <code>{hash:string}</code>\nКлиент: {customer:string}',
     chainFlags: {
@@ -120,6 +124,10 @@ const ru_bot: BaseTranslation = {
       '⛓ {shown:string} {{count:переводов|перевод|перевода|перевода|переводов|перевода}} после проверки в сети {{count:ждут|ждёт|ждут|ждут|ждут|ждут}} оператора. Все они в очереди консоли.',
     flag_waiting:
       '⏰ {shown:string} {{count:заказов ждут|заказ ждёт|заказа ждут|заказа ждут|заказов ждут|заказа ждут}} оператора больше 10 минут. Все они в очереди консоли.',
+    unmatched_deposit:
+      '💰 {shown:string} {{count:переводов|перевод|перевода|перевода|переводов|перевода}} на адрес депозита, {{count:которые|который|которые|которые|которые|которые}} не подошли ни к одному заказу. Все они в очереди консоли.',
+    scan_behind:
+      '🐢 Сканирование адреса депозита отстаёт в {shown:string} {{count:сетях|сети|сетях|сетях|сетях|сетях}}. Проверьте узлы.',
   },
 };
 

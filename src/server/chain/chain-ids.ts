@@ -14,7 +14,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { NETWORK_IDS, type NetworkId } from '../../shared/networks';
 import { isDemoMode, type AppConfig } from '../config';
 import type { ChainReader } from './chain-reader';
-import type { ChainReaders } from './chain-readers';
+import type { ChainReaders } from './chain-reader';
 import type { EvmReader } from './evm-reader';
 import { TronReader } from './tron-reader';
 import { EVM_CHAIN_IDS } from './tokens';

@@ -229,3 +229,6 @@ export const NO_OBSERVER: ChainCallObserver = { onCall: () => undefined };
 
 /** How long one call to a node may take before it counts as a timeout fault. */
 export const DEFAULT_CALL_TIMEOUT_MS = 10_000;
+
+/** The reader of each network read from a node; a manual network has none. */
+export type ChainReaders = Readonly<Partial<Record<NetworkId, ChainReader>>>;

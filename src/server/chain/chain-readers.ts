@@ -5,7 +5,7 @@
  */
 import { NETWORK_IDS, type NetworkId } from '../../shared/networks';
 import type { ChainConfig } from './chain-config';
-import type { ChainCallObserver, ChainReader } from './chain-reader';
+import type { ChainCallObserver, ChainReader, ChainReaders } from './chain-reader';
 import { CheckedReader } from './checked-reader';
 import { EvmReader } from './evm-reader';
 import { TronReader } from './tron-reader';
@@ -17,9 +17,6 @@ export interface ChainReaderOptions {
   /** The clock that times a new ask of a node not verified yet; Date.now unless a test moves it. */
   readonly now?: () => number;
 }
-
-/** The reader of each network read from a node; a manual network has none. */
-export type ChainReaders = Readonly<Partial<Record<NetworkId, ChainReader>>>;
 
 export function createChainReaders(
   config: ChainConfig,

@@ -36,7 +36,7 @@ import type { ServerContext } from '../context';
 import { addressKey } from '../chain/deposit-rules';
 import { ORDER_COLUMNS, type ChainIncomingTable, type Database } from '../db/schema';
 import { AppError } from '../errors';
-import { flagForOperators } from '../notifications/outbox';
+import { alertOperatorsOfAddress, flagForOperators } from '../notifications/outbox';
 import { holderOf, type AmountHolder } from '../orders/deposit-amounts';
 import { depositAddressFor } from '../orders/create';
 import { attachDeposit } from '../orders/deposit-attach';
@@ -99,12 +99,13 @@ export async function scanDeposits(
       if (!(error instanceof ChainUnavailable)) throw error;
       options.log?.warn({ network, contract, fault: error.fault, err: error }, 'chain scan failed');
     } finally {
+      const lag = next.kind === 'block' ? Math.max(0, head.final + 1 - next.block) : null;
       await ctx.db
         .updateTable('chain_scans')
         .set({
           next_block: next.kind === 'block' ? next.block : null,
           next_time: next.kind === 'time' ? next.timeMs : null,
-          lag_blocks: next.kind === 'block' ? Math.max(0, head.final + 1 - next.block) : null,
+          lag_blocks: lag,
           // Scanned for the round at `now`: no instance scans it again before a later round.
           claimed_until: now,
           updated_at: now,
@@ -113,9 +114,39 @@ export async function scanDeposits(
         .where('address', '=', key.address)
         .where('contract', '=', key.contract)
         .execute();
+      if (lag !== null && lag >= SCAN_BEHIND_ALERT_BLOCKS)
+        await tellScanBehind(ctx, network, lag, now);
     }
   }
   return result;
+}
+
+/**
+ * Final blocks behind from which a scan is told to operators: more than a round catches up
+ * (8 ranges of 1 000), so it is not catching up by itself (a node refusing ranges, a server
+ * down for long).
+ */
+export const SCAN_BEHIND_ALERT_BLOCKS = 10_000;
+
+/** Tells the operators' chat a network's scan is behind: at most once an hour per network. */
+async function tellScanBehind(
+  ctx: ScanContext,
+  network: NetworkId,
+  lagBlocks: number,
+  now: number,
+): Promise<void> {
+  const hour = Math.floor(now / 3_600_000);
+  await ctx.db
+    .transaction()
+    .execute((trx) =>
+      alertOperatorsOfAddress(
+        trx,
+        'scan_behind',
+        { network, lagBlocks },
+        `scan_behind:${network}:${hour}`,
+        now,
+      ),
+    );
 }
 
 /**
@@ -196,8 +227,12 @@ async function takeTransfer(
   if (holder === undefined) {
     // Dust (an address poisoner's, say) is counted, never put before operators.
     const dust = transfer.amount < unitsToTokenAmount(ctx.config.chainDustBelowUnits, decimals);
-    await keepIncoming(ctx.db, { ...incoming, dust: dust ? 1 : 0 });
-    return dust ? 'dust' : 'unmatched';
+    if (dust) {
+      await keepIncoming(ctx.db, { ...incoming, dust: 1 });
+      return 'dust';
+    }
+    await keepUnmatched(ctx.db, incoming, now);
+    return 'unmatched';
   }
   if (
     holder.status === 'WAITING_CRYPTO' &&
@@ -275,6 +310,26 @@ async function keepIncoming(
     .values(row)
     .onConflict((oc) => oc.columns(['network', 'tx_hash', 'contract', 'amount']).doNothing())
     .execute();
+}
+
+/** A transfer no sell could take, kept for operators and told in their chat (once). */
+async function keepUnmatched(
+  db: Kysely<Database>,
+  incoming: Insertable<ChainIncomingTable>,
+  now: number,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await keepIncoming(trx, incoming);
+    const facts = {
+      network: incoming.network,
+      coin: incoming.coin,
+      amount: tokenAmountToDecimal(BigInt(incoming.amount), incoming.decimals),
+      sender: incoming.sender,
+      txHash: incoming.tx_hash,
+    };
+    const event = `incoming:${incoming.network}:${incoming.tx_hash}:${incoming.amount}`;
+    await alertOperatorsOfAddress(trx, 'unmatched_deposit', facts, event, now);
+  });
 }
 
 /**

@@ -74,6 +74,20 @@ export interface NotificationFacts {
   readonly summaryCount?: number;
 }
 
+/** What an alert about a deposit address states (ADDRESS_ALERTS): no order, the chain's facts. */
+export interface AddressFacts {
+  readonly network: NetworkId;
+  /** unmatched_deposit: the transfer, its amount an exact decimal of whole coins. */
+  readonly coin?: CryptoCurrency;
+  readonly amount?: string;
+  readonly sender?: string;
+  readonly txHash?: string;
+  /** scan_behind: the final blocks the scan has still to read. */
+  readonly lagBlocks?: number;
+  /** As on an order's alert: set on a flood's summary. */
+  readonly summaryCount?: number;
+}
+
 export async function orderFacts(
   trx: Transaction<Database>,
   order: OrderRow,

@@ -11,11 +11,16 @@
  */
 import type { Transaction } from 'kysely';
 import type { Language } from '../../shared/api';
-import type { CustomerNotice, NotificationKind, OperatorAlert } from '../../shared/notifications';
+import type {
+  AddressAlert,
+  CustomerNotice,
+  NotificationKind,
+  OrderAlert,
+} from '../../shared/notifications';
 import type { Actor, OrderStatus } from '../../shared/order-status';
 import { ORDER_COLUMNS, type Database, type OrderRow } from '../db/schema';
 import { preferredLanguage } from '../i18n';
-import { orderFacts, type NotificationFacts } from './facts';
+import { orderFacts, type AddressFacts, type NotificationFacts } from './facts';
 
 /** What the customer is told of a status an operator or the system moved their order to. */
 const STATUS_NOTICES: Partial<Record<OrderStatus, CustomerNotice>> = {
@@ -29,7 +34,7 @@ const STATUS_NOTICES: Partial<Record<OrderStatus, CustomerNotice>> = {
 };
 
 /** What the operators are alerted to of a status a customer moved their order to. */
-const STATUS_ALERTS: Partial<Record<OrderStatus, OperatorAlert>> = {
+const STATUS_ALERTS: Partial<Record<OrderStatus, OrderAlert>> = {
   TX_PENDING: 'tx_submitted',
 };
 
@@ -56,7 +61,7 @@ interface Notification {
   readonly orderId: string | null;
   /** The customer's language; null for the operators' chat, whose language is read when sent. */
   readonly language: Language | null;
-  readonly facts: NotificationFacts;
+  readonly facts: NotificationFacts | AddressFacts;
 }
 
 /** Writes one notification; one already written for the same event and recipient is kept as is. */
@@ -121,7 +126,7 @@ export async function notifyCustomer(
 export async function flagForOperators(
   trx: Transaction<Database>,
   orderId: string,
-  kind: OperatorAlert,
+  kind: OrderAlert,
   event: string,
   now: number,
   extra: Partial<NotificationFacts> = {},
@@ -145,7 +150,7 @@ export async function flagTogether(
   orderId: string,
   elsewhere: readonly string[],
   alert: {
-    readonly kind: OperatorAlert;
+    readonly kind: OrderAlert;
     readonly eventOf: (id: string) => string;
     readonly extra?: Partial<NotificationFacts>;
   },
@@ -164,7 +169,7 @@ export async function flagTogether(
 /** Alerts the operators' chat about an order. */
 export async function alertOperators(
   trx: Transaction<Database>,
-  kind: OperatorAlert,
+  kind: OrderAlert,
   order: OrderRow,
   event: string,
   now: number,
@@ -209,4 +214,22 @@ export async function recordTransition(
   if (alert !== undefined && actor === 'customer') {
     await alertOperators(trx, alert, order, event, now);
   }
+}
+
+/**
+ * Alerts the operators' chat about a deposit address (no order: an unmatched transfer, a scan
+ * fallen behind), once per `event`, in the caller's transaction.
+ */
+export async function alertOperatorsOfAddress(
+  trx: Transaction<Database>,
+  kind: AddressAlert,
+  facts: AddressFacts,
+  event: string,
+  now: number,
+): Promise<void> {
+  await enqueue(
+    trx,
+    { kind, recipient: OPERATORS_RECIPIENT, event, orderId: null, language: null, facts },
+    now,
+  );
 }

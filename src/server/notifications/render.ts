@@ -21,7 +21,9 @@ import {
 import { fromMinor, fromUnits } from '../../shared/money';
 import { explorerTxUrl, NETWORKS } from '../../shared/networks';
 import {
+  isAddressAlert,
   isCustomerNotice,
+  type AddressAlert,
   type NotificationKind,
   type OperatorAlert,
 } from '../../shared/notifications';
@@ -29,7 +31,7 @@ import type { NotificationRow } from '../db/schema';
 import { endedHeadline, moneyNote } from '../../shared/order-ended';
 import { orderNumber, orderSupportLink } from '../../shared/support-link';
 import { translator } from '../i18n';
-import type { NotificationFacts } from './facts';
+import type { AddressFacts, NotificationFacts } from './facts';
 
 /** Deadlines are written in the service's time, said as "Moscow time" in the texts. */
 export const MESSAGE_TIME_ZONE = 'Europe/Moscow';
@@ -92,7 +94,43 @@ export function renderStored(
   if (facts.summaryCount !== undefined && !isCustomerNotice(row.kind)) {
     return renderSummary(row.kind, facts.summaryCount, language, options);
   }
+  if (isAddressAlert(row.kind)) {
+    return renderAddressAlert(row.kind, JSON.parse(row.payload) as AddressFacts, language, options);
+  }
   return renderNotification(row.kind, facts, language, options);
+}
+
+/** An alert about a deposit address, with a button to the console's queue that lists them. */
+export function renderAddressAlert(
+  kind: AddressAlert,
+  facts: AddressFacts,
+  language: Language,
+  options: RenderOptions,
+): RenderedMessage {
+  const LL = translator(language);
+  const network = NETWORKS[facts.network].name;
+  const text =
+    kind === 'unmatched_deposit'
+      ? LL.bot.operators.unmatchedDeposit(
+          escaped({
+            network,
+            amount: formatDecimalText(facts.amount ?? '0', language),
+            coin: facts.coin ?? '',
+            sender: facts.sender ?? '',
+            hash: facts.txHash ?? '',
+          }),
+        )
+      : LL.bot.operators.scanBehind(
+          escaped({ network, blocks: formatNumber(facts.lagBlocks ?? 0, language) }),
+        );
+  const bot = options.botUsername;
+  return {
+    text,
+    buttons:
+      bot === undefined
+        ? []
+        : [{ text: LL.bot.buttons.openQueue(), url: startAppLink(bot, CONSOLE_QUEUE_START_PARAM) }],
+  };
 }
 
 /** A flood's summary in the operators' chat: how many of one kind, a button to the console's queue. */
@@ -115,7 +153,7 @@ export function renderSummary(
 }
 
 export function renderNotification(
-  kind: NotificationKind,
+  kind: Exclude<NotificationKind, AddressAlert>,
   facts: NotificationFacts,
   language: Language,
   options: RenderOptions,

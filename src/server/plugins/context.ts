@@ -4,7 +4,7 @@
  * `app.db`, `app.now` and `app.chain`, never an object passed around by hand.
  */
 import fp from 'fastify-plugin';
-import type { ChainReaders } from '../chain/chain-readers';
+import type { ChainReaders } from '../chain/chain-reader';
 import type { AppConfig } from '../config';
 import type { ServerContext } from '../context';
 import type { Database } from '../db/schema';
