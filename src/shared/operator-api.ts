@@ -183,7 +183,12 @@ export interface IncomingDeposit {
 /** `GET /api/operator/incoming`: the unmatched deposits, newest first. */
 export interface OperatorIncomingResponse {
   readonly deposits: readonly IncomingDeposit[];
+  /** Whether older ones follow (the next page's offset is the count read so far). */
+  readonly hasMore: boolean;
 }
+
+/** The unmatched deposits a page of the console's queue lists. */
+export const INCOMING_PAGE = 20;
 
 /** `GET /api/operator/orders/{id}`: everything an operator needs to act on one order. */
 export interface OperatorOrderResponse {

@@ -1119,7 +1119,9 @@ describe('unmatched deposits on a sell waiting for its crypto (issue 23, "Deposi
         {
           method: 'GET',
           path: '/api/operator/incoming',
-          reply: { json: { deposits: incoming } satisfies OperatorIncomingResponse },
+          reply: {
+            json: { deposits: incoming, hasMore: false } satisfies OperatorIncomingResponse,
+          },
         },
         {
           method: 'GET',
@@ -1170,6 +1172,33 @@ describe('unmatched deposits on a sell waiting for its crypto (issue 23, "Deposi
       },
     );
 
+    it('more than a page: the header says there are more, and "Load more" lists the next page below, asked by offset', async () => {
+      const many = Array.from({ length: 25 }, (_, i) => ({
+        ...(deposits[1] as IncomingDeposit),
+        txHash: `0x${String(i).padStart(64, '0')}`,
+      }));
+      const api = serveQueue([]);
+      api.on('GET', '/api/operator/incoming', (call) => {
+        const offset = Number(call.query.get('offset'));
+        const limit = Number(call.query.get('limit'));
+        const page = many.slice(offset, offset + limit);
+        return { json: { deposits: page, hasMore: offset + limit < many.length } };
+      });
+      renderApp('/console', { language: 'en' });
+      await settle();
+      const section = () => screen.getByTestId('queue-incoming');
+      expect(section().querySelector('header')?.textContent).toBe('Unmatched deposits · 20+');
+      expect(section().querySelectorAll('[data-incoming]')).toHaveLength(20);
+      fireEvent.click(screen.getByTestId('incoming-more'));
+      await settle();
+      expect(section().querySelectorAll('[data-incoming]')).toHaveLength(25);
+      expect(section().querySelector('header')?.textContent).toBe('Unmatched deposits · 25');
+      expect(screen.queryByTestId('incoming-more')).toBeNull();
+      expect(
+        api.callsTo('GET', '/api/operator/incoming').map((c) => c.query.get('offset')),
+      ).toContain('20');
+    });
+
     it('a deposit opens the search of the sells waiting for their crypto, where its order is found', async () => {
       const api = serveQueue(deposits);
       const app = renderApp('/console', { language: 'en' });
@@ -1195,7 +1224,7 @@ describe('unmatched deposits on a sell waiting for its crypto (issue 23, "Deposi
       await settle();
       expect(screen.queryByTestId('queue-incoming')).toBeNull();
       expect(document.querySelectorAll('[data-queue-group]')).toHaveLength(QUEUE_GROUPS.length);
-      api.on('GET', '/api/operator/incoming', { json: { deposits } });
+      api.on('GET', '/api/operator/incoming', { json: { deposits, hasMore: false } });
       await advance(10_000);
       expect(api.callsTo('GET', '/api/operator/incoming')).toHaveLength(2);
       expect(screen.getByTestId('queue-incoming').dataset['count']).toBe('2');

@@ -54,7 +54,8 @@ const attach = (id: string, txHash: string, language: 'ru' | 'en' = 'en') =>
   });
 
 const listed = async () =>
-  (await get(t, OPERATOR_PATHS.incoming, OPERATOR)).json<OperatorIncomingResponse>().deposits;
+  (await get(t, `${OPERATOR_PATHS.incoming}?limit=100`, OPERATOR)).json<OperatorIncomingResponse>()
+    .deposits;
 
 const orderOf = (id: string) =>
   t.database.db
@@ -156,5 +157,21 @@ describe('an unmatched deposit is listed and attached by an operator', () => {
     chain.faults.clear();
     expect((await listed()).map((d) => d.txHash)).toContain(hash);
     expect((await orderOf((twins[1] as WaitingSell).id)).status).toBe('WAITING_CRYPTO');
+  });
+
+  it('the list pages, newest first: 20 by default, the next page from its offset, never a row twice; a bad page is 400', async () => {
+    const page = async (query: string) =>
+      (
+        await get(t, `${OPERATOR_PATHS.incoming}${query}`, OPERATOR)
+      ).json<OperatorIncomingResponse>();
+    const all = await listed();
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    const first = await page('?limit=1');
+    expect(first).toMatchObject({ hasMore: true });
+    expect(first.deposits.map((d) => d.txHash)).toEqual([all[0]?.txHash]);
+    const second = await page('?limit=1&offset=1');
+    expect(second.deposits.map((d) => d.txHash)).toEqual([all[1]?.txHash]);
+    expect((await page('')).deposits.length).toBe(Math.min(20, all.length));
+    expectError(await get(t, `${OPERATOR_PATHS.incoming}?limit=0`, OPERATOR), 'VALIDATION_FAILED');
   });
 });

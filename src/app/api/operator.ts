@@ -1,6 +1,7 @@
 /** The operator console's calls (src/shared/operator-api.ts), typed. */
 import type { OrderActionResponse } from '../../shared/api';
 import {
+  INCOMING_PAGE,
   OPERATOR_PATHS,
   type OperatorIncomingResponse,
   type OperatorOrderResponse,
@@ -32,9 +33,16 @@ export function fetchOperatorOrder(
   return apiRequest<OperatorOrderResponse>(OPERATOR_PATHS.order(id), signal ? { signal } : {});
 }
 
-/** The deposits without a hash that matched no single order, newest first. */
-export function fetchIncoming(signal?: AbortSignal): Promise<OperatorIncomingResponse> {
-  return apiRequest<OperatorIncomingResponse>(OPERATOR_PATHS.incoming, signal ? { signal } : {});
+/** A page of the deposits no order could take, newest first, from the `offset`-th on. */
+export function fetchIncoming(
+  offset: number,
+  signal?: AbortSignal,
+): Promise<OperatorIncomingResponse> {
+  const query = new URLSearchParams({ limit: String(INCOMING_PAGE), offset: String(offset) });
+  return apiRequest<OperatorIncomingResponse>(
+    `${OPERATOR_PATHS.incoming}?${query.toString()}`,
+    signal ? { signal } : {},
+  );
 }
 
 /** A receipt's file as uploaded, as a Blob. */

@@ -7,10 +7,11 @@
  */
 import type { Kysely, Selectable } from 'kysely';
 import { tokenAmountToDecimal } from '../../shared/money';
-import type { IncomingDeposit } from '../../shared/operator-api';
+import type { IncomingDeposit, OperatorIncomingResponse } from '../../shared/operator-api';
+import { pageOf, type PageRequest } from '../db/paging';
 import type { ChainIncomingTable, Database, OrderRow } from '../db/schema';
 
-/** The most unmatched deposits a list shows: the newest. */
+/** The most unmatched deposits an order's list shows: the newest of its network and coin. */
 export const INCOMING_LISTED = 100;
 
 function asIncoming(row: Selectable<ChainIncomingTable>): IncomingDeposit {
@@ -27,23 +28,27 @@ function asIncoming(row: Selectable<ChainIncomingTable>): IncomingDeposit {
 }
 
 /**
- * The unmatched deposits, newest first. A console scoped to its own orders (a demo visitor's)
- * sees none: a transfer belongs to nobody until attached.
+ * A page of the unmatched deposits, newest first (the hash breaks ties: pages never skip or
+ * repeat a row). A console scoped to its own orders (a demo visitor's) sees none: a transfer
+ * belongs to nobody until attached.
  */
 export async function unmatchedDeposits(
   db: Kysely<Database>,
   scope: number | null,
-): Promise<IncomingDeposit[]> {
-  if (scope !== null) return [];
-  const rows = await db
-    .selectFrom('chain_incoming')
-    .selectAll()
-    .where('order_id', 'is', null)
-    .where('dust', '=', 0)
-    .orderBy('seen_at', 'desc')
-    .limit(INCOMING_LISTED)
-    .execute();
-  return rows.map(asIncoming);
+  page: PageRequest,
+): Promise<OperatorIncomingResponse> {
+  if (scope !== null) return { deposits: [], hasMore: false };
+  const { rows, hasMore } = await pageOf(
+    db
+      .selectFrom('chain_incoming')
+      .selectAll()
+      .where('order_id', 'is', null)
+      .where('dust', '=', 0)
+      .orderBy('seen_at', 'desc')
+      .orderBy('tx_hash'),
+    page,
+  );
+  return { deposits: rows.map(asIncoming), hasMore };
 }
 
 /** The unmatched deposits a waiting sell could take: its network's and coin's. */

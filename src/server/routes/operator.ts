@@ -25,6 +25,7 @@ import {
   ConfirmTxSchema,
   OfficeInstructionsSchema,
   OperatorActionSchema,
+  IncomingQuerySchema,
   OperatorListQuerySchema,
   RejectSchema,
   SetRateSchema,
@@ -137,7 +138,8 @@ export const operatorRoutes: FastifyPluginCallback = (app, _options, done) => {
 
   app.get(OPERATOR_PATHS.incoming, async (request, reply): Promise<OperatorIncomingResponse> => {
     noStore(reply);
-    return { deposits: await unmatchedDeposits(app.db, request.consoleScope) };
+    const page = parseWith(IncomingQuerySchema, request.query);
+    return unmatchedDeposits(app.db, request.consoleScope, page);
   });
   // No body completes an order that needs no outgoing hash (an office buy, a sell).
   app.post(

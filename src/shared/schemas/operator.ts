@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { CRYPTO_CURRENCIES } from '../networks';
 import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_METHODS } from '../order-status';
+import { INCOMING_PAGE } from '../operator-api';
 import {
   bankDetailField,
   bankNameField,
@@ -129,6 +130,23 @@ export const SetSpreadSchema = v.object({
 /** A calendar day, `yyyy-mm-dd` (UTC). */
 const DaySchema = v.pipe(v.string(), v.isoDate());
 
+/** A page of a list in the query: `limit` rows (1–100, `defaultLimit` unless given) from `offset`. */
+function pageQuery(defaultLimit: number) {
+  return {
+    limit: v.optional(
+      v.pipe(v.string(), v.regex(/^\d{1,3}$/), v.transform(Number), v.minValue(1), v.maxValue(100)),
+      String(defaultLimit),
+    ),
+    offset: v.optional(
+      v.pipe(v.string(), v.regex(/^\d{1,7}$/), v.transform(Number), v.minValue(0)),
+      '0',
+    ),
+  };
+}
+
+/** `GET /api/operator/incoming`: a page of the unmatched deposits, newest first. */
+export const IncomingQuerySchema = v.looseObject(pageQuery(INCOMING_PAGE));
+
 export const OperatorListQuerySchema = v.looseObject({
   /** An order number (the start of its id), a Telegram id, a @username or a customer's name. */
   q: v.optional(line(100)),
@@ -138,12 +156,5 @@ export const OperatorListQuerySchema = v.looseObject({
   status: v.optional(v.picklist([...ORDER_STATUSES, 'active', 'attention'])),
   type: v.optional(v.picklist(ORDER_TYPES)),
   method: v.optional(v.picklist(PAYMENT_METHODS)),
-  limit: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,3}$/), v.transform(Number), v.minValue(1), v.maxValue(100)),
-    '50',
-  ),
-  offset: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,7}$/), v.transform(Number), v.minValue(0)),
-    '0',
-  ),
+  ...pageQuery(50),
 });

@@ -145,8 +145,11 @@ export const WAITING_SELLS_PATH = '/console/orders?status=WAITING_CRYPTO&type=SE
  */
 export function QueueIncomingDeposits({
   deposits,
+  onMore,
 }: {
   readonly deposits: readonly IncomingDeposit[];
+  /** Lists the next page; absent when none follows. */
+  readonly onMore?: (() => void) | undefined;
 }) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
@@ -154,7 +157,7 @@ export function QueueIncomingDeposits({
   if (deposits.length === 0) return null;
   return (
     <Section
-      header={`${LL.console.incoming()} · ${deposits.length}`}
+      header={`${LL.console.incoming()} · ${deposits.length}${onMore === undefined ? '' : '+'}`}
       footer={LL.console.incomingQueueFooter()}
       data-testid="queue-incoming"
       data-count={deposits.length}
@@ -176,6 +179,11 @@ export function QueueIncomingDeposits({
           {`${depositAmount(deposit, language)} · ${NETWORKS[deposit.network].name}`}
         </Cell>
       ))}
+      {onMore !== undefined && (
+        <Cell onClick={onMore} data-testid="incoming-more">
+          <span className="copy-hint">{LL.myOrders.loadMore()}</span>
+        </Cell>
+      )}
     </Section>
   );
 }

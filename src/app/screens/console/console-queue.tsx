@@ -5,7 +5,9 @@
  * order (issue 23), when there are any.
  */
 import { Button, List, Placeholder, Section, Text } from '@telegram-apps/telegram-ui';
+import { useState } from 'react';
 import { useLocation } from 'wouter';
+import type { IncomingDeposit } from '../../../shared/operator-api';
 import { Loading } from '../../components/loading';
 import { Screen } from '../../components/screen';
 import { clockOffset } from '../../hooks/use-countdown';
@@ -19,6 +21,13 @@ import { useServerNow } from '../../components/console/console-time';
 
 /** How often the open queue is asked again. */
 const QUEUE_POLL_MS = 10_000;
+
+/** The unmatched deposits the queue lists: the pages read so far, and whether more follow. */
+interface IncomingList {
+  readonly deposits: readonly IncomingDeposit[];
+  readonly hasMore: boolean;
+}
+const NO_INCOMING: IncomingList = { deposits: [], hasMore: false };
 
 export function ConsoleQueue() {
   const { LL } = useI18nContext();
@@ -34,7 +43,27 @@ export function ConsoleQueue() {
   );
   const now = useServerNow(queue.data?.offsetMs ?? 0);
   // Apart from the queue: a failure here hides the list and leaves the queue as it is.
-  const incoming = useFetchState('incoming', fetchIncoming, { intervalMs: QUEUE_POLL_MS });
+  const [incomingPages, setIncomingPages] = useState(1);
+  const incoming = useFetchState(
+    `incoming:${incomingPages}`,
+    async (signal) => {
+      const deposits: IncomingDeposit[] = [];
+      let hasMore = false;
+      for (let page = 0; page < incomingPages; page++) {
+        const answer = await fetchIncoming(deposits.length, signal);
+        deposits.push(...answer.deposits);
+        hasMore = answer.hasMore;
+        if (!hasMore) break;
+      }
+      return { deposits, hasMore };
+    },
+    { intervalMs: QUEUE_POLL_MS },
+  );
+  // While the next page loads, the list shown so far stays (state kept from the last answer).
+  const [shownIncoming, setShownIncoming] = useState<IncomingList>(NO_INCOMING);
+  if (incoming.data !== undefined && incoming.data !== shownIncoming) {
+    setShownIncoming(incoming.data);
+  }
 
   let body;
   if (queue.data === undefined && queue.error !== undefined) {
@@ -44,7 +73,10 @@ export function ConsoleQueue() {
   } else {
     body = (
       <List>
-        <QueueIncomingDeposits deposits={incoming.data?.deposits ?? []} />
+        <QueueIncomingDeposits
+          deposits={shownIncoming.deposits}
+          onMore={shownIncoming.hasMore ? () => setIncomingPages(incomingPages + 1) : undefined}
+        />
         {queue.data.answer.groups.map(({ group, count, orders }) => (
           <Section
             key={group}
