@@ -13,7 +13,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { BotMonitor } from './bot/bot';
-import type { ChainCallEvent } from './chain/chain-reader';
+import type { ChainCallEvent, NetworkFigure } from './chain/chain-reader';
 import type { Database } from './db/schema';
 import type { JobMonitor } from './jobs/periodic';
 import { chainCheckLag, chainLookupBacklog } from './jobs/chain-checker';
@@ -149,42 +149,30 @@ export function createMetrics(context: {
       gauge.set((await chainCheckLag(context.db, now)) / 1000);
     },
   );
-  databaseGauge(
-    {
-      name: 'exchange_chain_lookup_backlog',
-      help: 'Hash lookups due and not made yet (the per-minute ration works through them), by network',
-      labelNames: ['network'] as const,
-    },
-    async (gauge, now) => {
+  // The chain's figures per network, each read from the database at a scrape.
+  const perNetwork = (
+    name: string,
+    help: string,
+    read: (db: Kysely<Database>, now: number) => Promise<readonly NetworkFigure[]>,
+  ) =>
+    databaseGauge({ name, help, labelNames: ['network'] as const }, async (gauge, now) => {
       gauge.reset();
-      for (const { network, due } of await chainLookupBacklog(context.db, now)) {
-        gauge.set({ network }, due);
-      }
-    },
+      for (const { network, value } of await read(context.db, now)) gauge.set({ network }, value);
+    });
+  perNetwork(
+    'exchange_chain_lookup_backlog',
+    'Hash lookups due and not made yet (the per-minute ration works through them), by network',
+    chainLookupBacklog,
   );
-  databaseGauge(
-    {
-      name: 'exchange_chain_dust_transfers',
-      help: 'Transfers to a deposit address under CHAIN_DUST_BELOW kept off the operators list, by network',
-      labelNames: ['network'] as const,
-    },
-    async (gauge) => {
-      gauge.reset();
-      for (const { network, count } of await chainDustCount(context.db)) {
-        gauge.set({ network }, count);
-      }
-    },
+  perNetwork(
+    'exchange_chain_dust_transfers',
+    'Transfers to a deposit address under CHAIN_DUST_BELOW kept off the operators list, by network',
+    chainDustCount,
   );
-  databaseGauge(
-    {
-      name: 'exchange_chain_scan_lag_blocks',
-      help: 'Final blocks the deposit address scan has still to read, by EVM network (0: caught up)',
-      labelNames: ['network'] as const,
-    },
-    async (gauge) => {
-      gauge.reset();
-      for (const { network, lag } of await chainScanLag(context.db)) gauge.set({ network }, lag);
-    },
+  perNetwork(
+    'exchange_chain_scan_lag_blocks',
+    'Final blocks the deposit address scan has still to read, by EVM network (0: caught up)',
+    chainScanLag,
   );
   const jobFailures = new Counter({
     name: 'exchange_job_failures_total',

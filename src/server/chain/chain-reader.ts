@@ -232,3 +232,9 @@ export const DEFAULT_CALL_TIMEOUT_MS = 10_000;
 
 /** The reader of each network read from a node; a manual network has none. */
 export type ChainReaders = Readonly<Partial<Record<NetworkId, ChainReader>>>;
+
+/** One network's figure of the chain checks (a backlog, a count, a lag), as metrics export it. */
+export interface NetworkFigure {
+  readonly network: NetworkId;
+  readonly value: number;
+}

@@ -39,6 +39,7 @@ import {
   confirmationsOf,
   isFinal,
   type ChainHead,
+  type NetworkFigure,
   type TransactionFound,
 } from '../chain/chain-reader';
 import {
@@ -856,7 +857,7 @@ export async function chainCheckLag(db: Kysely<Database>, now: number): Promise<
 export async function chainLookupBacklog(
   db: Kysely<Database>,
   now: number,
-): Promise<{ readonly network: NetworkId; readonly due: number }[]> {
+): Promise<NetworkFigure[]> {
   const rows = await db
     .selectFrom('chain_checks')
     .select((eb) => ['network', eb.fn.countAll<number | string>().as('due')])
@@ -864,7 +865,7 @@ export async function chainLookupBacklog(
     .where('next_check_at', '<=', now)
     .groupBy('network')
     .execute();
-  return rows.map((row) => ({ network: row.network, due: Number(row.due) }));
+  return rows.map((row) => ({ network: row.network, value: Number(row.due) }));
 }
 
 /** Whether any network is read from a node: only then does the server run the checker. */

@@ -30,6 +30,7 @@ import {
   type ChainReader,
   type IncomingTransfer,
   type ScanPosition,
+  type NetworkFigure,
 } from '../chain/chain-reader';
 import type { NetworkChainConfig } from '../chain/chain-config';
 import type { ServerContext } from '../context';
@@ -355,27 +356,23 @@ async function flagHolder(
 }
 
 /** Per network, the dust transfers its scans kept (never listed for operators). */
-export async function chainDustCount(
-  db: Kysely<Database>,
-): Promise<{ readonly network: NetworkId; readonly count: number }[]> {
+export async function chainDustCount(db: Kysely<Database>): Promise<NetworkFigure[]> {
   const rows = await db
     .selectFrom('chain_incoming')
     .select((eb) => ['network', eb.fn.countAll<number | string>().as('count')])
     .where('dust', '=', 1)
     .groupBy('network')
     .execute();
-  return rows.map((row) => ({ network: row.network, count: Number(row.count) }));
+  return rows.map((row) => ({ network: row.network, value: Number(row.count) }));
 }
 
 /** Per EVM network, the most final blocks any of its scans has still to read. */
-export async function chainScanLag(
-  db: Kysely<Database>,
-): Promise<{ readonly network: NetworkId; readonly lag: number }[]> {
+export async function chainScanLag(db: Kysely<Database>): Promise<NetworkFigure[]> {
   const rows = await db
     .selectFrom('chain_scans')
     .select((eb) => ['network', eb.fn.max<number>('lag_blocks').as('lag')])
     .where('lag_blocks', 'is not', null)
     .groupBy('network')
     .execute();
-  return rows.map((row) => ({ network: row.network, lag: row.lag }));
+  return rows.map((row) => ({ network: row.network, value: row.lag }));
 }

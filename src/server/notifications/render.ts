@@ -123,14 +123,15 @@ export function renderAddressAlert(
       : LL.bot.operators.scanBehind(
           escaped({ network, blocks: formatNumber(facts.lagBlocks ?? 0, language) }),
         );
+  return { text, buttons: queueButtons(LL, options) };
+}
+
+/** The button that opens the console's queue, where every alert of the operators' chat leads. */
+function queueButtons(LL: TranslationFunctions, options: RenderOptions): MessageButton[] {
   const bot = options.botUsername;
-  return {
-    text,
-    buttons:
-      bot === undefined
-        ? []
-        : [{ text: LL.bot.buttons.openQueue(), url: startAppLink(bot, CONSOLE_QUEUE_START_PARAM) }],
-  };
+  return bot === undefined
+    ? []
+    : [{ text: LL.bot.buttons.openQueue(), url: startAppLink(bot, CONSOLE_QUEUE_START_PARAM) }];
 }
 
 /** A flood's summary in the operators' chat: how many of one kind, a button to the console's queue. */
@@ -142,14 +143,7 @@ export function renderSummary(
 ): RenderedMessage {
   const LL = translator(language);
   const text = LL.bot.summaries[kind]({ count, shown: escapeHtml(formatNumber(count, language)) });
-  const bot = options.botUsername;
-  return {
-    text,
-    buttons:
-      bot === undefined
-        ? []
-        : [{ text: LL.bot.buttons.openQueue(), url: startAppLink(bot, CONSOLE_QUEUE_START_PARAM) }],
-  };
+  return { text, buttons: queueButtons(LL, options) };
 }
 
 export function renderNotification(
