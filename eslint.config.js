@@ -78,7 +78,7 @@ export default tseslint.config(
     ),
   },
   {
-    // Plain JavaScript that Node runs as it is (src/server/build-if-stale.mjs).
+    // Plain JavaScript that Node runs as it is (src/server/platform/build-if-stale.mjs).
     files: ['**/*.mjs'],
     languageOptions: { globals: globals.node },
   },

@@ -6,31 +6,31 @@
  * compressed), and the mini-app with the answer to unknown paths.
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { requestLoggerFactory } from './request-logger';
+import { requestLoggerFactory } from './platform/logging/request-logger';
 import type { Kysely } from 'kysely';
-import { createChainReaders } from './chain/chain-readers';
-import type { AppConfig } from './config';
-import type { Database } from './db/schema';
-import { authPlugin } from './plugins/auth';
-import { botPlugin } from './plugins/bot';
-import { callLimitsPlugin } from './plugins/call-limits';
-import { compressionPlugin } from './plugins/compression';
-import { contextPlugin } from './plugins/context';
-import { errorsPlugin, sendError } from './plugins/errors';
-import { jobsPlugin } from './plugins/jobs';
-import { metricsPlugin } from './plugins/metrics';
-import { readinessPlugin } from './plugins/readiness';
-import { requestLogPlugin, serializeRequest } from './plugins/request-log';
-import { securityHeadersPlugin } from './plugins/security-headers';
-import { statusAnswersPlugin } from './plugins/status-answers';
-import { JSON_BODY_LIMIT_BYTES, jsonBodyPlugin } from './plugins/json-body';
-import { webAppPlugin } from './plugins/web-app';
-import { customerRoutes } from './routes/customer';
-import { operatorRoutes } from './routes/operator';
-import { publicRoutes } from './routes/public';
-import { installed } from './packages';
-import { StatusLane } from './status-lane';
-import { redactToken, serializeError, serializeLogged } from './redact-token';
+import { createChainReaders } from './chain/readers/chain-readers';
+import type { AppConfig } from './platform/config/config';
+import type { Database } from './platform/db/schema';
+import { authPlugin } from './platform/identity/identity-plugin';
+import { botPlugin } from './notifications/notifications-plugin';
+import { callLimitsPlugin } from './platform/limits/call-limits';
+import { compressionPlugin } from './platform/http/compression';
+import { contextPlugin } from './platform/context-plugin';
+import { errorsPlugin, sendError } from './platform/http/errors-plugin';
+import { jobsPlugin } from './platform/jobs/jobs-plugin';
+import { metricsPlugin } from './platform/metrics/metrics-plugin';
+import { readinessPlugin } from './platform/http/readiness';
+import { requestLogPlugin, serializeRequest } from './platform/logging/request-log';
+import { securityHeadersPlugin } from './platform/http/security-headers';
+import { statusAnswersPlugin } from './orders/status/status-answers-plugin';
+import { JSON_BODY_LIMIT_BYTES, jsonBodyPlugin } from './platform/http/json-body';
+import { webAppPlugin } from './platform/http/web-app';
+import { customerRoutes } from './orders/orders-routes';
+import { operatorRoutes } from './operator/operator-routes';
+import { publicRoutes } from './platform/http/public-routes';
+import { installed } from './platform/packages';
+import { StatusLane } from './orders/status/status-lane';
+import { redactToken, serializeError, serializeLogged } from './platform/logging/redact-token';
 
 export interface AppDeps {
   readonly db: Kysely<Database>;
@@ -69,7 +69,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
           ? {
               transport: {
                 target: 'pino-pretty',
-                // A request's line says it all in its message (plugins/request-log.ts).
+                // A request's line says it all in its message (platform/logging/request-log.ts).
                 options: {
                   translateTime: 'SYS:HH:MM:ss',
                   ignore: 'pid,hostname,reqId,req,res,responseTime',
@@ -78,7 +78,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
             }
           : {}),
     },
-    // One line per request, written when it is answered (plugins/request-log.ts).
+    // One line per request, written when it is answered (platform/logging/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
     // A request's own logger is made when it first writes a line (request-logger.ts).
     childLoggerFactory: requestLoggerFactory,
@@ -96,7 +96,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     // The router's own refusals (a malformed %-escape, a path segment over 100 characters) would
     // otherwise answer with Fastify's codes; they go through the same handler as every error.
     frameworkErrors: sendError,
-    // A stopping server answers 503 itself, in the API's own form (plugins/readiness.ts).
+    // A stopping server answers 503 itself, in the API's own form (platform/http/readiness.ts).
     return503OnClosing: false,
   });
   // Built once: a reader keeps the decimals it read. Each call is counted in the app's metrics,

@@ -3,10 +3,10 @@
  * chain node is of its network's chain, listens, and shuts down gracefully on SIGINT and SIGTERM.
  */
 import { buildApp } from './app';
-import { ChainIdMismatch, checkChainIds, testNetworksOf } from './chain/chain-ids';
-import { ConfigError, isDemoMode, loadConfig } from './config';
-import { openDatabase, prepareDatabase } from './db/database';
-import { listenUrl } from './listen-address';
+import { ChainIdMismatch, checkChainIds, testNetworksOf } from './chain/readers/chain-ids';
+import { ConfigError, isDemoMode, loadConfig } from './platform/config/config';
+import { openDatabase, prepareDatabase } from './platform/db/database';
+import { listenUrl } from './platform/config/listen-address';
 
 async function main(): Promise<void> {
   let config;

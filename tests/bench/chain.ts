@@ -21,10 +21,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import type { DatabaseConfig } from '../../src/server/config';
-import { openDatabase } from '../../src/server/db/database';
-import type { Database, NewOrderRow } from '../../src/server/db/schema';
-import { retryDelay } from '../../src/server/orders/deposit-check';
+import type { DatabaseConfig } from '../../src/server/platform/config/config';
+import { openDatabase } from '../../src/server/platform/db/database';
+import type { Database, NewOrderRow } from '../../src/server/platform/db/schema';
+import { retryDelay } from '../../src/server/chain/deposit-check';
 import { unitsToTokenAmount } from '../../src/shared/money';
 import { startEvmChain, type EvmTestChain } from '../helpers/evm-chain';
 import { ORDER_DEFAULTS } from '../helpers/orders';
@@ -338,7 +338,7 @@ async function idleDay(chain: EvmTestChain): Promise<string> {
 async function main(): Promise<void> {
   if (process.env['BENCH_NO_BUILD'] !== '1') {
     // What `npm start`'s prestart runs: a build only when the sources are newer than it.
-    execFileSync(process.execPath, ['src/server/build-if-stale.mjs'], {
+    execFileSync(process.execPath, ['src/server/platform/build-if-stale.mjs'], {
       cwd: SERVER_DIR,
       stdio: 'inherit',
     });

@@ -26,7 +26,11 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { LIGHT_THEME } from '../../src/app/telegram/default-themes';
-import { DEMO_BOT_TOKEN, DEMO_USER, signInitData } from '../../src/server/auth/telegram-auth';
+import {
+  DEMO_BOT_TOKEN,
+  DEMO_USER,
+  signInitData,
+} from '../../src/server/platform/identity/telegram-auth';
 import { launchChromium } from '../helpers/chromium';
 import { freePort } from '../helpers/server-process';
 import { fakeTelegramClient, launchParameters } from '../helpers/telegram-client';

@@ -7,7 +7,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { DatabaseConfig } from '../../src/server/config';
+import type { DatabaseConfig } from '../../src/server/platform/config/config';
 import { freePort } from '../helpers/server-process';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');

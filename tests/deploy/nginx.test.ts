@@ -23,13 +23,13 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhookSecret } from '../../src/server/bot/bot';
-import { EnvVariablesSchema } from '../../src/server/config';
+import { webhookSecret } from '../../src/server/notifications/bot';
+import { EnvVariablesSchema } from '../../src/server/platform/config/config';
 import {
   JSON_BODY_LIMIT_BYTES,
   RECEIPT_BODY_LIMIT_BYTES,
-} from '../../src/server/plugins/json-body';
-import { ADDRESS_LIMITS } from '../../src/server/rate-limit';
+} from '../../src/server/platform/http/json-body';
+import { ADDRESS_LIMITS } from '../../src/server/platform/limits/rate-limit';
 import {
   API_PATHS,
   type ApiErrorBody,

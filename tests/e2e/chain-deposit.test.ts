@@ -11,7 +11,7 @@
 import type { Browser, Page } from 'playwright-core';
 import type { Hash } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/server/config';
+import { loadConfig } from '../../src/server/platform/config/config';
 import { unitsToTokenAmount } from '../../src/shared/money';
 import { formatCrypto } from '../../src/shared/format';
 import { startEvmChain, type EvmTestChain } from '../helpers/evm-chain';

@@ -9,7 +9,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DEMO_BOT_TOKEN, signInitData } from '../../src/server/auth/telegram-auth';
+import { DEMO_BOT_TOKEN, signInitData } from '../../src/server/platform/identity/telegram-auth';
 import { DEMO_CUSTOMER, onScreen, openPhone, screenshot, useBrowserAndServer } from './harness';
 import { TRON_WALLET, createP2pBuy, orderIdOf } from './journeys';
 

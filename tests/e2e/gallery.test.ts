@@ -9,7 +9,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, it } from 'vitest';
-import { DEMO_DEPOSIT_ADDRESSES } from '../../src/server/config';
+import { DEMO_DEPOSIT_ADDRESSES } from '../../src/server/platform/config/config';
 import { insertOrder } from '../helpers/orders';
 import { DEMO_CUSTOMER, onScreen, openPhone, screenshot, useBrowserAndServer } from './harness';
 

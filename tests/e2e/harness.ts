@@ -11,11 +11,11 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { DARK_THEME, LIGHT_THEME } from '../../src/app/telegram/default-themes';
-import { loadConfig, type AppConfig } from '../../src/server/config';
+import { loadConfig, type AppConfig } from '../../src/server/platform/config/config';
 import { launchChromium } from '../helpers/chromium';
 import { fakeTelegramClient, launchParameters } from '../helpers/telegram-client';
 import { initDataFor } from '../helpers/identity';
-import { demoCustomer } from '../../src/server/auth/demo-session';
+import { demoCustomer } from '../../src/server/platform/identity/demo-session';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

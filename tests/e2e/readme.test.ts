@@ -124,7 +124,10 @@ describe("the README's commands, as written", () => {
     expect(imported.size).toBeGreaterThan(5);
     expect([...imported].filter((name) => pkg.dependencies[name] === undefined)).toEqual([]);
     // The build-if-stale check that `npm start` runs first is plain Node, with no package.
-    const check = fs.readFileSync(path.join(ROOT, 'src/server/build-if-stale.mjs'), 'utf8');
+    const check = fs.readFileSync(
+      path.join(ROOT, 'src/server/platform/build-if-stale.mjs'),
+      'utf8',
+    );
     expect([...check.matchAll(/^import .* from '([^']+)'/gm)].map((m) => m[1])).toEqual([
       'node:child_process',
       'node:fs',

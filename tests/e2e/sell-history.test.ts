@@ -4,7 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_DEPOSIT_ADDRESSES } from '../../src/server/config';
+import { DEMO_DEPOSIT_ADDRESSES } from '../../src/server/platform/config/config';
 import { historyCardTarget } from '../../src/shared/order-screens';
 import type { OrderStatus, OrderType, PaymentMethod } from '../../src/shared/order-status';
 import { OPERATOR, OperatorClient } from '../helpers/operator';

@@ -8,7 +8,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DEMO_DEPOSIT_ADDRESSES } from '../../src/server/config';
+import { DEMO_DEPOSIT_ADDRESSES } from '../../src/server/platform/config/config';
 import { unitsToDecimal } from '../../src/shared/money';
 import { insertOrder } from '../helpers/orders';
 import { DEMO_CUSTOMER, onScreen, screenshot, useBrowserAndServer, withPhone } from './harness';

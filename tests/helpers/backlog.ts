@@ -7,8 +7,8 @@
  */
 import http from 'node:http';
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../../src/server/db/migrations';
-import type { Database, NewOrderRow } from '../../src/server/db/schema';
+import type { Dialect } from '../../src/server/platform/db/migrations';
+import type { Database, NewOrderRow } from '../../src/server/platform/db/schema';
 import { OPERATOR_USUAL_ANSWER_MS } from '../../src/shared/limits';
 import { authHeader, initDataFor } from './identity';
 import { ORDER_DEFAULTS } from './orders';

@@ -6,9 +6,9 @@
  */
 import type { Address, Hash } from 'viem';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import type { ChainCheckContext } from '../../src/server/jobs/chain-checker';
-import { parseChainConfig, type ChainConfig } from '../../src/server/chain/chain-config';
-import type { AppConfig } from '../../src/server/config';
+import type { ChainCheckContext } from '../../src/server/chain/chain-checker';
+import { parseChainConfig, type ChainConfig } from '../../src/server/platform/config/chain-config';
+import type { AppConfig } from '../../src/server/platform/config/config';
 import { unitsToTokenAmount } from '../../src/shared/money';
 import type { NetworkId } from '../../src/shared/networks';
 import { createOrder, newCustomer, type TestUser } from './api';

@@ -1,5 +1,9 @@
 /** Telegram identities for tests, signed exactly as Telegram signs them. */
-import { DEMO_BOT_TOKEN, DEMO_USER, signInitData } from '../../src/server/auth/telegram-auth';
+import {
+  DEMO_BOT_TOKEN,
+  DEMO_USER,
+  signInitData,
+} from '../../src/server/platform/identity/telegram-auth';
 
 export const ALICE = {
   id: 200_000_001,

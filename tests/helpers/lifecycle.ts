@@ -13,8 +13,8 @@ import { deflateSync } from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
-import { DEMO_DEPOSIT_ADDRESSES, type AppConfig } from '../../src/server/config';
-import type { Database, NewOrderRow, OrderRow } from '../../src/server/db/schema';
+import { DEMO_DEPOSIT_ADDRESSES, type AppConfig } from '../../src/server/platform/config/config';
+import type { Database, NewOrderRow, OrderRow } from '../../src/server/platform/db/schema';
 import {
   API_PATHS,
   type ApiErrorBody,

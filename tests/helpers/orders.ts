@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database, NewOrderRow } from '../../src/server/db/schema';
+import type { Database, NewOrderRow } from '../../src/server/platform/db/schema';
 import type { OrderStatus } from '../../src/shared/order-status';
 
 /** What a written order is unless a test says otherwise: a P2P buy of 100 USDT on TRC20. */

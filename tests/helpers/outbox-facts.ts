@@ -1,6 +1,6 @@
 /** What the outbox keeps of an order, made up for rows the tests and the bench write to it. */
 import type { Kysely } from 'kysely';
-import type { Database } from '../../src/server/db/schema';
+import type { Database } from '../../src/server/platform/db/schema';
 import type { NotificationFacts } from '../../src/server/notifications/facts';
 
 /**

@@ -12,7 +12,7 @@ import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { testDatabaseKind } from './test-database';
-import type { DatabaseConfig } from '../../src/server/config';
+import type { DatabaseConfig } from '../../src/server/platform/config/config';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** How many lines of the server's output are kept to explain a failure. */

@@ -1,7 +1,7 @@
 /** The real server on a fresh database, for `app.inject` tests and for the browser tests. */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
-import { loadConfig, type AppConfig } from '../../src/server/config';
+import { loadConfig, type AppConfig } from '../../src/server/platform/config/config';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 export interface TestApp {

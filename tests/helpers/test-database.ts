@@ -8,8 +8,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { DatabaseConfig } from '../../src/server/config';
-import { openDatabase, prepareDatabase, type OpenDatabase } from '../../src/server/db/database';
+import type { DatabaseConfig } from '../../src/server/platform/config/config';
+import {
+  openDatabase,
+  prepareDatabase,
+  type OpenDatabase,
+} from '../../src/server/platform/db/database';
 
 export interface TestDatabase extends OpenDatabase {
   readonly config: DatabaseConfig;

@@ -45,7 +45,7 @@ describe('Telegram identity (design.md, "Identity")', () => {
   });
 
   it("reads the spec's telegramInitData body field, and refuses one that is not a string", async () => {
-    const { extractInitData } = await import('../../src/server/auth/telegram-auth');
+    const { extractInitData } = await import('../../src/server/platform/identity/telegram-auth');
     const request = (body: unknown) => ({ headers: {}, body, query: {} }) as never;
     expect(extractInitData(request({ telegramInitData: 'raw-data' }))).toBe('raw-data');
     expect(extractInitData(request({}))).toBeUndefined();

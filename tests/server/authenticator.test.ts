@@ -7,8 +7,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthenticator } from '../../src/server/auth/authenticator';
-import { DEMO_BOT_TOKEN, initDataVerifier } from '../../src/server/auth/telegram-auth';
+import { createAuthenticator } from '../../src/server/platform/identity/authenticator';
+import { DEMO_BOT_TOKEN, initDataVerifier } from '../../src/server/platform/identity/telegram-auth';
 import { initDataFor } from '../helpers/identity';
 import { TestClock } from '../helpers/test-app';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';

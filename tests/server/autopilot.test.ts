@@ -4,8 +4,8 @@
  * alone every order a person took.
  */
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
-import { AUTOPILOT_DELAY_MS, runAutopilot } from '../../src/server/jobs/autopilot';
-import { ConfigError, loadConfig } from '../../src/server/config';
+import { AUTOPILOT_DELAY_MS, runAutopilot } from '../../src/server/operator/autopilot';
+import { ConfigError, loadConfig } from '../../src/server/platform/config/config';
 import { checkTxHash } from '../../src/shared/addresses';
 import { AUTOPILOT_OPERATOR_ID } from '../../src/shared/operator-api';
 import { ALICE } from '../helpers/identity';

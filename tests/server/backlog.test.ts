@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, prepareDatabase } from '../../src/server/db/database';
+import { openDatabase, prepareDatabase } from '../../src/server/platform/db/database';
 import { BACKLOG, BACKLOG_GOAL, backlogLeft, pollWhile, seedBacklog } from '../helpers/backlog';
 import {
   ServerProcess,

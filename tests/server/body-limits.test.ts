@@ -12,7 +12,7 @@ import { OPERATOR_PATHS } from '../../src/shared/operator-api';
 import {
   JSON_BODY_LIMIT_BYTES,
   RECEIPT_BODY_LIMIT_BYTES,
-} from '../../src/server/plugins/json-body';
+} from '../../src/server/platform/http/json-body';
 import { newCustomer, type TestUser } from '../helpers/api';
 import { authHeader, initDataFor } from '../helpers/identity';
 import { insertOrder } from '../helpers/orders';

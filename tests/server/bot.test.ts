@@ -4,7 +4,7 @@
  * the customer through the running outbox worker.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhookSecret } from '../../src/server/bot/bot';
+import { webhookSecret } from '../../src/server/notifications/bot';
 import { API_PATHS } from '../../src/shared/api';
 import { BOT_INFO, FAKE_TOKEN, FakeBotApi } from '../helpers/fake-bot-api';
 import { authHeader, initDataFor } from '../helpers/identity';

@@ -11,8 +11,11 @@ import {
   CHAIN_VARIABLE_NAMES,
   parseChainConfig,
   type ChainConfig,
-} from '../../src/server/chain/chain-config';
-import { DEFAULT_CONFIRMATIONS, OFFICIAL_TOKEN_CONTRACTS } from '../../src/server/chain/tokens';
+} from '../../src/server/platform/config/chain-config';
+import {
+  DEFAULT_CONFIRMATIONS,
+  OFFICIAL_TOKEN_CONTRACTS,
+} from '../../src/server/platform/config/tokens';
 
 function configOf(env: Record<string, string>): ChainConfig {
   const result = parseChainConfig(env);

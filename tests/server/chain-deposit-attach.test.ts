@@ -1,7 +1,7 @@
 /**
  * Deposits without a hash that the scan could not match to one order (issue 23: "anything else
  * is listed for operators as an unmatched deposit, with a button to attach it to an order";
- * jobs/chain-scan.ts, operator/incoming-deposits.ts, orders/deposit-attach.ts), against a real
+ * chain/chain-scan.ts, operator/incoming-deposits.ts, chain/deposit-attach.ts), against a real
  * EVM node (Hardhat in process): listed for operators, on the order too, and attached by one to
  * the order they choose, checked by the deposit rule and followed by the chain to its
  * confirmations; refused with what is wrong, in the console's language.
@@ -12,7 +12,7 @@ import {
   type OperatorIncomingResponse,
   type OperatorOrderResponse,
 } from '../../src/shared/operator-api';
-import { checkChainOnce, type ChainCheckContext } from '../../src/server/jobs/chain-checker';
+import { checkChainOnce, type ChainCheckContext } from '../../src/server/chain/chain-checker';
 import { tokenAmountToDecimal } from '../../src/shared/money';
 import { expectError, get, headersFor, type TestUser } from '../helpers/api';
 import {

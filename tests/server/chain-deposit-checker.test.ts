@@ -1,5 +1,5 @@
 /**
- * The chain checker (issue 23, "A seller's deposit"; jobs/chain-checker.ts) against a real EVM
+ * The chain checker (issue 23, "A seller's deposit"; chain/chain-checker.ts) against a real EVM
  * node (Hardhat in process): a deposit seen counts its confirmations as blocks are mined and
  * the order reaches TX_CONFIRMED by itself, actor `chain`, with the evidence in its audit trail;
  * a hash not known yet is found later and judged by the same rule as at the submission; an
@@ -10,16 +10,16 @@
 import { randomBytes } from 'node:crypto';
 import { encodeFunctionData, erc20Abi, type Address, type Hash } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createChainReaders } from '../../src/server/chain/chain-readers';
-import { AUTOPILOT_DELAY_MS, runAutopilot } from '../../src/server/jobs/autopilot';
+import { createChainReaders } from '../../src/server/chain/readers/chain-readers';
+import { AUTOPILOT_DELAY_MS, runAutopilot } from '../../src/server/operator/autopilot';
 import {
   CHAIN_CHECK_LEASE_MS,
   checkChainOnce,
   lookupsPerRound,
   type ChainCheckContext,
-} from '../../src/server/jobs/chain-checker';
-import type { ChainReader } from '../../src/server/chain/chain-reader';
-import { METRICS_PATH } from '../../src/server/plugins/metrics';
+} from '../../src/server/chain/chain-checker';
+import type { ChainReader } from '../../src/server/chain/readers/chain-reader';
+import { METRICS_PATH } from '../../src/server/platform/metrics/metrics-plugin';
 import { unmatchedDeposits } from '../../src/server/operator/incoming-deposits';
 import type { NotificationFacts } from '../../src/server/notifications/facts';
 import { renderNotification } from '../../src/server/notifications/render';

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { METRICS_PATH } from '../../src/server/plugins/metrics';
+import { METRICS_PATH } from '../../src/server/platform/metrics/metrics-plugin';
 import { API_PATHS } from '../../src/shared/api';
 import { unitsToDecimal } from '../../src/shared/money';
 import {

@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseChainConfig } from '../../src/server/chain/chain-config';
-import { checkChainOnce, type ChainCheckContext } from '../../src/server/jobs/chain-checker';
+import { parseChainConfig } from '../../src/server/platform/config/chain-config';
+import { checkChainOnce, type ChainCheckContext } from '../../src/server/chain/chain-checker';
 import { API_PATHS } from '../../src/shared/api';
 import { createOrder, newCustomer, post, type TestUser } from '../helpers/api';
 import { testDatabaseKind } from '../helpers/test-database';

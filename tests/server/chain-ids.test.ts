@@ -1,5 +1,5 @@
 /**
- * Which chain a node is on (src/server/chain/chain-ids.ts and checked-reader.ts): a node
+ * Which chain a node is on (src/server/chain/readers/chain-ids.ts and checked-reader.ts): a node
  * answering another chain's id than its network's stops the server with the variable, the
  * expected and the actual id; a test network (a local chain, a public testnet, a Tron genesis
  * other than mainnet's) stops it too when a real bot token is set, unless
@@ -16,8 +16,8 @@ import os from 'node:os';
 import path from 'node:path';
 import * as viemChains from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseChainConfig } from '../../src/server/chain/chain-config';
-import { ChainUnavailable } from '../../src/server/chain/chain-reader';
+import { parseChainConfig } from '../../src/server/platform/config/chain-config';
+import { ChainUnavailable } from '../../src/server/chain/readers/chain-reader';
 import {
   ChainIdMismatch,
   LOCAL_TEST_CHAIN_ID,
@@ -25,11 +25,11 @@ import {
   TRON_MAINNET_GENESIS,
   checkChainIds,
   testNetworksOf,
-} from '../../src/server/chain/chain-ids';
-import { createChainReaders } from '../../src/server/chain/chain-readers';
-import { CHAIN_ID_RECHECK_MS } from '../../src/server/chain/checked-reader';
-import { loadConfig } from '../../src/server/config';
-import { checkChainOnce } from '../../src/server/jobs/chain-checker';
+} from '../../src/server/chain/readers/chain-ids';
+import { createChainReaders } from '../../src/server/chain/readers/chain-readers';
+import { CHAIN_ID_RECHECK_MS } from '../../src/server/chain/readers/checked-reader';
+import { loadConfig } from '../../src/server/platform/config/config';
+import { checkChainOnce } from '../../src/server/chain/chain-checker';
 import {
   chainCheckContext,
   createChainTestApp,

@@ -7,8 +7,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseChainConfig, withPayoutAddresses } from '../../src/server/chain/chain-config';
-import { checkChainOnce, type ChainCheckContext } from '../../src/server/jobs/chain-checker';
+import {
+  parseChainConfig,
+  withPayoutAddresses,
+} from '../../src/server/platform/config/chain-config';
+import { checkChainOnce, type ChainCheckContext } from '../../src/server/chain/chain-checker';
 import { OPERATOR_PATHS } from '../../src/shared/operator-api';
 import { expectError, post } from '../helpers/api';
 import { chainCheckContext, insertPaidBuy } from '../helpers/chain-app';

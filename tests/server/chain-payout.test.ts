@@ -1,6 +1,6 @@
 /**
  * An operator's payout checked on the chain (issue 23, "An operator's payout";
- * operator/operator-orders.ts `completeOrder`, orders/payout-check.ts, the payout rule
+ * operator/operator-orders.ts `completeOrder`, chain/payout-check.ts, the payout rule
  * `judgePayout` in chain/deposit-rules.ts) against a real EVM node (Hardhat in process): a buy is
  * completed with its outgoing hash only when the transfer succeeded, moves the order's coin's
  * official contract, pays the customer's wallet, comes from the exchange's payout address when
@@ -15,10 +15,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Address, Hash } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withPayoutAddresses } from '../../src/server/chain/chain-config';
+import { withPayoutAddresses } from '../../src/server/platform/config/chain-config';
 import { payoutTolerance } from '../../src/server/chain/deposit-rules';
-import { AUTOPILOT_DELAY_MS, runAutopilot } from '../../src/server/jobs/autopilot';
-import { checkChainOnce, type ChainCheckContext } from '../../src/server/jobs/chain-checker';
+import { AUTOPILOT_DELAY_MS, runAutopilot } from '../../src/server/operator/autopilot';
+import { checkChainOnce, type ChainCheckContext } from '../../src/server/chain/chain-checker';
 import type { NotificationFacts } from '../../src/server/notifications/facts';
 import { renderNotification } from '../../src/server/notifications/render';
 import { unitsToTokenAmount } from '../../src/shared/money';

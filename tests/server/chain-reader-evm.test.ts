@@ -11,10 +11,10 @@ import {
   isFinal,
   type TransactionFound,
   type TransactionLookup,
-} from '../../src/server/chain/chain-reader';
-import { parseChainConfig } from '../../src/server/chain/chain-config';
-import { createChainReaders } from '../../src/server/chain/chain-readers';
-import { EvmReader, RANGES_PER_SCAN } from '../../src/server/chain/evm-reader';
+} from '../../src/server/chain/readers/chain-reader';
+import { parseChainConfig } from '../../src/server/platform/config/chain-config';
+import { createChainReaders } from '../../src/server/chain/readers/chain-readers';
+import { EvmReader, RANGES_PER_SCAN } from '../../src/server/chain/readers/evm-reader';
 import { deadPort, startEvmChain, type EvmTestChain } from '../helpers/evm-chain';
 
 let chain: EvmTestChain;

@@ -11,9 +11,9 @@ import {
   isFinal,
   type TransactionFound,
   type TransactionLookup,
-} from '../../src/server/chain/chain-reader';
-import { tronAddressFromHex, tronAddressToHex } from '../../src/server/chain/tron-address';
-import { SCAN_PAGE_BUDGET, TronReader } from '../../src/server/chain/tron-reader';
+} from '../../src/server/chain/readers/chain-reader';
+import { tronAddressFromHex, tronAddressToHex } from '../../src/server/chain/readers/tron-address';
+import { SCAN_PAGE_BUDGET, TronReader } from '../../src/server/chain/readers/tron-reader';
 import { deadPort } from '../helpers/evm-chain';
 import { startTronGridFake, type TronGridFake } from '../helpers/trongrid-fake';
 

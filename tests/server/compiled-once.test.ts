@@ -4,7 +4,7 @@
  * parameter is refused at once rather than silently ignored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compiledOnce } from '../../src/server/db/compiled-once';
+import { compiledOnce } from '../../src/server/platform/db/compiled-once';
 import { ALICE, BOB } from '../helpers/identity';
 import { insertOrder } from '../helpers/orders';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';

@@ -7,7 +7,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweepOnce } from '../../src/server/jobs/sweeper';
+import { sweepOnce } from '../../src/server/orders/sweeper';
 import { API_PATHS, type ApiErrorBody, type OrderActionResponse } from '../../src/shared/api';
 import { P2P_PAYMENT_WINDOW_MS } from '../../src/shared/limits';
 import type { OrderStatus } from '../../src/shared/order-status';

@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHAIN_VARIABLE_NAMES } from '../../src/server/chain/chain-config';
+import { CHAIN_VARIABLE_NAMES } from '../../src/server/platform/config/chain-config';
 import {
   ConfigError,
   DEMO_DEPOSIT_ADDRESSES,
   EnvVariablesSchema,
   isDemoMode,
   loadConfig,
-} from '../../src/server/config';
+} from '../../src/server/platform/config/config';
 
 const BOT_TOKEN = '7000000001:AAHk3rZ9mQx2VbT8nP4sLw6yJcD1eFgH0iK';
 const DEPOSITS = {

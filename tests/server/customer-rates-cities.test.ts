@@ -3,7 +3,7 @@
  * quote (design.md, "The server is the authority") and the cities an office buy can choose.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEED_CITIES } from '../../src/server/db/seed/offices';
+import { SEED_CITIES } from '../../src/server/platform/db/seed/offices';
 import { API_PATHS, type CitiesResponse, type RateResponse } from '../../src/shared/api';
 import { LISTED_CURRENCIES } from '../../src/shared/currencies';
 import type { CryptoCurrency } from '../../src/shared/networks';

@@ -33,7 +33,7 @@ import {
   type TestUser,
 } from '../helpers/api';
 import { authHeader, initDataFor } from '../helpers/identity';
-import { COMPRESS_ABOVE_BYTES } from '../../src/server/plugins/compression';
+import { COMPRESS_ABOVE_BYTES } from '../../src/server/platform/http/compression';
 import { insertOrder } from '../helpers/orders';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
-import { openDatabase, type OpenDatabase } from '../../src/server/db/database';
+import { openDatabase, type OpenDatabase } from '../../src/server/platform/db/database';
 import { amountsFor } from '../../src/server/orders/deposit-amounts';
 import { API_PATHS } from '../../src/shared/api';
 import { SHOWN_CRYPTO_STEP_UNITS, toUnits } from '../../src/shared/money';

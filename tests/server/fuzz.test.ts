@@ -15,10 +15,10 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECEIPT_BODY_LIMIT_BYTES } from '../../src/server/plugins/json-body';
+import { RECEIPT_BODY_LIMIT_BYTES } from '../../src/server/platform/http/json-body';
 import { RECEIPT_MAX_BYTES } from '../../src/shared/limits';
-import { DEMO_DEPOSIT_ADDRESSES } from '../../src/server/config';
-import type { NewOrderRow } from '../../src/server/db/schema';
+import { DEMO_DEPOSIT_ADDRESSES } from '../../src/server/platform/config/config';
+import type { NewOrderRow } from '../../src/server/platform/db/schema';
 import { API_PATHS, type CreateOrderResponse } from '../../src/shared/api';
 import type { NetworkId } from '../../src/shared/networks';
 import type { OrderStatus } from '../../src/shared/order-status';

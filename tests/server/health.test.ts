@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
-import { POSTGRES_POOL_SIZE, openDatabase } from '../../src/server/db/database';
+import { POSTGRES_POOL_SIZE, openDatabase } from '../../src/server/platform/db/database';
 import { API_PATHS, type ApiErrorBody } from '../../src/shared/api';
 import { HEALTH_DATABASE_TIMEOUT_MS, HEALTH_TIMEOUT_MS } from '../../src/shared/limits';
 import { createTestApp, type TestApp } from '../helpers/test-app';

@@ -7,7 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORPHAN_RECEIPT_AGE_MS, removeOrphanReceipts } from '../../src/server/jobs/housekeeping';
+import {
+  ORPHAN_RECEIPT_AGE_MS,
+  removeOrphanReceipts,
+} from '../../src/server/receipts/housekeeping';
 import { API_PATHS } from '../../src/shared/api';
 import { ALICE } from '../helpers/identity';
 import { createLifecycleApp, pngFile, receiptBody, rowOf, send } from '../helpers/lifecycle';

@@ -10,9 +10,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
-import { openDatabase, type OpenDatabase } from '../../src/server/db/database';
-import { sweepOnce } from '../../src/server/jobs/sweeper';
-import { CALL_LIMITS } from '../../src/server/rate-limit';
+import { openDatabase, type OpenDatabase } from '../../src/server/platform/db/database';
+import { sweepOnce } from '../../src/server/orders/sweeper';
+import { CALL_LIMITS } from '../../src/server/platform/limits/rate-limit';
 import { API_PATHS, type ApiErrorBody, type OrderDetails } from '../../src/shared/api';
 import { ALICE } from '../helpers/identity';
 import {

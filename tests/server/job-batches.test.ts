@@ -1,10 +1,10 @@
 /**
- * The discipline every background job follows (jobs/batches.ts; issue 21, item 4): batches
+ * The discipline every background job follows (platform/jobs/batches.ts; issue 21, item 4): batches
  * bounded by rows and by time, a turn of the event loop between two of them, and no batch
  * claimed once the job is asked to stop.
  */
 import { describe, expect, it } from 'vitest';
-import { JOB_BATCH_MS, inBatches, type BatchBudget } from '../../src/server/jobs/batches';
+import { JOB_BATCH_MS, inBatches, type BatchBudget } from '../../src/server/platform/jobs/batches';
 
 /** A queue of `count` items, taken `size` at a time, each taking `ms` of busy work. */
 function queue(count: number, ms = 0) {

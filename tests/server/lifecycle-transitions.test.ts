@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NewOrderRow, OrderRow } from '../../src/server/db/schema';
+import type { NewOrderRow, OrderRow } from '../../src/server/platform/db/schema';
 import type { ApiErrorBody } from '../../src/shared/api';
 import {
   BANK_PAYMENT_WINDOW_MS,

@@ -4,7 +4,7 @@
  */
 import type os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { listenUrl } from '../../src/server/listen-address';
+import { listenUrl } from '../../src/server/platform/config/listen-address';
 
 const iface = (
   address: string,

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
-import { loadConfig, type AppConfig } from '../../src/server/config';
+import { loadConfig, type AppConfig } from '../../src/server/platform/config/config';
 import { API_PATHS } from '../../src/shared/api';
 import { FAULTS, FakeBotApi } from '../helpers/fake-bot-api';
 import { ALICE, initDataFor } from '../helpers/identity';

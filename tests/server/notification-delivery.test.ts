@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
-import { openDatabase, type OpenDatabase } from '../../src/server/db/database';
+import { openDatabase, type OpenDatabase } from '../../src/server/platform/db/database';
 import { API_PATHS, type CreateOrderResponse } from '../../src/shared/api';
 import { OPERATOR_PATHS } from '../../src/shared/operator-api';
 import { FAKE_TOKEN, FakeBotApi, type BotApiCall } from '../helpers/fake-bot-api';

@@ -4,7 +4,7 @@
  * languages, the order's thread, and every fault Telegram can answer with.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sweepOnce } from '../../src/server/jobs/sweeper';
+import { sweepOnce } from '../../src/server/orders/sweeper';
 import { renderSummary } from '../../src/server/notifications/render';
 import { createTelegramSender } from '../../src/server/notifications/telegram-sender';
 import {

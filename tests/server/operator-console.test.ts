@@ -16,7 +16,7 @@ import type {
 } from '../../src/shared/operator-api';
 import { QUEUE_GROUPS, queueGroupStatuses, type QueueGroup } from '../../src/shared/operator-queue';
 import { ACTIVE_STATUSES, type OrderStatus } from '../../src/shared/order-status';
-import { signInitData } from '../../src/server/auth/telegram-auth';
+import { signInitData } from '../../src/server/platform/identity/telegram-auth';
 import { ALICE, BOB, DEMO_USER, authHeader } from '../helpers/identity';
 import {
   CARD_REQUISITES,

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoCustomer } from '../../src/server/auth/demo-session';
+import { demoCustomer } from '../../src/server/platform/identity/demo-session';
 import { API_PATHS, type ApiErrorBody } from '../../src/shared/api';
 import {
   MONEY_ACTIONS,

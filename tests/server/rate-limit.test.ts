@@ -5,7 +5,7 @@ import {
   addressKey,
   createRateLimiter,
   pruneCallCounts,
-} from '../../src/server/rate-limit';
+} from '../../src/server/platform/limits/rate-limit';
 import { API_PATHS } from '../../src/shared/api';
 import { ALICE, BOB, authHeader, initDataFor } from '../helpers/identity';
 import { createTestApp, type TestApp } from '../helpers/test-app';

@@ -3,12 +3,12 @@
  * column while an instance of the old version still serves on the same database. That instance
  * keeps answering every call: on PostgreSQL a prepared statement whose result is every column
  * of a table would fail from then on ("cached plan must not change result type"), so such
- * statements are never prepared (db/database.ts), and the hot ones name their columns.
+ * statements are never prepared (platform/db/database.ts), and the hot ones name their columns.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
-import { openDatabase, type OpenDatabase } from '../../src/server/db/database';
+import { openDatabase, type OpenDatabase } from '../../src/server/platform/db/database';
 import { API_PATHS } from '../../src/shared/api';
 import { ALICE } from '../helpers/identity';
 import {

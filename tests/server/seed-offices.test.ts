@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEED_CITIES } from '../../src/server/db/seed/offices';
+import { SEED_CITIES } from '../../src/server/platform/db/seed/offices';
 import type { OfficeInfo } from '../../src/shared/api';
 import { COUNTRY_CODES, countryName, isCountryCode } from '../../src/shared/countries';
 import { LISTED_CURRENCIES } from '../../src/shared/currencies';

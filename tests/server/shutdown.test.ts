@@ -10,7 +10,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, prepareDatabase } from '../../src/server/db/database';
+import { openDatabase, prepareDatabase } from '../../src/server/platform/db/database';
 import { API_PATHS } from '../../src/shared/api';
 import { backlogLeft, seedBacklog } from '../helpers/backlog';
 import { authHeader, initDataFor } from '../helpers/identity';

@@ -5,7 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/shared/api';
 import { APP_CONFIG_ELEMENT_ID } from '../../src/shared/app-config';
-import { TELEGRAM_WEB_CLIENTS } from '../../src/server/plugins/security-headers';
+import { TELEGRAM_WEB_CLIENTS } from '../../src/server/platform/http/security-headers';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** A stand-in build: what Vite writes (index.html, hashed assets, public files). */

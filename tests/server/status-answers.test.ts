@@ -8,11 +8,15 @@
  */
 import type { CompiledQuery, Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batchedLookup } from '../../src/server/db/batched';
-import { changeMarkOf, openDatabase, type OpenDatabase } from '../../src/server/db/database';
-import { ORDER_CHANGES_KEPT } from '../../src/server/db/migrations';
-import type { Database } from '../../src/server/db/schema';
-import { StatusAnswers } from '../../src/server/orders/status-answers';
+import { batchedLookup } from '../../src/server/platform/db/batched';
+import {
+  changeMarkOf,
+  openDatabase,
+  type OpenDatabase,
+} from '../../src/server/platform/db/database';
+import { ORDER_CHANGES_KEPT } from '../../src/server/platform/db/migrations';
+import type { Database } from '../../src/server/platform/db/schema';
+import { StatusAnswers } from '../../src/server/orders/status/status-answers';
 import { ALICE, BOB } from '../helpers/identity';
 import { insertOrder } from '../helpers/orders';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../helpers/test-database';

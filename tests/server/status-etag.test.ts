@@ -24,7 +24,7 @@ import { insertOrder } from '../helpers/orders';
 import type { TestApp } from '../helpers/test-app';
 import { createTestDatabase } from '../helpers/test-database';
 import { buildApp } from '../../src/server/app';
-import type { NewOrderRow } from '../../src/server/db/schema';
+import type { NewOrderRow } from '../../src/server/platform/db/schema';
 import type { OrderStatus } from '../../src/shared/order-status';
 
 let t: TestApp;

@@ -1,5 +1,5 @@
 /**
- * The status lane (issue 22, item 5; src/server/status-lane.ts): the server in front of Fastify
+ * The status lane (issue 22, item 5; src/server/orders/status/status-lane.ts): the server in front of Fastify
  * answers an ordinary status poll itself, exactly as Fastify's route would (the same status,
  * headers and body, but the server's time), counted in the metrics the same way; everything else
  * reaches Fastify, which answers as it always did. The lane mirrors the hooks of the status
@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
-import { STATUS_ROUTE } from '../../src/server/routes/status-answer';
+import { STATUS_ROUTE } from '../../src/server/orders/status/status-route';
 import { ALICE, BOB, authHeader, initDataFor } from '../helpers/identity';
 import { insertOrder } from '../helpers/orders';
 import { createTestApp, type TestApp } from '../helpers/test-app';

@@ -9,8 +9,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { sql } from 'kysely';
-import { BATCH_POLICY, JOB_BATCH } from '../../src/server/jobs/batches';
-import { EXPIRY_RETRY_MS, sweepOnce } from '../../src/server/jobs/sweeper';
+import { BATCH_POLICY, JOB_BATCH } from '../../src/server/platform/jobs/batches';
+import { EXPIRY_RETRY_MS, sweepOnce } from '../../src/server/orders/sweeper';
 import { API_PATHS } from '../../src/shared/api';
 import {
   BANK_PAYMENT_WINDOW_MS,

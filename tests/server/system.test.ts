@@ -6,7 +6,7 @@ import {
   DEMO_USER,
   signInitData,
   initDataVerifier,
-} from '../../src/server/auth/telegram-auth';
+} from '../../src/server/platform/identity/telegram-auth';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 describe('in demo mode (no BOT_TOKEN)', () => {

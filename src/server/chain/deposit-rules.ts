@@ -1,8 +1,8 @@
 /**
  * What makes a transaction the right deposit of a sell or the right payout of a buy (design.md,
  * "Chain checks"): one rule, judged the same way when the seller submits the hash
- * (orders/customer-orders.ts), when the scan finds it (jobs/chain-scan.ts) and when the chain
- * checker reads it later (jobs/chain-checker.ts). A deposit counts when its transaction
+ * (orders/customer-orders.ts), when the scan finds it (chain/chain-scan.ts) and when the chain
+ * checker reads it later (chain/chain-checker.ts). A deposit counts when its transaction
  * succeeded, it moves the order's coin's official contract, pays the order's deposit address
  * exactly the order's amount (the amount that ties it to this sell alone: orders/deposit-amounts.ts),
  * and its block is not older than the order; a payout the same, to the customer's wallet, from
@@ -14,7 +14,7 @@
 import type { ApiErrorDetails } from '../../shared/api';
 import type { CryptoCurrency } from '../../shared/networks';
 import { tokenAmountToDecimal } from '../../shared/money';
-import type { TokenTransfer, TransactionFound } from './chain-reader';
+import type { TokenTransfer, TransactionFound } from './readers/chain-reader';
 
 /** What a deposit must be, from the order and the configuration. */
 export interface DepositExpectation {

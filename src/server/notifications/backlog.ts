@@ -1,11 +1,11 @@
 /**
- * The outbox's backlog as the metrics read it at every scrape (src/server/metrics.ts): how many
+ * The outbox's backlog as the metrics read it at every scrape (src/server/platform/metrics/metrics.ts): how many
  * rows wait to be sent, per kind of chat, and how long the most overdue has waited. Read through
  * the partial indexes of the waiting rows (migration 0013) with the worker's own conditions, so
  * the sent rows, the many, are never read.
  */
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Database } from '../platform/db/schema';
 import { OPERATORS_RECIPIENT } from './outbox';
 import { waiting } from './worker';
 

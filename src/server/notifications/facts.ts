@@ -12,7 +12,7 @@ import {
 } from '../../shared/notifications';
 import type { CancelReason, OrderType, PaymentMethod } from '../../shared/order-status';
 import type { RejectReason } from '../../shared/reject-reasons';
-import type { Database, OrderRow } from '../db/schema';
+import type { Database, OrderRow } from '../platform/db/schema';
 import { officeWithCity, rowDeadline, type StoredReservation } from '../orders/order-view';
 
 /** A text in both languages, picked when the message is written. */

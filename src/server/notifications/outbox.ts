@@ -18,8 +18,8 @@ import type {
   OrderAlert,
 } from '../../shared/notifications';
 import type { Actor, OrderStatus } from '../../shared/order-status';
-import { ORDER_COLUMNS, type Database, type OrderRow } from '../db/schema';
-import { preferredLanguage } from '../i18n';
+import { ORDER_COLUMNS, type Database, type OrderRow } from '../platform/db/schema';
+import { preferredLanguage } from '../platform/i18n';
 import { orderFacts, type AddressFacts, type NotificationFacts } from './facts';
 
 /** What the customer is told of a status an operator or the system moved their order to. */

@@ -27,10 +27,10 @@ import {
   type NotificationKind,
   type OperatorAlert,
 } from '../../shared/notifications';
-import type { NotificationRow } from '../db/schema';
+import type { NotificationRow } from '../platform/db/schema';
 import { endedHeadline, moneyNote } from '../../shared/order-ended';
 import { orderNumber, orderSupportLink } from '../../shared/support-link';
-import { translator } from '../i18n';
+import { translator } from '../platform/i18n';
 import type { AddressFacts, NotificationFacts } from './facts';
 
 /** Deadlines are written in the service's time, said as "Moscow time" in the texts. */

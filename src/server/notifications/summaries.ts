@@ -9,7 +9,7 @@
  * sent in the minute before), sums up at once what came meanwhile: about one message a minute.
  */
 import type { Kysely } from 'kysely';
-import type { Database, NotificationRow } from '../db/schema';
+import type { Database, NotificationRow } from '../platform/db/schema';
 import type { NotificationFacts } from './facts';
 import { OPERATORS_RECIPIENT } from './outbox';
 

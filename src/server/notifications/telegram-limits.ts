@@ -7,7 +7,7 @@
  * its chat's window and the overall one both have room.
  *
  * One limiter serves the whole process: the outbox's sender and the bot's replies take their
- * places from the same windows (plugins/bot.ts makes it and hands it to both).
+ * places from the same windows (notifications/notifications-plugin.ts makes it and hands it to both).
  */
 import type { Transformer } from 'grammy';
 

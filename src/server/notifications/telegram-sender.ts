@@ -7,7 +7,7 @@
  * place (`reserve`) before it marks the row as being sent, so that the call leaves right after.
  */
 import type { InlineKeyboardMarkup } from 'grammy/types';
-import { grammyPackage } from '../packages';
+import { grammyPackage } from '../platform/packages';
 import type { RenderedMessage } from './render';
 import { TelegramLimiter, type Place } from './telegram-limits';
 

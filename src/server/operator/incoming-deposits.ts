@@ -1,6 +1,6 @@
 /**
  * The unmatched deposits (issue 23, "Deposits without a hash"): transfers to a deposit address
- * that the chain checker's scan kept (jobs/chain-scan.ts) because no submitted hash named them and
+ * that the chain checker's scan kept (chain/chain-scan.ts) because no submitted hash named them and
  * they matched no single waiting sell. Operators see them (all of them, and on a waiting sell
  * those of its network and coin) and attach one to a sell as its deposit (operator-orders.ts,
  * `attachIncomingDeposit`), checked by the same rule as a pasted hash.
@@ -8,8 +8,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import { tokenAmountToDecimal } from '../../shared/money';
 import type { IncomingDeposit, OperatorIncomingResponse } from '../../shared/operator-api';
-import { pageOf, type PageRequest } from '../db/paging';
-import type { ChainIncomingTable, Database, OrderRow } from '../db/schema';
+import { pageOf, type PageRequest } from '../platform/db/paging';
+import type { ChainIncomingTable, Database, OrderRow } from '../platform/db/schema';
 
 /** The most unmatched deposits an order's list shows: the newest of its network and coin. */
 export const INCOMING_LISTED = 100;

@@ -23,26 +23,26 @@ import type {
   RejectSchema,
   AttachDepositSchema,
 } from '../../shared/schemas/operator';
-import type { ServerContext } from '../context';
-import { isUniqueViolation } from '../db/errors';
+import type { ServerContext } from '../platform/context';
+import { isUniqueViolation } from '../platform/db/errors';
 import {
   ORDER_COLUMNS,
   type ChainCheckState,
   type ChainChecksTable,
   type Database,
   type OrderRow,
-} from '../db/schema';
-import { AppError } from '../errors';
-import { attachDeposit } from '../orders/deposit-attach';
+} from '../platform/db/schema';
+import { AppError } from '../platform/errors';
+import { attachDeposit } from '../chain/deposit-attach';
 import {
   PERSON_WAITS_MS,
   nodeFaultOf,
   depositTargetOf,
   lookUpDeposit,
   settledWithin,
-} from '../orders/deposit-check';
+} from '../chain/deposit-check';
 import { unmatchedDepositsFor } from './incoming-deposits';
-import { PAYOUT_FROM_STATUS, checkPayout, overrideEvidence } from '../orders/payout-check';
+import { PAYOUT_FROM_STATUS, checkPayout, overrideEvidence } from '../chain/payout-check';
 import { OPERATORS_RECIPIENT } from '../notifications/outbox';
 import { plainText, renderStored, type RenderedMessage } from '../notifications/render';
 import { rowDeadline, toOrderDetails, type StoredReservation } from '../orders/order-view';
@@ -472,7 +472,7 @@ export const attachIncomingDeposit: OrderActionService<
 /**
  * Completes an order; a P2P or bank buy needs the hash of the transfer that sent the crypto. On a
  * network read from a node the hash is checked first (issue 23, "An operator's payout";
- * orders/payout-check.ts): a wrong payout is refused with what is wrong, a hash the chain cannot
+ * chain/payout-check.ts): a wrong payout is refused with what is wrong, a hash the chain cannot
  * confirm yet with TX_UNCONFIRMED, unless the operator overrides with a reason, which the audit
  * trail keeps with the problem it overrode. A payout checked right is written as a 'payout' chain
  * check with the completion and followed to finality by the chain checker.

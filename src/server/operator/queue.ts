@@ -21,10 +21,10 @@ import {
 } from '../../shared/operator-queue';
 import { ACTIVE_STATUSES, PAID_STATUSES, WAITING_FOR_OPERATOR } from '../../shared/order-status';
 import type { OperatorListQuerySchema } from '../../shared/schemas/operator';
-import type { ServerContext } from '../context';
-import { pageOf } from '../db/paging';
-import { AppError } from '../errors';
-import type { Database } from '../db/schema';
+import type { ServerContext } from '../platform/context';
+import { pageOf } from '../platform/db/paging';
+import { AppError } from '../platform/errors';
+import type { Database } from '../platform/db/schema';
 import { rowDeadline, toOrderSummary } from '../orders/order-view';
 
 /** Later than any deadline: orders without one sort after those with one. */

@@ -13,15 +13,20 @@ import type {
 } from '../../shared/api';
 import { checkTxHash } from '../../shared/addresses';
 import { ACTIVE_STATUSES, FINAL_STATUSES, takesAction } from '../../shared/order-status';
-import type { ServerContext } from '../context';
+import type { ServerContext } from '../platform/context';
 import { refusalDetails, type DepositProblem } from '../chain/deposit-rules';
 import { tokenAmountToDecimal, unitsToTokenAmount } from '../../shared/money';
 import { amountRefusal, flagForeignAmount } from './deposit-amounts';
-import { ORDER_COLUMNS, type ChainChecksTable, type Database, type OrderRow } from '../db/schema';
-import { compiledOnce } from '../db/compiled-once';
-import { pageOf } from '../db/paging';
-import { AppError } from '../errors';
-import { isUniqueViolation } from '../db/errors';
+import {
+  ORDER_COLUMNS,
+  type ChainChecksTable,
+  type Database,
+  type OrderRow,
+} from '../platform/db/schema';
+import { compiledOnce } from '../platform/db/compiled-once';
+import { pageOf } from '../platform/db/paging';
+import { AppError } from '../platform/errors';
+import { isUniqueViolation } from '../platform/db/errors';
 import {
   checkReceiptFile,
   cleanFileName,
@@ -44,7 +49,7 @@ import {
   settledWithin,
   transferColumns,
   type DepositTarget,
-} from './deposit-check';
+} from '../chain/deposit-check';
 import {
   DETAILS_COLUMNS,
   SUMMARY_COLUMNS,
@@ -52,7 +57,7 @@ import {
   toTimelessDetails,
   withServerTime,
 } from './order-view';
-import type { StatusAnswers } from './status-answers';
+import type { StatusAnswers } from './status/status-answers';
 import type { ReceivedDataUrl } from '../receipts/receipt-body';
 
 async function ownOrder(
@@ -229,7 +234,7 @@ export function confirmOfficeReceipt(ctx: ServerContext, customerId: number, ord
  */
 /**
  * The caller's order, when it can take a receipt now: ORDER_NOT_FOUND or INVALID_STATUS
- * otherwise. Asked before an upload's body is read (routes/customer.ts), so that nobody sends
+ * otherwise. Asked before an upload's body is read (orders/orders-routes.ts), so that nobody sends
  * megabytes to an order that is not theirs or not waiting for one, and again by the upload, before
  * a file is written for nothing; the transition judges once more against the status the order has
  * when its row is written.

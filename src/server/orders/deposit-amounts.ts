@@ -14,9 +14,9 @@ import { SHOWN_CRYPTO_STEP_UNITS, tokenAmountToUnits } from '../../shared/money'
 import type { CryptoCurrency, NetworkId } from '../../shared/networks';
 import { FINAL_STATUSES, isFinalStatus, type OrderStatus } from '../../shared/order-status';
 import type { AmountProblem } from '../chain/deposit-rules';
-import type { Database, OrderRow } from '../db/schema';
+import type { Database, OrderRow } from '../platform/db/schema';
 import { flagForOperators } from '../notifications/outbox';
-import { AppError } from '../errors';
+import { AppError } from '../platform/errors';
 
 /** The tags a sell's amount can be given: 1 to 9 999 steps of the last shown decimal. */
 const TAGS = 10 ** CRYPTO_DECIMALS - 1;

@@ -15,7 +15,7 @@ import type {
 import { ORDER_START_PARAM_PREFIX, startAppLink } from '../../shared/api';
 import { fromMinor, fromUnits } from '../../shared/money';
 import { orderDeadline } from '../../shared/order-status';
-import type { ChainCheckKind, Database, OrderRow } from '../db/schema';
+import type { ChainCheckKind, Database, OrderRow } from '../platform/db/schema';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 

@@ -18,9 +18,14 @@ import {
   type OrderAction,
   type OrderStatus,
 } from '../../shared/order-status';
-import type { ServerContext } from '../context';
-import { ORDER_COLUMNS, type Database, type OrderRow, type OrdersTable } from '../db/schema';
-import { AppError } from '../errors';
+import type { ServerContext } from '../platform/context';
+import {
+  ORDER_COLUMNS,
+  type Database,
+  type OrderRow,
+  type OrdersTable,
+} from '../platform/db/schema';
+import { AppError } from '../platform/errors';
 import { recordTransition } from '../notifications/outbox';
 import { rowDeadline } from './order-view';
 

@@ -13,9 +13,9 @@ import type { RateQuerySchema } from '../../shared/schemas/queries';
 import { methodTakesCurrency } from '../../shared/currencies';
 import { rateChangeNeedsConfirmation } from '../../shared/rate-rules';
 import { applyBasisPoints, fromUnits, toUnits } from '../../shared/money';
-import type { ServerContext } from '../context';
-import type { Database } from '../db/schema';
-import { AppError } from '../errors';
+import type { ServerContext } from '../platform/context';
+import type { Database } from '../platform/db/schema';
+import { AppError } from '../platform/errors';
 
 /** Realistic starting rates (late 2026), in whole fiat per coin. */
 const SEED_BASE_RATES: readonly { fiat: string; crypto: CryptoCurrency; rate: number }[] = [

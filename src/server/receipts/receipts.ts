@@ -12,8 +12,8 @@ import path from 'node:path';
 import { RECEIPT_MAX_BYTES } from '../../shared/limits';
 import { detectReceiptType, type ReceiptType } from '../../shared/receipts';
 import { withoutControlCharacters } from '../../shared/schemas/text';
-import type { ServerContext } from '../context';
-import { AppError } from '../errors';
+import type { ServerContext } from '../platform/context';
+import { AppError } from '../platform/errors';
 import type { ReceiptSink, ReceivedDataUrl, WrittenFile } from './receipt-body';
 
 export interface CheckedReceiptFile extends WrittenFile {

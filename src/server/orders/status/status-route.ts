@@ -1,0 +1,49 @@
+/**
+ * The status poll's answer (spec section 7, `GET /api/orders/{id}/status`), as Fastify's route
+ * (orders/orders-routes.ts) and the status lane (status-lane.ts) both send it: the order's details,
+ * never cached, with an `ETag`; or 304 and no body when the app already holds that version.
+ */
+import type { ServerContext } from '../../platform/context';
+import { orderStatus } from '../customer-orders';
+import type { StatusAnswers } from './status-answers';
+import { orderIdParam } from '../../platform/http/validation';
+import { NO_STORE, holdsVersion } from '../../platform/http/cache-control';
+
+/** The status poll's route, as Fastify registers it and the metrics label it. */
+export const STATUS_ROUTE = '/api/orders/:id/status';
+
+export interface StatusAnswer {
+  readonly statusCode: 200 | 304;
+  /**
+   * The answer's own headers, beyond every answer's: names and values in one list, as node's
+   * `writeHead` takes them.
+   */
+  readonly headers: readonly string[];
+  /** The JSON of an OrderDetails; null with 304. */
+  readonly body: string | null;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * The answer to a customer polling an order by its `:id` (ORDER_NOT_FOUND when it is not theirs),
+ * given the `If-None-Match` they sent.
+ */
+export async function statusAnswer(
+  ctx: ServerContext & { readonly statusAnswers: StatusAnswers },
+  customerId: number,
+  params: unknown,
+  ifNoneMatch: string | undefined,
+): Promise<StatusAnswer> {
+  const { etag, json } = await orderStatus(
+    ctx,
+    ctx.statusAnswers,
+    customerId,
+    orderIdParam(params),
+    (version) => holdsVersion(ifNoneMatch, version),
+  );
+  const headers = ['cache-control', NO_STORE, 'etag', etag];
+  return json === null
+    ? { statusCode: 304, headers, body: null }
+    : { statusCode: 200, headers: [...headers, 'content-type', JSON_TYPE], body: json };
+}

@@ -1,0 +1,369 @@
+/**
+ * The expiry sweeper (design.md, "Order lifecycle"): deadlines are stored on the order and
+ * enforced here whether or not the app is open, also right after a restart. An order past its
+ * deadline (EXPIRABLE_STATUSES: `reservedUntil` at the office, else `expiresAt`) is cancelled:
+ * `expired`, or `no_operator` when it still waited for requisites or office instructions. An
+ * order waiting for an operator longer than the usual 10 minutes is flagged for operators once,
+ * and so is an order whose customer already paid or sent crypto past its deadline: it never
+ * expires by itself. Each flag alerts the operators' chat, and a customer who has yet to pay is
+ * reminded shortly before the deadline.
+ *
+ * Safe with several server instances: on PostgreSQL each batch claims the due orders with
+ * `FOR UPDATE SKIP LOCKED`, so instances split the work; and each cancel is the same conditional
+ * update as any other transition, so a customer racing the sweeper changes the order once.
+ * Every part of a pass works in bounded batches with a yield between them (platform/jobs/batches.ts), so
+ * a backlog of tens of thousands of due orders never holds up a request (on PostgreSQL a few
+ * lanes of batches run side by side). An order whose expiry throws is logged, flagged for
+ * operators and set aside, and its batch is claimed again without it: the others expire.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import { OPERATOR_USUAL_ANSWER_MS, PAYMENT_REMINDER_BEFORE_MS } from '../../shared/limits';
+import {
+  AWAITING_PAYMENT,
+  EXPIRABLE_STATUSES,
+  PAID_STATUSES,
+  WAITING_FOR_OPERATOR,
+} from '../../shared/order-status';
+import type { Dialect } from '../platform/db/migrations';
+import { ORDER_COLUMNS, type Database } from '../platform/db/schema';
+import { AppError } from '../platform/errors';
+import { alertOperators, notifyCustomer } from '../notifications/outbox';
+import { applyTransitionIn } from './transition';
+import { BATCH_POLICY, JOB_BATCH, inBatches, type BatchBudget } from '../platform/jobs/batches';
+import { periodicJob, type JobMonitor, type PeriodicJob } from '../platform/jobs/periodic';
+
+/** Often enough that an order is cancelled within 10 s of its deadline. */
+const SWEEP_INTERVAL_MS = 2_000;
+
+/**
+ * An order whose expiry threw is tried again after this long (a fault may pass), not on every
+ * pass: it would fail first in each, and its error would fill the log every 2 s.
+ */
+export const EXPIRY_RETRY_MS = 10 * 60_000;
+
+/** The job's name in its log lines and metrics. */
+const SWEEP_JOB = 'expiry sweep';
+
+/** The expirable statuses whose deadline is `expiresAt` (the office's is `reservedUntil`). */
+const BY_EXPIRES_AT = EXPIRABLE_STATUSES.filter((s) => s !== 'OFFICE_READY');
+
+/**
+ * What the sweeper has to do, order by order: each condition is written once, for its claim and
+ * for its lag (`sweepLag`).
+ */
+type Orders = ExpressionBuilder<Database, 'orders'>;
+/** Past its deadline (`expiresAt`): to cancel. */
+const pastExpiresAt = (eb: Orders, now: number) =>
+  eb.and([eb('status', 'in', BY_EXPIRES_AT), eb('expires_at', '<=', now)]);
+/** An office reservation past its end (`reservedUntil`): to cancel. */
+const pastReservation = (eb: Orders, now: number) =>
+  eb.and([eb('status', '=', 'OFFICE_READY'), eb('reserved_until', '<=', now)]);
+/** Waiting for an operator longer than usual (since `createdAt`), not yet flagged. */
+const waitingTooLong = (eb: Orders, now: number) =>
+  eb.and([
+    eb('deadline_alerted_at', 'is', null),
+    eb('status', 'in', WAITING_FOR_OPERATOR),
+    eb('created_at', '<=', now - OPERATOR_USUAL_ANSWER_MS),
+  ]);
+/** Paid (or crypto sent) past its deadline (`expiresAt`), not yet flagged. */
+const paidPastDeadline = (eb: Orders, now: number) =>
+  eb.and([
+    eb('deadline_alerted_at', 'is', null),
+    eb('status', 'in', PAID_STATUSES),
+    eb('expires_at', '<=', now),
+  ]);
+/** Not paid yet, its deadline (`expiresAt`) close: the customer is reminded once. */
+const reminderDue = (eb: Orders, now: number) =>
+  eb.and([
+    eb('reminded_at', 'is', null),
+    eb('status', 'in', AWAITING_PAYMENT),
+    eb('expires_at', '>', now),
+    eb('expires_at', '<=', now + PAYMENT_REMINDER_BEFORE_MS),
+  ]);
+
+export interface SweepResult {
+  readonly expired: readonly string[];
+  /** Orders whose expiry threw: left as they were, flagged for operators, skipped. */
+  readonly failed: readonly string[];
+  readonly flagged: readonly string[];
+  readonly reminded: readonly string[];
+}
+
+/** The database a sweep runs on, and which one it is: only PostgreSQL has row locks to skip. */
+export interface SweptDatabase {
+  readonly db: Kysely<Database>;
+  readonly dialect: Dialect;
+}
+
+export interface SweepOptions {
+  /** Aborted when the server stops: the sweep claims no further batch. */
+  readonly signal?: AbortSignal | undefined;
+  readonly log?: FastifyBaseLogger | undefined;
+  /**
+   * The orders whose expiry threw, with when, kept by the job from one pass to the next: each
+   * is skipped until EXPIRY_RETRY_MS later. A pass without it skips them for the pass only.
+   */
+  readonly failing?: Map<string, number> | undefined;
+  /** Told of each order whose expiry threw (the server's metrics). */
+  readonly monitor?: JobMonitor | undefined;
+}
+
+/**
+ * A claim of at most JOB_BATCH rows: on PostgreSQL several instances split the due orders instead
+ * of racing for them, each taking the rows no other holds. SQLite has one writer at a time, so its
+ * claim is the transaction itself.
+ */
+function claim<Q extends { forUpdate(): Q; skipLocked(): Q; limit(n: number): Q }>(
+  query: Q,
+  dialect: Dialect,
+): Q {
+  const bounded = query.limit(JOB_BATCH);
+  return dialect === 'postgres' ? bounded.forUpdate().skipLocked() : bounded;
+}
+
+export async function sweepOnce(
+  database: SweptDatabase,
+  now: number,
+  options: SweepOptions = {},
+): Promise<SweepResult> {
+  const { db, dialect } = database;
+  const { signal } = options;
+  const failing = options.failing ?? new Map<string, number>();
+  for (const [id, at] of failing) if (at <= now - EXPIRY_RETRY_MS) failing.delete(id);
+
+  const expired: string[] = [];
+  const failed: string[] = [];
+  /**
+   * One batch of expiries, committed together: returns the orders it claimed and processed;
+   * `trying` says which one it was at, and which it cancelled.
+   */
+  const expireBatch = (budget: BatchBudget, trying: { id?: string; cancelled: string[] }) =>
+    db.transaction().execute(async (trx) => {
+      let due = trx
+        .selectFrom('orders')
+        .select('id')
+        .where((eb) => eb.or([pastExpiresAt(eb, now), pastReservation(eb, now)]));
+      if (failing.size > 0) due = due.where('id', 'not in', [...failing.keys()]);
+      const processed: string[] = [];
+      for (const { id } of await claim(due, dialect).execute()) {
+        if (processed.length > 0 && budget.spent()) break;
+        processed.push(id);
+        trying.id = id;
+        try {
+          await applyTransitionIn(
+            trx,
+            { orderId: id, action: 'expire', actor: 'system', actorId: null },
+            now,
+          );
+          trying.cancelled.push(id);
+        } catch (error) {
+          // Moved by someone else since the claim: theirs stands, nothing failed (no statement
+          // failed either, so the transaction goes on).
+          if (!(error instanceof AppError)) throw error;
+        }
+      }
+      trying.id = undefined;
+      return processed;
+    });
+  await inBatches({
+    size: JOB_BATCH,
+    signal,
+    policy: BATCH_POLICY[dialect],
+    batch: async (budget) => {
+      // A transition that throws undoes its batch: the order is set aside (logged, flagged for
+      // operators, skipped while EXPIRY_RETRY_MS lasts) and the batch is claimed again without
+      // it, so one bad order never holds up the others. (A savepoint per order would cost two
+      // more round trips for every order, to save a batch in the rare case of a fault.)
+      for (;;) {
+        const trying: { id?: string; cancelled: string[] } = { cancelled: [] };
+        try {
+          const processed = await expireBatch(budget, trying);
+          expired.push(...trying.cancelled);
+          return processed;
+        } catch (error) {
+          const id = trying.id;
+          if (id === undefined) throw error;
+          options.log?.error({ err: error, orderId: id }, 'order could not expire: flagged');
+          options.monitor?.itemFailed(SWEEP_JOB);
+          failing.set(id, now);
+          failed.push(id);
+          await db.updateTable('orders').set({ needs_attention: 1 }).where('id', '=', id).execute();
+        }
+      }
+    },
+  });
+
+  const flagged = await inBatches({
+    size: JOB_BATCH,
+    signal,
+    policy: BATCH_POLICY[dialect],
+    batch: (budget) =>
+      db.transaction().execute(async (trx) => {
+        // Two claims, each served by an index (the waiting ones by orders_unalerted): one query
+        // with both under an OR walks past orders flagged already.
+        const waiting = await claim(
+          trx
+            .selectFrom('orders')
+            .select('id')
+            .where((eb) => waitingTooLong(eb, now)),
+          dialect,
+        ).execute();
+        const paidLate =
+          waiting.length === JOB_BATCH
+            ? []
+            : await claim(
+                trx
+                  .selectFrom('orders')
+                  .select('id')
+                  .where((eb) => paidPastDeadline(eb, now)),
+                dialect,
+              )
+                .limit(JOB_BATCH - waiting.length)
+                .execute();
+        const processed: string[] = [];
+        for (const { id } of [...waiting, ...paidLate]) {
+          if (processed.length > 0 && budget.spent()) break;
+          processed.push(id);
+          const order = await trx
+            .updateTable('orders')
+            .set({ needs_attention: 1, deadline_alerted_at: now })
+            .where('id', '=', id)
+            .returning(ORDER_COLUMNS)
+            .executeTakeFirstOrThrow();
+          const kind = PAID_STATUSES.includes(order.status) ? 'flag_paid_late' : 'flag_waiting';
+          await alertOperators(trx, kind, order, `flag:${order.id}:${order.status}`, now);
+        }
+        return processed;
+      }),
+  });
+
+  // The customer who has not paid (or sent the crypto) yet hears of the deadline once, shortly
+  // before it, whether or not the app is open.
+  const reminded = await inBatches({
+    size: JOB_BATCH,
+    signal,
+    policy: BATCH_POLICY[dialect],
+    batch: (budget) =>
+      db.transaction().execute(async (trx) => {
+        const due = trx
+          .selectFrom('orders')
+          .select('id')
+          .where((eb) => reminderDue(eb, now));
+        const processed: string[] = [];
+        for (const { id } of await claim(due, dialect).execute()) {
+          if (processed.length > 0 && budget.spent()) break;
+          processed.push(id);
+          const order = await trx
+            .updateTable('orders')
+            .set({ reminded_at: now })
+            .where('id', '=', id)
+            .returning(ORDER_COLUMNS)
+            .executeTakeFirstOrThrow();
+          await notifyCustomer(
+            trx,
+            'payment_reminder',
+            order,
+            `reminder:${order.id}:${order.status}`,
+            now,
+          );
+        }
+        return processed;
+      }),
+  });
+
+  return { expired, failed, flagged, reminded };
+}
+
+/**
+ * How far behind the sweeper is, per part of its pass, in ms: how long the most overdue order
+ * has waited for it (0 when none has). An order set aside because its expiry threw counts until
+ * it is cancelled. One statement, whose parts read through the indexes of the sweeper's own
+ * claims (orders_status_deadline, orders_unalerted) the orders overdue for them alone: none while
+ * the sweeper keeps up, so the metrics can ask at every scrape.
+ */
+export interface SweepLag {
+  /** Past its deadline and not cancelled yet. */
+  readonly expire: number;
+  /** Waiting for an operator over 10 minutes and not flagged yet. */
+  readonly flagWaiting: number;
+  /** Paid past its deadline and not flagged yet. */
+  readonly flagPaidLate: number;
+  /** Due for its payment reminder and not reminded yet. */
+  readonly remind: number;
+}
+
+export async function sweepLag(db: Kysely<Database>, now: number): Promise<SweepLag> {
+  const oldest = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('orders')
+        .select((o) => o.fn.min<number | null>('expires_at').as('at'))
+        .where((o) => pastExpiresAt(o, now))
+        .as('expiresAt'),
+      eb
+        .selectFrom('orders')
+        .select((o) => o.fn.min<number | null>('reserved_until').as('at'))
+        .where((o) => pastReservation(o, now))
+        .as('reservedUntil'),
+      eb
+        .selectFrom('orders')
+        .select((o) => o.fn.min<number | null>('created_at').as('at'))
+        .where((o) => waitingTooLong(o, now))
+        .as('waitingSince'),
+      eb
+        .selectFrom('orders')
+        .select((o) => o.fn.min<number | null>('expires_at').as('at'))
+        .where((o) => paidPastDeadline(o, now))
+        .as('paidLate'),
+      eb
+        .selectFrom('orders')
+        .select((o) => o.fn.min<number | null>('expires_at').as('at'))
+        .where((o) => reminderDue(o, now))
+        .as('reminderDeadline'),
+    ])
+    .executeTakeFirstOrThrow();
+  /** How long ago `due` was, when it was. */
+  const since = (due: number | null, offset = 0): number =>
+    due === null ? 0 : Math.max(0, now - (due + offset));
+  return {
+    expire: Math.max(since(oldest.expiresAt), since(oldest.reservedUntil)),
+    flagWaiting: since(oldest.waitingSince, OPERATOR_USUAL_ANSWER_MS),
+    flagPaidLate: since(oldest.paidLate),
+    remind: since(oldest.reminderDeadline, -PAYMENT_REMINDER_BEFORE_MS),
+  };
+}
+
+/** At most this many ids in a log line: the count says the rest. */
+const LOGGED_IDS = 50;
+
+export function createSweeper(options: {
+  readonly database: SweptDatabase;
+  readonly now: () => number;
+  readonly log: FastifyBaseLogger;
+  readonly monitor?: JobMonitor | undefined;
+}): PeriodicJob {
+  const failing = new Map<string, number>();
+  return periodicJob({
+    name: SWEEP_JOB,
+    intervalMs: SWEEP_INTERVAL_MS,
+    log: options.log,
+    monitor: options.monitor,
+    run: async (signal) => {
+      const result = await sweepOnce(options.database, options.now(), {
+        signal,
+        log: options.log,
+        failing,
+        monitor: options.monitor,
+      });
+      if (result.expired.length > 0) {
+        const orders = result.expired.slice(0, LOGGED_IDS);
+        options.log.info({ count: result.expired.length, orders }, 'orders expired');
+      }
+      if (result.flagged.length > 0) {
+        const orders = result.flagged.slice(0, LOGGED_IDS);
+        options.log.warn({ count: result.flagged.length, orders }, 'orders flagged for operators');
+      }
+    },
+  });
+}

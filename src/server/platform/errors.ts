@@ -1,0 +1,21 @@
+/**
+ * Typed errors with a stable code (conventions, "Errors as codes"). Services throw them; the one
+ * handler in app.ts turns them into `{ error, code }` in the caller's language.
+ */
+import type { ApiErrorDetails } from '../../shared/api';
+import { ERROR_HTTP_STATUS, type ErrorCode } from '../../shared/errors';
+
+export class AppError extends Error {
+  readonly statusCode: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    /** Extra fields of the answer, typed in src/shared/api.ts (the rate of RATE_CHANGED…). */
+    readonly details: ApiErrorDetails = {},
+    message: string = code,
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.statusCode = ERROR_HTTP_STATUS[code];
+  }
+}

@@ -1,0 +1,177 @@
+import type { Kysely } from 'kysely';
+import { isLanguage, type Language } from '../../../shared/api';
+import { remember } from '../bounded-map';
+import type { Database } from '../db/schema';
+import { AppError } from '../errors';
+import {
+  type CallerSource,
+  type Customer,
+  extractInitData,
+  initDataVerifier,
+  recordCustomers,
+} from './telegram-auth';
+
+/** How often a returning customer's last visit is written at most, give or take a quarter. */
+const RECORD_INTERVAL_MS = 60_000;
+/**
+ * Bounds the memory of who was recorded recently: above the customers active at once (issue 14's
+ * 10 000 with an order open), so that polling never writes for want of room.
+ */
+export const RECORDED_MAX = 50_000;
+/**
+ * Bounds the memory of init data already verified, by their hash: each is about 400 bytes, and
+ * twice the customers active at once keeps every polling app's init data.
+ */
+export const VERIFIED_MAX = 20_000;
+/** How often the customers seen are written, and how many in one statement at most. */
+export const RECORD_FLUSH_MS = 100;
+const RECORD_FLUSH_BATCH = 100;
+
+/** Init data verified, as the authenticator remembers it. */
+interface Verified {
+  readonly customer: Customer;
+  /** What of the customer is recorded, as one string: a change is written at once. */
+  readonly namesKey: string;
+  /** Epoch ms past which it is checked again (and refused as expired). */
+  readonly expiresAt: number;
+  /** When Telegram signed it (`auth_date`), epoch ms. */
+  readonly authDate: number;
+}
+
+/** The verified caller of a request, with the language they chose in the app. */
+export interface Caller extends Customer {
+  readonly language: Language | undefined;
+  /** When Telegram signed the init data of the call (`auth_date`), epoch ms. */
+  readonly authDate: number;
+}
+
+export interface Authenticator {
+  /** The verified caller of a request; throws AUTH_*. Writes nothing: see `flush`. */
+  verify(request: CallerSource): Caller;
+  /**
+   * Writes the customers seen since the last flush (their names, language and last visit) in one
+   * statement, at most RECORD_FLUSH_BATCH of them: a few milliseconds at most, so a crowd seen at
+   * once (after a restart) is written over seconds without holding up the requests. Runs every
+   * RECORD_FLUSH_MS off the requests' path; tests and shutdown call it directly.
+   */
+  flush(): Promise<void>;
+  /** Stops the timer and writes everything still waiting. */
+  close(): Promise<void>;
+}
+
+/**
+ * The language the customer chose in the app: the app sends it alone as `Accept-Language`
+ * ("en"), where a browser's own header is a list ("en-GB,en;q=0.9"), which is no choice.
+ */
+function chosenLanguage(header: string | undefined): Language | undefined {
+  const value = header?.trim();
+  return isLanguage(value) ? value : undefined;
+}
+
+export function createAuthenticator(options: {
+  db: Kysely<Database>;
+  botToken: string;
+  maxAgeSeconds: number;
+  now: () => number;
+  /** How many customers it remembers recording (RECORDED_MAX); tests make it small. */
+  remember?: number;
+  /** Checks raw init data (initDataVerifier's); tests count its calls. */
+  check?: (raw: string, now: number) => Customer;
+  /** Reports a flush that failed (its customers wait for the next one). */
+  onError?: (error: unknown) => void;
+}): Authenticator {
+  const rememberMax = options.remember ?? RECORDED_MAX;
+  // Init data is verified once (an HMAC and a parse) and then known, by the whole of it, until it
+  // expires: a copy changed anywhere is another key, checked (and refused).
+  const verified = new Map<string, Verified>();
+  const verifyInitData = options.check ?? initDataVerifier(options.botToken, options.maxAgeSeconds);
+  // A polling app calls every few seconds: the customer is written when first seen, when their
+  // names change, and about once a minute otherwise, spread so that customers seen together (after
+  // a restart) do not all come due in the same second.
+  const recorded = new Map<
+    number,
+    { namesKey: string; language: Language | undefined; due: number }
+  >();
+  const waiting = new Map<number, { caller: Caller; at: number }>();
+
+  const verifyRaw = (raw: string, now: number): Verified => {
+    const known = verified.get(raw);
+    if (known !== undefined && now < known.expiresAt) return known;
+    const customer = verifyInitData(raw, now);
+    const authDate = Number(new URLSearchParams(raw).get('auth_date')) * 1000;
+    const names = [customer.firstName, customer.lastName, customer.username, customer.languageCode];
+    const fresh: Verified = {
+      customer,
+      namesKey: names.join('\u0000'),
+      expiresAt: authDate + options.maxAgeSeconds * 1000,
+      authDate,
+    };
+    remember(verified, raw, fresh, VERIFIED_MAX);
+    return fresh;
+  };
+
+  let flushing: Promise<void> = Promise.resolve();
+  const writeWaiting = async (): Promise<void> => {
+    const batch = [...waiting].slice(0, RECORD_FLUSH_BATCH);
+    if (batch.length === 0) return;
+    for (const [id] of batch) waiting.delete(id);
+    try {
+      await recordCustomers(
+        options.db,
+        batch.map(([, { caller, at }]) => ({ customer: caller, at, language: caller.language })),
+      );
+    } catch (error) {
+      // Kept for the next flush, unless seen again since (the newer visit is the one to write).
+      for (const [id, entry] of batch) if (!waiting.has(id)) waiting.set(id, entry);
+      options.onError?.(error);
+    }
+  };
+  const flush = (): Promise<void> => {
+    flushing = flushing.then(writeWaiting);
+    return flushing;
+  };
+  const timer = setInterval(() => void flush(), RECORD_FLUSH_MS);
+  timer.unref();
+
+  return {
+    verify(request) {
+      const raw = extractInitData(request);
+      if (raw === undefined) throw new AppError('AUTH_MISSING');
+      const now = options.now();
+      const { customer, namesKey, authDate } = verifyRaw(raw, now);
+      const language = chosenLanguage(request.headers['accept-language']);
+      // Every field by name: a spread into a new object is V8's slow path on Node 20.
+      const caller: Caller = {
+        telegramId: customer.telegramId,
+        firstName: customer.firstName,
+        lastName: customer.lastName,
+        username: customer.username,
+        languageCode: customer.languageCode,
+        startParam: customer.startParam,
+        language,
+        authDate,
+      };
+      const last = recorded.get(caller.telegramId);
+      if (
+        last === undefined ||
+        last.namesKey !== namesKey ||
+        last.language !== language ||
+        now >= last.due
+      ) {
+        waiting.set(caller.telegramId, { caller, at: now });
+        const due = now + RECORD_INTERVAL_MS * (0.75 + Math.random() / 2);
+        remember(recorded, caller.telegramId, { namesKey, language, due }, rememberMax);
+      }
+      return caller;
+    },
+    flush,
+    async close() {
+      clearInterval(timer);
+      while (waiting.size > 0) {
+        const before = waiting.size;
+        await flush();
+        if (waiting.size >= before) break;
+      }
+    },
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * One log line per request, when it is answered: the request (as app.ts serialises it, with no
+ * credential), its status and how long it took. The calls an open screen repeats every few
+ * seconds (an order's status, the health check, the console's queue: their routes say so with
+ * POLLED) are at `debug`, so a waiting customer does not flood the log at the default `info`.
+ */
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { logsAt } from '../config/config';
+import { OperatorListQuerySchema } from '../../../shared/schemas/operator';
+import {
+  DemoSessionQuerySchema,
+  HistoryQuerySchema,
+  RateQuerySchema,
+} from '../../../shared/schemas/queries';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A screen asks for this every few seconds: logged at debug when it succeeds. */
+    readonly polled?: boolean;
+  }
+}
+
+/** The options of a route that screens poll. */
+export const POLLED = { config: { polled: true } } as const;
+
+/**
+ * The options of a small answer polled every few seconds by every waiting screen (the health
+ * indicator, an order's status): logged as POLLED, and never compressed (platform/http/compression.ts),
+ * so that the hottest calls carry no compression hook at all.
+ */
+export const POLLED_SMALL = { config: { polled: true, compress: false } } as const;
+
+export const requestLogPlugin = fp(
+  (app, _options, done) => {
+    const written = { debug: logsAt(app.config, 'debug'), info: logsAt(app.config, 'info') };
+    app.addHook('onResponse', function requestLog(request, reply, next) {
+      const level =
+        reply.statusCode < 400 && request.routeOptions.config.polled === true ? 'debug' : 'info';
+      // A poll's line is usually not written at all: then nothing of it is worked out either.
+      if (!written[level]) {
+        next();
+        return;
+      }
+      const shown = serializeRequest(request);
+      const responseTime = Math.round(reply.elapsedTime * 10) / 10;
+      request.log[level](
+        // The raw request: the logger's own serializer (serializeRequest) turns it into `req`.
+        { req: request, res: { statusCode: reply.statusCode }, responseTime },
+        `${shown.method} ${shown.url} ${reply.statusCode} ${responseTime} ms`,
+      );
+      next();
+    });
+    done();
+  },
+  { name: 'request-log', dependencies: ['context'] },
+);
+
+/**
+ * Query keys whose values are logged as sent: those of the API's own query schemas. Any other
+ * key's value is redacted, whatever its spelling: the spec's `telegramInitData` (a credential)
+ * above all, also when sent percent-encoded (`telegram%49nitData`).
+ */
+const LOGGED_QUERY_KEYS: ReadonlySet<string> = new Set([
+  ...Object.keys(RateQuerySchema.entries),
+  ...Object.keys(HistoryQuerySchema.entries),
+  ...Object.keys(OperatorListQuerySchema.entries),
+  ...Object.keys(DemoSessionQuerySchema.entries),
+]);
+const REDACTED = '[redacted]';
+
+/**
+ * A request as the logs show it: method, path, the query as the server parsed it with every value
+ * not in LOGGED_QUERY_KEYS redacted, and the client's address. Read from the parsed request, not
+ * by matching the raw text, so no spelling of a key slips past; when the URL could not be parsed
+ * (a malformed %-escape), its query is not logged at all.
+ */
+export function serializeRequest(request: FastifyRequest): {
+  readonly method: string;
+  readonly url: string;
+  readonly ip: string;
+} {
+  const url = request.url;
+  const mark = url.indexOf('?');
+  const path = mark === -1 ? url : url.slice(0, mark);
+  const query: unknown = mark === -1 ? undefined : request.query;
+  let shown = '';
+  if (typeof query === 'object' && query !== null) {
+    shown = Object.entries(query as Record<string, unknown>)
+      .map(([key, value]) => {
+        const safeKey = encodeURIComponent(key);
+        if (!LOGGED_QUERY_KEYS.has(key) || typeof value !== 'string')
+          return `${safeKey}=${REDACTED}`;
+        return `${safeKey}=${encodeURIComponent(value.slice(0, 64))}`;
+      })
+      .join('&');
+  } else if (mark !== -1) {
+    shown = REDACTED;
+  }
+  return { method: request.method, url: shown === '' ? path : `${path}?${shown}`, ip: request.ip };
+}

@@ -1,0 +1,113 @@
+/**
+ * Housekeeping (design.md, "Components": receipt clean-up): files in RECEIPTS_DIR that no receipt
+ * names (an upload that lost its race and could not remove its file, a crash between the file and
+ * its row, a temporary file a crash left half written) are removed once they are old enough that
+ * no upload can still be writing their row; and call-limit windows long over are forgotten.
+ * Both work in bounded batches with a yield between them and stop between two batches when the
+ * server stops (platform/jobs/batches.ts). Safe with several instances: removing a file twice, or a row twice, is no harm.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../platform/db/schema';
+import { pruneCallCounts } from '../platform/limits/rate-limit';
+import { PARTIAL_SUFFIX } from './receipts';
+import { JOB_BATCH, inBatches, yieldToEventLoop } from '../platform/jobs/batches';
+import { periodicJob, type JobMonitor, type PeriodicJob } from '../platform/jobs/periodic';
+
+/** An upload writes its row within seconds of its file; an hour is far beyond any of them. */
+export const ORPHAN_RECEIPT_AGE_MS = 60 * 60_000;
+const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
+
+/** Names looked up in the database at a time. */
+const LOOKUP_BATCH = 500;
+
+/**
+ * Removes the files of `dir` older than ORPHAN_RECEIPT_AGE_MS at `now` (wall-clock, like the
+ * files' times) that no receipt row names; returns their names.
+ */
+export async function removeOrphanReceipts(
+  db: Kysely<Database>,
+  dir: string,
+  now: number,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const old: string[] = [];
+  for (const name of names) {
+    const stat = await fs.stat(path.join(dir, name)).catch(() => undefined);
+    if (stat?.isFile() === true && stat.mtimeMs <= now - ORPHAN_RECEIPT_AGE_MS) old.push(name);
+  }
+  const removed: string[] = [];
+  for (let i = 0; i < old.length && signal?.aborted !== true; i += LOOKUP_BATCH) {
+    if (i > 0) await yieldToEventLoop();
+    const batch = old.slice(i, i + LOOKUP_BATCH);
+    const stored = batch.filter((name) => !name.endsWith(PARTIAL_SUFFIX));
+    const named =
+      stored.length === 0
+        ? []
+        : await db
+            .selectFrom('receipts')
+            .select('storage_key')
+            .where('storage_key', 'in', stored)
+            .execute();
+    const kept = new Set(named.map((row) => row.storage_key));
+    for (const name of batch) {
+      if (kept.has(name)) continue;
+      await fs.rm(path.join(dir, name), { force: true });
+      removed.push(name);
+    }
+  }
+  return removed;
+}
+
+/** Forgets every call-limit window long over, JOB_BATCH rows a transaction. */
+export async function pruneExpiredCallCounts(
+  db: Kysely<Database>,
+  now: number,
+  signal?: AbortSignal,
+): Promise<number> {
+  let pruned = 0;
+  await inBatches({
+    size: JOB_BATCH,
+    signal,
+    batch: async () => {
+      const count = await pruneCallCounts(db, now, JOB_BATCH);
+      pruned += count;
+      return Array.from({ length: count });
+    },
+  });
+  return pruned;
+}
+
+export function createHousekeeping(options: {
+  readonly db: Kysely<Database>;
+  readonly receiptsDir: string;
+  readonly now: () => number;
+  readonly log: FastifyBaseLogger;
+  readonly monitor?: JobMonitor | undefined;
+}): PeriodicJob {
+  return periodicJob({
+    name: 'housekeeping',
+    intervalMs: HOUSEKEEPING_INTERVAL_MS,
+    log: options.log,
+    monitor: options.monitor,
+    run: async (signal) => {
+      const removed = await removeOrphanReceipts(
+        options.db,
+        options.receiptsDir,
+        Date.now(),
+        signal,
+      );
+      if (removed.length > 0) options.log.warn({ files: removed }, 'orphan receipt files removed');
+      await pruneExpiredCallCounts(options.db, options.now(), signal);
+    },
+  });
+}
