@@ -4,19 +4,23 @@
  * with the live rate; the coin switch resets the network to its default; the wallet placeholder
  * follows the network; the schema of src/shared checks every rule before the order is sent, and
  * a RATE_CHANGED answer is shown to the customer to confirm, never applied silently.
+ *
+ * One react-hook-form form, shared through FormProvider by its parts: the coin and rate, the
+ * amounts, the form's extra fields, the network and wallet, and the submit; useBuyOrder holds
+ * the rate and the order's creation.
  */
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { Input, List, Section, Text } from '@telegram-apps/telegram-ui';
-import { useEffect, useState, type ReactNode } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
-import { useLocation } from 'wouter';
+import { Input, List, Section } from '@telegram-apps/telegram-ui';
+import type { ReactNode } from 'react';
+import { FormProvider, useForm, useFormContext, useWatch } from 'react-hook-form';
 import {
   cryptoForFiat,
   fiatForCrypto,
   parseAmount,
   sanitizeAmountInput,
 } from '../../shared/amounts';
-import { CRYPTO_DECIMALS, type AmountBounds } from '../../shared/limits';
+import { currencySign, formatNumber } from '../../shared/format';
+import { CRYPTO_DECIMALS } from '../../shared/limits';
 import {
   DEFAULT_CRYPTO,
   DEFAULT_NETWORK,
@@ -24,43 +28,24 @@ import {
   networksFor,
   type CryptoCurrency,
 } from '../../shared/networks';
-import { orderScreenPath } from '../../shared/order-screens';
-import type { PaymentMethod } from '../../shared/order-status';
 import { buyFormSchema, type BuyFormValues } from '../../shared/schemas/forms';
-import { createOrder } from '../api/orders';
-import { useEnvironment } from '../environment-context';
+import { fieldSetter } from '../forms';
 import {
-  currencySign,
-  formatCrypto,
-  formatFiat,
-  formatNumber,
-  formatRate,
-} from '../../shared/format';
-import { useQuotedOrder } from '../hooks/use-quoted-order';
+  useBuyErrorText,
+  useBuyOrder,
+  type BuyOrder,
+  type BuyOrderOptions,
+} from '../hooks/use-buy-order';
 import { useI18nContext, useLanguage } from '../i18n/language';
-import { hapticError, showAlert } from '../telegram/actions';
-import { CoinSwitch } from './coin-switch';
-import { createFailureText } from './failure-text';
+import { CoinRateSection } from './coin-rate-section';
 import { FieldError } from './field-error';
 import { FieldInput } from './field-input';
-import { fieldSetter } from '../forms';
-import { formErrorText } from './form-error-text';
 import { NetworkSelect } from './network-select';
-import { OpenOrders } from './open-orders';
-import { PrimaryAction } from './primary-action';
+import { OrderFormSubmit } from './order-form-submit';
 
-export interface BuyFormProps {
-  readonly method: PaymentMethod;
-  readonly currency: string;
-  /** How bounds are named in messages: 'RUB', '₽' or the currency code (spec section 5). */
-  readonly currencyLabel: string;
-  readonly bounds: AmountBounds;
-  readonly debounceMs: number;
-  readonly refetchFrom?: number;
+export interface BuyFormProps extends BuyOrderOptions {
   /** Bank: the RUB amount takes digits only. */
   readonly wholeFiat: boolean;
-  /** Bank and office show a failed creation inline; P2P alerts (spec section 8). */
-  readonly errorsInline: boolean;
   readonly fiatLabel: string;
   readonly requireCity?: boolean;
   /** Extra fields (the office's city), rendered between the amounts and the network. */
@@ -71,18 +56,10 @@ export interface BuyFormProps {
   }) => ReactNode;
   /** A box above the button (the office's passport / rate / wallet warning). */
   readonly notice?: ReactNode;
-  /** The order screen a new order opens. */
-  readonly next: 'waiting' | 'bank-requisites' | 'office-waiting';
   readonly testId: string;
 }
 
 export function BuyForm(props: BuyFormProps) {
-  const { LL } = useI18nContext();
-  const { language } = useLanguage();
-  const { inTelegram } = useEnvironment();
-  const [, navigate] = useLocation();
-  const [inlineError, setInlineError] = useState<string | null>(null);
-
   const form = useForm<BuyFormValues>({
     resolver: valibotResolver(
       buyFormSchema(props.bounds, { requireCity: props.requireCity ?? false }),
@@ -98,56 +75,68 @@ export function BuyForm(props: BuyFormProps) {
     mode: 'onSubmit',
     reValidateMode: 'onChange',
   });
-  const values = useWatch({ control: form.control }) as BuyFormValues;
-  const fiat = parseAmount(values.fiatAmount);
-  const { rate, submitting, openOrders, submit } = useQuotedOrder(
-    {
-      currency: props.currency,
-      operation: 'BUY',
-      cryptoCurrency: values.cryptoCurrency,
-      paymentMethod: props.method,
-      amount: fiat,
-      debounceMs: props.debounceMs,
-      ...(props.refetchFrom === undefined ? {} : { refetchFrom: props.refetchFrom }),
-    },
-    {
-      onCreated: (orderId) => navigate(orderScreenPath(orderId, props.next)),
-      onFailure: async (error) => {
-        hapticError();
-        const text = createFailureText(error, LL, language);
-        if (props.errorsInline) setInlineError(text);
-        else await showAlert(text, inTelegram);
-      },
-    },
+  const order = useBuyOrder(form, props);
+  const coin = useWatch({ control: form.control, name: 'cryptoCurrency' });
+  const onCoinChange = (next: CryptoCurrency) => {
+    form.setValue('cryptoCurrency', next);
+    form.setValue('network', DEFAULT_NETWORK[next]);
+    form.setValue('cryptoAmount', '');
+  };
+
+  return (
+    <FormProvider {...form}>
+      <form
+        className="buy-form"
+        data-testid={props.testId}
+        noValidate
+        onSubmit={(event) => void order.onSubmit(event)}
+      >
+        <List>
+          <CoinRateSection
+            coin={coin}
+            rate={order.rate}
+            currency={props.currency}
+            onChange={onCoinChange}
+          />
+          <BuyAmounts options={props} rate={order.rate} />
+          {props.extra !== undefined && <BuyExtra options={props} extra={props.extra} />}
+          <BuyWallet options={props} />
+        </List>
+        {props.notice}
+        {order.inlineError !== null && (
+          <p className="form-error" role="alert" data-testid="create-error">
+            {order.inlineError}
+          </p>
+        )}
+        <BuySubmit order={order} requireCity={props.requireCity === true} />
+      </form>
+    </FormProvider>
   );
+}
 
-  // The fiat amount leads: a new rate recomputes the crypto side.
-  useEffect(() => {
-    const current = parseAmount(form.getValues('fiatAmount'));
-    form.setValue(
-      'cryptoAmount',
-      current === undefined || rate === undefined ? '' : cryptoForFiat(current, rate),
-    );
-  }, [rate, form]);
-
-  const networks = networksFor(props.method, values.cryptoCurrency);
-  const message = (key: string | undefined) =>
-    formErrorText(key, LL, {
-      language,
-      bounds: props.bounds,
-      currencyLabel: props.currencyLabel,
-      network: values.network,
-    });
-  const errors = form.formState.errors;
-  const fiatError = message(errors.fiatAmount?.message);
-  const walletError = message(errors.walletAddress?.message);
-  const cityError = message(errors.cityId?.message);
-
+/**
+ * The fiat amount and the crypto amount, each recomputing the other at the rate. An amount that
+ * would take a bank order above its maximum is not taken (spec section 5).
+ */
+function BuyAmounts({
+  options: props,
+  rate,
+}: {
+  readonly options: BuyFormProps;
+  readonly rate: number | undefined;
+}) {
+  const { language } = useLanguage();
+  const { LL } = useI18nContext();
+  const form = useFormContext<BuyFormValues>();
+  const [fiatAmount, cryptoAmount, coin] = useWatch({
+    control: form.control,
+    name: ['fiatAmount', 'cryptoAmount', 'cryptoCurrency'],
+  });
+  const errorText = useBuyErrorText(form.control, props);
   const set = fieldSetter(form);
   const onFiatChange = (raw: string) => {
     const next = sanitizeAmountInput(raw, { decimals: !props.wholeFiat, maxDecimals: 2 });
     const amount = parseAmount(next);
-    // Bank: an amount above the maximum is not taken (spec section 5).
     if (props.wholeFiat && amount !== undefined && amount > props.bounds.max) return;
     set('fiatAmount', next);
     form.setValue(
@@ -164,156 +153,110 @@ export function BuyForm(props: BuyFormProps) {
     form.setValue('cryptoAmount', next);
     set('fiatAmount', fiatValue);
   };
-  const onCoinChange = (coin: CryptoCurrency) => {
-    form.setValue('cryptoCurrency', coin);
-    form.setValue('network', DEFAULT_NETWORK[coin]);
-    form.setValue('cryptoAmount', '');
-  };
-
-  const onSubmit = form.handleSubmit(
-    async (data) => {
-      setInlineError(null);
-      const total = parseAmount(data.fiatAmount) ?? 0;
-      await submit({
-        create: async (agreed) => {
-          const { orderId } = await createOrder({
-            type: 'BUY',
-            amount: parseAmount(cryptoForFiat(total, agreed)) ?? 0,
-            currency: props.currency,
-            cryptoCurrency: data.cryptoCurrency,
-            network: data.network,
-            rate: agreed,
-            totalRub: total,
-            walletAddress: data.walletAddress.trim(),
-            paymentMethod: props.method,
-            ...(props.method === 'OFFICE' ? { cityId: data.cityId } : {}),
-          } as Parameters<typeof createOrder>[0]);
-          return orderId;
-        },
-        confirmNewRate: (newRate) =>
-          LL.buyForm.rateChangedBody({
-            rate: formatRate(newRate, props.currency, language),
-            total: formatFiat(total, props.currency, language),
-            amount: formatCrypto(
-              parseAmount(cryptoForFiat(total, newRate)) ?? 0,
-              data.cryptoCurrency,
-              language,
-            ),
-          }),
-      });
-    },
-    async (invalid) => {
-      hapticError();
-      const first = message(
-        invalid.fiatAmount?.message ?? invalid.cityId?.message ?? invalid.walletAddress?.message,
-      );
-      if (first !== null && !props.errorsInline) await showAlert(first, inTelegram);
-    },
-  );
-
-  const missing =
-    values.fiatAmount.trim() === '' ||
-    values.walletAddress.trim() === '' ||
-    (props.requireCity === true && values.cityId === '');
-  const disabled = submitting || rate === undefined || missing;
-  const unit = currencySign(props.currency, language);
 
   return (
-    <form
-      className="buy-form"
-      data-testid={props.testId}
-      noValidate
-      onSubmit={(event) => void onSubmit(event)}
-    >
-      <List>
-        <Section header={LL.buyForm.coin()}>
-          <div className="buy-form__coin">
-            <CoinSwitch value={values.cryptoCurrency} onChange={onCoinChange} />
-            <Text className="buy-form__rate" data-testid="rate">
-              {rate === undefined
-                ? LL.common.loadingRate()
-                : LL.common.rateValue({
-                    crypto: values.cryptoCurrency,
-                    rate: formatRate(rate, props.currency, language),
-                  })}
-            </Text>
-          </div>
-        </Section>
-        <Section>
-          <FieldInput
-            header={props.fiatLabel}
-            name="fiatAmount"
-            inputMode={props.wholeFiat ? 'numeric' : 'decimal'}
-            autoComplete="off"
-            placeholder={formatNumber(props.bounds.min, language)}
-            value={values.fiatAmount}
-            error={fiatError}
-            errorTestId="fiat-error"
-            onChange={(event) => onFiatChange(event.target.value)}
-            after={<span className="input-unit">{unit}</span>}
-          />
-          <Input
-            header={LL.buyForm.amountCrypto({ crypto: values.cryptoCurrency })}
-            name="cryptoAmount"
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="0"
-            value={values.cryptoAmount}
-            disabled={rate === undefined}
-            onChange={(event) => onCryptoChange(event.target.value)}
-            after={<span className="input-unit">{values.cryptoCurrency}</span>}
-          />
-        </Section>
-        {props.extra !== undefined && (
-          <Section>
-            {props.extra({
-              cityId: values.cityId,
-              setCityId: (id) => set('cityId', id),
-              error:
-                cityError === null ? null : <FieldError text={cityError} testId="city-error" />,
-            })}
-          </Section>
-        )}
-        <Section>
-          <NetworkSelect
-            label={LL.buyForm.network()}
-            networks={networks}
-            value={values.network}
-            onChange={(network) => set('network', network)}
-          />
-          <FieldInput
-            header={LL.buyForm.walletAddress()}
-            name="walletAddress"
-            code
-            placeholder={
-              isEvmNetwork(values.network)
-                ? LL.buyForm.walletPlaceholderEvm()
-                : LL.buyForm.walletPlaceholderTron()
-            }
-            value={values.walletAddress}
-            error={walletError}
-            errorTestId="wallet-error"
-            onChange={(event) => set('walletAddress', event.target.value)}
-          />
-        </Section>
-      </List>
-      {props.notice}
-      {inlineError !== null && (
-        <p className="form-error" role="alert" data-testid="create-error">
-          {inlineError}
-        </p>
-      )}
-      <OpenOrders orders={openOrders} />
-      <div className="screen__actions">
-        <PrimaryAction
-          submit
-          text={LL.common.continue()}
-          disabled={disabled}
-          loading={submitting}
-          onClick={() => void onSubmit()}
-          testId="continue"
-        />
-      </div>
-    </form>
+    <Section>
+      <FieldInput
+        header={props.fiatLabel}
+        name="fiatAmount"
+        inputMode={props.wholeFiat ? 'numeric' : 'decimal'}
+        autoComplete="off"
+        placeholder={formatNumber(props.bounds.min, language)}
+        value={fiatAmount}
+        error={errorText(form.formState.errors.fiatAmount?.message)}
+        errorTestId="fiat-error"
+        onChange={(event) => onFiatChange(event.target.value)}
+        after={<span className="input-unit">{currencySign(props.currency, language)}</span>}
+      />
+      <Input
+        header={LL.buyForm.amountCrypto({ crypto: coin })}
+        name="cryptoAmount"
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder="0"
+        value={cryptoAmount}
+        disabled={rate === undefined}
+        onChange={(event) => onCryptoChange(event.target.value)}
+        after={<span className="input-unit">{coin}</span>}
+      />
+    </Section>
   );
+}
+
+/** The form's own fields (the office's city), given the value, its setter and its message. */
+function BuyExtra({
+  options: props,
+  extra,
+}: {
+  readonly options: BuyFormProps;
+  readonly extra: NonNullable<BuyFormProps['extra']>;
+}) {
+  const form = useFormContext<BuyFormValues>();
+  const cityId = useWatch({ control: form.control, name: 'cityId' });
+  const errorText = useBuyErrorText(form.control, props);
+  const error = errorText(form.formState.errors.cityId?.message);
+  const set = fieldSetter(form);
+  return (
+    <Section>
+      {extra({
+        cityId,
+        setCityId: (id) => set('cityId', id),
+        error: error === null ? null : <FieldError text={error} testId="city-error" />,
+      })}
+    </Section>
+  );
+}
+
+/** The network of the coin and the wallet the coins go to, its placeholder that network's. */
+function BuyWallet({ options: props }: { readonly options: BuyFormProps }) {
+  const { LL } = useI18nContext();
+  const form = useFormContext<BuyFormValues>();
+  const [coin, network, walletAddress] = useWatch({
+    control: form.control,
+    name: ['cryptoCurrency', 'network', 'walletAddress'],
+  });
+  const errorText = useBuyErrorText(form.control, props);
+  const set = fieldSetter(form);
+  return (
+    <Section>
+      <NetworkSelect
+        label={LL.buyForm.network()}
+        networks={networksFor(props.method, coin)}
+        value={network}
+        onChange={(next) => set('network', next)}
+      />
+      <FieldInput
+        header={LL.buyForm.walletAddress()}
+        name="walletAddress"
+        code
+        placeholder={
+          isEvmNetwork(network)
+            ? LL.buyForm.walletPlaceholderEvm()
+            : LL.buyForm.walletPlaceholderTron()
+        }
+        value={walletAddress}
+        error={errorText(form.formState.errors.walletAddress?.message)}
+        errorTestId="wallet-error"
+        onChange={(event) => set('walletAddress', event.target.value)}
+      />
+    </Section>
+  );
+}
+
+/** Continue, held back while the amount, the wallet or (at the office) the city is empty. */
+function BuySubmit({
+  order,
+  requireCity,
+}: {
+  readonly order: BuyOrder;
+  readonly requireCity: boolean;
+}) {
+  const { control } = useFormContext<BuyFormValues>();
+  const [fiatAmount, walletAddress, cityId] = useWatch({
+    control,
+    name: ['fiatAmount', 'walletAddress', 'cityId'],
+  });
+  const missing =
+    fiatAmount.trim() === '' || walletAddress.trim() === '' || (requireCity && cityId === '');
+  return <OrderFormSubmit order={order} missing={missing} onSubmit={() => void order.onSubmit()} />;
 }
