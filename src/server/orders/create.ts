@@ -23,7 +23,7 @@ import type { AppConfig } from '../platform/config/config';
 import type { Caller } from '../platform/identity/authenticator';
 import { recordCustomer } from '../platform/identity/telegram-auth';
 import type { ServerContext } from '../platform/context';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { ORDER_COLUMNS, type Database, type NewOrderRow } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
 import { alertOperators, notifyCustomer } from '../notifications/outbox';
@@ -33,6 +33,21 @@ import { holdDepositAmount } from './deposit-amounts';
 
 /** The customer's total may differ from the server's by rounding, never by more than 1 unit. */
 const TOTAL_TOLERANCE_MINOR = MINOR_PER_FIAT;
+
+/** The figures of an order once its quote and amount have passed the checks. */
+interface Priced {
+  readonly rateUnits: number;
+  readonly amountUnits: number;
+  readonly totalMinor: number;
+}
+
+/** Where an order starts: its first status, the requisites it has at once and its deadline. */
+interface Start {
+  readonly status: OrderStatus;
+  readonly requisites: string | null;
+  readonly requisitesReadyAt: number | null;
+  readonly expiresAt: number | null;
+}
 
 /** The address a sell's deposit is sent to on `network`, as the order's requisites give it. */
 export function depositAddressFor(config: AppConfig, network: NetworkId): string {
@@ -61,14 +76,11 @@ async function withExactAmount(
   return { ...row, amount_units: exact, total_minor: fiatTotalMinor(exact, row.rate_units) };
 }
 
-export async function createOrder(
-  ctx: ServerContext,
-  caller: Caller,
-  payload: CreateOrderPayload,
-): Promise<CreateOrderResponse> {
-  const customerId = caller.telegramId;
-  const { db, config } = ctx;
-  const now = ctx.now();
+/**
+ * What the server checks before it prices anything, in this order: the method takes the currency,
+ * the network is one of the method's, a buy's wallet is valid on it.
+ */
+function checkRoute(payload: CreateOrderPayload): void {
   const method = payload.paymentMethod;
   if (!methodTakesCurrency(method, payload.currency)) throw new AppError('VALIDATION_FAILED');
   if (!networksFor(method, payload.cryptoCurrency).includes(payload.network)) {
@@ -80,20 +92,32 @@ export async function createOrder(
   ) {
     throw new AppError('INVALID_WALLET_ADDRESS');
   }
+}
 
-  let cityId: string | null = null;
-  if (payload.paymentMethod === 'OFFICE') {
-    const city = await db
-      .selectFrom('cities')
-      .select(['id', 'currencies'])
-      .where('id', '=', payload.cityId)
-      .executeTakeFirst();
-    const takes =
-      city !== undefined && (JSON.parse(city.currencies) as string[]).includes(payload.currency);
-    if (!takes) throw new AppError('UNKNOWN_CITY');
-    cityId = payload.cityId;
-  }
+/** An office buy's city, which must exist and take the order's currency; null for other orders. */
+async function officeCityId(
+  db: Kysely<Database>,
+  payload: CreateOrderPayload,
+): Promise<string | null> {
+  if (payload.paymentMethod !== 'OFFICE') return null;
+  const city = await db
+    .selectFrom('cities')
+    .select(['id', 'currencies'])
+    .where('id', '=', payload.cityId)
+    .executeTakeFirst();
+  const takes =
+    city !== undefined && (JSON.parse(city.currencies) as string[]).includes(payload.currency);
+  if (!takes) throw new AppError('UNKNOWN_CITY');
+  return payload.cityId;
+}
 
+/**
+ * The order's figures: the rate the customer saw must be today's quote, the amount positive (a
+ * sell without one sends the default), the total the customer's within rounding and inside the
+ * method's limits.
+ */
+async function priceOrder(db: Kysely<Database>, payload: CreateOrderPayload): Promise<Priced> {
+  const method = payload.paymentMethod;
   const rateUnits = await quote(db, {
     fiat: payload.currency,
     crypto: payload.cryptoCurrency,
@@ -117,54 +141,82 @@ export async function createOrder(
   const limitDetails = { min: bounds.min, max: bounds.max, currency: payload.currency };
   if (totalMinor < bounds.min * MINOR_PER_FIAT) throw new AppError('AMOUNT_TOO_LOW', limitDetails);
   if (totalMinor > bounds.max * MINOR_PER_FIAT) throw new AppError('AMOUNT_TOO_HIGH', limitDetails);
+  return { rateUnits, amountUnits, totalMinor };
+}
 
-  const id = randomUUID();
-  let status: OrderStatus;
-  let requisites: string | null = null;
-  let requisitesReadyAt: number | null = null;
-  let expiresAt: number | null = null;
+/**
+ * A sell waits for the coins at our address; an office buy for the office; a bank-account buy has
+ * the configured account at once; any other buy waits for an operator's requisites.
+ */
+function startOf(config: AppConfig, payload: CreateOrderPayload, now: number): Start {
   if (payload.type === 'SELL') {
-    status = 'WAITING_CRYPTO';
-    requisites = JSON.stringify({ walletAddress: depositAddressFor(config, payload.network) });
-    requisitesReadyAt = now;
-    expiresAt = now + CRYPTO_SEND_WINDOW_MS;
-  } else if (payload.paymentMethod === 'OFFICE') {
-    status = 'OFFICE_PENDING';
-    expiresAt = now + config.requisitesTimeoutMs;
-  } else if (payload.paymentMethod === 'BANK_ACCOUNT' && config.bankAccount !== undefined) {
-    status = 'REQUISITES_READY';
-    requisites = JSON.stringify(config.bankAccount);
-    requisitesReadyAt = now;
-    expiresAt = now + PAYMENT_WINDOWS.BANK_ACCOUNT.windowMs;
-  } else {
-    status = 'WAITING_REQUISITES';
-    expiresAt = now + config.requisitesTimeoutMs;
+    return {
+      status: 'WAITING_CRYPTO',
+      requisites: JSON.stringify({ walletAddress: depositAddressFor(config, payload.network) }),
+      requisitesReadyAt: now,
+      expiresAt: now + CRYPTO_SEND_WINDOW_MS,
+    };
   }
+  if (payload.paymentMethod === 'OFFICE') {
+    return {
+      status: 'OFFICE_PENDING',
+      requisites: null,
+      requisitesReadyAt: null,
+      expiresAt: now + config.requisitesTimeoutMs,
+    };
+  }
+  if (payload.paymentMethod === 'BANK_ACCOUNT' && config.bankAccount !== undefined) {
+    return {
+      status: 'REQUISITES_READY',
+      requisites: JSON.stringify(config.bankAccount),
+      requisitesReadyAt: now,
+      expiresAt: now + PAYMENT_WINDOWS.BANK_ACCOUNT.windowMs,
+    };
+  }
+  return {
+    status: 'WAITING_REQUISITES',
+    requisites: null,
+    requisitesReadyAt: null,
+    expiresAt: now + config.requisitesTimeoutMs,
+  };
+}
 
-  const row: NewOrderRow = {
-    id,
+/** The card a sell is paid out to, as stored: digits only, the holder in capitals. */
+function payoutCardOf(payload: CreateOrderPayload): string | null {
+  if (payload.type !== 'SELL') return null;
+  return JSON.stringify({
+    cardNumber: payload.cardNumber.replace(/\s/g, ''),
+    cardHolder: payload.cardHolder.toUpperCase(),
+    bankName: payload.bankName,
+    phone: payload.phone,
+    comment: payload.comment,
+  });
+}
+
+/** The order's row as the customer asked for it (a sell's exact amount is held later, on insert). */
+function newOrderRow(
+  customerId: number,
+  payload: CreateOrderPayload,
+  priced: Priced,
+  cityId: string | null,
+  start: Start,
+  now: number,
+): NewOrderRow {
+  return {
+    id: randomUUID(),
     user_id: customerId,
     type: payload.type,
-    status,
-    payment_method: method,
+    status: start.status,
+    payment_method: payload.paymentMethod,
     crypto_currency: payload.cryptoCurrency,
     network: payload.network,
     currency: payload.currency,
-    amount_units: amountUnits,
-    total_minor: totalMinor,
-    rate_units: rateUnits,
+    amount_units: priced.amountUnits,
+    total_minor: priced.totalMinor,
+    rate_units: priced.rateUnits,
     wallet_address: payload.type === 'BUY' ? payload.walletAddress : null,
-    requisites,
-    payout_card:
-      payload.type === 'SELL'
-        ? JSON.stringify({
-            cardNumber: payload.cardNumber.replace(/\s/g, ''),
-            cardHolder: payload.cardHolder.toUpperCase(),
-            bankName: payload.bankName,
-            phone: payload.phone,
-            comment: payload.comment,
-          })
-        : null,
+    requisites: start.requisites,
+    payout_card: payoutCardOf(payload),
     city_id: cityId,
     office_instructions: null,
     reservation: null,
@@ -173,12 +225,25 @@ export async function createOrder(
     outgoing_tx_hash: null,
     created_at: now,
     updated_at: now,
-    requisites_ready_at: requisitesReadyAt,
-    expires_at: expiresAt,
+    requisites_ready_at: start.requisitesReadyAt,
+    expires_at: start.expiresAt,
     reserved_until: null,
   };
+}
 
-  await db.transaction().execute(async (trx) => {
+/**
+ * Stores the order in one transaction: the customer, the active-order limit, a sell's exact
+ * amount, the row, its first event, the operators' alert and a seller's deposit message.
+ */
+async function insertOrder(
+  ctx: ServerContext,
+  caller: Caller,
+  row: NewOrderRow,
+  now: number,
+): Promise<void> {
+  const { config } = ctx;
+  const customerId = caller.telegramId;
+  await ctx.db.transaction().execute(async (trx) => {
     // The order's customer is written here (the authenticator records callers off the request's
     // path, later), which also serialises a customer's creates (PostgreSQL row lock; SQLite runs
     // one transaction at a time), so two quick taps cannot both slip under the active-order limit.
@@ -192,7 +257,7 @@ export async function createOrder(
     if (Number(count) >= config.maxActiveOrders) {
       throw new AppError('TOO_MANY_ACTIVE_ORDERS', { max: config.maxActiveOrders });
     }
-    const stored = payload.type === 'SELL' ? await withExactAmount(trx, ctx, row, now) : row;
+    const stored = row.type === 'SELL' ? await withExactAmount(trx, ctx, row, now) : row;
     const created = await trx
       .insertInto('orders')
       .values(stored)
@@ -201,23 +266,37 @@ export async function createOrder(
     await trx
       .insertInto('order_events')
       .values({
-        order_id: id,
+        order_id: row.id,
         from_status: null,
-        to_status: status,
+        to_status: row.status,
         actor: 'customer',
         actor_id: customerId,
         reason:
-          stored.amount_units === amountUnits
+          stored.amount_units === row.amount_units
             ? null
-            : `exact amount ${unitsToDecimal(stored.amount_units)} for ${unitsToDecimal(amountUnits)} asked`,
+            : `exact amount ${unitsToDecimal(stored.amount_units)} for ${unitsToDecimal(row.amount_units)} asked`,
         created_at: now,
       })
       .execute();
-    await alertOperators(trx, 'new_order', created, `created:${id}`, now);
+    await alertOperators(trx, 'new_order', created, `created:${row.id}`, now);
     // The seller is sent the exact amount and the address in the chat, to copy from there too.
     if (created.type === 'SELL') {
-      await notifyCustomer(trx, 'deposit_requested', created, `deposit:${id}`, now);
+      await notifyCustomer(trx, 'deposit_requested', created, `deposit:${row.id}`, now);
     }
   });
-  return { success: true, orderId: id };
+}
+
+export async function createOrder(
+  ctx: ServerContext,
+  caller: Caller,
+  payload: CreateOrderPayload,
+): Promise<CreateOrderResponse> {
+  const now = ctx.now();
+  checkRoute(payload);
+  const cityId = await officeCityId(ctx.db, payload);
+  const priced = await priceOrder(ctx.db, payload);
+  const start = startOf(ctx.config, payload, now);
+  const row = newOrderRow(caller.telegramId, payload, priced, cityId, start, now);
+  await insertOrder(ctx, caller, row, now);
+  return { success: true, orderId: row.id };
 }
