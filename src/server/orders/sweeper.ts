@@ -17,7 +17,7 @@
  * operators and set aside, and its batch is claimed again without it: the others expire.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
 import { OPERATOR_USUAL_ANSWER_MS, PAYMENT_REMINDER_BEFORE_MS } from '../../shared/limits';
 import {
   AWAITING_PAYMENT,
@@ -122,156 +122,215 @@ function claim<Q extends { forUpdate(): Q; skipLocked(): Q; limit(n: number): Q 
   return dialect === 'postgres' ? bounded.forUpdate().skipLocked() : bounded;
 }
 
+/** What every part of a pass works on: the database, the pass's moment and its stop signal. */
+interface Pass {
+  readonly db: Kysely<Database>;
+  readonly dialect: Dialect;
+  readonly now: number;
+  readonly signal: AbortSignal | undefined;
+}
+
+/** Runs one part of a pass in bounded batches, each claiming and committing on its own. */
+function batchesOf(
+  pass: Pass,
+  batch: (budget: BatchBudget) => Promise<readonly string[]>,
+): Promise<string[]> {
+  return inBatches({
+    size: JOB_BATCH,
+    signal: pass.signal,
+    policy: BATCH_POLICY[pass.dialect],
+    batch,
+  });
+}
+
+/**
+ * Works through the claimed orders while the batch's budget lasts (the first one always);
+ * returns those it got to, the rest being left to the next batch.
+ */
+async function eachWithinBudget(
+  claimed: readonly { id: string }[],
+  budget: BatchBudget,
+  work: (id: string) => Promise<void>,
+): Promise<string[]> {
+  const processed: string[] = [];
+  for (const { id } of claimed) {
+    if (processed.length > 0 && budget.spent()) break;
+    processed.push(id);
+    await work(id);
+  }
+  return processed;
+}
+
+/** Where a batch of expiries got to: the order it was at, and those it cancelled. */
+interface ExpiryProgress {
+  id?: string;
+  cancelled: string[];
+}
+
+/** One batch of expiries, committed together: returns the orders it claimed and processed. */
+function expireBatch(
+  pass: Pass,
+  failing: ReadonlyMap<string, number>,
+  budget: BatchBudget,
+  trying: ExpiryProgress,
+): Promise<string[]> {
+  const { now } = pass;
+  return pass.db.transaction().execute(async (trx) => {
+    let due = trx
+      .selectFrom('orders')
+      .select('id')
+      .where((eb) => eb.or([pastExpiresAt(eb, now), pastReservation(eb, now)]));
+    if (failing.size > 0) due = due.where('id', 'not in', [...failing.keys()]);
+    const claimed = await claim(due, pass.dialect).execute();
+    const processed = await eachWithinBudget(claimed, budget, async (id) => {
+      trying.id = id;
+      try {
+        await applyTransitionIn(
+          trx,
+          { orderId: id, action: 'expire', actor: 'system', actorId: null },
+          now,
+        );
+        trying.cancelled.push(id);
+      } catch (error) {
+        // Moved by someone else since the claim: theirs stands, nothing failed (no statement
+        // failed either, so the transaction goes on).
+        if (!(error instanceof AppError)) throw error;
+      }
+    });
+    trying.id = undefined;
+    return processed;
+  });
+}
+
+/** Cancels the orders past their deadline; those whose expiry throws are set aside. */
+async function expireDue(
+  pass: Pass,
+  options: SweepOptions,
+  failing: Map<string, number>,
+): Promise<Pick<SweepResult, 'expired' | 'failed'>> {
+  const expired: string[] = [];
+  const failed: string[] = [];
+  await batchesOf(pass, async (budget) => {
+    // A transition that throws undoes its batch: the order is set aside (logged, flagged for
+    // operators, skipped while EXPIRY_RETRY_MS lasts) and the batch is claimed again without
+    // it, so one bad order never holds up the others. (A savepoint per order would cost two
+    // more round trips for every order, to save a batch in the rare case of a fault.)
+    for (;;) {
+      const trying: ExpiryProgress = { cancelled: [] };
+      try {
+        const processed = await expireBatch(pass, failing, budget, trying);
+        expired.push(...trying.cancelled);
+        return processed;
+      } catch (error) {
+        const id = trying.id;
+        if (id === undefined) throw error;
+        options.log?.error({ err: error, orderId: id }, 'order could not expire: flagged');
+        options.monitor?.itemFailed(SWEEP_JOB);
+        failing.set(id, pass.now);
+        failed.push(id);
+        await pass.db
+          .updateTable('orders')
+          .set({ needs_attention: 1 })
+          .where('id', '=', id)
+          .execute();
+      }
+    }
+  });
+  return { expired, failed };
+}
+
+/**
+ * Claims a batch of orders overdue for the operators: those waiting too long first, then those
+ * paid late. Two claims, each served by an index (the waiting ones by orders_unalerted): one
+ * query with both under an OR walks past orders flagged already.
+ */
+async function claimOverdue(trx: Transaction<Database>, pass: Pass): Promise<{ id: string }[]> {
+  const { now, dialect } = pass;
+  const waiting = await claim(
+    trx
+      .selectFrom('orders')
+      .select('id')
+      .where((eb) => waitingTooLong(eb, now)),
+    dialect,
+  ).execute();
+  const paidLate =
+    waiting.length === JOB_BATCH
+      ? []
+      : await claim(
+          trx
+            .selectFrom('orders')
+            .select('id')
+            .where((eb) => paidPastDeadline(eb, now)),
+          dialect,
+        )
+          .limit(JOB_BATCH - waiting.length)
+          .execute();
+  return [...waiting, ...paidLate];
+}
+
+/** Flags for operators, once, each order waiting too long for them or paid past its deadline. */
+function flagOverdue(pass: Pass): Promise<string[]> {
+  const { now } = pass;
+  return batchesOf(pass, (budget) =>
+    pass.db.transaction().execute(async (trx) =>
+      eachWithinBudget(await claimOverdue(trx, pass), budget, async (id) => {
+        const order = await trx
+          .updateTable('orders')
+          .set({ needs_attention: 1, deadline_alerted_at: now })
+          .where('id', '=', id)
+          .returning(ORDER_COLUMNS)
+          .executeTakeFirstOrThrow();
+        const kind = PAID_STATUSES.includes(order.status) ? 'flag_paid_late' : 'flag_waiting';
+        await alertOperators(trx, kind, order, `flag:${order.id}:${order.status}`, now);
+      }),
+    ),
+  );
+}
+
+/**
+ * The customer who has not paid (or sent the crypto) yet hears of the deadline once, shortly
+ * before it, whether or not the app is open.
+ */
+function remindCustomers(pass: Pass): Promise<string[]> {
+  const { now } = pass;
+  return batchesOf(pass, (budget) =>
+    pass.db.transaction().execute(async (trx) => {
+      const due = trx
+        .selectFrom('orders')
+        .select('id')
+        .where((eb) => reminderDue(eb, now));
+      return eachWithinBudget(await claim(due, pass.dialect).execute(), budget, async (id) => {
+        const order = await trx
+          .updateTable('orders')
+          .set({ reminded_at: now })
+          .where('id', '=', id)
+          .returning(ORDER_COLUMNS)
+          .executeTakeFirstOrThrow();
+        await notifyCustomer(
+          trx,
+          'payment_reminder',
+          order,
+          `reminder:${order.id}:${order.status}`,
+          now,
+        );
+      });
+    }),
+  );
+}
+
+/** One pass of the sweeper, its tasks one after the other: expire, flag, remind. */
 export async function sweepOnce(
   database: SweptDatabase,
   now: number,
   options: SweepOptions = {},
 ): Promise<SweepResult> {
-  const { db, dialect } = database;
-  const { signal } = options;
+  const pass: Pass = { db: database.db, dialect: database.dialect, now, signal: options.signal };
   const failing = options.failing ?? new Map<string, number>();
   for (const [id, at] of failing) if (at <= now - EXPIRY_RETRY_MS) failing.delete(id);
 
-  const expired: string[] = [];
-  const failed: string[] = [];
-  /**
-   * One batch of expiries, committed together: returns the orders it claimed and processed;
-   * `trying` says which one it was at, and which it cancelled.
-   */
-  const expireBatch = (budget: BatchBudget, trying: { id?: string; cancelled: string[] }) =>
-    db.transaction().execute(async (trx) => {
-      let due = trx
-        .selectFrom('orders')
-        .select('id')
-        .where((eb) => eb.or([pastExpiresAt(eb, now), pastReservation(eb, now)]));
-      if (failing.size > 0) due = due.where('id', 'not in', [...failing.keys()]);
-      const processed: string[] = [];
-      for (const { id } of await claim(due, dialect).execute()) {
-        if (processed.length > 0 && budget.spent()) break;
-        processed.push(id);
-        trying.id = id;
-        try {
-          await applyTransitionIn(
-            trx,
-            { orderId: id, action: 'expire', actor: 'system', actorId: null },
-            now,
-          );
-          trying.cancelled.push(id);
-        } catch (error) {
-          // Moved by someone else since the claim: theirs stands, nothing failed (no statement
-          // failed either, so the transaction goes on).
-          if (!(error instanceof AppError)) throw error;
-        }
-      }
-      trying.id = undefined;
-      return processed;
-    });
-  await inBatches({
-    size: JOB_BATCH,
-    signal,
-    policy: BATCH_POLICY[dialect],
-    batch: async (budget) => {
-      // A transition that throws undoes its batch: the order is set aside (logged, flagged for
-      // operators, skipped while EXPIRY_RETRY_MS lasts) and the batch is claimed again without
-      // it, so one bad order never holds up the others. (A savepoint per order would cost two
-      // more round trips for every order, to save a batch in the rare case of a fault.)
-      for (;;) {
-        const trying: { id?: string; cancelled: string[] } = { cancelled: [] };
-        try {
-          const processed = await expireBatch(budget, trying);
-          expired.push(...trying.cancelled);
-          return processed;
-        } catch (error) {
-          const id = trying.id;
-          if (id === undefined) throw error;
-          options.log?.error({ err: error, orderId: id }, 'order could not expire: flagged');
-          options.monitor?.itemFailed(SWEEP_JOB);
-          failing.set(id, now);
-          failed.push(id);
-          await db.updateTable('orders').set({ needs_attention: 1 }).where('id', '=', id).execute();
-        }
-      }
-    },
-  });
-
-  const flagged = await inBatches({
-    size: JOB_BATCH,
-    signal,
-    policy: BATCH_POLICY[dialect],
-    batch: (budget) =>
-      db.transaction().execute(async (trx) => {
-        // Two claims, each served by an index (the waiting ones by orders_unalerted): one query
-        // with both under an OR walks past orders flagged already.
-        const waiting = await claim(
-          trx
-            .selectFrom('orders')
-            .select('id')
-            .where((eb) => waitingTooLong(eb, now)),
-          dialect,
-        ).execute();
-        const paidLate =
-          waiting.length === JOB_BATCH
-            ? []
-            : await claim(
-                trx
-                  .selectFrom('orders')
-                  .select('id')
-                  .where((eb) => paidPastDeadline(eb, now)),
-                dialect,
-              )
-                .limit(JOB_BATCH - waiting.length)
-                .execute();
-        const processed: string[] = [];
-        for (const { id } of [...waiting, ...paidLate]) {
-          if (processed.length > 0 && budget.spent()) break;
-          processed.push(id);
-          const order = await trx
-            .updateTable('orders')
-            .set({ needs_attention: 1, deadline_alerted_at: now })
-            .where('id', '=', id)
-            .returning(ORDER_COLUMNS)
-            .executeTakeFirstOrThrow();
-          const kind = PAID_STATUSES.includes(order.status) ? 'flag_paid_late' : 'flag_waiting';
-          await alertOperators(trx, kind, order, `flag:${order.id}:${order.status}`, now);
-        }
-        return processed;
-      }),
-  });
-
-  // The customer who has not paid (or sent the crypto) yet hears of the deadline once, shortly
-  // before it, whether or not the app is open.
-  const reminded = await inBatches({
-    size: JOB_BATCH,
-    signal,
-    policy: BATCH_POLICY[dialect],
-    batch: (budget) =>
-      db.transaction().execute(async (trx) => {
-        const due = trx
-          .selectFrom('orders')
-          .select('id')
-          .where((eb) => reminderDue(eb, now));
-        const processed: string[] = [];
-        for (const { id } of await claim(due, dialect).execute()) {
-          if (processed.length > 0 && budget.spent()) break;
-          processed.push(id);
-          const order = await trx
-            .updateTable('orders')
-            .set({ reminded_at: now })
-            .where('id', '=', id)
-            .returning(ORDER_COLUMNS)
-            .executeTakeFirstOrThrow();
-          await notifyCustomer(
-            trx,
-            'payment_reminder',
-            order,
-            `reminder:${order.id}:${order.status}`,
-            now,
-          );
-        }
-        return processed;
-      }),
-  });
-
+  const { expired, failed } = await expireDue(pass, options, failing);
+  const flagged = await flagOverdue(pass);
+  const reminded = await remindCustomers(pass);
   return { expired, failed, flagged, reminded };
 }
 
