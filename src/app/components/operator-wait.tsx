@@ -30,11 +30,18 @@ export function OperatorWait(props: {
       <Text className="waiting__elapsed" data-testid="elapsed">
         {LL.waiting.elapsed({ time: formatDuration(elapsed, false) })}
       </Text>
-      {autoCancel.remainingMs !== undefined && (
-        <Text className="waiting__auto-cancel" data-testid="auto-cancel">
-          {LL.waiting.autoCancel({ time: formatDuration(autoCancel.remainingMs) })}
-        </Text>
-      )}
+      <AutoCancelTime remainingMs={autoCancel.remainingMs} />
     </>
+  );
+}
+
+/** The time left before the server cancels an order for want of an operator's answer. */
+export function AutoCancelTime({ remainingMs }: { readonly remainingMs: number | undefined }) {
+  const { LL } = useI18nContext();
+  if (remainingMs === undefined) return null;
+  return (
+    <Text className="waiting__auto-cancel" data-testid="auto-cancel">
+      {LL.waiting.autoCancel({ time: formatDuration(remainingMs) })}
+    </Text>
   );
 }

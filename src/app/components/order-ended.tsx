@@ -4,6 +4,7 @@
  */
 import { moneyNote, type Ended } from '../../shared/order-ended';
 import { useI18nContext } from '../i18n/language';
+import { OrderSupportButton } from './order-support-button';
 
 /**
  * Shown in place of what to pay or where to send once the countdown ran out, until the server's
@@ -15,5 +16,23 @@ export function TimeUpNotice({ order }: { readonly order: Ended }) {
     <div className="warning-box warning-box--danger" role="alert" data-testid="time-up">
       <strong>{LL.orderEnded.timeUp()}</strong> {moneyNote(order, LL)}
     </div>
+  );
+}
+
+/** A screen's whole body once its countdown ran out: the notice, and support as the way on. */
+export function TimeUpWithSupport({
+  order,
+  orderId,
+}: {
+  readonly order: Ended;
+  readonly orderId: string;
+}) {
+  return (
+    <>
+      <TimeUpNotice order={order} />
+      <div className="screen__actions">
+        <OrderSupportButton orderId={orderId} mode="bezeled" />
+      </div>
+    </>
   );
 }

@@ -9,27 +9,28 @@
  * The status is polled as the table says, the requisites at the same interval. Cancel (after a
  * confirmation) while the order waits for payment; support with the order's number.
  */
-import { Cell, List, Placeholder, Section, Spinner, Text } from '@telegram-apps/telegram-ui';
+import { Cell, List, Placeholder, Section, Spinner } from '@telegram-apps/telegram-ui';
+import type { ReactNode } from 'react';
 import type { TranslationFunctions } from '../../../../i18n/i18n-types';
-import type { BankRequisites } from '../../../shared/api';
+import type { BankRequisites, OrderDetails } from '../../../shared/api';
 import { ORDER_SCREEN_TABLE } from '../../../shared/order-screens';
 import { orderNumber } from '../../../shared/support-link';
 import { fetchBankRequisites, confirmPayment } from '../../api/orders';
 import { CancelOrderButton } from '../../components/cancel-order-button';
 import { CopyRow, useCopyFeedback } from '../../components/copy-row';
-import { CountdownBanner } from '../../components/countdown-banner';
-import { Loading } from '../../components/loading';
+import { AutoCancelTime } from '../../components/operator-wait';
 import { OrderAmounts } from '../../components/order-amounts';
-import { TimeUpNotice } from '../../components/order-ended';
-import { OrderNotFound } from '../../components/order-not-found';
+import { TimeUpWithSupport } from '../../components/order-ended';
+import { OrderLoading } from '../../components/order-loading';
 import { OrderSupportButton } from '../../components/order-support-button';
-import { PrimaryAction } from '../../components/primary-action';
+import { PaymentActions } from '../../components/payment-actions';
+import { PaymentCountdownBanner } from '../../components/payment-countdown-banner';
 import { Screen } from '../../components/screen';
-import { formatDuration, useCountdown } from '../../hooks/use-countdown';
+import { useCountdown } from '../../hooks/use-countdown';
 import { useFetchState } from '../../hooks/use-fetch-state';
 import { useOrderAction } from '../../hooks/use-order-action';
-import { useOrderCancel } from '../../hooks/use-order-cancel';
-import { useOrderScreen } from '../../hooks/use-order-screen';
+import { useOrderCancel, type OrderCancel } from '../../hooks/use-order-cancel';
+import { useOrderScreen, type OrderScreenView } from '../../hooks/use-order-screen';
 import { usePaidConfirm } from '../../hooks/use-paid-confirm';
 import { usePaymentCountdown } from '../../hooks/use-payment-countdown';
 import { useI18nContext } from '../../i18n/language';
@@ -76,14 +77,8 @@ export function bankRows(
 
 export function BankRequisitesScreen({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
-  const [copiedAll, copyAll] = useCopyFeedback();
   const view = useOrderScreen('bank-requisites', orderId);
-  const fetched = useFetchState(orderId, (signal) => fetchBankRequisites(orderId, signal), {
-    intervalMs: ORDER_SCREEN_TABLE['bank-requisites'].pollMs,
-    enabled: !view.notFound,
-    onError: (error) => console.warn('requisites poll failed; retrying on the next poll', error),
-  });
-  const requisites = fetched.data?.requisites;
+  const requisites = usePolledRequisites(orderId, !view.notFound);
   const order = view.order;
   const countdown = usePaymentCountdown(order, 'BANK_ACCOUNT', view.offsetMs);
   // While no details are given, the deadline is the operator's (REQUISITES_TIMEOUT).
@@ -91,132 +86,157 @@ export function BankRequisitesScreen({ orderId }: { readonly orderId: string }) 
     order?.status === 'WAITING_REQUISITES' ? order.expiresAt : null,
     view.offsetMs,
   );
-  const confirmPaid = usePaidConfirm(order);
-  const pay = useOrderAction({
-    name: 'payment-confirm',
-    call: () => confirmPayment(orderId),
-    onDone: () => view.leave('upload-receipt', { replace: false }),
-    headline: 'generic',
-    show: 'inline',
-  });
+  const pay = useBankPaid(orderId, order, view.leave);
   const cancel = useOrderCancel(orderId, order, view);
-  const header = { title: LL.bankRequisites.title(), back: '/my-orders' } as const;
 
-  if (view.notFound) {
-    return (
-      <Screen testId="bank-requisites" header={header}>
-        <OrderNotFound />
-        <div className="screen__actions">
-          <OrderSupportButton orderId={orderId} />
-        </div>
-      </Screen>
-    );
-  }
-
-  if (order === undefined || requisites === undefined) {
-    return (
-      <Screen testId="bank-requisites" header={header}>
-        <Loading />
-        <div className="screen__actions">
-          <OrderSupportButton orderId={orderId} />
-        </div>
-      </Screen>
-    );
-  }
-
-  // Given but unreadable (never in a working setup): say so rather than wait forever.
-  if (requisites === null && order.status !== 'WAITING_REQUISITES') {
-    return (
-      <Screen testId="bank-requisites" header={header}>
+  let body: ReactNode;
+  if (view.notFound || order === undefined || requisites === undefined) {
+    body = <OrderLoading orderId={orderId} notFound={view.notFound} />;
+  } else if (requisites === null && order.status !== 'WAITING_REQUISITES') {
+    // Given but unreadable (never in a working setup): say so rather than wait forever.
+    body = (
+      <>
         <Placeholder header={LL.errors.requisitesNotConfigured()} />
         <div className="screen__actions">
           <OrderSupportButton orderId={orderId} mode="bezeled" />
           <CancelOrderButton cancel={cancel} />
         </div>
-      </Screen>
+      </>
     );
-  }
-
-  if (requisites === null) {
-    return (
-      <Screen testId="bank-requisites" header={header}>
-        <div data-testid="requisites-waiting">
-          <Placeholder header={LL.bankRequisites.waitingTitle()} description={LL.waiting.hint()}>
-            <Spinner size="l" />
-          </Placeholder>
-          {operatorDeadline.remainingMs !== undefined && (
-            <Text className="waiting__auto-cancel" data-testid="auto-cancel">
-              {LL.waiting.autoCancel({ time: formatDuration(operatorDeadline.remainingMs) })}
-            </Text>
-          )}
-        </div>
+  } else if (requisites === null) {
+    body = (
+      <AwaitingRequisites
+        order={order}
+        orderId={orderId}
+        cancel={cancel}
+        remainingMs={operatorDeadline.remainingMs}
+      />
+    );
+  } else if (countdown.expired && order.status === 'REQUISITES_READY') {
+    body = <TimeUpWithSupport order={order} orderId={orderId} />;
+  } else {
+    body = (
+      <>
+        <PaymentCountdownBanner
+          countdown={countdown}
+          withHours
+          warning={LL.bankRequisites.timeWarning()}
+        />
         <List>
           <OrderAmounts order={order} />
+          <BankDetails requisites={requisites} orderId={orderId} />
         </List>
-        <div className="screen__actions">
-          <CancelOrderButton cancel={cancel} />
-          <OrderSupportButton orderId={orderId} />
-        </div>
-      </Screen>
+        {pay.errorText !== null && (
+          <p className="form-error" role="alert" data-testid="pay-error">
+            {pay.errorText}
+          </p>
+        )}
+        <PaymentActions orderId={orderId} cancel={cancel} paying={pay.busy} onPaid={pay.run} />
+      </>
     );
   }
-
-  if (countdown.expired && order.status === 'REQUISITES_READY') {
-    return (
-      <Screen testId="bank-requisites" header={header}>
-        <TimeUpNotice order={order} />
-        <div className="screen__actions">
-          <OrderSupportButton orderId={orderId} mode="bezeled" />
-        </div>
-      </Screen>
-    );
-  }
-
-  const rows = bankRows(requisites, orderId, LL);
   return (
-    <Screen testId="bank-requisites" header={header}>
-      {countdown.remainingMs !== undefined && (
-        <CountdownBanner
-          text={LL.payment.timeLeft({ time: formatDuration(countdown.remainingMs, true) })}
-          warning={countdown.warning ? LL.bankRequisites.timeWarning() : null}
-          note={LL.payment.expiryNote()}
-        />
-      )}
+    <Screen
+      testId="bank-requisites"
+      header={{ title: LL.bankRequisites.title(), back: '/my-orders' }}
+    >
+      {body}
+    </Screen>
+  );
+}
+
+/** The bank details, asked for at the table's interval of this screen while the order is known. */
+function usePolledRequisites(orderId: string, enabled: boolean): BankRequisites | null | undefined {
+  const fetched = useFetchState(orderId, (signal) => fetchBankRequisites(orderId, signal), {
+    intervalMs: ORDER_SCREEN_TABLE['bank-requisites'].pollMs,
+    enabled,
+    onError: (error) => console.warn('requisites poll failed; retrying on the next poll', error),
+  });
+  return fetched.data?.requisites;
+}
+
+/**
+ * 'I have paid': asked first what counts as paid, then told to the server; on success the receipt
+ * comes next, a failure is shown under the details and the button is offered again.
+ */
+function useBankPaid(
+  orderId: string,
+  order: OrderDetails | undefined,
+  leave: OrderScreenView['leave'],
+): { readonly busy: boolean; readonly errorText: string | null; readonly run: () => void } {
+  const confirmPaid = usePaidConfirm(order);
+  const pay = useOrderAction({
+    name: 'payment-confirm',
+    call: () => confirmPayment(orderId),
+    onDone: () => leave('upload-receipt', { replace: false }),
+    headline: 'generic',
+    show: 'inline',
+  });
+  return {
+    busy: pay.busy,
+    errorText: pay.errorText,
+    run: () => {
+      hapticTap();
+      void confirmPaid().then((paid) => (paid ? pay.run() : undefined));
+    },
+  };
+}
+
+/** Until an operator gives the details: the usual wait, the time left before auto-cancel. */
+function AwaitingRequisites({
+  order,
+  orderId,
+  cancel,
+  remainingMs,
+}: {
+  readonly order: OrderDetails;
+  readonly orderId: string;
+  readonly cancel: OrderCancel;
+  /** Left before the server cancels the order for want of details. */
+  readonly remainingMs: number | undefined;
+}) {
+  const { LL } = useI18nContext();
+  return (
+    <>
+      <div data-testid="requisites-waiting">
+        <Placeholder header={LL.bankRequisites.waitingTitle()} description={LL.waiting.hint()}>
+          <Spinner size="l" />
+        </Placeholder>
+        <AutoCancelTime remainingMs={remainingMs} />
+      </div>
       <List>
         <OrderAmounts order={order} />
-        <Section>
-          {rows.map(([label, value]) => (
-            <CopyRow key={label} label={label} value={value} />
-          ))}
-          <Cell
-            data-testid="copy-all"
-            onClick={() => copyAll(rows.map(([label, value]) => `${label}: ${value}`).join('\n'))}
-          >
-            <span className="copy-hint">
-              {copiedAll ? LL.common.copied() : LL.common.copyAll()}
-            </span>
-          </Cell>
-        </Section>
       </List>
-      {pay.errorText !== null && (
-        <p className="form-error" role="alert" data-testid="pay-error">
-          {pay.errorText}
-        </p>
-      )}
       <div className="screen__actions">
-        <PrimaryAction
-          text={LL.payment.iHavePaid()}
-          loading={pay.busy}
-          disabled={cancel.busy}
-          onClick={() => {
-            hapticTap();
-            void confirmPaid().then((paid) => (paid ? pay.run() : undefined));
-          }}
-          testId="i-have-paid"
-        />
-        <CancelOrderButton cancel={cancel} disabled={pay.busy} />
+        <CancelOrderButton cancel={cancel} />
         <OrderSupportButton orderId={orderId} />
       </div>
-    </Screen>
+    </>
+  );
+}
+
+/** The details, each a tap to copy, and 'copy all' as 'label: value' lines. */
+function BankDetails({
+  requisites,
+  orderId,
+}: {
+  readonly requisites: BankRequisites;
+  readonly orderId: string;
+}) {
+  const { LL } = useI18nContext();
+  const [copiedAll, copyAll] = useCopyFeedback();
+  const rows = bankRows(requisites, orderId, LL);
+  return (
+    <Section>
+      {rows.map(([label, value]) => (
+        <CopyRow key={label} label={label} value={value} />
+      ))}
+      <Cell
+        data-testid="copy-all"
+        onClick={() => copyAll(rows.map(([label, value]) => `${label}: ${value}`).join('\n'))}
+      >
+        <span className="copy-hint">{copiedAll ? LL.common.copied() : LL.common.copyAll()}</span>
+      </Cell>
+    </Section>
   );
 }

@@ -10,39 +10,71 @@ import { useEffect, useState } from 'react';
 import { useHistoryState } from 'wouter/use-browser-location';
 import type { CardRequisites, OrderDetails } from '../../../shared/api';
 import { formatCardNumber } from '../../../shared/cards';
-import { cancelOrder, confirmPayment } from '../../api/orders';
-import { CancelOrderButton } from '../../components/cancel-order-button';
-import { CopyRow } from '../../components/copy-row';
-import { CountdownBanner } from '../../components/countdown-banner';
-import { Loading } from '../../components/loading';
-import { OrderAmounts } from '../../components/order-amounts';
-import { OrderNotFound } from '../../components/order-not-found';
-import { OrderSupportButton } from '../../components/order-support-button';
-import { PrimaryAction } from '../../components/primary-action';
-import { Screen } from '../../components/screen';
-import { formatDuration } from '../../hooks/use-countdown';
-import { useOrderCancel } from '../../hooks/use-order-cancel';
-import { useOrderScreen } from '../../hooks/use-order-screen';
-import { usePaidConfirm } from '../../hooks/use-paid-confirm';
-import { usePaymentCountdown } from '../../hooks/use-payment-countdown';
 import { formatFiat } from '../../../shared/format';
+import { cancelOrder, confirmPayment } from '../../api/orders';
+import { CopyRow } from '../../components/copy-row';
+import { OrderAmounts } from '../../components/order-amounts';
+import { OrderLoading } from '../../components/order-loading';
+import { PaymentActions } from '../../components/payment-actions';
+import { PaymentCountdownBanner } from '../../components/payment-countdown-banner';
+import { Screen } from '../../components/screen';
+import { useOrderCancel } from '../../hooks/use-order-cancel';
+import { useOrderScreen, type OrderScreenView } from '../../hooks/use-order-screen';
+import { usePaidConfirm } from '../../hooks/use-paid-confirm';
+import { usePaymentCountdown, type PaymentCountdown } from '../../hooks/use-payment-countdown';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { hapticTap } from '../../telegram/actions';
 
 export function Payment({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
-  const { language } = useLanguage();
   // The waiting screen hands the order over, so the requisites show before the first answer.
   const passed = useHistoryState<{ order?: OrderDetails } | null>()?.order;
-  const [paying, setPaying] = useState(false);
   const view = useOrderScreen('payment', orderId);
-  const { leave } = view;
   const order = view.order ?? (passed?.id === orderId ? passed : undefined);
   const countdown = usePaymentCountdown(order, 'P2P', view.offsetMs);
   const cancel = useOrderCancel(orderId, order, view);
-  const confirmPaid = usePaidConfirm(order);
+  useCancelWhenTimeUp(orderId, order, countdown, view.leave);
+  const paid = useIHavePaid(orderId, order, view.leave);
+  const header = { title: LL.payment.title(), back: '/my-orders' } as const;
 
-  // Time is up: cancel the order (the server's sweeper would too), tell the customer, go home.
+  const requisites = order?.requisites as CardRequisites | null | undefined;
+  if (view.notFound || order === undefined || requisites === null || requisites === undefined) {
+    return (
+      <Screen testId="payment" header={header}>
+        <OrderLoading orderId={orderId} notFound={view.notFound} />
+      </Screen>
+    );
+  }
+  return (
+    <Screen testId="payment" header={header}>
+      <PaymentCountdownBanner
+        countdown={countdown}
+        withHours={false}
+        warning={LL.payment.timeWarning()}
+      />
+      <List>
+        <OrderAmounts order={order} />
+        <CardToPay order={order} requisites={requisites} />
+      </List>
+      <PaymentActions
+        orderId={orderId}
+        cancel={cancel}
+        paying={paid.paying}
+        disabled={countdown.expired}
+        onPaid={() => void paid.run()}
+      />
+    </Screen>
+  );
+}
+
+/** Time is up: cancel the order (the server's sweeper would too), tell the customer, go home. */
+function useCancelWhenTimeUp(
+  orderId: string,
+  order: OrderDetails | undefined,
+  countdown: PaymentCountdown,
+  leave: OrderScreenView['leave'],
+): void {
+  const { LL } = useI18nContext();
   useEffect(() => {
     if (!countdown.expired || order?.status !== 'REQUISITES_READY') return;
     leave('/', {
@@ -53,8 +85,17 @@ export function Payment({ orderId }: { readonly orderId: string }) {
       alert: LL.errors.paymentTimeExpired(),
     });
   }, [countdown.expired, order?.status, orderId, LL, leave]);
+}
 
-  const iHavePaid = async () => {
+/** 'I have paid': asked first, then told to the server, then on to the receipt. */
+function useIHavePaid(
+  orderId: string,
+  order: OrderDetails | undefined,
+  leave: OrderScreenView['leave'],
+): { readonly paying: boolean; readonly run: () => Promise<void> } {
+  const [paying, setPaying] = useState(false);
+  const confirmPaid = usePaidConfirm(order);
+  const run = async () => {
     hapticTap();
     if (paying || !(await confirmPaid())) return;
     setPaying(true);
@@ -66,84 +107,41 @@ export function Payment({ orderId }: { readonly orderId: string }) {
     }
     leave('upload-receipt', { replace: false });
   };
+  return { paying, run };
+}
 
-  if (view.notFound) {
-    return (
-      <Screen testId="payment" header={{ title: LL.payment.title(), back: '/my-orders' }}>
-        <OrderNotFound />
-        <div className="screen__actions">
-          <OrderSupportButton orderId={orderId} />
-        </div>
-      </Screen>
-    );
-  }
-  const requisites = order?.requisites as CardRequisites | null | undefined;
-  const warning = countdown.warning;
-
+/** The card to pay, each value a tap to copy, and the exact amount last. */
+function CardToPay({
+  order,
+  requisites,
+}: {
+  readonly order: OrderDetails;
+  readonly requisites: CardRequisites;
+}) {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
   return (
-    <Screen testId="payment" header={{ title: LL.payment.title(), back: '/my-orders' }}>
-      {order === undefined || requisites === null || requisites === undefined ? (
-        <>
-          <Loading />
-          <div className="screen__actions">
-            <OrderSupportButton orderId={orderId} />
-          </div>
-        </>
-      ) : (
-        <>
-          {countdown.remainingMs !== undefined && (
-            <CountdownBanner
-              text={LL.payment.timeLeft({ time: formatDuration(countdown.remainingMs, false) })}
-              warning={warning ? LL.payment.timeWarning() : null}
-              note={LL.payment.expiryNote()}
-            />
-          )}
-          <List>
-            <OrderAmounts order={order} />
-            <Section>
-              <CopyRow label={LL.payment.bank()} value={requisites.bankName} testId="req-bank" />
-              <CopyRow
-                label={LL.payment.cardNumber()}
-                value={formatCardNumber(requisites.cardNumber)}
-                copyValue={requisites.cardNumber}
-                testId="req-card"
-              />
-              <CopyRow
-                label={LL.payment.cardHolder()}
-                value={requisites.cardHolder}
-                testId="req-holder"
-              />
-              {requisites.phone !== undefined && requisites.phone !== '' && (
-                <CopyRow label={LL.payment.phone()} value={requisites.phone} testId="req-phone" />
-              )}
-              {requisites.comment !== undefined && requisites.comment !== '' && (
-                <CopyRow
-                  label={LL.payment.comment()}
-                  value={requisites.comment}
-                  testId="req-comment"
-                />
-              )}
-              <CopyRow
-                label={LL.payment.amount()}
-                value={formatFiat(order.totalRub, order.currency, language)}
-                copyValue={String(order.totalRub)}
-                testId="req-amount"
-              />
-            </Section>
-          </List>
-          <div className="screen__actions">
-            <PrimaryAction
-              text={LL.payment.iHavePaid()}
-              loading={paying}
-              disabled={cancel.busy || countdown.expired}
-              onClick={() => void iHavePaid()}
-              testId="i-have-paid"
-            />
-            <CancelOrderButton cancel={cancel} disabled={paying} />
-            <OrderSupportButton orderId={orderId} />
-          </div>
-        </>
+    <Section>
+      <CopyRow label={LL.payment.bank()} value={requisites.bankName} testId="req-bank" />
+      <CopyRow
+        label={LL.payment.cardNumber()}
+        value={formatCardNumber(requisites.cardNumber)}
+        copyValue={requisites.cardNumber}
+        testId="req-card"
+      />
+      <CopyRow label={LL.payment.cardHolder()} value={requisites.cardHolder} testId="req-holder" />
+      {requisites.phone !== undefined && requisites.phone !== '' && (
+        <CopyRow label={LL.payment.phone()} value={requisites.phone} testId="req-phone" />
       )}
-    </Screen>
+      {requisites.comment !== undefined && requisites.comment !== '' && (
+        <CopyRow label={LL.payment.comment()} value={requisites.comment} testId="req-comment" />
+      )}
+      <CopyRow
+        label={LL.payment.amount()}
+        value={formatFiat(order.totalRub, order.currency, language)}
+        copyValue={String(order.totalRub)}
+        testId="req-amount"
+      />
+    </Section>
   );
 }

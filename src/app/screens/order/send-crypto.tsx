@@ -24,9 +24,8 @@ import { fieldSetter } from '../../forms';
 import { formErrorText } from '../../components/form-error-text';
 import { CopyRow, useCopyFeedback } from '../../components/copy-row';
 import { CountdownBanner } from '../../components/countdown-banner';
-import { Loading } from '../../components/loading';
-import { OrderNotFound } from '../../components/order-not-found';
-import { TimeUpNotice } from '../../components/order-ended';
+import { TimeUpWithSupport } from '../../components/order-ended';
+import { OrderLoading } from '../../components/order-loading';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { PrimaryAction } from '../../components/primary-action';
 import { QrCode } from '../../components/qr-code';
@@ -60,20 +59,14 @@ export function SendCrypto({ orderId }: { readonly orderId: string }) {
   if (notFound || order === undefined) {
     return (
       <Screen testId="send-crypto" header={{ title: LL.sendCrypto.title(), back: '/my-orders' }}>
-        {notFound ? <OrderNotFound /> : <Loading />}
-        <div className="screen__actions">
-          <OrderSupportButton orderId={orderId} />
-        </div>
+        <OrderLoading orderId={orderId} notFound={notFound} />
       </Screen>
     );
   }
   if (countdown.expired && order.status === 'WAITING_CRYPTO') {
     return (
       <Screen testId="send-crypto" header={{ title: LL.sendCrypto.title(), back: '/my-orders' }}>
-        <TimeUpNotice order={order} />
-        <div className="screen__actions">
-          <OrderSupportButton orderId={orderId} mode="bezeled" />
-        </div>
+        <TimeUpWithSupport order={order} orderId={orderId} />
       </Screen>
     );
   }
