@@ -150,6 +150,217 @@ class DataUrlDecoder {
 export class BodyTooLarge extends Error {}
 
 /**
+ * The JSON around the file, followed byte by byte: the depth, inside a string or not, a key being
+ * read at depth 1 and whether a value comes next. The file's own string never passes through it.
+ */
+class JsonOutline {
+  #depth = 0;
+  #inString = false;
+  #escaped = false;
+  #expectingKey = false;
+  #key: number[] | undefined;
+  #lastKey = '';
+  #valueNext = false;
+
+  /** Takes one byte; true when it is the opening quote of the top-level fileData value. */
+  read(byte: number): boolean {
+    if (this.#inString) {
+      this.#inStringByte(byte);
+      return false;
+    }
+    if (byte === 0x22) return this.#quote();
+    if (byte === 0x7b || byte === 0x5b) {
+      this.#depth += 1;
+      this.#expectingKey = this.#depth === 1 && byte === 0x7b;
+      this.#valueNext = false;
+    } else if (byte === 0x7d || byte === 0x5d) {
+      this.#depth -= 1;
+      this.#valueNext = false;
+    } else if (this.#depth === 1 && byte === 0x2c) {
+      this.#expectingKey = true;
+      this.#valueNext = false;
+    } else if (this.#depth === 1 && byte === 0x3a) {
+      this.#valueNext = true;
+    } else if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) {
+      this.#valueNext = false;
+    }
+    return false;
+  }
+
+  #inStringByte(byte: number): void {
+    if (this.#escaped) this.#escaped = false;
+    else if (byte === 0x5c) this.#escaped = true;
+    else if (byte === 0x22) {
+      this.#inString = false;
+      if (this.#key !== undefined) {
+        this.#lastKey = Buffer.from(this.#key).toString('latin1');
+        this.#key = undefined;
+      }
+    } else if (this.#key !== undefined) this.#key.push(byte);
+  }
+
+  /** A string opens: a key at depth 1, the fileData value, or any other string. */
+  #quote(): boolean {
+    let opensFileData = false;
+    this.#inString = true;
+    if (this.#depth === 1 && this.#expectingKey) {
+      this.#key = [];
+      this.#expectingKey = false;
+    } else if (this.#depth === 1 && this.#valueNext && this.#lastKey === 'fileData') {
+      // The value itself: its content goes to the decoder, not through here.
+      this.#inString = false;
+      opensFileData = true;
+    }
+    this.#valueNext = false;
+    return opensFileData;
+  }
+}
+
+/** A receipt body as read: the JSON text around the file, and the file if there was a fileData. */
+export interface ReceiptBody {
+  readonly rest: string;
+  readonly file: ReceivedDataUrl | undefined;
+}
+
+export interface ReceiptBodyOptions {
+  readonly bodyLimit: number;
+  readonly restLimit: number;
+  readonly sink: () => ReceiptSink;
+}
+
+/**
+ * One receipt body as its chunks arrive: the JSON around the file is kept, the content of a
+ * top-level fileData string goes to a decoder; the first one's bytes to the sink, a second is
+ * refused.
+ */
+class ReceiptBodyReader {
+  readonly #options: ReceiptBodyOptions;
+  readonly #rest: Buffer[] = [];
+  #restLength = 0;
+  #received = 0;
+  readonly #outline = new JsonOutline();
+  // Inside a top-level fileData string: its decoder, a backslash just read, the characters
+  // since the last push with their escapes resolved.
+  #decoder: DataUrlDecoder | undefined;
+  #fileEscape = false;
+  #piece = '';
+  #first: DataUrlDecoder | undefined;
+  #sink: ReceiptSink | undefined;
+  #fileStrings = 0;
+  /** Where in the current chunk the bytes not yet kept, or not yet given to the decoder, start. */
+  #keptFrom = 0;
+
+  constructor(options: ReceiptBodyOptions) {
+    this.#options = options;
+  }
+
+  /** Reads one chunk; the file's bytes decoded from it are written before it returns. */
+  async read(chunk: Buffer): Promise<void> {
+    this.#received += chunk.length;
+    if (this.#received > this.#options.bodyLimit) throw new BodyTooLarge();
+    this.#keptFrom = 0;
+    for (let i = 0; i < chunk.length; i++) {
+      if (this.#decoder !== undefined) i = this.#fileByte(chunk, i, this.#decoder);
+      else if (this.#outline.read(chunk[i] ?? 0)) this.#openFile(chunk, i);
+    }
+    if (this.#decoder !== undefined) {
+      // The file goes on in the next chunk: its characters so far, decoded.
+      this.#decoder.push(this.#piece + chunk.toString('latin1', this.#keptFrom, chunk.length));
+      this.#piece = '';
+      // A second fileData is refused: nothing of it is kept.
+      if (this.#decoder !== this.#first) this.#decoder.take();
+    } else {
+      this.#keep(chunk.subarray(this.#keptFrom));
+    }
+    // The file's bytes decoded from this chunk, written before the next chunk is read.
+    if (this.#sink !== undefined && this.#first !== undefined) {
+      for (const bytes of this.#first.take()) await this.#sink.write(bytes);
+    }
+  }
+
+  #keep(from: Buffer): void {
+    if (from.length === 0) return;
+    this.#restLength += from.length;
+    if (this.#restLength > this.#options.restLimit) throw new BodyTooLarge();
+    this.#rest.push(from);
+  }
+
+  /** The fileData value's opening quote at `i`: it is kept, its content goes to a decoder. */
+  #openFile(chunk: Buffer, i: number): void {
+    this.#keep(chunk.subarray(this.#keptFrom, i + 1));
+    this.#keptFrom = i + 1;
+    this.#decoder = new DataUrlDecoder();
+    this.#fileStrings += 1;
+    if (this.#first === undefined) {
+      this.#first = this.#decoder;
+      this.#sink = this.#options.sink();
+    }
+  }
+
+  /**
+   * The file's characters, up to its closing quote, escapes resolved: reads at `i` and returns
+   * the index it has read to.
+   */
+  #fileByte(chunk: Buffer, i: number, decoder: DataUrlDecoder): number {
+    const byte = chunk[i] ?? 0;
+    if (this.#fileEscape) {
+      this.#fileEscape = false;
+      if (byte === 0x2f) this.#piece += '/';
+      else if (byte === 0x6e || byte === 0x72 || byte === 0x74) this.#piece += ' ';
+      else decoder.fail('VALIDATION_FAILED');
+      this.#keptFrom = i + 1;
+      return i;
+    }
+    if (byte === 0x5c) {
+      this.#piece += chunk.toString('latin1', this.#keptFrom, i);
+      this.#fileEscape = true;
+      this.#keptFrom = i + 1;
+      return i;
+    }
+    if (byte !== 0x22) {
+      // On to the next quote or backslash: the characters between are judged as base64.
+      const quote = chunk.indexOf(0x22, i);
+      const backslash = chunk.indexOf(0x5c, i);
+      const next = Math.min(
+        quote === -1 ? chunk.length : quote,
+        backslash === -1 ? chunk.length : backslash,
+      );
+      return next - 1;
+    }
+    // The closing quote: what came since the last push, then the file is whole.
+    decoder.push(this.#piece + chunk.toString('latin1', this.#keptFrom, i));
+    this.#piece = '';
+    decoder.end();
+    this.#decoder = undefined;
+    this.#keptFrom = i;
+    return i;
+  }
+
+  /** The body failed: nothing of the file is left behind. */
+  async discard(): Promise<void> {
+    await this.#sink?.discard();
+  }
+
+  /** The body is over: the rest as text, and the file, finished or refused. */
+  async result(): Promise<ReceiptBody> {
+    const text = Buffer.concat(this.#rest, this.#restLength).toString('utf8');
+    const first = this.#first;
+    const sink = this.#sink;
+    if (first === undefined || sink === undefined) return { rest: text, file: undefined };
+    // A body cut off inside the file's string is no JSON: the rest will not parse.
+    const problem = this.#fileStrings > 1 ? 'VALIDATION_FAILED' : first.problem;
+    if (problem !== undefined || this.#decoder === first) {
+      await sink.discard();
+      return { rest: text, file: new ReceivedDataUrl(undefined, problem ?? 'VALIDATION_FAILED') };
+    }
+    return {
+      rest: text,
+      file: new ReceivedDataUrl(await sink.finish(), undefined, () => sink.discard()),
+    };
+  }
+}
+
+/**
  * Reads a receipt upload's body from `chunks`: the JSON text with its top-level fileData string
  * replaced by `""`, and that string decoded into the ReceiptSink that `sink` gives, each chunk's
  * bytes written before the next chunk is read. `restLimit` bounds what is kept of the rest. A
@@ -157,158 +368,14 @@ export class BodyTooLarge extends Error {}
  */
 export async function readReceiptBody(
   chunks: AsyncIterable<Buffer>,
-  options: {
-    readonly bodyLimit: number;
-    readonly restLimit: number;
-    readonly sink: () => ReceiptSink;
-  },
-): Promise<{ readonly rest: string; readonly file: ReceivedDataUrl | undefined }> {
-  const rest: Buffer[] = [];
-  let restLength = 0;
-  let received = 0;
-  // The JSON around the value: depth, inside a string or not, a key being read at depth 1.
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  let expectingKey = false;
-  let key: number[] | undefined;
-  let lastKey = '';
-  let valueNext = false;
-  // Inside a top-level fileData string; the first one's bytes go to `sink`, a second is refused.
-  let decoder: DataUrlDecoder | undefined;
-  let first: DataUrlDecoder | undefined;
-  let sink: ReceiptSink | undefined;
-  let fileStrings = 0;
-  let fileEscape = false;
-  let piece = '';
-
-  const keep = (from: Buffer) => {
-    if (from.length === 0) return;
-    restLength += from.length;
-    if (restLength > options.restLimit) throw new BodyTooLarge();
-    rest.push(from);
-  };
-
+  options: ReceiptBodyOptions,
+): Promise<ReceiptBody> {
+  const reader = new ReceiptBodyReader(options);
   try {
-  for await (const chunk of chunks) {
-    received += chunk.length;
-    if (received > options.bodyLimit) throw new BodyTooLarge();
-    let keptFrom = 0;
-    for (let i = 0; i < chunk.length; i++) {
-      const byte = chunk[i] ?? 0;
-      if (decoder !== undefined) {
-        // The file's characters, up to its closing quote, escapes resolved.
-        if (fileEscape) {
-          fileEscape = false;
-          if (byte === 0x2f) piece += '/';
-          else if (byte === 0x6e || byte === 0x72 || byte === 0x74) piece += ' ';
-          else decoder.fail('VALIDATION_FAILED');
-          keptFrom = i + 1;
-          continue;
-        }
-        if (byte === 0x5c) {
-          piece += chunk.toString('latin1', keptFrom, i);
-          fileEscape = true;
-          keptFrom = i + 1;
-          continue;
-        }
-        if (byte !== 0x22) {
-          // On to the next quote or backslash: the characters between are judged as base64.
-          const quote = chunk.indexOf(0x22, i);
-          const backslash = chunk.indexOf(0x5c, i);
-          const next = Math.min(
-            quote === -1 ? chunk.length : quote,
-            backslash === -1 ? chunk.length : backslash,
-          );
-          i = next - 1;
-          continue;
-        }
-        // The closing quote: what came since the last push, then the file is whole.
-        decoder.push(piece + chunk.toString('latin1', keptFrom, i));
-        piece = '';
-        decoder.end();
-        decoder = undefined;
-        keptFrom = i;
-        continue;
-      }
-      if (inString) {
-        if (escaped) escaped = false;
-        else if (byte === 0x5c) escaped = true;
-        else if (byte === 0x22) {
-          inString = false;
-          if (key !== undefined) {
-            lastKey = Buffer.from(key).toString('latin1');
-            key = undefined;
-          }
-        } else if (key !== undefined) key.push(byte);
-        continue;
-      }
-      if (byte === 0x22) {
-        inString = true;
-        if (depth === 1 && expectingKey) {
-          key = [];
-          expectingKey = false;
-        } else if (depth === 1 && valueNext && lastKey === 'fileData') {
-          // The value itself: the opening quote is kept, the content goes to the decoder.
-          keep(chunk.subarray(keptFrom, i + 1));
-          keptFrom = i + 1;
-          inString = false;
-          valueNext = false;
-          decoder = new DataUrlDecoder();
-          fileStrings += 1;
-          if (first === undefined) {
-            first = decoder;
-            sink = options.sink();
-          }
-        }
-        valueNext = false;
-        continue;
-      }
-      if (byte === 0x7b || byte === 0x5b) {
-        depth += 1;
-        expectingKey = depth === 1 && byte === 0x7b;
-        valueNext = false;
-      } else if (byte === 0x7d || byte === 0x5d) {
-        depth -= 1;
-        valueNext = false;
-      } else if (depth === 1 && byte === 0x2c) {
-        expectingKey = true;
-        valueNext = false;
-      } else if (depth === 1 && byte === 0x3a) {
-        valueNext = true;
-      } else if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) {
-        valueNext = false;
-      }
-    }
-    if (decoder !== undefined) {
-      // The file goes on in the next chunk: its characters so far, decoded.
-      decoder.push(piece + chunk.toString('latin1', keptFrom, chunk.length));
-      piece = '';
-      // A second fileData is refused: nothing of it is kept.
-      if (decoder !== first) decoder.take();
-    } else {
-      keep(chunk.subarray(keptFrom));
-    }
-    // The file's bytes decoded from this chunk, written before the next chunk is read.
-    if (sink !== undefined && first !== undefined) {
-      for (const bytes of first.take()) await sink.write(bytes);
-    }
-  }
+    for await (const chunk of chunks) await reader.read(chunk);
   } catch (error) {
-    await sink?.discard();
+    await reader.discard();
     throw error;
   }
-  const text = Buffer.concat(rest, restLength).toString('utf8');
-  if (first === undefined || sink === undefined) return { rest: text, file: undefined };
-  // A body cut off inside the file's string is no JSON: the rest will not parse.
-  const problem = fileStrings > 1 ? 'VALIDATION_FAILED' : first.problem;
-  if (problem !== undefined || decoder === first) {
-    await sink.discard();
-    return { rest: text, file: new ReceivedDataUrl(undefined, problem ?? 'VALIDATION_FAILED') };
-  }
-  const written = sink;
-  return {
-    rest: text,
-    file: new ReceivedDataUrl(await written.finish(), undefined, () => written.discard()),
-  };
+  return reader.result();
 }
