@@ -146,124 +146,138 @@ export function renderSummary(
   return { text, buttons: queueButtons(LL, options) };
 }
 
+/** The kinds of message about one order (the address alerts have their own renderer). */
+type OrderMessageKind = Exclude<NotificationKind, AddressAlert>;
+
+/** What a message's text is made from. */
+interface MessageContext {
+  readonly LL: TranslationFunctions;
+  readonly facts: NotificationFacts;
+  readonly language: Language;
+  /** The order's values every text may name, formatted for the recipient. */
+  readonly common: {
+    readonly number: string;
+    readonly total: string;
+    readonly amount: string;
+    readonly network: string;
+    readonly deadline: string;
+  };
+}
+
+/** The common values, and what the operators' chat reads about the order and its customer. */
+function forOperators({ common, facts, LL }: MessageContext) {
+  return { ...common, ...operatorFacts(facts, LL) };
+}
+
+/** Other orders named in a message, as their numbers. */
+function otherOrders(facts: NotificationFacts): string {
+  return (facts.otherOrderIds ?? []).map((id) => `#${orderNumber(id)}`).join(', ');
+}
+
+/** What the chain showed of an order's transfer, in the words of the flag it raised. */
+function chainProblem({ LL, facts, language }: MessageContext): string {
+  return LL.bot.operators.chainFlags[facts.chainFlag ?? 'not_found']({
+    difference:
+      facts.chainDifference === undefined ? '' : formatDecimalText(facts.chainDifference, language),
+    amount: facts.chainAmount === undefined ? '' : formatDecimalText(facts.chainAmount, language),
+    coin: facts.crypto,
+    other: otherOrders(facts),
+    hash: facts.chainHash ?? '',
+  });
+}
+
+/** A finished order: a sell's payout to the card, an office buy, or a buy's coins sent. */
+function completedText({ LL, facts, common }: MessageContext): string {
+  if (facts.type === 'SELL') {
+    return LL.bot.customer.completedPayout(
+      escaped({ ...common, last4: facts.payoutCardLast4 ?? '' }),
+    );
+  }
+  if (facts.outgoingTxHash === null) return LL.bot.customer.completedOffice(escaped(common));
+  return LL.bot.customer.completedCrypto(
+    escaped({
+      ...common,
+      hash: facts.outgoingTxHash,
+      url: explorerTxUrl(facts.network, facts.outgoingTxHash),
+    }),
+  );
+}
+
+/** Each kind's text: customers' notices first, then the operators' alerts. */
+const MESSAGE_TEXTS: Readonly<Record<OrderMessageKind, (m: MessageContext) => string>> = {
+  requisites_ready: ({ LL, facts, common }) =>
+    facts.card === null
+      ? LL.bot.customer.requisitesBank(escaped(common))
+      : LL.bot.customer.requisitesCard(
+          escaped({
+            ...common,
+            card: facts.card.cardNumber,
+            bank: facts.card.bankName,
+            holder: facts.card.cardHolder,
+          }),
+        ),
+  office_ready: ({ LL, facts, common, language }) =>
+    LL.bot.customer.officeReady(
+      escaped({
+        ...common,
+        code: facts.reservationCode ?? '',
+        city: facts.office?.city[language] ?? '',
+        address: facts.office?.address[language] ?? '',
+        hours: facts.office?.hours[language] ?? '',
+      }),
+    ),
+  payment_confirmed: ({ LL, common }) => LL.bot.customer.paymentConfirmed(escaped(common)),
+  tx_confirmed: ({ LL, facts, common }) =>
+    LL.bot.customer.txConfirmed(escaped({ ...common, last4: facts.payoutCardLast4 ?? '' })),
+  completed: completedText,
+  rejected: ({ LL, facts }) => escapeHtml(endedText('REJECTED', facts, LL)),
+  cancelled: ({ LL, facts }) => escapeHtml(endedText('CANCELLED', facts, LL)),
+  deposit_requested: ({ LL, facts, common }) =>
+    LL.bot.customer.depositRequested(escaped({ ...common, address: facts.depositAddress ?? '' })),
+  payment_reminder: ({ LL, facts, common }) =>
+    facts.type === 'SELL'
+      ? LL.bot.customer.reminderSend(escaped(common))
+      : LL.bot.customer.reminderPay(escaped(common)),
+  new_order: (m) => m.LL.bot.operators.newOrder(escaped(forOperators(m))),
+  receipt_uploaded: (m) => m.LL.bot.operators.receiptUploaded(escaped(forOperators(m))),
+  tx_submitted: (m) =>
+    m.LL.bot.operators.txSubmitted(escaped({ ...forOperators(m), hash: m.facts.txHash ?? '' })),
+  flag_paid_late: (m) => m.LL.bot.operators.flagPaidLate(escaped(forOperators(m))),
+  flag_reused_receipt: (m) =>
+    m.LL.bot.operators.flagReusedReceipt(
+      escaped({ ...forOperators(m), others: otherOrders(m.facts) }),
+    ),
+  flag_waiting: (m) => m.LL.bot.operators.flagWaiting(escaped(forOperators(m))),
+  flag_chain_deposit: (m) =>
+    m.LL.bot.operators.flagChainDeposit(
+      escaped({
+        ...forOperators(m),
+        // A sell's deposit hash, or a buy's payout hash (a buy has no incoming one).
+        hash: m.facts.txHash ?? m.facts.outgoingTxHash ?? '',
+        problem: chainProblem(m),
+      }),
+    ),
+};
+
 export function renderNotification(
-  kind: Exclude<NotificationKind, AddressAlert>,
+  kind: OrderMessageKind,
   facts: NotificationFacts,
   language: Language,
   options: RenderOptions,
 ): RenderedMessage {
   const LL = translator(language);
-  const number = orderNumber(facts.orderId);
-  const total = formatFiat(fromMinor(facts.totalMinor), facts.currency, language);
-  const amount = formatCrypto(fromUnits(facts.amountUnits), facts.crypto, language);
-  const network = NETWORKS[facts.network].name;
-  const deadline =
-    facts.deadline === null
-      ? ''
-      : formatTime(new Date(facts.deadline).toISOString(), language, MESSAGE_TIME_ZONE);
-  const common = { number, total, amount, network, deadline };
-  const text = (): string => {
-    switch (kind) {
-      case 'requisites_ready':
-        return facts.card === null
-          ? LL.bot.customer.requisitesBank(escaped(common))
-          : LL.bot.customer.requisitesCard(
-              escaped({
-                ...common,
-                card: facts.card.cardNumber,
-                bank: facts.card.bankName,
-                holder: facts.card.cardHolder,
-              }),
-            );
-      case 'office_ready':
-        return LL.bot.customer.officeReady(
-          escaped({
-            ...common,
-            code: facts.reservationCode ?? '',
-            city: facts.office?.city[language] ?? '',
-            address: facts.office?.address[language] ?? '',
-            hours: facts.office?.hours[language] ?? '',
-          }),
-        );
-      case 'payment_confirmed':
-        return LL.bot.customer.paymentConfirmed(escaped(common));
-      case 'tx_confirmed':
-        return LL.bot.customer.txConfirmed(
-          escaped({ ...common, last4: facts.payoutCardLast4 ?? '' }),
-        );
-      case 'completed':
-        if (facts.type === 'SELL') {
-          return LL.bot.customer.completedPayout(
-            escaped({ ...common, last4: facts.payoutCardLast4 ?? '' }),
-          );
-        }
-        if (facts.outgoingTxHash === null) return LL.bot.customer.completedOffice(escaped(common));
-        return LL.bot.customer.completedCrypto(
-          escaped({
-            ...common,
-            hash: facts.outgoingTxHash,
-            url: explorerTxUrl(facts.network, facts.outgoingTxHash),
-          }),
-        );
-      case 'rejected':
-        return escapeHtml(endedText('REJECTED', facts, LL));
-      case 'cancelled':
-        return escapeHtml(endedText('CANCELLED', facts, LL));
-      case 'deposit_requested':
-        return LL.bot.customer.depositRequested(
-          escaped({ ...common, address: facts.depositAddress ?? '' }),
-        );
-      case 'payment_reminder':
-        return facts.type === 'SELL'
-          ? LL.bot.customer.reminderSend(escaped(common))
-          : LL.bot.customer.reminderPay(escaped(common));
-      case 'new_order':
-        return LL.bot.operators.newOrder(escaped({ ...common, ...operatorFacts(facts, LL) }));
-      case 'receipt_uploaded':
-        return LL.bot.operators.receiptUploaded(
-          escaped({ ...common, ...operatorFacts(facts, LL) }),
-        );
-      case 'tx_submitted':
-        return LL.bot.operators.txSubmitted(
-          escaped({ ...common, ...operatorFacts(facts, LL), hash: facts.txHash ?? '' }),
-        );
-      case 'flag_paid_late':
-        return LL.bot.operators.flagPaidLate(escaped({ ...common, ...operatorFacts(facts, LL) }));
-      case 'flag_reused_receipt':
-        return LL.bot.operators.flagReusedReceipt(
-          escaped({
-            ...common,
-            ...operatorFacts(facts, LL),
-            others: (facts.otherOrderIds ?? []).map((id) => `#${orderNumber(id)}`).join(', '),
-          }),
-        );
-      case 'flag_waiting':
-        return LL.bot.operators.flagWaiting(escaped({ ...common, ...operatorFacts(facts, LL) }));
-      case 'flag_chain_deposit':
-        return LL.bot.operators.flagChainDeposit(
-          escaped({
-            ...common,
-            ...operatorFacts(facts, LL),
-            // A sell's deposit hash, or a buy's payout hash (a buy has no incoming one).
-            hash: facts.txHash ?? facts.outgoingTxHash ?? '',
-            problem: LL.bot.operators.chainFlags[facts.chainFlag ?? 'not_found']({
-              difference:
-                facts.chainDifference === undefined
-                  ? ''
-                  : formatDecimalText(facts.chainDifference, language),
-              amount:
-                facts.chainAmount === undefined
-                  ? ''
-                  : formatDecimalText(facts.chainAmount, language),
-              coin: facts.crypto,
-              other: (facts.otherOrderIds ?? []).map((id) => `#${orderNumber(id)}`).join(', '),
-              hash: facts.chainHash ?? '',
-            }),
-          }),
-        );
-    }
+  const common = {
+    number: orderNumber(facts.orderId),
+    total: formatFiat(fromMinor(facts.totalMinor), facts.currency, language),
+    amount: formatCrypto(fromUnits(facts.amountUnits), facts.crypto, language),
+    network: NETWORKS[facts.network].name,
+    deadline:
+      facts.deadline === null
+        ? ''
+        : formatTime(new Date(facts.deadline).toISOString(), language, MESSAGE_TIME_ZONE),
   };
-  return { text: text(), buttons: buttons(kind, facts, LL, options) };
+  const text = MESSAGE_TEXTS[kind]({ LL, facts, language, common });
+  return { text, buttons: buttons(kind, facts, LL, options) };
 }
 
 /** Why the order ended, then on its own paragraph what happens to the money: the app's words. */
