@@ -1,5 +1,6 @@
 // @ts-check
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -88,6 +89,48 @@ export default tseslint.config(
       [...browserOnly, '**/app/**', '**/i18n-react'],
       'src/server never imports the mini-app or React.',
     ),
+  },
+  {
+    // Imports run one way: the domain modules of src/server stand on the platform, the platform on
+    // src/shared; a module may use another's services, the platform none (conventions, "The layout").
+    // app.ts and main.ts, which compose them, are no element: they may import any.
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.tsx'] } },
+      'boundaries/elements': [
+        { type: 'shared', pattern: 'src/shared' },
+        { type: 'app', pattern: 'src/app' },
+        { type: 'platform', pattern: 'src/server/platform' },
+        { type: 'module', pattern: 'src/server/*', capture: ['module'] },
+      ],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          policies: [
+            {
+              from: { element: { type: 'shared' } },
+              allow: { to: { element: { type: 'shared' } } },
+            },
+            {
+              from: { element: { type: 'app' } },
+              allow: { to: { element: { types: { anyOf: ['app', 'shared'] } } } },
+            },
+            {
+              from: { element: { type: 'platform' } },
+              allow: { to: { element: { types: { anyOf: ['platform', 'shared'] } } } },
+            },
+            {
+              from: { element: { type: 'module' } },
+              allow: { to: { element: { types: { anyOf: ['module', 'platform', 'shared'] } } } },
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['eslint.config.js'],

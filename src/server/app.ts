@@ -1,36 +1,37 @@
 /**
  * `buildApp(config, deps)`: the whole server as a Fastify instance, with nothing listening.
- * Tests call it with `app.inject` on a fresh database; main.ts listens. It only composes
- * plugins: the context decorators and security headers first, then error handling, readiness
- * and metrics, body parsing, call limits and identity, the jobs, the route files (the API's scope,
- * compressed), and the mini-app with the answer to unknown paths.
+ * Tests call it with `app.inject` on a fresh database; main.ts listens. It only composes:
+ * the platform's plugins first (the context decorators, security headers, request logs, error
+ * handling, readiness, metrics, body parsing, call limits, identity and the calls that need
+ * none), then the domain modules, each one plugin with its routes, decorators and jobs, and last
+ * the mini-app with the answer to unknown paths.
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { requestLoggerFactory } from './platform/logging/request-logger';
 import type { Kysely } from 'kysely';
-import { createChainReaders } from './chain/readers/chain-readers';
-import type { AppConfig } from './platform/config/config';
-import type { Database } from './platform/db/schema';
-import { authPlugin } from './platform/identity/identity-plugin';
-import { botPlugin } from './notifications/notifications-plugin';
-import { callLimitsPlugin } from './platform/limits/call-limits';
-import { compressionPlugin } from './platform/http/compression';
-import { contextPlugin } from './platform/context-plugin';
-import { errorsPlugin, sendError } from './platform/http/errors-plugin';
-import { jobsPlugin } from './platform/jobs/jobs-plugin';
-import { metricsPlugin } from './platform/metrics/metrics-plugin';
-import { readinessPlugin } from './platform/http/readiness';
-import { requestLogPlugin, serializeRequest } from './platform/logging/request-log';
-import { securityHeadersPlugin } from './platform/http/security-headers';
-import { statusAnswersPlugin } from './orders/status/status-answers-plugin';
-import { JSON_BODY_LIMIT_BYTES, jsonBodyPlugin } from './platform/http/json-body';
-import { webAppPlugin } from './platform/http/web-app';
-import { customerRoutes } from './orders/orders-routes';
-import { operatorRoutes } from './operator/operator-routes';
-import { publicRoutes } from './platform/http/public-routes';
-import { installed } from './platform/packages';
+import { chainModule } from './chain/chain-module';
+import { notificationsModule } from './notifications/notifications-module';
+import { operatorModule } from './operator/operator-module';
+import { ordersModule } from './orders/orders-module';
 import { StatusLane } from './orders/status/status-lane';
+import type { AppConfig } from './platform/config/config';
+import { contextPlugin } from './platform/context-plugin';
+import type { Database } from './platform/db/schema';
+import { compressedRoutes } from './platform/http/compression';
+import { errorsPlugin, sendError } from './platform/http/errors-plugin';
+import { JSON_BODY_LIMIT_BYTES, jsonBodyPlugin } from './platform/http/json-body';
+import { publicRoutes } from './platform/http/public-routes';
+import { readinessPlugin } from './platform/http/readiness';
+import { securityHeadersPlugin } from './platform/http/security-headers';
+import { webAppPlugin } from './platform/http/web-app';
+import { authPlugin } from './platform/identity/identity-plugin';
+import { callLimitsPlugin } from './platform/limits/call-limits';
 import { redactToken, serializeError, serializeLogged } from './platform/logging/redact-token';
+import { requestLogPlugin, serializeRequest } from './platform/logging/request-log';
+import { requestLoggerFactory } from './platform/logging/request-logger';
+import { metricsPlugin } from './platform/metrics/metrics-plugin';
+import { installed } from './platform/packages';
+import { ratesModule } from './rates/rates-module';
+import { receiptsModule } from './receipts/receipts-module';
 
 export interface AppDeps {
   readonly db: Kysely<Database>;
@@ -99,14 +100,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     // A stopping server answers 503 itself, in the API's own form (platform/http/readiness.ts).
     return503OnClosing: false,
   });
-  // Built once: a reader keeps the decimals it read. Each call is counted in the app's metrics,
-  // which are decorated below, before any call can be made.
-  const chain = createChainReaders(config.chain, {
-    observer: { onCall: (event) => app.metrics.chainCalled(event) },
-  });
-  await app.register(contextPlugin, { config, db: deps.db, now: deps.now ?? Date.now, chain });
+  await app.register(contextPlugin, { config, db: deps.db, now: deps.now ?? Date.now });
   await app.register(securityHeadersPlugin);
-  await app.register(statusAnswersPlugin);
   await app.register(requestLogPlugin);
   await app.register(errorsPlugin);
   await app.register(readinessPlugin);
@@ -114,15 +109,14 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(jsonBodyPlugin);
   await app.register(callLimitsPlugin);
   await app.register(authPlugin);
-  if (deps.jobs === true) await app.register(jobsPlugin);
-  await app.register(botPlugin, { jobs: deps.jobs === true });
-  // The API's answers are compressed as they go; the app's files were compressed at build time.
-  await app.register(async (api) => {
-    await api.register(compressionPlugin);
-    await api.register(publicRoutes);
-    await api.register(customerRoutes);
-    await api.register(operatorRoutes);
-  });
+  await app.register(compressedRoutes(publicRoutes));
+  const modules = { jobs: deps.jobs === true };
+  await app.register(chainModule, modules);
+  await app.register(ordersModule, modules);
+  await app.register(receiptsModule, modules);
+  await app.register(ratesModule, modules);
+  await app.register(operatorModule, modules);
+  await app.register(notificationsModule, modules);
   await app.register(webAppPlugin, { dir: config.staticDir });
   app.addHook('onReady', (ready) => {
     lane.open(app);

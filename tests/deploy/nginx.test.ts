@@ -25,10 +25,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookSecret } from '../../src/server/notifications/bot';
 import { EnvVariablesSchema } from '../../src/server/platform/config/config';
-import {
-  JSON_BODY_LIMIT_BYTES,
-  RECEIPT_BODY_LIMIT_BYTES,
-} from '../../src/server/platform/http/json-body';
+import { JSON_BODY_LIMIT_BYTES } from '../../src/server/platform/http/json-body';
+import { RECEIPT_BODY_LIMIT_BYTES } from '../../src/server/receipts/receipt-json';
 import { ADDRESS_LIMITS } from '../../src/server/platform/limits/rate-limit';
 import {
   API_PATHS,

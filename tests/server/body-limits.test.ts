@@ -9,10 +9,8 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/shared/api';
 import { OPERATOR_PATHS } from '../../src/shared/operator-api';
-import {
-  JSON_BODY_LIMIT_BYTES,
-  RECEIPT_BODY_LIMIT_BYTES,
-} from '../../src/server/platform/http/json-body';
+import { JSON_BODY_LIMIT_BYTES } from '../../src/server/platform/http/json-body';
+import { RECEIPT_BODY_LIMIT_BYTES } from '../../src/server/receipts/receipt-json';
 import { newCustomer, type TestUser } from '../helpers/api';
 import { authHeader, initDataFor } from '../helpers/identity';
 import { insertOrder } from '../helpers/orders';

@@ -15,7 +15,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECEIPT_BODY_LIMIT_BYTES } from '../../src/server/platform/http/json-body';
+import { RECEIPT_BODY_LIMIT_BYTES } from '../../src/server/receipts/receipt-json';
 import { RECEIPT_MAX_BYTES } from '../../src/shared/limits';
 import { DEMO_DEPOSIT_ADDRESSES } from '../../src/server/platform/config/config';
 import type { NewOrderRow } from '../../src/server/platform/db/schema';

@@ -12,12 +12,11 @@ import {
   type CreateOrderResponse,
   type HistoryResponse,
   type OrderActionResponse,
-  type RateResponse,
 } from '../../shared/api';
 import type { MeResponse } from '../../shared/operator-api';
 import { CreateOrderSchema } from '../../shared/schemas/create-order';
 import { ReceiptUploadSchema, TxHashSchema } from '../../shared/schemas/order-actions';
-import { HistoryQuerySchema, RateQuerySchema } from '../../shared/schemas/queries';
+import { HistoryQuerySchema } from '../../shared/schemas/queries';
 import { createOrder } from './create';
 import {
   activeOrders,
@@ -33,26 +32,17 @@ import {
 import { actionResponse } from './order-view';
 import type { OrderActionService } from './transition';
 import type { LimitedCall } from '../platform/limits/rate-limit';
-import { currentRate } from '../rates/rates';
+import { customerCalls } from '../platform/identity/identity-plugin';
 import { orderIdParam, parseWith } from '../platform/http/validation';
 import { noStore } from '../platform/http/cache-control';
 import { STATUS_ROUTE, statusAnswer } from './status/status-route';
-import { parseReceiptJson } from '../platform/http/json-body';
+import { parseReceiptJson } from '../receipts/receipt-json';
 import { ReceivedDataUrl } from '../receipts/receipt-body';
 import { POLLED_SMALL } from '../platform/logging/request-log';
 
 export const customerRoutes: FastifyPluginCallback = (app, _options, done) => {
-  // Who calls is known before a body is read (platform/http/json-body.ts), unless the call names
-  // itself in its body, the spec's telegramInitData field.
-  app.addHook('onRequest', app.authenticate);
-  app.addHook('preValidation', app.authenticateBody);
+  customerCalls(app);
   const counted = (call: LimitedCall) => ({ preHandler: app.callLimit(call) });
-
-  app.get(API_PATHS.rate, async (request, reply): Promise<RateResponse> => {
-    const rate = await currentRate(app, parseWith(RateQuerySchema, request.query));
-    noStore(reply);
-    return rate;
-  });
 
   app.post(
     API_PATHS.createOrder,

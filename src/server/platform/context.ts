@@ -1,11 +1,10 @@
 /**
- * What the services need from the server: its configuration, its database, its clock and its
- * chain readers. The
- * Fastify instance carries exactly these as decorators (platform/context-plugin.ts), so a route hands
- * its instance to a service; a job or a test may hand any object of this shape.
+ * What the services need from the server: its configuration, its database and its clock. The
+ * Fastify instance carries exactly these as decorators (platform/context-plugin.ts), so a route
+ * hands its instance to a service; a job or a test may hand any object of this shape. A module
+ * that adds to it says so in its own context (the chain module's readers: chain/chain-context.ts).
  */
 import type { Kysely } from 'kysely';
-import type { ChainReaders } from '../chain/readers/chain-reader';
 import type { AppConfig } from './config/config';
 import type { Database } from './db/schema';
 
@@ -14,6 +13,4 @@ export interface ServerContext {
   readonly db: Kysely<Database>;
   /** The clock, in epoch milliseconds; tests move it instead of sleeping. */
   readonly now: () => number;
-  /** A reader per network with a node configured (built once per app, app.ts); none: manual. */
-  readonly chain: ChainReaders;
 }

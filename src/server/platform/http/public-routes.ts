@@ -1,6 +1,6 @@
 /**
  * Calls that need no identity: health, the app's start-up configuration, the demo session
- * (limited per client address) and the cities with an office for a currency.
+ * (limited per client address).
  *
  * Health is readiness (design.md, "Serving"): 200 once the database has answered a round trip,
  * 503 SERVICE_UNAVAILABLE when it fails or does not answer within HEALTH_DATABASE_TIMEOUT_MS,
@@ -11,7 +11,6 @@ import type { FastifyPluginCallback } from 'fastify';
 import {
   API_PATHS,
   type AppConfigResponse,
-  type CitiesResponse,
   type DemoSessionResponse,
   type HealthResponse,
 } from '../../../shared/api';
@@ -22,7 +21,6 @@ import { demoSession } from '../identity/demo-session';
 import { isDemoMode } from '../config/config';
 import { pingDatabase } from '../db/database';
 import { AppError } from '../errors';
-import { citiesTaking } from '../../rates/cities';
 import { parseWith } from './validation';
 import { noStore } from './cache-control';
 import { POLLED_SMALL } from '../logging/request-log';
@@ -55,15 +53,6 @@ export const publicRoutes: FastifyPluginCallback = (app, _options, done) => {
       const session = demoSession(app, startParam, browser);
       noStore(reply);
       return Promise.resolve(session);
-    },
-  );
-
-  app.get<{ Params: { currencyCode: string } }>(
-    '/api/cities/:currencyCode',
-    async (request, reply): Promise<CitiesResponse> => {
-      const cities = await citiesTaking(app, request.params.currencyCode);
-      void reply.header('cache-control', 'public, max-age=300');
-      return cities;
     },
   );
 

@@ -10,6 +10,7 @@
  * routes can forget them.
  */
 import type {
+  FastifyInstance,
   FastifyRequest,
   HookHandlerDoneFunction,
   onRequestHookHandler,
@@ -184,4 +185,13 @@ function namesItselfInBody(request: FastifyRequest): boolean {
   return (
     (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined
   );
+}
+
+/**
+ * A scope of the customer's calls: who calls is known before a body is read (platform/http/json-body.ts),
+ * unless the call names itself in its body, the spec's telegramInitData field.
+ */
+export function customerCalls(scope: FastifyInstance): void {
+  scope.addHook('onRequest', scope.authenticate);
+  scope.addHook('preValidation', scope.authenticateBody);
 }

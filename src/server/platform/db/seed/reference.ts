@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import { SEED_CITIES } from './offices';
 import type { Database } from '../schema';
-import { seedRates } from '../../../rates/rates';
+import { seedRates } from './rates';
 
 export async function seedReferenceData(db: Kysely<Database>, now: number): Promise<void> {
   await seedRates(db, now);

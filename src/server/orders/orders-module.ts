@@ -1,0 +1,54 @@
+/**
+ * The orders module: the customer's calls (orders-routes.ts: create, read, act on their own
+ * orders), the status answers kept between polls (`app.statusAnswers`, status/), and, on a server
+ * that runs jobs, the sweeper, which enforces the deadlines stored on the orders. Its lag is in
+ * the metrics.
+ */
+import fp from 'fastify-plugin';
+import { compressedRoutes } from '../platform/http/compression';
+import { runWhileUp, type ModuleOptions } from '../platform/jobs/run-jobs';
+import { customerRoutes } from './orders-routes';
+import { StatusAnswers } from './status/status-answers';
+import { createSweeper, sweepLag } from './sweeper';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The status answers kept between polls (orders/status/status-answers.ts). */
+    readonly statusAnswers: StatusAnswers;
+  }
+}
+
+export const ordersModule = fp<ModuleOptions>(
+  (app, options, done) => {
+    app.decorate('statusAnswers', new StatusAnswers(app.db, app.config.database.kind));
+    app.metrics.gauges([
+      {
+        name: 'exchange_sweeper_lag_seconds',
+        help: 'How long the most overdue order has waited for the sweeper, by task (0: none has)',
+        labelNames: ['task'],
+        read: async (db, now) => {
+          const behind = await sweepLag(db, now);
+          return [
+            { labels: { task: 'expire' }, value: behind.expire / 1000 },
+            { labels: { task: 'flag_waiting' }, value: behind.flagWaiting / 1000 },
+            { labels: { task: 'flag_paid_late' }, value: behind.flagPaidLate / 1000 },
+            { labels: { task: 'remind' }, value: behind.remind / 1000 },
+          ];
+        },
+      },
+    ]);
+    void app.register(compressedRoutes(customerRoutes));
+    if (options.jobs) {
+      runWhileUp(app, [
+        createSweeper({
+          database: { db: app.db, dialect: app.config.database.kind },
+          now: app.now,
+          log: app.log,
+          monitor: app.metrics.jobs,
+        }),
+      ]);
+    }
+    done();
+  },
+  { name: 'orders', dependencies: ['context', 'metrics', 'auth', 'call-limits', 'chain'] },
+);
