@@ -1,18 +1,24 @@
 /**
  * The migrations a database has run are recorded by name (Kysely's kysely_migration table): a
  * released one renamed, moved or preceded by a new one would be run again, or refused, on every
- * database already migrated. And migrating a fresh database end to end builds one schema, held
- * as a dump per dialect (migrations-schema.<dialect>.txt beside this file): the tables with each
- * column's type, nullability and default, constraints, indexes, triggers and functions. A new
- * migration changes the dump on purpose: run this file with `-u` on both dialects, and read the
- * difference.
+ * database already migrated. Each is a file of platform/db/migrations/ named as it is recorded,
+ * and the index lists every one of them. Migrating a fresh database end to end builds one
+ * schema, held as a dump per dialect (migrations-schema.<dialect>.txt beside this file): the
+ * tables with each column's type, nullability and default, constraints, indexes, triggers and
+ * functions; undoing every migration and running them again builds it too. A new migration
+ * changes the dump on purpose: run this file with `-u` on both dialects, and read the difference.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { sql, type Kysely } from 'kysely';
+import { Migrator, NO_MIGRATIONS, sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrationProvider } from '../../src/server/platform/db/migrations';
+import { MIGRATIONS, migrationProvider } from '../../src/server/platform/db/migrations';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../helpers/test-database';
+
+const FOLDER = path.resolve(import.meta.dirname, '../../src/server/platform/db/migrations');
+
+/** The files of the migrations' folder that are no migration: the list and what they share. */
+const NOT_MIGRATIONS = ['index.ts', 'schema-steps.ts'];
 
 /** Every migration released, as its name is recorded in the databases it ran on. */
 const RELEASED = [
@@ -144,6 +150,25 @@ async function postgresSchema(db: Kysely<unknown>, schema: string): Promise<stri
   return lines;
 }
 
+describe('the migrations folder', () => {
+  const names = MIGRATIONS.map(([name]) => name);
+
+  it('holds the released migrations under their names and in their order, new ones after them', () => {
+    expect(names.slice(0, RELEASED.length)).toEqual(RELEASED);
+    // Kysely runs migrations in the order of their names, whatever order they are listed in.
+    expect([...names].sort()).toEqual(names);
+  });
+
+  it('holds exactly the files the index lists, each named as its migration is recorded', async () => {
+    const files = fs.readdirSync(FOLDER).sort();
+    expect(files).toEqual([...names.map((name) => `${name}.ts`), ...NOT_MIGRATIONS].sort());
+    for (const [name, migration] of MIGRATIONS) {
+      const module = (await import(path.join(FOLDER, `${name}.ts`))) as Record<string, unknown>;
+      expect(Object.values(module), name).toContain(migration);
+    }
+  });
+});
+
 describe(`migrations on ${testDatabaseKind()}`, () => {
   let database: TestDatabase;
   beforeAll(async () => {
@@ -153,11 +178,20 @@ describe(`migrations on ${testDatabaseKind()}`, () => {
     await database.destroy();
   });
 
-  it('runs the released migrations under their names and in their order, new ones after them', async () => {
+  /** The schema as the dump writes it. */
+  const schemaNow = async (): Promise<string> => {
+    const db = database.db as unknown as Kysely<unknown>;
+    const lines =
+      database.dialect === 'sqlite'
+        ? await sqliteSchema(db)
+        : await postgresSchema(db, database.schema ?? 'public');
+    return `${lines.join('\n')}\n`;
+  };
+  const dump = path.join(import.meta.dirname, `migrations-schema.${testDatabaseKind()}.txt`);
+
+  it('records every migration under the name it is listed by', async () => {
     const names = Object.keys(await migrationProvider(database.dialect).getMigrations());
-    expect(names.slice(0, RELEASED.length)).toEqual(RELEASED);
-    // Kysely runs migrations in the order of their names, whatever order they are listed in.
-    expect([...names].sort()).toEqual(names);
+    expect(names).toEqual(MIGRATIONS.map(([name]) => name));
     const recorded = await sql<{ name: string }>`select name from kysely_migration`.execute(
       database.db,
     );
@@ -165,14 +199,25 @@ describe(`migrations on ${testDatabaseKind()}`, () => {
   });
 
   it('builds the schema of the dump from a fresh database', async () => {
-    const db = database.db as unknown as Kysely<unknown>;
-    const lines =
-      database.dialect === 'sqlite'
-        ? await sqliteSchema(db)
-        : await postgresSchema(db, database.schema ?? 'public');
-    const dump = path.join(import.meta.dirname, `migrations-schema.${database.dialect}.txt`);
     // Without this, a missing dump would be written by the test and pass it.
     expect(fs.existsSync(dump)).toBe(true);
-    await expect(`${lines.join('\n')}\n`).toMatchFileSnapshot(dump);
+    await expect(await schemaNow()).toMatchFileSnapshot(dump);
+  });
+
+  it('builds the same schema again after every migration is undone, the last first', async () => {
+    const migrator = new Migrator({
+      db: database.db,
+      provider: migrationProvider(database.dialect),
+      ...(database.schema === undefined ? {} : { migrationTableSchema: database.schema }),
+    });
+    const undone = await migrator.migrateTo(NO_MIGRATIONS);
+    expect(undone.error).toBeUndefined();
+    expect(undone.results?.map((r) => `${r.migrationName} ${r.direction} ${r.status}`)).toEqual(
+      [...MIGRATIONS].reverse().map(([name]) => `${name} Down Success`),
+    );
+    const redone = await migrator.migrateToLatest();
+    expect(redone.error).toBeUndefined();
+    expect(redone.results?.length).toBe(MIGRATIONS.length);
+    expect(await schemaNow()).toBe(fs.readFileSync(dump, 'utf8'));
   });
 });
