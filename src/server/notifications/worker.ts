@@ -31,7 +31,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Language } from '../../shared/api';
 import { OPERATOR_ALERTS, type NotificationKind } from '../../shared/notifications';
 import type { Dialect } from '../platform/db/migrations';
@@ -97,6 +97,72 @@ export function waiting(table: string) {
   return sql<boolean>`${sql.ref(`${table}.status`)} in (${sql.join(CLAIMABLE.map((s) => sql.lit(s)))})`;
 }
 
+/** Notifications seen from a claim's subquery. */
+type Notifications = ExpressionBuilder<Database, 'notifications'>;
+
+/** The recipient of the operators' chat, as a literal in the queues' conditions. */
+const OPERATORS = sql.lit(OPERATORS_RECIPIENT);
+
+/**
+ * A customer's chat is one queue: its waiting rows in order (notifications_customer_queue), each
+ * taken only when no earlier row of its chat waits. On PostgreSQL, rows another instance holds
+ * are skipped.
+ */
+function customerHeads(eb: Notifications, dialect: Dialect, now: number, limit: number) {
+  const customers = eb
+    .selectFrom('notifications as n')
+    .select('n.id')
+    .where(waiting('n'))
+    .where(sql<boolean>`${sql.ref('n.recipient')} <> ${OPERATORS}`)
+    // The unary plus keeps this term out of the choice of an index (SQLite's documented way,
+    // a no-op on PostgreSQL's bigint): the queue is walked in order, not by when rows are due.
+    .where(sql<boolean>`+${sql.ref('n.next_attempt_at')} <= ${now}`)
+    .where((w) => w.or([w('n.claimed_until', 'is', null), w('n.claimed_until', '<=', now)]))
+    .where((w) =>
+      w.not(
+        w.exists(
+          w
+            .selectFrom('notifications as earlier')
+            .select(sql`1`.as('one'))
+            .whereRef('earlier.recipient', '=', 'n.recipient')
+            .where('earlier.status', 'in', CLAIMABLE)
+            .whereRef('earlier.id', '<', 'n.id'),
+        ),
+      ),
+    )
+    .orderBy('n.id')
+    .limit(limit);
+  return dialect === 'postgres' ? customers.forUpdate().skipLocked() : customers;
+}
+
+/**
+ * The operators' chat is a queue per kind: each kind's head, one index lookup
+ * (notifications_operator_queue), taken when it is due. Never SKIP LOCKED: a head held by
+ * another instance must not let the row behind it go first (the claim's update waits for it and
+ * then leaves it, claimed).
+ */
+function operatorHeads(eb: Notifications, now: number) {
+  return OPERATOR_ALERTS.map((kind) =>
+    eb
+      .selectFrom('notifications as head')
+      .select('head.id')
+      .where(
+        'head.id',
+        '=',
+        eb
+          .selectFrom('notifications as q')
+          .select((q) => q.fn.min('q.id').as('id'))
+          .where(waiting('q'))
+          .where(sql<boolean>`${sql.ref('q.recipient')} = ${OPERATORS}`)
+          .where('q.kind', '=', kind),
+      )
+      .where('head.next_attempt_at', '<=', now)
+      .where((w) =>
+        w.or([w('head.claimed_until', 'is', null), w('head.claimed_until', '<=', now)]),
+      ),
+  );
+}
+
 /**
  * Claims the rows due now, at most `limit`, each the head of its queue: the earliest unfinished
  * row of its chat (of its kind, in the operators' chat). The heads are found through the queues'
@@ -119,62 +185,13 @@ async function claim(
     .limit(1)
     .executeTakeFirst();
   if (due === undefined) return [];
-  const operators = sql.lit(OPERATORS_RECIPIENT);
   return (
     db
       .updateTable('notifications')
       .set({ claimed_until: now + CLAIM_LEASE_MS })
       .where('id', 'in', (eb) => {
-        // A customer's chat is one queue: its waiting rows in order (notifications_customer_queue),
-        // each taken only when no earlier row of its chat waits.
-        let customers = eb
-          .selectFrom('notifications as n')
-          .select('n.id')
-          .where(waiting('n'))
-          .where(sql<boolean>`${sql.ref('n.recipient')} <> ${operators}`)
-          // The unary plus keeps this term out of the choice of an index (SQLite's documented way,
-          // a no-op on PostgreSQL's bigint): the queue is walked in order, not by when rows are due.
-          .where(sql<boolean>`+${sql.ref('n.next_attempt_at')} <= ${now}`)
-          .where((w) => w.or([w('n.claimed_until', 'is', null), w('n.claimed_until', '<=', now)]))
-          .where((w) =>
-            w.not(
-              w.exists(
-                w
-                  .selectFrom('notifications as earlier')
-                  .select(sql`1`.as('one'))
-                  .whereRef('earlier.recipient', '=', 'n.recipient')
-                  .where('earlier.status', 'in', CLAIMABLE)
-                  .whereRef('earlier.id', '<', 'n.id'),
-              ),
-            ),
-          )
-          .orderBy('n.id')
-          .limit(limit);
-        if (settings.dialect === 'postgres') customers = customers.forUpdate().skipLocked();
-        // The operators' chat is a queue per kind: each kind's head, one index lookup
-        // (notifications_operator_queue), taken when it is due. Never SKIP LOCKED: a head held by
-        // another instance must not let the row behind it go first (the update below waits for it
-        // and then leaves it, claimed).
-        const heads = OPERATOR_ALERTS.map((kind) =>
-          eb
-            .selectFrom('notifications as head')
-            .select('head.id')
-            .where(
-              'head.id',
-              '=',
-              eb
-                .selectFrom('notifications as q')
-                .select((q) => q.fn.min('q.id').as('id'))
-                .where(waiting('q'))
-                .where(sql<boolean>`${sql.ref('q.recipient')} = ${operators}`)
-                .where('q.kind', '=', kind),
-            )
-            .where('head.next_attempt_at', '<=', now)
-            .where((w) =>
-              w.or([w('head.claimed_until', 'is', null), w('head.claimed_until', '<=', now)]),
-            ),
-        );
-        const all = heads.reduce(
+        const customers = customerHeads(eb, settings.dialect, now, limit);
+        const all = operatorHeads(eb, now).reduce(
           (union, head) => union.unionAll(head),
           eb.selectFrom(customers.as('c')).select('c.id'),
         );
@@ -249,68 +266,81 @@ async function deliver(
   }
 }
 
-async function attempt(
+/**
+ * A customer who blocked the bot is not written to until their next /start: the row is finished
+ * `unreachable`. Returns whether it was.
+ */
+async function blockedBot(
   settings: OutboxSettings,
-  claimed: NotificationRow,
+  row: NotificationRow,
+  customer: number,
+): Promise<boolean> {
+  const user = await settings.db
+    .selectFrom('users')
+    .select('bot_blocked_at')
+    .where('telegram_id', '=', customer)
+    .executeTakeFirst();
+  if (user === undefined || user.bot_blocked_at === null) return false;
+  await finish(settings, row, {
+    status: 'unreachable',
+    last_error: 'the customer blocked the bot',
+  });
+  return true;
+}
+
+/** A row claimed as `sending`: its worker stopped during the call, Telegram may have it already. */
+async function recordCutOff(settings: OutboxSettings, claimed: NotificationRow): Promise<void> {
+  const error = 'the previous send was cut off (the server stopped): it may have reached the chat';
+  settings.log.warn({ notification: claimed.id, kind: claimed.kind }, `notification: ${error}`);
+  await settings.db
+    .insertInto('notification_failures')
+    .values({
+      notification_id: claimed.id,
+      attempt: claimed.attempts,
+      error,
+      created_at: settings.now(),
+    })
+    .execute();
+}
+
+/**
+ * An operators' alert goes through its kind's flood: held for the summary (null, the row let go
+ * until then), or sent as the row the flood makes of it. Any other row goes as it is.
+ */
+async function throughFlood(
+  settings: OutboxSettings,
+  row: NotificationRow,
+): Promise<NotificationRow | null> {
+  if (row.recipient !== OPERATORS_RECIPIENT) return row;
+  const flood = await summariseFlood(settings.db, row, settings.now());
+  if (flood.kind === 'hold') {
+    await finish(settings, row, { next_attempt_at: flood.until });
+    return null;
+  }
+  return flood.row;
+}
+
+/**
+ * Renders the row and sends it in a place Telegram's limits give its chat; null when the claim
+ * lapsed before the send.
+ */
+async function markAndSend(
+  settings: OutboxSettings,
+  sender: MessageSender,
+  chatId: number,
+  row: NotificationRow,
+  attempts: number,
 ): Promise<SendOutcome | null> {
-  const { db } = settings;
-  const customer = customerOfRecipient(claimed.recipient);
-  const chatId = customer ?? settings.operatorChatId;
-  if (settings.sender === undefined || chatId === undefined) {
-    throw new Error('a row with nowhere to go is set aside when claimed, never sent');
-  }
-  if (customer !== undefined) {
-    const user = await db
-      .selectFrom('users')
-      .select('bot_blocked_at')
-      .where('telegram_id', '=', customer)
-      .executeTakeFirst();
-    if (user !== undefined && user.bot_blocked_at !== null) {
-      await finish(settings, claimed, {
-        status: 'unreachable',
-        last_error: 'the customer blocked the bot',
-      });
-      return null;
-    }
-  }
-  if (claimed.status === 'sending') {
-    // Its worker stopped during the call: Telegram may have the message already.
-    const error =
-      'the previous send was cut off (the server stopped): it may have reached the chat';
-    settings.log.warn({ notification: claimed.id, kind: claimed.kind }, `notification: ${error}`);
-    await db
-      .insertInto('notification_failures')
-      .values({
-        notification_id: claimed.id,
-        attempt: claimed.attempts,
-        error,
-        created_at: settings.now(),
-      })
-      .execute();
-  }
-
-  let row = claimed;
-  if (row.recipient === OPERATORS_RECIPIENT) {
-    const flood = await summariseFlood(settings.db, row, settings.now());
-    if (flood.kind === 'hold') {
-      await finish(settings, row, { next_attempt_at: flood.until });
-      return null;
-    }
-    row = flood.row;
-  }
-
   const message = renderStored(row, settings.operatorChatLanguage, settings.render());
   const editMessageId = THREAD_UPDATES.has(row.kind)
     ? await lastMessageOf(settings, row)
     : undefined;
-  const place = await settings.sender.reserve(chatId, settings.signal);
-  let outcome: SendOutcome;
-  const attempts = row.attempts + 1;
+  const place = await sender.reserve(chatId, settings.signal);
   try {
     if (settings.signal?.aborted === true) throw new Stopping();
     // The attempt is counted and the row marked before the call: a restart can tell it may have
     // left. Only while the claim is still this worker's.
-    const marked = await db
+    const marked = await settings.db
       .updateTable('notifications')
       .set({ status: 'sending', attempts, claimed_until: settings.now() + SEND_LEASE_MS })
       .where('id', '=', row.id)
@@ -320,11 +350,31 @@ async function attempt(
       settings.log.warn({ notification: row.id }, 'notification: the claim lapsed before the send');
       return null;
     }
-    outcome = await settings.sender.send(chatId, message, editMessageId, place);
+    return await sender.send(chatId, message, editMessageId, place);
   } finally {
     // Given back if the call never left.
     place.release();
   }
+}
+
+async function attempt(
+  settings: OutboxSettings,
+  claimed: NotificationRow,
+): Promise<SendOutcome | null> {
+  const customer = customerOfRecipient(claimed.recipient);
+  const chatId = customer ?? settings.operatorChatId;
+  const sender = settings.sender;
+  if (sender === undefined || chatId === undefined) {
+    throw new Error('a row with nowhere to go is set aside when claimed, never sent');
+  }
+  if (customer !== undefined && (await blockedBot(settings, claimed, customer))) return null;
+  if (claimed.status === 'sending') await recordCutOff(settings, claimed);
+  const row = await throughFlood(settings, claimed);
+  if (row === null) return null;
+
+  const attempts = row.attempts + 1;
+  const outcome = await markAndSend(settings, sender, chatId, row, attempts);
+  if (outcome === null) return null;
   // Nothing between Telegram's answer and the row's update: the window of a repeat.
   if (outcome.kind === 'sent') {
     await finish(settings, row, {
