@@ -193,7 +193,7 @@ describe('chain configuration', () => {
     ).toHaveLength(3);
   });
 
-  it('names each of its variables in CHAIN_VARIABLE_NAMES, for the README table', () => {
+  it('names each of its variables in CHAIN_VARIABLE_NAMES, family members by their own names', () => {
     expect(CHAIN_VARIABLE_NAMES).toContain('CHAIN_RPC_TRC20');
     expect(CHAIN_VARIABLE_NAMES).toContain('TRON_API_KEY');
     expect(CHAIN_VARIABLE_NAMES).toContain('CHAIN_RPC_BATCH');

@@ -1,5 +1,5 @@
 /**
- * The chain checks' part of the configuration (design.md, "Configuration"; issue 23): which
+ * The chain checks' part of the configuration (design.md, "Configuration" and "Chain checks"): which
  * networks are read from a node, how many confirmations each waits for, and which contract is the
  * official one of each coin. A pure function of the environment, in config.ts's style (one valibot
  * check per variable, so one message per bad value, every problem listed at once); config.ts adds
@@ -30,6 +30,7 @@ import {
   type CryptoCurrency,
   type NetworkId,
 } from '../../../shared/networks';
+import { documented, withRange } from './documented';
 import { DEFAULT_CONFIRMATIONS, OFFICIAL_TOKEN_CONTRACTS, type EvmNetworkId } from './tokens';
 
 /** The token contract per coin on one network: only the coins the app offers there. */
@@ -93,17 +94,21 @@ const rpcUrl = (name: string) =>
 const MAX_CONFIRMATIONS = 10_000;
 
 const confirmations = (name: string, fallback: number) =>
-  v.optional(
-    v.pipe(
-      text,
-      v.check(
-        (raw) => /^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= MAX_CONFIRMATIONS,
-        (issue) =>
-          `${name} must be a whole number of blocks from 1 to ${MAX_CONFIRMATIONS}, got "${issue.input}"`,
+  withRange(
+    v.optional(
+      v.pipe(
+        text,
+        v.check(
+          (raw) => /^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= MAX_CONFIRMATIONS,
+          (issue) =>
+            `${name} must be a whole number of blocks from 1 to ${MAX_CONFIRMATIONS}, got "${issue.input}"`,
+        ),
+        v.transform(Number),
       ),
-      v.transform(Number),
+      String(fallback),
     ),
-    String(fallback),
+    1,
+    MAX_CONFIRMATIONS,
   );
 
 const tokenContract = (name: string, network: NetworkId) =>
@@ -132,25 +137,68 @@ const batchNetworks = (raw: string): string[] =>
 
 type Entries = Record<string, v.GenericSchema<string | undefined, unknown>>;
 
+/** What the reference says of each family, written once for all its members. */
+const RPC_FAMILY = documentedFamily(
+  'CHAIN_RPC_<NETWORK>',
+  "the node a network's deposits and payouts are read from: a JSON-RPC node (`http(s)://`) for an EVM network, a TronGrid-compatible HTTP API for TRC20 (`https://api.trongrid.io`). Unset, the network stays manual: an operator confirms its deposits and payouts",
+  'manual',
+);
+const CONFIRMATIONS_FAMILY = documentedFamily(
+  'CHAIN_CONFIRMATIONS_<NETWORK>',
+  'blocks a deposit on an EVM network waits for, its own included, before the order is crypto-confirmed by itself (why each default: `src/server/platform/config/tokens.ts`)',
+);
+const TOKEN_FAMILY = documentedFamily(
+  'TOKEN_CONTRACT_<COIN>_<NETWORK>',
+  "the coin's contract on the network, in place of the issuer's (a testnet, a local chain): deposits and payouts must move it. Decimals are read from the contract",
+  "the issuer's contract (`src/server/platform/config/tokens.ts`, with its sources)",
+);
+
+/** A family's documentation, given to each member's schema. */
+function documentedFamily(family: string, description: string, unset?: string) {
+  return <TSchema extends v.GenericSchema<string | undefined, unknown>>(schema: TSchema) =>
+    documented(schema, description, {
+      group: 'chain',
+      family,
+      ...(unset === undefined ? {} : { unset }),
+    });
+}
+
 const entries: Entries = {
-  TRON_API_KEY: v.optional(
-    v.pipe(
-      text,
-      v.regex(/^[\x21-\x7e]+$/, 'TRON_API_KEY must be printable characters without spaces'),
-    ),
-  ),
-  CHAIN_RPC_TRC20: rpcUrl('CHAIN_RPC_TRC20'),
-  CHAIN_RPC_BATCH: v.optional(
-    v.pipe(
-      text,
-      v.check(
-        (raw) => batchNetworks(raw).every((name) => (EVM_IDS as readonly string[]).includes(name)),
-        (issue) =>
-          `CHAIN_RPC_BATCH must list EVM networks (${EVM_IDS.join(', ')}) separated by commas, got "${issue.input}"`,
+  CHAIN_RPC_TRC20: RPC_FAMILY(rpcUrl('CHAIN_RPC_TRC20')),
+  TRON_API_KEY: documented(
+    v.optional(
+      v.pipe(
+        text,
+        v.regex(/^[\x21-\x7e]+$/, 'TRON_API_KEY must be printable characters without spaces'),
       ),
     ),
+    'sent as `TRON-PRO-API-KEY` to `CHAIN_RPC_TRC20`, which it needs (TronGrid gives keys)',
+    { group: 'chain' },
   ),
-  CHAIN_CONFIRMATIONS_TRC20: v.optional(
+  CHAIN_RPC_BATCH: documented(
+    v.optional(
+      v.pipe(
+        text,
+        v.check(
+          (raw) =>
+            batchNetworks(raw).every((name) => (EVM_IDS as readonly string[]).includes(name)),
+          (issue) =>
+            `CHAIN_RPC_BATCH must list EVM networks (${EVM_IDS.join(', ')}) separated by commas, got "${issue.input}"`,
+        ),
+      ),
+    ),
+    "the EVM networks whose node takes JSON-RPC batches, comma-separated (`BEP20,ERC20`): a round's hash lookups there go as one request. Each needs its `CHAIN_RPC_<NETWORK>`. Off by default, as some hosted nodes refuse or meter batches",
+    { group: 'chain', unset: 'none' },
+  ),
+};
+for (const network of EVM_IDS) {
+  entries[`CHAIN_RPC_${network}`] = RPC_FAMILY(rpcUrl(`CHAIN_RPC_${network}`));
+  entries[`CHAIN_CONFIRMATIONS_${network}`] = CONFIRMATIONS_FAMILY(
+    confirmations(`CHAIN_CONFIRMATIONS_${network}`, DEFAULT_CONFIRMATIONS[network]),
+  );
+}
+entries['CHAIN_CONFIRMATIONS_TRC20'] = documented(
+  v.optional(
     v.pipe(
       text,
       v.check(
@@ -159,26 +207,25 @@ const entries: Entries = {
       ),
     ),
   ),
-};
-for (const network of EVM_IDS) {
-  entries[`CHAIN_RPC_${network}`] = rpcUrl(`CHAIN_RPC_${network}`);
-  entries[`CHAIN_CONFIRMATIONS_${network}`] = confirmations(
-    `CHAIN_CONFIRMATIONS_${network}`,
-    DEFAULT_CONFIRMATIONS[network],
-  );
-}
+  'refused: a Tron transfer counts once its block is solidified (two thirds of the super representatives have built on it), which the node reports itself; a number of blocks could only be a weaker rule',
+  { group: 'chain' },
+);
 for (const coin of CRYPTO_CURRENCIES) {
   for (const network of NETWORK_IDS) {
     if (!isOffered(coin, network)) continue;
     const name = `TOKEN_CONTRACT_${coin}_${network}`;
-    entries[name] = tokenContract(name, network);
+    entries[name] = TOKEN_FAMILY(tokenContract(name, network));
   }
 }
 
-/** Every variable of the chain checks, each with its own check (README's table lists them). */
-export const CHAIN_VARIABLE_NAMES: readonly string[] = Object.keys(entries);
+/**
+ * Every variable of the chain checks, each with its own check and with what
+ * docs/configuration.md says of it (documented.ts).
+ */
+export const ChainVariablesSchema = v.object(entries);
 
-const ChainVariablesSchema = v.object(entries);
+/** The names of the chain checks' variables, each family member by its own name. */
+export const CHAIN_VARIABLE_NAMES: readonly string[] = Object.keys(entries);
 
 const FAMILY_PREFIXES = ['CHAIN_RPC_', 'CHAIN_CONFIRMATIONS_', 'TOKEN_CONTRACT_'] as const;
 

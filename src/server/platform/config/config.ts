@@ -16,6 +16,7 @@ import {
 } from '../../../shared/limits';
 import { BANK_DETAIL_PATTERNS, type BankDetail } from '../../../shared/schemas/fields';
 import { parseChainConfig, withPayoutAddresses, type ChainConfig } from './chain-config';
+import { documented, withRange } from './documented';
 import {
   ADDRESS_LIMITS,
   CALL_LIMITS,
@@ -80,7 +81,7 @@ export interface AppConfig {
    */
   readonly metricsToken: string | undefined;
   /**
-   * The chain checks (issue 23): per network, its node, confirmations, official tokens and the
+   * The chain checks: per network, its node, confirmations, official tokens and the
    * address payouts must come from (PAYOUT_ADDRESS_EVM, PAYOUT_ADDRESS_TRC20), or 'manual' when
    * no CHAIN_RPC_<NETWORK> is set (then nothing changes: an operator confirms).
    */
@@ -181,16 +182,20 @@ const commaList = <T extends v.GenericSchema<string, unknown>>(entry: T) =>
   );
 
 const wholeNumber = (name: string, fallback: number, min: number, max: number) =>
-  v.optional(
-    v.pipe(
-      text,
-      v.check(
-        (raw) => /^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max,
-        (issue) => `${name} must be a whole number from ${min} to ${max}, got "${issue.input}"`,
+  withRange(
+    v.optional(
+      v.pipe(
+        text,
+        v.check(
+          (raw) => /^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max,
+          (issue) => `${name} must be a whole number from ${min} to ${max}, got "${issue.input}"`,
+        ),
+        v.transform(Number),
       ),
-      v.transform(Number),
+      String(fallback),
     ),
-    String(fallback),
+    min,
+    max,
   );
 
 const bankDetail = (name: string, detail: BankDetail, what: string) =>
@@ -208,196 +213,341 @@ const walletAddress = (name: string, network: 'TRC20' | 'ERC20') =>
   );
 
 /**
- * Every variable the server reads, each with its own check and so its own message; each one of
- * README.md's configuration table is among them (tests/server/config.test.ts checks).
+ * Every variable the server reads, each with its own check and so its own message, and with what
+ * docs/configuration.md says of it (documented.ts: the reference is generated from this schema).
  */
 export const EnvVariablesSchema = v.object({
-  PORT: wholeNumber('PORT', 3000, 0, 65535),
+  PORT: documented(wholeNumber('PORT', 3000, 0, 65535), 'the HTTP port', { group: 'server' }),
   // Unset: only this machine in demo mode (its customers are signed in by the server itself).
-  HOST: v.optional(text),
-  DATABASE_URL: v.optional(
-    v.pipe(
-      text,
-      v.regex(
-        /^postgres(ql)?:\/\//,
-        'DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:5432/db)',
-      ),
-    ),
+  HOST: documented(
+    v.optional(text),
+    'the address to listen on: a demo is for this machine only unless you say otherwise',
+    { group: 'server', unset: '`127.0.0.1` in demo mode, else `0.0.0.0`' },
   ),
-  SQLITE_PATH: v.optional(text, 'data/exchange.db'),
-  RECEIPTS_DIR: v.optional(text, 'data/receipts'),
-  STATIC_DIR: v.optional(text, 'dist'),
-  BOT_TOKEN: v.optional(
-    v.pipe(
-      text,
-      v.regex(
-        /^\d{5,}:[A-Za-z0-9_-]{30,}$/,
-        'BOT_TOKEN does not look like a token from @BotFather (123456789:AA…)',
-      ),
-    ),
-  ),
-  BOT_USERNAME: v.optional(
-    v.pipe(
-      text,
-      v.transform((name) => name.replace(/^@/, '')),
-      v.regex(
-        /^[A-Za-z][A-Za-z0-9_]{3,31}$/,
-        (issue) => `BOT_USERNAME must be a Telegram bot username, got "${issue.input}"`,
-      ),
-    ),
-  ),
-  // One message per id that is not one.
-  OPERATOR_IDS: v.optional(
-    commaList(
+  DATABASE_URL: documented(
+    v.optional(
       v.pipe(
         text,
         v.regex(
-          /^\d{1,15}$/,
+          /^postgres(ql)?:\/\//,
+          'DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:5432/db)',
+        ),
+      ),
+    ),
+    'a `postgres://` URL: PostgreSQL instead of SQLite (see [deployment](deployment.md))',
+    { group: 'storage', unset: 'SQLite' },
+  ),
+  SQLITE_PATH: documented(
+    v.optional(text, 'data/exchange.db'),
+    'the SQLite file (WAL mode) when `DATABASE_URL` is unset, relative to the working directory',
+    { group: 'storage' },
+  ),
+  RECEIPTS_DIR: documented(
+    v.optional(text, 'data/receipts'),
+    "where customers' payment receipts are kept: the evidence of payments (several instances need storage they all mount)",
+    { group: 'storage' },
+  ),
+  STATIC_DIR: documented(
+    v.optional(text, 'dist'),
+    'the built mini-app served at `/` (`npm run build` writes it)',
+    { group: 'server' },
+  ),
+  BOT_TOKEN: documented(
+    v.optional(
+      v.pipe(
+        text,
+        v.regex(
+          /^\d{5,}:[A-Za-z0-9_-]{30,}$/,
+          'BOT_TOKEN does not look like a token from @BotFather (123456789:AA…)',
+        ),
+      ),
+    ),
+    "the bot's token from @BotFather: Telegram init data is verified with it, and the bot runs. It never reaches the logs",
+    { group: 'telegram', unset: 'demo mode' },
+  ),
+  BOT_USERNAME: documented(
+    v.optional(
+      v.pipe(
+        text,
+        v.transform((name) => name.replace(/^@/, '')),
+        v.regex(
+          /^[A-Za-z][A-Za-z0-9_]{3,31}$/,
+          (issue) => `BOT_USERNAME must be a Telegram bot username, got "${issue.input}"`,
+        ),
+      ),
+    ),
+    "the bot's username (with or without `@`), for the `https://t.me/<bot>?startapp=order_<id>` links",
+    { group: 'telegram' },
+  ),
+  // One message per id that is not one.
+  OPERATOR_IDS: documented(
+    v.optional(
+      commaList(
+        v.pipe(
+          text,
+          v.regex(
+            /^\d{1,15}$/,
+            (issue) =>
+              `OPERATOR_IDS must be Telegram user ids separated by commas, got "${issue.input}"`,
+          ),
+          v.transform(Number),
+        ),
+      ),
+      '',
+    ),
+    'the Telegram user ids of the operators, comma-separated: they see the console and may call `/api/operator/*`',
+    { group: 'operators' },
+  ),
+  SUPPORT_URL: documented(
+    v.optional(
+      v.pipe(
+        text,
+        v.regex(
+          /^https:\/\/t\.me\/[A-Za-z0-9_+/?=&-]+$/,
+          (issue) => `SUPPORT_URL must be a https://t.me/… link, got "${issue.input}"`,
+        ),
+      ),
+      'https://t.me/exchange_support',
+    ),
+    'the support chat the app links to, a `https://t.me/` link (the order number is prefilled)',
+    { group: 'telegram' },
+  ),
+  INIT_DATA_MAX_AGE: documented(
+    wholeNumber('INIT_DATA_MAX_AGE', 86_400, 60, 30 * 86_400),
+    "how old a customer's Telegram init data may be, in seconds",
+    { group: 'operators' },
+  ),
+  OPERATOR_INIT_DATA_MAX_AGE: documented(
+    wholeNumber('OPERATOR_INIT_DATA_MAX_AGE', 3_600, 60, 86_400),
+    "how old an operator's init data may be, in seconds, for the console's actions that move money (giving requisites, confirming a payment or a transaction, attaching a deposit, completing, setting rates and spreads: `MONEY_ACTIONS` in `src/shared/operator-api.ts`); older, the console asks the operator to reopen it and keeps what they typed",
+    { group: 'operators' },
+  ),
+  MAX_ACTIVE_ORDERS: documented(
+    wholeNumber('MAX_ACTIVE_ORDERS', DEFAULT_MAX_ACTIVE_ORDERS, 1, 100),
+    'how many orders in a non-final status one customer may hold at once',
+    { group: 'orders' },
+  ),
+  REQUISITES_TIMEOUT: documented(
+    wholeNumber(
+      'REQUISITES_TIMEOUT',
+      DEFAULT_REQUISITES_TIMEOUT_MS / 1000,
+      OPERATOR_USUAL_ANSWER_MS / 1000,
+      7 * 86_400,
+    ),
+    `seconds an order waits for requisites or office instructions before it is cancelled (no operator answered); it is flagged for operators after ${OPERATOR_USUAL_ANSWER_MS / 60_000} minutes`,
+    { group: 'orders' },
+  ),
+  DEPOSIT_ADDRESS_TRC20: documented(
+    walletAddress('DEPOSIT_ADDRESS_TRC20', 'TRC20'),
+    'where sellers send USDT and USDC on Tron; required with `BOT_TOKEN`',
+    {
+      group: 'deposits',
+      unset: `a burn address in demo mode (\`${DEMO_DEPOSIT_ADDRESSES.trc20}\`)`,
+    },
+  ),
+  DEPOSIT_ADDRESS_EVM: documented(
+    walletAddress('DEPOSIT_ADDRESS_EVM', 'ERC20'),
+    'where sellers send on every EVM network (BEP20, ERC20, POLYGON, ARBITRUM, OPTIMISM, BASE); required with `BOT_TOKEN`',
+    { group: 'deposits', unset: `a burn address in demo mode (\`${DEMO_DEPOSIT_ADDRESSES.evm}\`)` },
+  ),
+  // The exchange's hot wallets: a buy's payout must come from one (chain/deposit-rules.ts,
+  // judgePayout). Unset: any sender's transfer to the customer's wallet is taken.
+  PAYOUT_ADDRESS_TRC20: documented(
+    walletAddress('PAYOUT_ADDRESS_TRC20', 'TRC20'),
+    'the exchange\'s Tron wallet buys are paid from: a TRC20 payout checked on the chain must come from it (`TX_WRONG_SENDER`). Unset, a customer who paid themselves could be "paid" by their own transfer',
+    { group: 'deposits', unset: "any sender, the customer's own included" },
+  ),
+  PAYOUT_ADDRESS_EVM: documented(
+    walletAddress('PAYOUT_ADDRESS_EVM', 'ERC20'),
+    'the same for the EVM networks: a payout checked on the chain there must come from it',
+    { group: 'deposits', unset: "any sender, the customer's own included" },
+  ),
+  BANK_RECIPIENT_NAME: documented(
+    v.optional(text),
+    'the recipient; it and the five below are set together or not at all, and bank buys then start with these requisites instead of waiting for an operator',
+    { group: 'bank' },
+  ),
+  BANK_ACCOUNT_NUMBER: documented(
+    bankDetail('BANK_ACCOUNT_NUMBER', 'accountNumber', '20 digits'),
+    'the account number, 20 digits',
+    { group: 'bank' },
+  ),
+  BANK_NAME: documented(v.optional(text), 'the bank', { group: 'bank' }),
+  BANK_BIK: documented(bankDetail('BANK_BIK', 'bik', '9 digits'), "the bank's BIK, 9 digits", {
+    group: 'bank',
+  }),
+  BANK_CORRESPONDENT_ACCOUNT: documented(
+    bankDetail('BANK_CORRESPONDENT_ACCOUNT', 'correspondentAccount', '20 digits'),
+    "the bank's correspondent account, 20 digits",
+    { group: 'bank' },
+  ),
+  BANK_INN: documented(
+    bankDetail('BANK_INN', 'inn', '10 or 12 digits'),
+    "the recipient's INN, 10 or 12 digits",
+    { group: 'bank' },
+  ),
+  BANK_ADDRESS: documented(v.optional(text), "the bank's address (optional)", { group: 'bank' }),
+  BANK_BENEFICIARY_NAME: documented(v.optional(text), 'the beneficiary, when not the recipient', {
+    group: 'bank',
+    unset: 'the recipient',
+  }),
+  BANK_BENEFICIARY_ACCOUNT: documented(
+    v.optional(text),
+    "the beneficiary's account, when not the recipient's",
+    { group: 'bank', unset: 'the account number' },
+  ),
+  OPERATOR_CHAT_ID: documented(
+    v.optional(
+      v.pipe(
+        text,
+        v.regex(
+          /^-?\d{1,20}$/,
           (issue) =>
-            `OPERATOR_IDS must be Telegram user ids separated by commas, got "${issue.input}"`,
+            `OPERATOR_CHAT_ID must be a Telegram chat id (a group's starts with -100), got "${issue.input}"`,
         ),
         v.transform(Number),
       ),
     ),
-    '',
+    "the chat the bot alerts operators in (a group's id starts with `-100`; `/chatid` there tells it): new orders, receipts, hashes, flags",
+    { group: 'telegram', unset: 'no alerts' },
   ),
-  SUPPORT_URL: v.optional(
-    v.pipe(
-      text,
-      v.regex(
-        /^https:\/\/t\.me\/[A-Za-z0-9_+/?=&-]+$/,
-        (issue) => `SUPPORT_URL must be a https://t.me/… link, got "${issue.input}"`,
-      ),
-    ),
-    'https://t.me/exchange_support',
-  ),
-  INIT_DATA_MAX_AGE: wholeNumber('INIT_DATA_MAX_AGE', 86_400, 60, 30 * 86_400),
-  OPERATOR_INIT_DATA_MAX_AGE: wholeNumber('OPERATOR_INIT_DATA_MAX_AGE', 3_600, 60, 86_400),
-  MAX_ACTIVE_ORDERS: wholeNumber('MAX_ACTIVE_ORDERS', DEFAULT_MAX_ACTIVE_ORDERS, 1, 100),
-  REQUISITES_TIMEOUT: wholeNumber(
-    'REQUISITES_TIMEOUT',
-    DEFAULT_REQUISITES_TIMEOUT_MS / 1000,
-    OPERATOR_USUAL_ANSWER_MS / 1000,
-    7 * 86_400,
-  ),
-  DEPOSIT_ADDRESS_TRC20: walletAddress('DEPOSIT_ADDRESS_TRC20', 'TRC20'),
-  DEPOSIT_ADDRESS_EVM: walletAddress('DEPOSIT_ADDRESS_EVM', 'ERC20'),
-  // The exchange's hot wallets: a buy's payout must come from one (chain/deposit-rules.ts,
-  // judgePayout). Unset: any sender's transfer to the customer's wallet is taken.
-  PAYOUT_ADDRESS_TRC20: walletAddress('PAYOUT_ADDRESS_TRC20', 'TRC20'),
-  PAYOUT_ADDRESS_EVM: walletAddress('PAYOUT_ADDRESS_EVM', 'ERC20'),
-  BANK_RECIPIENT_NAME: v.optional(text),
-  BANK_ACCOUNT_NUMBER: bankDetail('BANK_ACCOUNT_NUMBER', 'accountNumber', '20 digits'),
-  BANK_NAME: v.optional(text),
-  BANK_BIK: bankDetail('BANK_BIK', 'bik', '9 digits'),
-  BANK_CORRESPONDENT_ACCOUNT: bankDetail(
-    'BANK_CORRESPONDENT_ACCOUNT',
-    'correspondentAccount',
-    '20 digits',
-  ),
-  BANK_INN: bankDetail('BANK_INN', 'inn', '10 or 12 digits'),
-  BANK_ADDRESS: v.optional(text),
-  BANK_BENEFICIARY_NAME: v.optional(text),
-  BANK_BENEFICIARY_ACCOUNT: v.optional(text),
-  OPERATOR_CHAT_ID: v.optional(
-    v.pipe(
-      text,
-      v.regex(
-        /^-?\d{1,20}$/,
+  OPERATOR_CHAT_LANGUAGE: documented(
+    v.optional(
+      v.picklist(
+        LANGUAGES,
         (issue) =>
-          `OPERATOR_CHAT_ID must be a Telegram chat id (a group's starts with -100), got "${issue.input}"`,
+          `OPERATOR_CHAT_LANGUAGE must be one of ${LANGUAGES.join(', ')}, got "${String(issue.input)}"`,
       ),
-      v.transform(Number),
+      'ru',
     ),
+    "the language of the operators' chat",
+    { group: 'telegram' },
   ),
-  OPERATOR_CHAT_LANGUAGE: v.optional(
-    v.picklist(
-      LANGUAGES,
-      (issue) =>
-        `OPERATOR_CHAT_LANGUAGE must be one of ${LANGUAGES.join(', ')}, got "${String(issue.input)}"`,
-    ),
-    'ru',
-  ),
-  WEBHOOK_URL: v.optional(
-    v.pipe(
-      text,
-      v.regex(
-        /^https:\/\/[^\s/?#]+\/[^\s?#]*$/,
-        (issue) =>
-          `WEBHOOK_URL must be an https:// address with a path (https://exchange.example/telegram/webhook), got "${issue.input}"`,
-      ),
-    ),
-  ),
-  TELEGRAM_API_ROOT: v.optional(
-    v.pipe(
-      text,
-      v.regex(
-        /^https?:\/\/[^\s]+[^\s/]$/,
-        (issue) =>
-          `TELEGRAM_API_ROOT must be an http(s):// address without a trailing slash, got "${issue.input}"`,
-      ),
-    ),
-    'https://api.telegram.org',
-  ),
-  DEMO_AUTOPILOT: v.optional(
-    v.picklist(
-      ['on', 'off'],
-      (issue) => `DEMO_AUTOPILOT must be on or off, got "${String(issue.input)}"`,
-    ),
-  ),
-  METRICS_TOKEN: v.optional(
-    v.pipe(
-      text,
-      v.regex(
-        /^[\x21-\x7e]{32,}$/,
-        'METRICS_TOKEN must be at least 32 printable characters without spaces (openssl rand -hex 32 makes one)',
-      ),
-    ),
-  ),
-  // Seconds would do for people, but tests and the local chain (a block every 2 s) want less.
-  CHAIN_CHECK_INTERVAL_MS: wholeNumber('CHAIN_CHECK_INTERVAL_MS', 15_000, 1_000, 600_000),
-  CHAIN_ALLOW_TEST_NETWORKS: v.optional(
-    v.picklist(
-      ['1', '0'],
-      (issue) => `CHAIN_ALLOW_TEST_NETWORKS must be 1 or 0, got "${String(issue.input)}"`,
-    ),
-    '0',
-  ),
-  CHAIN_LOOKUP_WINDOW_MINUTES: wholeNumber('CHAIN_LOOKUP_WINDOW_MINUTES', 120, 5, 7 * 24 * 60),
-  DEPOSIT_AMOUNT_HOLD_HOURS: wholeNumber('DEPOSIT_AMOUNT_HOLD_HOURS', 72, 1, 90 * 24),
-  // An address poisoner's transfers are of nothing or a few cents; no sell is under 1 coin.
-  CHAIN_DUST_BELOW: v.optional(
-    v.pipe(
-      text,
-      v.check(
-        (raw) => /^\d+(\.\d{1,6})?$/.test(raw) && Number(raw) <= 1_000,
-        (issue) =>
-          `CHAIN_DUST_BELOW must be an amount of coins from 0 to 1000, got "${issue.input}"`,
-      ),
-      v.transform((raw) => toUnits(raw) ?? 0),
-    ),
-    '1',
-  ),
-  LOG_LEVEL: v.optional(
-    v.picklist(
-      LOG_LEVELS,
-      (issue) => `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${String(issue.input)}"`,
-    ),
-    'info',
-  ),
-  // One message per entry that is none of these.
-  TRUST_PROXY: v.optional(
-    commaList(
+  WEBHOOK_URL: documented(
+    v.optional(
       v.pipe(
         text,
-        v.check(
-          isProxyAddress,
+        v.regex(
+          /^https:\/\/[^\s/?#]+\/[^\s?#]*$/,
           (issue) =>
-            `TRUST_PROXY must be addresses or CIDR ranges of your reverse proxies, or loopback, linklocal, uniquelocal, separated by commas, got "${issue.input}"`,
+            `WEBHOOK_URL must be an https:// address with a path (https://exchange.example/telegram/webhook), got "${issue.input}"`,
         ),
       ),
     ),
-    DEFAULT_TRUST_PROXY,
+    "the public `https://` address Telegram posts the bot's updates to (any path): the server registers it at start-up, answers at its path and refuses calls without Telegram's secret token. Needs `BOT_TOKEN`; several instances need it",
+    { group: 'telegram', unset: 'long polling' },
+  ),
+  TELEGRAM_API_ROOT: documented(
+    v.optional(
+      v.pipe(
+        text,
+        v.regex(
+          /^https?:\/\/[^\s]+[^\s/]$/,
+          (issue) =>
+            `TELEGRAM_API_ROOT must be an http(s):// address without a trailing slash, got "${issue.input}"`,
+        ),
+      ),
+      'https://api.telegram.org',
+    ),
+    "the Bot API server: Telegram's own, a self-hosted one, or a test double (no trailing slash)",
+    { group: 'telegram' },
+  ),
+  DEMO_AUTOPILOT: documented(
+    v.optional(
+      v.picklist(
+        ['on', 'off'],
+        (issue) => `DEMO_AUTOPILOT must be on or off, got "${String(issue.input)}"`,
+      ),
+    ),
+    'the autopilot operator that plays the staff side a few seconds after each customer step; `off` leaves every order to you. `on` is refused with `BOT_TOKEN`: it would confirm real payments nobody checked',
+    { group: 'demo', unset: '`on` in demo mode' },
+  ),
+  METRICS_TOKEN: documented(
+    v.optional(
+      v.pipe(
+        text,
+        v.regex(
+          /^[\x21-\x7e]{32,}$/,
+          'METRICS_TOKEN must be at least 32 printable characters without spaces (openssl rand -hex 32 makes one)',
+        ),
+      ),
+    ),
+    'the token a scrape of `/api/metrics` must carry as `Authorization: Bearer <token>`, at least 32 characters (`openssl rand -hex 32`); see [metrics](operating.md#metrics)',
+    { group: 'observability', unset: 'private addresses only' },
+  ),
+  // Seconds would do for people, but tests and the local chain (a block every 2 s) want less.
+  CHAIN_CHECK_INTERVAL_MS: documented(
+    wholeNumber('CHAIN_CHECK_INTERVAL_MS', 15_000, 1_000, 600_000),
+    "how often, in milliseconds, the chain checker reads each network's head, scans the deposit address and looks at the deposits due",
+    { group: 'chain' },
+  ),
+  CHAIN_ALLOW_TEST_NETWORKS: documented(
+    v.optional(
+      v.picklist(
+        ['1', '0'],
+        (issue) => `CHAIN_ALLOW_TEST_NETWORKS must be 1 or 0, got "${String(issue.input)}"`,
+      ),
+      '0',
+    ),
+    '`1` when this server is a test: with `BOT_TOKEN`, a node on a test network (a local chain, a public testnet, a Tron network other than mainnet) passes with a warning instead of stopping the start. Demo mode lets them pass anyway; a node of another chain always stops it',
+    { group: 'chain' },
+  ),
+  CHAIN_LOOKUP_WINDOW_MINUTES: documented(
+    wholeNumber('CHAIN_LOOKUP_WINDOW_MINUTES', 120, 5, 7 * 24 * 60),
+    'how long, in minutes, a submitted hash the node does not know yet is looked for before operators are told it was not found',
+    { group: 'chain' },
+  ),
+  DEPOSIT_AMOUNT_HOLD_HOURS: documented(
+    wholeNumber('DEPOSIT_AMOUNT_HOLD_HOURS', 72, 1, 90 * 24),
+    "how long, in hours, a sell's exact amount stays its own after the sell ended: a late transfer of it is still known as that sell's, and no new sell is given it",
+    { group: 'deposits' },
+  ),
+  // An address poisoner's transfers are of nothing or a few cents; no sell is under 1 coin.
+  CHAIN_DUST_BELOW: documented(
+    v.optional(
+      v.pipe(
+        text,
+        v.check(
+          (raw) => /^\d+(\.\d{1,6})?$/.test(raw) && Number(raw) <= 1_000,
+          (issue) =>
+            `CHAIN_DUST_BELOW must be an amount of coins from 0 to 1000, got "${issue.input}"`,
+        ),
+        v.transform((raw) => toUnits(raw) ?? 0),
+      ),
+      '1',
+    ),
+    "coins (0 to 1000, six decimals at most) under which a transfer to a deposit address that is no sell's exact amount is dust, an address poisoner's: counted (`exchange_chain_dust_transfers`), never listed for operators",
+    { group: 'deposits' },
+  ),
+  LOG_LEVEL: documented(
+    v.optional(
+      v.picklist(
+        LOG_LEVELS,
+        (issue) =>
+          `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${String(issue.input)}"`,
+      ),
+      'info',
+    ),
+    "what is logged: one line per request (a screen's polling at `debug`), JSON lines on standard output (readable lines on a terminal where pino-pretty is installed)",
+    { group: 'observability' },
+  ),
+  // One message per entry that is none of these.
+  TRUST_PROXY: documented(
+    v.optional(
+      commaList(
+        v.pipe(
+          text,
+          v.check(
+            isProxyAddress,
+            (issue) =>
+              `TRUST_PROXY must be addresses or CIDR ranges of your reverse proxies, or loopback, linklocal, uniquelocal, separated by commas, got "${issue.input}"`,
+          ),
+        ),
+      ),
+      DEFAULT_TRUST_PROXY,
+    ),
+    "the reverse proxies whose `X-Forwarded-For` is believed for the client's address (the logs, the per-address limits, who may read the metrics): addresses or CIDR ranges, or `loopback`, `linklocal`, `uniquelocal`, comma-separated. The proxy must replace the header, not append to it ([`deploy/`](../deploy/README.md)'s nginx site does)",
+    { group: 'server' },
   ),
 });
 

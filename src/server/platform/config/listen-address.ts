@@ -1,7 +1,7 @@
 /**
- * The address the start-up line names (issue 21, item 3): one others can open. A server on a
- * wildcard host (HOST=0.0.0.0 or ::) is reached from other machines at this machine's own
- * address, not at `localhost`, which on their side is themselves.
+ * The address the start-up line names: one others can open, since a demo is often shared. A
+ * server on a wildcard host (HOST=0.0.0.0 or ::) is reached from other machines at this
+ * machine's own address, not at `localhost`, which on their side is themselves.
  */
 import os from 'node:os';
 

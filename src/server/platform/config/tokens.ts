@@ -1,9 +1,9 @@
 /**
- * The official USDT and USDC contract of each network the app offers (issue 23, "Reading the
- * chains") and how many confirmations a deposit waits for on each. Decimals are deliberately not
- * here: a reader asks the contract once (`decimals()`), because they differ between networks
- * (Binance's pegged USDT and USDC on BSC have 18, the issuers' own tokens 6) and a wrong guess
- * moves an amount by twelve orders of magnitude.
+ * The official USDT and USDC contract of each network the app offers and how many confirmations
+ * a deposit waits for on each. Decimals are deliberately not here: a reader asks the contract
+ * once (`decimals()`), because they differ between networks (Binance's pegged USDT and USDC on
+ * BSC have 18, the issuers' own tokens 6) and a wrong guess moves an amount by twelve orders of
+ * magnitude.
  *
  * TOKEN_CONTRACT_<COIN>_<NETWORK> overrides an entry (chain-config.ts).
  */
