@@ -7,6 +7,7 @@
 import { Button, List, Placeholder, Section, Spinner } from '@telegram-apps/telegram-ui';
 import { useLocation } from 'wouter';
 import { orderScreenPath } from '../../../shared/order-screens';
+import type { OrderDetails } from '../../../shared/api';
 import type { OrderStatus } from '../../../shared/order-status';
 import { MyOrdersButton } from '../../components/my-orders-button';
 import { Loading } from '../../components/loading';
@@ -32,64 +33,11 @@ export function Complete({ orderId }: { readonly orderId: string }) {
   const [, navigate] = useLocation();
   const { order, notFound } = useOrderScreen('complete', orderId);
 
-  const labels: Record<string, string> = {
-    RECEIPT_UPLOADED: LL.complete.checkingReceipt(),
-    PAYMENT_CONFIRMED: LL.complete.sendingCrypto(),
-    TX_PENDING: LL.complete.checkingTransaction(),
-    TX_CONFIRMED: LL.complete.sendingFunds(),
-  };
-
   let body;
   if (notFound) body = <OrderNotFound />;
   else if (order === undefined) body = <Loading />;
-  else if (order.status === 'COMPLETED') {
-    body = (
-      <>
-        <Placeholder header={LL.complete.success()}>
-          <span className="placeholder-icon placeholder-icon--success" aria-hidden="true">
-            ✓
-          </span>
-        </Placeholder>
-        <List>
-          <OrderAmounts order={order} />
-          {order.outgoingTxHash !== null && (
-            <Section>
-              <ElectronicReceiptRow order={order} />
-            </Section>
-          )}
-          <ChainCheckRow check={order.chainCheck} of="payout" />
-        </List>
-      </>
-    );
-  } else {
-    const step = PROGRESS.indexOf(order.status);
-    body = (
-      <>
-        <Placeholder
-          header={
-            step === -1 ? LL.complete.waiting() : (labels[order.status] ?? LL.complete.waiting())
-          }
-          description={LL.complete.processingTime()}
-        >
-          <Spinner size="l" />
-        </Placeholder>
-        <ol className="progress-steps" aria-label={LL.complete.title()}>
-          {(order.type === 'SELL' ? PROGRESS.slice(2) : PROGRESS.slice(0, 2)).map((status) => {
-            const index = PROGRESS.indexOf(status);
-            const state = index < step ? 'done' : index === step ? 'current' : 'next';
-            return (
-              <li key={status} className={`progress-steps__item progress-steps__item--${state}`}>
-                {labels[status]}
-              </li>
-            );
-          })}
-        </ol>
-        <List>
-          <OrderAmounts order={order} />
-        </List>
-      </>
-    );
-  }
+  else if (order.status === 'COMPLETED') body = <Completed order={order} />;
+  else body = <InProgress order={order} />;
 
   return (
     <Screen testId="complete" header={{ title: LL.complete.title(), back: '/my-orders' }}>
@@ -109,5 +57,69 @@ export function Complete({ orderId }: { readonly orderId: string }) {
         <OrderSupportButton orderId={orderId} />
       </div>
     </Screen>
+  );
+}
+
+/** COMPLETED: success, the amounts, the electronic receipt and what the chain shows of it. */
+function Completed({ order }: { readonly order: OrderDetails }) {
+  const { LL } = useI18nContext();
+  return (
+    <>
+      <Placeholder header={LL.complete.success()}>
+        <span className="placeholder-icon placeholder-icon--success" aria-hidden="true">
+          ✓
+        </span>
+      </Placeholder>
+      <List>
+        <OrderAmounts order={order} />
+        {order.outgoingTxHash !== null && (
+          <Section>
+            <ElectronicReceiptRow order={order} />
+          </Section>
+        )}
+        <ChainCheckRow check={order.chainCheck} of="payout" />
+      </List>
+    </>
+  );
+}
+
+/**
+ * Still in progress: the current step's label, and the steps of the order's side (a buy's first
+ * two, a sell's last two) as done, current or next.
+ */
+function InProgress({ order }: { readonly order: OrderDetails }) {
+  const { LL } = useI18nContext();
+  const labels: Record<string, string> = {
+    RECEIPT_UPLOADED: LL.complete.checkingReceipt(),
+    PAYMENT_CONFIRMED: LL.complete.sendingCrypto(),
+    TX_PENDING: LL.complete.checkingTransaction(),
+    TX_CONFIRMED: LL.complete.sendingFunds(),
+  };
+  const step = PROGRESS.indexOf(order.status);
+  return (
+    <>
+      <Placeholder
+        header={
+          step === -1 ? LL.complete.waiting() : (labels[order.status] ?? LL.complete.waiting())
+        }
+        description={LL.complete.processingTime()}
+      >
+        <Spinner size="l" />
+      </Placeholder>
+      <ol className="progress-steps" aria-label={LL.complete.title()}>
+        {(order.type === 'SELL' ? PROGRESS.slice(2) : PROGRESS.slice(0, 2)).map((status) => {
+          const index = PROGRESS.indexOf(status);
+          const state = index < step ? 'done' : index === step ? 'current' : 'next';
+          return (
+            <li key={status} className={`progress-steps__item progress-steps__item--${state}`}>
+              {labels[status]}
+            </li>
+          );
+        })}
+      </ol>
+      <List>
+        <OrderAmounts order={order} />
+      </List>
+    </>
   );
 }
