@@ -9,7 +9,7 @@
  * back as `304 Not Modified` and the screen keeps that answer, its clock offset included (the
  * offset is measured when a 200 arrives; a kept `serverTime` is older than the 304).
  */
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useRef, useState, type RefObject } from 'react';
 import { useLocation } from 'wouter';
 import type { OrderDetails } from '../../shared/api';
 import {
@@ -74,30 +74,15 @@ export function useOrderScreen(
 ): OrderScreenView {
   const { LL } = useI18nContext();
   const { inTelegram } = useEnvironment();
-  const [, navigate] = useLocation();
   const behaviour = ORDER_SCREEN_TABLE[screen];
-  const leaving = useRef(false);
+  const leave = useLeaveOnce(orderId);
+  const { held, holdRules } = useHeldRules();
   const answered = useRef(false);
   const celebrated = useRef(false);
-  const held = useRef(false);
   // Not found is final: the screen stops asking.
   const [notFound, setNotFound] = useState(false);
   const [pollOrder] = useState(() =>
     orderStatusPoller((order): Answer => ({ order, offsetMs: clockOffset(order.serverTime) })),
-  );
-
-  const leave = useCallback(
-    (to: OrderScreenDestination, how: LeaveOptions = {}) => {
-      if (leaving.current) return false;
-      leaving.current = true;
-      void (async () => {
-        await how.before?.();
-        if (how.alert !== undefined) await showAlert(how.alert, inTelegram);
-        navigate(destinationPath(orderId, to), { replace: how.replace ?? true, state: how.state });
-      })();
-      return true;
-    },
-    [inTelegram, navigate, orderId],
   );
 
   const onData = ({ order }: Answer) => {
@@ -121,16 +106,6 @@ export function useOrderScreen(
     });
     if (left) options.onRuleLeave?.();
   };
-
-  const holdRules = useCallback(async <T>(call: () => Promise<T>): Promise<T> => {
-    held.current = true;
-    try {
-      return await call();
-    } catch (error) {
-      held.current = false;
-      throw error;
-    }
-  }, []);
 
   const onError = (error: unknown) => {
     if (error instanceof ApiError && error.code === 'ORDER_NOT_FOUND') {
@@ -157,4 +132,42 @@ export function useOrderScreen(
     leave,
     holdRules,
   };
+}
+
+/** The screen's one way out: the first call leaves (after its `before` and alert), later ones not. */
+function useLeaveOnce(orderId: string): OrderScreenView['leave'] {
+  const { inTelegram } = useEnvironment();
+  const [, navigate] = useLocation();
+  const leaving = useRef(false);
+  return useCallback(
+    (to: OrderScreenDestination, how: LeaveOptions = {}) => {
+      if (leaving.current) return false;
+      leaving.current = true;
+      void (async () => {
+        await how.before?.();
+        if (how.alert !== undefined) await showAlert(how.alert, inTelegram);
+        navigate(destinationPath(orderId, to), { replace: how.replace ?? true, state: how.state });
+      })();
+      return true;
+    },
+    [inTelegram, navigate, orderId],
+  );
+}
+
+/** The pause of the table's rules while a customer's call runs (`holdRules`), and its flag. */
+function useHeldRules(): {
+  readonly held: RefObject<boolean>;
+  readonly holdRules: OrderScreenView['holdRules'];
+} {
+  const held = useRef(false);
+  const holdRules = useCallback(async <T>(call: () => Promise<T>): Promise<T> => {
+    held.current = true;
+    try {
+      return await call();
+    } catch (error) {
+      held.current = false;
+      throw error;
+    }
+  }, []);
+  return { held, holdRules };
 }
