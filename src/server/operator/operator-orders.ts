@@ -4,12 +4,17 @@
  * through the same `applyTransition` as the customer's and leaves an event with the operator's id.
  */
 import { randomInt } from 'node:crypto';
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type * as v from 'valibot';
 import type { BankRequisites, CardRequisites } from '../../shared/api';
 import { checkTxHash } from '../../shared/addresses';
 import { OFFICE_RATE_FIXED_MS, PAYMENT_WINDOWS } from '../../shared/limits';
-import type { OperatorMessage, OperatorOrderResponse } from '../../shared/operator-api';
+import type {
+  OperatorEvent,
+  OperatorMessage,
+  OperatorOrderResponse,
+  OperatorReceipt,
+} from '../../shared/operator-api';
 import { orderFlags } from '../../shared/operator-queue';
 import { isFinalStatus } from '../../shared/order-status';
 import { FREE_TEXT_REJECT_REASON } from '../../shared/reject-reasons';
@@ -30,7 +35,9 @@ import {
   type ChainCheckState,
   type ChainChecksTable,
   type Database,
+  type OrderEventsTable,
   type OrderRow,
+  type ReceiptsTable,
 } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
 import { attachDeposit } from '../chain/deposit-attach';
@@ -62,6 +69,120 @@ async function findOrder(db: Kysely<Database>, orderId: string): Promise<OrderRo
   return row;
 }
 
+/** The first operator to open an order takes it: the demo's autopilot leaves it to them. */
+async function takeIfFree(
+  db: Kysely<Database>,
+  row: OrderRow,
+  orderId: string,
+  operatorId: number,
+): Promise<void> {
+  if (row.taken_by !== null) return;
+  await db
+    .updateTable('orders')
+    .set({ taken_by: operatorId })
+    .where('id', '=', orderId)
+    .where('taken_by', 'is', null)
+    .execute();
+}
+
+/**
+ * What the console shows with an order, read side by side: its customer and their order count,
+ * its events, receipts and (an office buy's) offices, the order as the app shows it, its outbox
+ * and the unmatched deposits it might take.
+ */
+function readOrderParts(
+  ctx: ServerContext,
+  row: OrderRow,
+  orderId: string,
+  now: number,
+  chainChecked: boolean,
+) {
+  const { db } = ctx;
+  return Promise.all([
+    db
+      .selectFrom('users')
+      .selectAll()
+      .where('telegram_id', '=', row.user_id)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('user_id', '=', row.user_id)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('order_events')
+      .selectAll()
+      .where('order_id', '=', orderId)
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('receipts')
+      .selectAll()
+      .where('order_id', '=', orderId)
+      .orderBy('uploaded_at')
+      .orderBy('id')
+      .execute(),
+    row.payment_method === 'OFFICE' && row.city_id !== null
+      ? db
+          .selectFrom('offices')
+          .selectAll()
+          .where('city_id', '=', row.city_id)
+          .orderBy('position')
+          .execute()
+      : Promise.resolve([]),
+    toOrderDetails(db, row, { now, botUsername: ctx.config.botUsername }),
+    orderMessages(ctx, orderId),
+    unmatchedDepositsFor(db, row, chainChecked),
+  ]);
+}
+
+/** The receipts of other orders that carry the same files as this order's. */
+async function sameFilesElsewhere(
+  db: Kysely<Database>,
+  orderId: string,
+  receipts: readonly { readonly sha256: string }[],
+): Promise<{ sha256: string; order_id: string }[]> {
+  if (receipts.length === 0) return [];
+  return db
+    .selectFrom('receipts')
+    .select(['sha256', 'order_id'])
+    .where(
+      'sha256',
+      'in',
+      receipts.map((r) => r.sha256),
+    )
+    .where('order_id', '!=', orderId)
+    .execute();
+}
+
+/** An order's audit trail as the console shows it. */
+function eventsView(events: readonly Selectable<OrderEventsTable>[]): OperatorEvent[] {
+  return events.map((e) => ({
+    from: e.from_status,
+    to: e.to_status,
+    actor: e.actor,
+    actorId: e.actor_id,
+    reason: e.reason,
+    at: new Date(e.created_at).toISOString(),
+  }));
+}
+
+/** An order's receipts, each with the other orders that carry the same file. */
+function receiptsView(
+  receipts: readonly Selectable<ReceiptsTable>[],
+  shared: readonly { sha256: string; order_id: string }[],
+): OperatorReceipt[] {
+  return receipts.map((r) => ({
+    id: r.id,
+    fileName: r.file_name,
+    mimeType: r.mime_type,
+    sizeBytes: r.size_bytes,
+    sha256: r.sha256,
+    uploadedAt: new Date(r.uploaded_at).toISOString(),
+    alsoOn: [...new Set(shared.filter((o) => o.sha256 === r.sha256).map((o) => o.order_id))],
+  }));
+}
+
 /**
  * Everything an operator needs to act on one order (`GET /api/operator/orders/{id}`); the first
  * operator to open it takes it.
@@ -74,66 +195,11 @@ export async function orderForOperator(
   const { db } = ctx;
   const now = ctx.now();
   const row = await findOrder(db, orderId);
-  // The first operator to open it takes it: the demo's autopilot leaves it to them.
-  if (row.taken_by === null) {
-    await db
-      .updateTable('orders')
-      .set({ taken_by: operatorId })
-      .where('id', '=', orderId)
-      .where('taken_by', 'is', null)
-      .execute();
-  }
+  await takeIfFree(db, row, orderId, operatorId);
   const chainChecked = depositTargetOf(ctx, row) !== undefined;
   const [customer, orderCount, events, receipts, offices, order, messages, incoming] =
-    await Promise.all([
-      db
-        .selectFrom('users')
-        .selectAll()
-        .where('telegram_id', '=', row.user_id)
-        .executeTakeFirstOrThrow(),
-      db
-        .selectFrom('orders')
-        .select((eb) => eb.fn.countAll<number | string>().as('count'))
-        .where('user_id', '=', row.user_id)
-        .executeTakeFirstOrThrow(),
-      db
-        .selectFrom('order_events')
-        .selectAll()
-        .where('order_id', '=', orderId)
-        .orderBy('id')
-        .execute(),
-      db
-        .selectFrom('receipts')
-        .selectAll()
-        .where('order_id', '=', orderId)
-        .orderBy('uploaded_at')
-        .orderBy('id')
-        .execute(),
-      row.payment_method === 'OFFICE' && row.city_id !== null
-        ? db
-            .selectFrom('offices')
-            .selectAll()
-            .where('city_id', '=', row.city_id)
-            .orderBy('position')
-            .execute()
-        : Promise.resolve([]),
-      toOrderDetails(db, row, { now, botUsername: ctx.config.botUsername }),
-      orderMessages(ctx, orderId),
-      unmatchedDepositsFor(db, row, chainChecked),
-    ]);
-  const shared =
-    receipts.length === 0
-      ? []
-      : await db
-          .selectFrom('receipts')
-          .select(['sha256', 'order_id'])
-          .where(
-            'sha256',
-            'in',
-            receipts.map((r) => r.sha256),
-          )
-          .where('order_id', '!=', orderId)
-          .execute();
+    await readOrderParts(ctx, row, orderId, now, chainChecked);
+  const shared = await sameFilesElsewhere(db, orderId, receipts);
   const deadline = rowDeadline(row);
   const ending = isFinalStatus(row.status)
     ? events.findLast((e) => e.to_status === row.status)
@@ -166,23 +232,8 @@ export async function orderForOperator(
       row.payout_card === null
         ? null
         : (JSON.parse(row.payout_card) as OperatorOrderResponse['payoutCard']),
-    events: events.map((e) => ({
-      from: e.from_status,
-      to: e.to_status,
-      actor: e.actor,
-      actorId: e.actor_id,
-      reason: e.reason,
-      at: new Date(e.created_at).toISOString(),
-    })),
-    receipts: receipts.map((r) => ({
-      id: r.id,
-      fileName: r.file_name,
-      mimeType: r.mime_type,
-      sizeBytes: r.size_bytes,
-      sha256: r.sha256,
-      uploadedAt: new Date(r.uploaded_at).toISOString(),
-      alsoOn: [...new Set(shared.filter((o) => o.sha256 === r.sha256).map((o) => o.order_id))],
-    })),
+    events: eventsView(events),
+    receipts: receiptsView(receipts, shared),
     offices: offices.map((o) => ({
       id: o.id,
       addressRu: o.address_ru,
