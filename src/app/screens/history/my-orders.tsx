@@ -72,7 +72,53 @@ function OpenOrder({ orderId }: { readonly orderId: string }) {
 
 function History({ back }: { readonly back: string }) {
   const { LL } = useI18nContext();
-  const { language } = useLanguage();
+  const history = useHistoryPages();
+  const { filter, orders, page } = history;
+  const failed = page.error !== undefined;
+
+  return (
+    <Screen testId="my-orders" header={{ title: LL.myOrders.title(), back, home: true }}>
+      <HistoryTabs filter={filter} onChoose={history.choose} />
+      {orders.length === 0 && page.loading && (
+        <div className="screen--center">
+          <Spinner size="l" />
+        </div>
+      )}
+      {orders.length === 0 && failed && (
+        <Placeholder
+          header={LL.errors.generic()}
+          action={
+            <Button size="m" onClick={page.reload}>
+              {LL.common.retry()}
+            </Button>
+          }
+        />
+      )}
+      {orders.length === 0 && !page.loading && !failed && <NoOrders filter={filter} />}
+      {orders.length > 0 && <OrdersByDay orders={orders} filter={filter} />}
+      {history.hasMore && (
+        <div className="screen__actions">
+          <Button
+            size="l"
+            stretched
+            mode="bezeled"
+            loading={page.loading}
+            onClick={history.loadMore}
+            data-testid="load-more"
+          >
+            {LL.myOrders.loadMore()}
+          </Button>
+        </div>
+      )}
+    </Screen>
+  );
+}
+
+/**
+ * The tab chosen and its orders, a page of HISTORY_PAGE_SIZE at a time: the pages already shown
+ * are kept, and the next is asked for from their end; another tab starts again from its first.
+ */
+function useHistoryPages() {
   const [filter, setFilter] = useState<HistoryFilter>('all');
   const [earlier, setEarlier] = useState<Shown>({ filter: 'all', orders: [] });
   const offset = earlier.filter === filter ? earlier.orders.length : 0;
@@ -96,91 +142,92 @@ function History({ back }: { readonly back: string }) {
     setEarlier({ filter, orders: [...earlier.orders, ...page.data.orders] });
   };
 
-  const orders = [...(offset === 0 ? [] : earlier.orders), ...(page.data?.orders ?? [])];
-  // While the next page loads, or after it failed, 'load more' stays to show progress or retry.
-  const hasMore = page.data?.hasMore ?? offset > 0;
-  const failed = page.error !== undefined;
-  const groups = groupByDay(orders, language, {
-    today: LL.myOrders.today(),
-    yesterday: LL.myOrders.yesterday(),
-  });
-  const empty = {
-    all: LL.myOrders.emptyAll(),
-    active: LL.myOrders.emptyActive(),
-    completed: LL.myOrders.emptyCompleted(),
+  return {
+    filter,
+    page,
+    orders: [...(offset === 0 ? [] : earlier.orders), ...(page.data?.orders ?? [])],
+    // While the next page loads, or after it failed, 'load more' stays to show progress or retry.
+    hasMore: page.data?.hasMore ?? offset > 0,
+    choose,
+    loadMore,
   };
+}
+
+/** All / active / completed. */
+function HistoryTabs({
+  filter,
+  onChoose,
+}: {
+  readonly filter: HistoryFilter;
+  readonly onChoose: (tab: HistoryFilter) => void;
+}) {
+  const { LL } = useI18nContext();
   const tabLabel = {
     all: LL.myOrders.all(),
     active: LL.myOrders.active(),
     completed: LL.myOrders.completed(),
   };
-
   return (
-    <Screen testId="my-orders" header={{ title: LL.myOrders.title(), back, home: true }}>
-      <div className="history-tabs">
-        <SegmentedControl>
-          {TABS.map((tab) => (
-            <SegmentedControl.Item
-              key={tab}
-              type="button"
-              selected={tab === filter}
-              aria-pressed={tab === filter}
-              data-tab={tab}
-              onClick={() => choose(tab)}
-            >
-              {tabLabel[tab]}
-            </SegmentedControl.Item>
-          ))}
-        </SegmentedControl>
-      </div>
-      {orders.length === 0 && page.loading && (
-        <div className="screen--center">
-          <Spinner size="l" />
-        </div>
-      )}
-      {orders.length === 0 && failed && (
-        <Placeholder
-          header={LL.errors.generic()}
-          action={
-            <Button size="m" onClick={page.reload}>
-              {LL.common.retry()}
-            </Button>
-          }
-        />
-      )}
-      {orders.length === 0 && !page.loading && !failed && (
-        <Placeholder header={empty[filter]}>
-          <span className="placeholder-icon" aria-hidden="true">
-            🗂️
-          </span>
-        </Placeholder>
-      )}
-      {orders.length > 0 && (
-        <List data-testid="history-list" data-filter={filter}>
-          {groups.map((group) => (
-            <Section key={group.key} header={group.label}>
-              {group.orders.map((order) => (
-                <OrderCard key={order.id} order={order} />
-              ))}
-            </Section>
-          ))}
-        </List>
-      )}
-      {hasMore && (
-        <div className="screen__actions">
-          <Button
-            size="l"
-            stretched
-            mode="bezeled"
-            loading={page.loading}
-            onClick={loadMore}
-            data-testid="load-more"
+    <div className="history-tabs">
+      <SegmentedControl>
+        {TABS.map((tab) => (
+          <SegmentedControl.Item
+            key={tab}
+            type="button"
+            selected={tab === filter}
+            aria-pressed={tab === filter}
+            data-tab={tab}
+            onClick={() => onChoose(tab)}
           >
-            {LL.myOrders.loadMore()}
-          </Button>
-        </div>
-      )}
-    </Screen>
+            {tabLabel[tab]}
+          </SegmentedControl.Item>
+        ))}
+      </SegmentedControl>
+    </div>
+  );
+}
+
+/** The tab's own words for having no orders. */
+function NoOrders({ filter }: { readonly filter: HistoryFilter }) {
+  const { LL } = useI18nContext();
+  const empty = {
+    all: LL.myOrders.emptyAll(),
+    active: LL.myOrders.emptyActive(),
+    completed: LL.myOrders.emptyCompleted(),
+  };
+  return (
+    <Placeholder header={empty[filter]}>
+      <span className="placeholder-icon" aria-hidden="true">
+        🗂️
+      </span>
+    </Placeholder>
+  );
+}
+
+/** The orders as cards, a section per day created. */
+function OrdersByDay({
+  orders,
+  filter,
+}: {
+  readonly orders: readonly OrderSummary[];
+  readonly filter: HistoryFilter;
+}) {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
+  const groups = groupByDay(orders, language, {
+    today: LL.myOrders.today(),
+    yesterday: LL.myOrders.yesterday(),
+  });
+  return (
+    <List data-testid="history-list" data-filter={filter}>
+      {groups.map((group) => (
+        <Section key={group.key} header={group.label}>
+          {group.orders.map((order) => (
+            <OrderCard key={order.id} order={order} />
+          ))}
+        </Section>
+      ))}
+    </List>
   );
 }
 
