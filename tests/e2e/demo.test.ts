@@ -163,7 +163,7 @@ describe('the untouched demo: the customer and the autopilot, nobody else', () =
   });
 });
 
-/** The README's tour of the demo, as written (issue 21: a tour that fails when followed). */
+/** The README's tour of the demo, as written: a step that no longer works as told fails here. */
 function tourStep(number: number): string {
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const tour = readme.slice(readme.indexOf('### A tour of the demo'));
