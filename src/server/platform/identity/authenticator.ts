@@ -68,7 +68,7 @@ function chosenLanguage(header: string | undefined): Language | undefined {
   return isLanguage(value) ? value : undefined;
 }
 
-export function createAuthenticator(options: {
+export interface AuthenticatorOptions {
   db: Kysely<Database>;
   botToken: string;
   maxAgeSeconds: number;
@@ -79,22 +79,16 @@ export function createAuthenticator(options: {
   check?: (raw: string, now: number) => Customer;
   /** Reports a flush that failed (its customers wait for the next one). */
   onError?: (error: unknown) => void;
-}): Authenticator {
-  const rememberMax = options.remember ?? RECORDED_MAX;
-  // Init data is verified once (an HMAC and a parse) and then known, by the whole of it, until it
-  // expires: a copy changed anywhere is another key, checked (and refused).
+}
+
+/**
+ * Init data is verified once (an HMAC and a parse) and then known, by the whole of it, until it
+ * expires: a copy changed anywhere is another key, checked (and refused).
+ */
+function initDataCache(options: AuthenticatorOptions): (raw: string, now: number) => Verified {
   const verified = new Map<string, Verified>();
   const verifyInitData = options.check ?? initDataVerifier(options.botToken, options.maxAgeSeconds);
-  // A polling app calls every few seconds: the customer is written when first seen, when their
-  // names change, and about once a minute otherwise, spread so that customers seen together (after
-  // a restart) do not all come due in the same second.
-  const recorded = new Map<
-    number,
-    { namesKey: string; language: Language | undefined; due: number }
-  >();
-  const waiting = new Map<number, { caller: Caller; at: number }>();
-
-  const verifyRaw = (raw: string, now: number): Verified => {
+  return (raw, now) => {
     const known = verified.get(raw);
     if (known !== undefined && now < known.expiresAt) return known;
     const customer = verifyInitData(raw, now);
@@ -109,6 +103,26 @@ export function createAuthenticator(options: {
     remember(verified, raw, fresh, VERIFIED_MAX);
     return fresh;
   };
+}
+
+/** Keeps the customers seen for writing off the requests' path. */
+interface CustomerRecorder extends Pick<Authenticator, 'flush' | 'close'> {
+  /** A verified call: its customer waits to be written if they are due. */
+  seen(caller: Caller, namesKey: string, now: number): void;
+}
+
+/**
+ * A polling app calls every few seconds: the customer is written when first seen, when their
+ * names change, and about once a minute otherwise, spread so that customers seen together (after
+ * a restart) do not all come due in the same second.
+ */
+function customerRecorder(options: AuthenticatorOptions): CustomerRecorder {
+  const rememberMax = options.remember ?? RECORDED_MAX;
+  const recorded = new Map<
+    number,
+    { namesKey: string; language: Language | undefined; due: number }
+  >();
+  const waiting = new Map<number, { caller: Caller; at: number }>();
 
   let flushing: Promise<void> = Promise.resolve();
   const writeWaiting = async (): Promise<void> => {
@@ -134,6 +148,36 @@ export function createAuthenticator(options: {
   timer.unref();
 
   return {
+    seen(caller, namesKey, now) {
+      const { language } = caller;
+      const last = recorded.get(caller.telegramId);
+      if (
+        last === undefined ||
+        last.namesKey !== namesKey ||
+        last.language !== language ||
+        now >= last.due
+      ) {
+        waiting.set(caller.telegramId, { caller, at: now });
+        const due = now + RECORD_INTERVAL_MS * (0.75 + Math.random() / 2);
+        remember(recorded, caller.telegramId, { namesKey, language, due }, rememberMax);
+      }
+    },
+    flush,
+    async close() {
+      clearInterval(timer);
+      while (waiting.size > 0) {
+        const before = waiting.size;
+        await flush();
+        if (waiting.size >= before) break;
+      }
+    },
+  };
+}
+
+export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
+  const verifyRaw = initDataCache(options);
+  const recorder = customerRecorder(options);
+  return {
     verify(request) {
       const raw = extractInitData(request);
       if (raw === undefined) throw new AppError('AUTH_MISSING');
@@ -151,27 +195,10 @@ export function createAuthenticator(options: {
         language,
         authDate,
       };
-      const last = recorded.get(caller.telegramId);
-      if (
-        last === undefined ||
-        last.namesKey !== namesKey ||
-        last.language !== language ||
-        now >= last.due
-      ) {
-        waiting.set(caller.telegramId, { caller, at: now });
-        const due = now + RECORD_INTERVAL_MS * (0.75 + Math.random() / 2);
-        remember(recorded, caller.telegramId, { namesKey, language, due }, rememberMax);
-      }
+      recorder.seen(caller, namesKey, now);
       return caller;
     },
-    flush,
-    async close() {
-      clearInterval(timer);
-      while (waiting.size > 0) {
-        const before = waiting.size;
-        await flush();
-        if (waiting.size >= before) break;
-      }
-    },
+    flush: recorder.flush,
+    close: recorder.close,
   };
 }
