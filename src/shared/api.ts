@@ -1,11 +1,37 @@
 /**
  * Paths, requests and answers of the API calls (spec section 7), shared by the app's client and
- * the server's routes so that neither can drift from the other.
+ * the server's routes so that neither can drift from the other. Each answer's type is derived
+ * from its schema in ./schemas/responses.ts, where its fields are described.
  */
-import type { ErrorCode } from './errors';
-import type { CryptoCurrency, NetworkId } from './networks';
-import type { CancelReason, OrderStatus, OrderType, PaymentMethod } from './order-status';
-import type { RejectReason } from './reject-reasons';
+import type { CryptoCurrency } from './networks';
+import type { OrderType, PaymentMethod } from './order-status';
+import type {
+  ActiveOrdersResponseSchema,
+  ApiErrorBodySchema,
+  ApiErrorDetailsSchema,
+  AppConfigResponseSchema,
+  BankRequisitesResponseSchema,
+  BankRequisitesViewSchema,
+  CardRequisitesViewSchema,
+  CHAIN_CHECK_STATES,
+  ChainCheckViewSchema,
+  CitiesResponseSchema,
+  CitySchema,
+  CreateOrderResponseSchema,
+  DemoSessionResponseSchema,
+  HealthResponseSchema,
+  HistoryResponseSchema,
+  OfficeInfoSchema,
+  OfficeReservationSchema,
+  OrderActionResponseSchema,
+  OrderDetailsSchema,
+  OrderSummarySchema,
+  RateResponseSchema,
+  ReceiptInfoSchema,
+  RequisitesViewSchema,
+  ResponseOf,
+  WalletRequisitesViewSchema,
+} from './schemas/responses';
 
 export const API_PATHS = {
   health: '/api/health',
@@ -39,86 +65,29 @@ export function isLanguage(value: unknown): value is Language {
 export const AUTH_SCHEME = 'tma';
 
 /** Every error answer: the message in the caller's language, the code, and per code its details. */
-export interface ApiErrorBody extends ApiErrorDetails {
-  readonly error: string;
-  readonly code: ErrorCode;
-}
+export type ApiErrorBody = ResponseOf<typeof ApiErrorBodySchema>;
 
 /** The fields an error answer carries beside its message and code, each with the codes it comes with. */
-export interface ApiErrorDetails {
-  /** RATE_CHANGED: the server's current rate. */
-  readonly rate?: number;
-  /** INVALID_STATUS, TX_HASH_ALREADY_SUBMITTED: the order's current status. */
-  readonly status?: OrderStatus;
-  /** VALIDATION_FAILED: the payload's fields that were refused (`cardHolder`, `phone`…). */
-  readonly fields?: readonly string[];
-  /** RATE_LIMITED: seconds until the customer may try again. */
-  readonly retryAfter?: number;
-  /** AMOUNT_TOO_LOW, AMOUNT_TOO_HIGH: the bounds of the method, in whole units of `currency`. */
-  readonly min?: number;
-  /** AMOUNT_TOO_LOW, AMOUNT_TOO_HIGH: the upper bound; TOO_MANY_ACTIVE_ORDERS: the most allowed. */
-  readonly max?: number;
-  readonly currency?: string;
-  /** TX_WRONG_TOKEN, TX_UNDERPAID, TX_AMOUNT_MISMATCH, TX_OVERPAID: the order's coin. */
-  readonly coin?: CryptoCurrency;
-  /** TX_UNDERPAID: what the transfer lacks, in whole coins as an exact decimal ("0.5"). */
-  readonly shortfall?: string;
-  /** TX_AMOUNT_MISMATCH, TX_OVERPAID: what the transfer sent, in whole coins as an exact decimal. */
-  readonly sent?: string;
-  /**
-   * TX_AMOUNT_MISMATCH: the order's exact amount; TX_OVERPAID: the payout's amount (the buy's).
-   * In whole coins as an exact decimal.
-   */
-  readonly expected?: string;
-}
+export type ApiErrorDetails = ResponseOf<typeof ApiErrorDetailsSchema>;
 
 /** `GET /api/health`. */
-export interface HealthResponse {
-  readonly ok: true;
-  readonly time: string;
-}
+export type HealthResponse = ResponseOf<typeof HealthResponseSchema>;
 
 /** One order as lists show it (the history card of spec section 2). */
-export interface OrderSummary {
-  readonly id: string;
-  readonly type: OrderType;
-  readonly status: OrderStatus;
-  readonly amount: number;
-  readonly cryptoCurrency: CryptoCurrency;
-  readonly network: NetworkId;
-  readonly currency: string;
-  readonly totalRub: number;
-  readonly rate: number;
-  readonly paymentMethod: PaymentMethod;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  /** Why a CANCELLED order was cancelled; null otherwise. */
-  readonly cancelReason: CancelReason | null;
-}
+export type OrderSummary = ResponseOf<typeof OrderSummarySchema>;
 
 /** `GET /api/orders/active`. */
-export interface ActiveOrdersResponse {
-  readonly orders: readonly OrderSummary[];
-}
+export type ActiveOrdersResponse = ResponseOf<typeof ActiveOrdersResponseSchema>;
 
 /** `GET /api/app-config`: what the app needs before it starts; no identity required. */
-export interface AppConfigResponse {
-  /** True when the server runs without a bot token and signs a demo customer's init data. */
-  readonly demo: boolean;
-  /** The support chat, a https://t.me/… link opened through Telegram. */
-  readonly supportUrl: string;
-}
+export type AppConfigResponse = ResponseOf<typeof AppConfigResponseSchema>;
+
+/** `GET /api/demo/session`: in demo mode only, init data the server signed for the demo customer. */
+export type DemoSessionResponse = ResponseOf<typeof DemoSessionResponseSchema>;
 
 /**
- * `GET /api/demo/session?startParam=…`: in demo mode only, init data the server signed for the
- * demo customer, so the app runs in a plain browser. 404 DEMO_DISABLED otherwise.
- */
-export interface DemoSessionResponse {
-  readonly initData: string;
-}
-
-/**
- * A browser's demo identity (issue 13): the random id it keeps in local storage and sends to
+ * A browser's demo identity (each browser is its own demo customer, so visitors of one demo never
+ * see or block each other's orders): the random id it keeps in local storage and sends to
  * `GET /api/demo/session?browser=`.
  */
 export function isDemoBrowserId(value: unknown): value is string {
@@ -172,159 +141,60 @@ export interface RateQuery {
   readonly paymentMethod: PaymentMethod;
 }
 
-export interface RateResponse {
-  /** Fiat per coin, 2 decimals (spec section 9). */
-  readonly rate: number;
-}
+/** The answer of `GET /api/rates/calculate`: fiat per coin. */
+export type RateResponse = ResponseOf<typeof RateResponseSchema>;
 
 /** P2P card requisites an operator gives for a P2P buy (spec section 3). */
-export interface CardRequisites {
-  readonly bankName: string;
-  readonly cardNumber: string;
-  readonly cardHolder: string;
-  readonly phone?: string;
-  readonly comment?: string;
-}
+export type CardRequisites = ResponseOf<typeof CardRequisitesViewSchema>;
 
 /** The deposit address of a sell (and, for an office buy, the customer's receiving wallet). */
-export interface WalletRequisites {
-  readonly walletAddress: string;
-}
+export type WalletRequisites = ResponseOf<typeof WalletRequisitesViewSchema>;
 
 /** Bank transfer requisites; beneficiary fields fall back to recipient name and account. */
-export interface BankRequisites {
-  readonly recipientName: string;
-  readonly accountNumber: string;
-  readonly bankName: string;
-  readonly bik: string;
-  readonly correspondentAccount: string;
-  readonly inn: string;
-  readonly bankAddress?: string;
-  readonly beneficiaryName: string;
-  readonly beneficiaryAccount: string;
-}
+export type BankRequisites = ResponseOf<typeof BankRequisitesViewSchema>;
 
-export type Requisites = CardRequisites | WalletRequisites | BankRequisites;
+/** Whichever requisites an order has: a card, a wallet address or a bank account. */
+export type Requisites = ResponseOf<typeof RequisitesViewSchema>;
 
 /** `GET /api/orders/{id}/requisites`: the bank requisites, or that none are configured yet. */
-export type BankRequisitesResponse =
-  | { readonly requisitesNotConfigured: false; readonly requisites: BankRequisites }
-  | { readonly requisitesNotConfigured: true; readonly requisites: null };
+export type BankRequisitesResponse = ResponseOf<typeof BankRequisitesResponseSchema>;
 
-export interface ReceiptInfo {
-  readonly id: string;
-  readonly fileName: string;
-  readonly uploadedAt: string;
-}
+/** A receipt the customer uploaded, as their order lists it. */
+export type ReceiptInfo = ResponseOf<typeof ReceiptInfoSchema>;
 
-/** An office and its city, in both languages (spec section 3, "Office reservation"). */
-export interface OfficeInfo {
-  /** Stable kebab-case slug, unique among all offices, e.g. `moscow-city-tower`. */
-  readonly id: string;
-  readonly addressRu: string;
-  readonly addressEn: string;
-  readonly workingHoursRu: string;
-  readonly workingHoursEn: string;
-  /** International format, e.g. `+7 495 662-41-80`. */
-  readonly phone: string;
-  /** An https map search for the office's address. */
-  readonly mapLink: string;
-}
+/** An office, in both languages (spec section 3, "Office reservation"). */
+export type OfficeInfo = ResponseOf<typeof OfficeInfoSchema>;
 
-export interface OfficeReservation {
-  readonly orderId: string;
-  readonly reservationCode: string;
-  readonly reservedUntil: string;
-  readonly office: OfficeInfo;
-  readonly city: { readonly nameRu: string; readonly nameEn: string };
-}
+/** An office buy's reservation: the office, its city, the code and until when it holds. */
+export type OfficeReservation = ResponseOf<typeof OfficeReservationSchema>;
 
 /** `GET /api/orders/{id}/status`: every order field of spec section 3, and the server's time. */
-export interface OrderDetails extends OrderSummary {
-  readonly expiresAt: string | null;
-  readonly requisitesReadyAt: string | null;
-  readonly reservedUntil: string | null;
-  readonly cityId: string | null;
-  /** The operator's free text of a rejection (with `rejectReasonCode`, or alone). */
-  readonly rejectReason: string | null;
-  /** A REJECTED order's catalogue reason, shown in the customer's language. */
-  readonly rejectReasonCode: RejectReason | null;
-  readonly txHash: string | null;
-  readonly outgoingTxHash: string | null;
-  readonly officeInstructions: string | null;
-  /** The customer's receiving wallet of a buy. */
-  readonly walletAddress: string | null;
-  readonly receipts: readonly ReceiptInfo[];
-  readonly requisites: Requisites | null;
-  readonly reservation: OfficeReservation | null;
-  /** A t.me link that opens the app on this order, when the bot's username is configured. */
-  readonly deepLink: string | null;
-  /**
-   * What the chain says of a sell's deposit, or of a completed buy's payout (its confirmations
-   * until final, on the done screen), issue 23; null on a network checked by hand (no node
-   * configured), before a hash was given, and for a payout completed without one.
-   */
-  readonly chainCheck: ChainCheckView | null;
-  /** The server's clock, so countdowns stay right on a phone whose clock is off. */
-  readonly serverTime: string;
-}
+export type OrderDetails = ResponseOf<typeof OrderDetailsSchema>;
 
-/**
- * Where the chain check of a sell's deposit stands, as the customer reads it: `looking` (not on
- * the chain yet), `seen` (counting confirmations), `confirmed`, `reorged` (it was seen, then its
- * block was replaced: looked for again), `not_found` (not found in time: an operator checks),
- * `flagged` (found, but an operator must look at it).
- */
-export const CHAIN_CHECK_STATES = [
-  'looking',
-  'seen',
-  'confirmed',
-  'reorged',
-  'not_found',
-  'flagged',
-] as const;
+/** Where the chain check of a transfer stands, as the customer reads it (CHAIN_CHECK_STATES). */
 export type ChainCheckState = (typeof CHAIN_CHECK_STATES)[number];
 
-export interface ChainCheckView {
-  readonly state: ChainCheckState;
-  /** Blocks on top of the transaction's, its own included; 0 until it is seen. */
-  readonly confirmations: number;
-  /** The confirmations the network waits for (Tron: until its block is solidified). */
-  readonly required: number;
-}
+/** What the chain says of a sell's deposit or a buy's payout: its state and confirmations. */
+export type ChainCheckView = ResponseOf<typeof ChainCheckViewSchema>;
 
 /** `POST /api/orders/create` answer. */
-export interface CreateOrderResponse {
-  readonly success: true;
-  readonly orderId: string;
-}
+export type CreateOrderResponse = ResponseOf<typeof CreateOrderResponseSchema>;
 
 /** `GET /api/orders/history?status&limit&offset`. */
 export const HISTORY_FILTERS = ['all', 'active', 'completed'] as const;
 export type HistoryFilter = (typeof HISTORY_FILTERS)[number];
 
-export interface HistoryResponse {
-  readonly orders: readonly OrderSummary[];
-  readonly hasMore: boolean;
-}
+/** A page of the customer's orders, newest first. */
+export type HistoryResponse = ResponseOf<typeof HistoryResponseSchema>;
+
+/** A city with an office, in both languages. */
+export type City = ResponseOf<typeof CitySchema>;
 
 /** `GET /api/cities/{currencyCode}`. */
-export interface City {
-  readonly id: string;
-  readonly nameRu: string;
-  readonly nameEn: string;
-  readonly countryCode: string;
-}
-
-export interface CitiesResponse {
-  readonly data: readonly City[];
-}
+export type CitiesResponse = ResponseOf<typeof CitiesResponseSchema>;
 
 /** The answer of the customer's order actions (cancel, payment-confirm, receipt, tx-hash, office-confirm). */
-export interface OrderActionResponse {
-  readonly success: true;
-  readonly status: OrderStatus;
-}
+export type OrderActionResponse = ResponseOf<typeof OrderActionResponseSchema>;
 
 /** `POST /api/orders/{id}/receipt` (spec section 3, "Receipt upload payload"). */
 export interface ReceiptUpload {
