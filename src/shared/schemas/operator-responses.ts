@@ -1,0 +1,225 @@
+/**
+ * The answers of the operators' calls under /api/operator/ (and of `GET /api/me`) as valibot
+ * schemas: the one source of the types src/shared/operator-api.ts exports. Like ./responses.ts,
+ * they describe and do not parse, in terms @valibot/to-json-schema converts.
+ */
+import * as v from 'valibot';
+import { CRYPTO_CURRENCIES, NETWORK_IDS } from '../networks';
+import { CUSTOMER_NOTICES, NOTIFICATION_STATUSES, OPERATOR_ALERTS } from '../notifications';
+import { ORDER_FLAGS, QUEUE_GROUPS } from '../operator-queue';
+import type { Actor } from '../order-status';
+import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_METHODS } from '../order-status';
+import {
+  BankRequisitesViewSchema,
+  CardRequisitesViewSchema,
+  OfficeInfoSchema,
+  OrderDetailsSchema,
+  OrderSummarySchema,
+  timestamp,
+  wholeNumber,
+} from './responses';
+
+/**
+ * Every actor of order-status.ts's `Actor`, which is a type without a list: the table makes the
+ * compiler refuse an actor missing here or unknown there.
+ */
+const ACTOR_TABLE: Readonly<Record<Actor, true>> = {
+  customer: true,
+  operator: true,
+  system: true,
+  chain: true,
+};
+const ACTORS = Object.keys(ACTOR_TABLE) as Actor[];
+
+/** A base rate: fiat per coin, and who set it. */
+export const OperatorRateSchema = v.object({
+  fiat: v.string(),
+  crypto: v.picklist(CRYPTO_CURRENCIES),
+  /** Fiat per coin. */
+  baseRate: v.number(),
+  updatedAt: timestamp,
+  /** The operator's Telegram id; null for the seed. */
+  updatedBy: v.nullable(wholeNumber),
+});
+
+/** The spread of a method and operation, and who set it. */
+export const OperatorSpreadSchema = v.object({
+  paymentMethod: v.picklist(PAYMENT_METHODS),
+  operation: v.picklist(ORDER_TYPES),
+  /** Basis points: 150 = 1.5 %. */
+  spreadBp: wholeNumber,
+  updatedAt: timestamp,
+  /** The operator's Telegram id; null for the seed. */
+  updatedBy: v.nullable(wholeNumber),
+});
+
+/** `GET /api/operator/rates` (and the answer of each change): base rates and spreads, who set each. */
+export const OperatorRatesResponseSchema = v.object({
+  rates: v.array(OperatorRateSchema),
+  spreads: v.array(OperatorSpreadSchema),
+});
+
+/** `GET /api/me`: who the caller is, and whether the console is theirs. */
+export const MeResponseSchema = v.object({
+  telegramId: wholeNumber,
+  firstName: v.string(),
+  /** Whether the caller is one of the operators, to whom the console opens. */
+  operator: v.boolean(),
+});
+
+/** The customer of an order as operators see them. */
+export const OperatorCustomerSchema = v.object({
+  telegramId: wholeNumber,
+  firstName: v.string(),
+  lastName: v.nullable(v.string()),
+  /** The Telegram @username, without the @. */
+  username: v.nullable(v.string()),
+});
+
+/** One row of the queue or of a search: the order, its customer, its deadline and its flags. */
+export const OperatorOrderRowSchema = v.object({
+  ...OrderSummarySchema.entries,
+  customer: OperatorCustomerSchema,
+  /** The deadline that matters now: the office's reservation, else `expiresAt`; null without one. */
+  deadline: v.nullable(timestamp),
+  /** Why the order needs a person. */
+  flags: v.array(v.picklist(ORDER_FLAGS)),
+});
+
+/** One group of the queue: the orders waiting for one operator action. */
+export const OperatorQueueGroupSchema = v.object({
+  group: v.picklist(QUEUE_GROUPS),
+  /** Every order of the group, however many rows `orders` carries. */
+  count: wholeNumber,
+  orders: v.array(OperatorOrderRowSchema),
+});
+
+/** `GET /api/operator/queue`: every group, most urgent first, with its full count. */
+export const OperatorQueueResponseSchema = v.object({
+  groups: v.array(OperatorQueueGroupSchema),
+  /** The server's clock, so deadlines count down right on an operator's phone. */
+  serverTime: timestamp,
+});
+
+/** `GET /api/operator/orders?…`: a page of a search or filter, newest first. */
+export const OperatorOrdersResponseSchema = v.object({
+  orders: v.array(OperatorOrderRowSchema),
+  /** Whether older orders follow. */
+  hasMore: v.boolean(),
+});
+
+/** A change of the order's status, as its audit trail keeps it. */
+export const OperatorEventSchema = v.object({
+  /** The status before; null for the order's creation. */
+  from: v.nullable(v.picklist(ORDER_STATUSES)),
+  to: v.picklist(ORDER_STATUSES),
+  actor: v.picklist(ACTORS),
+  /** The Telegram id of the customer or operator who acted; null for the server and the chain. */
+  actorId: v.nullable(wholeNumber),
+  reason: v.nullable(v.string()),
+  at: timestamp,
+});
+
+/** A receipt as operators check it. */
+export const OperatorReceiptSchema = v.object({
+  id: v.string(),
+  fileName: v.string(),
+  mimeType: v.string(),
+  sizeBytes: wholeNumber,
+  /** Hex digest of the file, which finds the same file on other orders. */
+  sha256: v.string(),
+  uploadedAt: timestamp,
+  /** Other orders that carry the same file. */
+  alsoOn: v.array(v.string()),
+});
+
+/**
+ * A message the bot sent, or will send, about the order (the outbox): in demo mode, what the
+ * customer would have received.
+ */
+export const OperatorMessageSchema = v.object({
+  id: wholeNumber,
+  to: v.picklist(['customer', 'operators']),
+  kind: v.picklist([...CUSTOMER_NOTICES, ...OPERATOR_ALERTS]),
+  status: v.picklist(NOTIFICATION_STATUSES),
+  /** As the recipient reads it, without Telegram's formatting. */
+  text: v.string(),
+  buttons: v.array(v.object({ text: v.string(), url: v.string() })),
+  attempts: wholeNumber,
+  /** Why it was not sent (yet): Telegram's answer, or demo mode. */
+  lastError: v.nullable(v.string()),
+  createdAt: timestamp,
+  sentAt: v.nullable(timestamp),
+});
+
+/**
+ * A transfer to a deposit address that no submitted hash names and that matched no single sell
+ * waiting for its deposit: for an operator to attach.
+ */
+export const IncomingDepositSchema = v.object({
+  network: v.picklist(NETWORK_IDS),
+  txHash: v.string(),
+  coin: v.picklist(CRYPTO_CURRENCIES),
+  /** In coins, as a decimal string: exact, whatever the token's decimals. */
+  amount: v.string(),
+  sender: v.string(),
+  blockNumber: v.nullable(wholeNumber),
+  seenAt: timestamp,
+  /** How many waiting sells it could have been when seen: 0, or more than one. */
+  candidates: wholeNumber,
+});
+
+/** `GET /api/operator/incoming`: the unmatched deposits, newest first. */
+export const OperatorIncomingResponseSchema = v.object({
+  deposits: v.array(IncomingDepositSchema),
+  /** Whether older ones follow (the next page's offset is the count read so far). */
+  hasMore: v.boolean(),
+});
+
+/** `GET /api/operator/orders/{id}`: everything an operator needs to act on one order. */
+export const OperatorOrderResponseSchema = v.object({
+  order: OrderDetailsSchema,
+  customer: v.object({
+    ...OperatorCustomerSchema.entries,
+    /** The language Telegram reports for the customer's app, as it reports it (`ru`, `en-GB`). */
+    languageCode: v.nullable(v.string()),
+    firstSeenAt: timestamp,
+    /** Every order of the customer, this one included. */
+    orderCount: wholeNumber,
+  }),
+  /** The deadline that matters now (`orderDeadline`): null without one, and for a final order. */
+  deadline: v.nullable(timestamp),
+  /** When a final order ended: the time of its final event; null while it is active. */
+  endedAt: v.nullable(timestamp),
+  flags: v.array(v.picklist(ORDER_FLAGS)),
+  /** The card a sell pays out to. */
+  payoutCard: v.nullable(CardRequisitesViewSchema),
+  events: v.array(OperatorEventSchema),
+  receipts: v.array(OperatorReceiptSchema),
+  /** An office buy: the offices of its city, to give instructions for. */
+  offices: v.array(OfficeInfoSchema),
+  /** A bank buy: the configured default account, to prefill its requisites. */
+  defaultBankAccount: v.nullable(BankRequisitesViewSchema),
+  /** The bot's messages about the order, oldest first. */
+  messages: v.array(OperatorMessageSchema),
+  /**
+   * Whether a sell's deposit on this order's network is checked on the chain (a node is
+   * configured); false: an operator checks it in an explorer.
+   */
+  chainChecked: v.boolean(),
+  /**
+   * A sell waiting for its deposit on a network read from a node: the unmatched deposits of its
+   * network and coin, newest first, to attach one as its deposit; empty otherwise.
+   */
+  incoming: v.array(IncomingDepositSchema),
+});
+
+/** Every answer of the operators' calls (and of `GET /api/me`) by the name of its type in operator-api.ts. */
+export const OPERATOR_RESPONSE_SCHEMAS = {
+  MeResponse: MeResponseSchema,
+  OperatorQueueResponse: OperatorQueueResponseSchema,
+  OperatorOrdersResponse: OperatorOrdersResponseSchema,
+  OperatorOrderResponse: OperatorOrderResponseSchema,
+  OperatorIncomingResponse: OperatorIncomingResponseSchema,
+  OperatorRatesResponse: OperatorRatesResponseSchema,
+} as const satisfies Readonly<Record<string, v.GenericSchema>>;
