@@ -32,7 +32,6 @@ const NO_INCOMING: IncomingList = { deposits: [], hasMore: false };
 export function ConsoleQueue() {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
-  const [, navigate] = useLocation();
   const queue = useFetchState(
     'queue',
     async (signal) => {
@@ -42,28 +41,7 @@ export function ConsoleQueue() {
     { intervalMs: QUEUE_POLL_MS },
   );
   const now = useServerNow(queue.data?.offsetMs ?? 0);
-  // Apart from the queue: a failure here hides the list and leaves the queue as it is.
-  const [incomingPages, setIncomingPages] = useState(1);
-  const incoming = useFetchState(
-    `incoming:${incomingPages}`,
-    async (signal) => {
-      const deposits: IncomingDeposit[] = [];
-      let hasMore = false;
-      for (let page = 0; page < incomingPages; page++) {
-        const answer = await fetchIncoming(deposits.length, signal);
-        deposits.push(...answer.deposits);
-        hasMore = answer.hasMore;
-        if (!hasMore) break;
-      }
-      return { deposits, hasMore };
-    },
-    { intervalMs: QUEUE_POLL_MS },
-  );
-  // While the next page loads, the list shown so far stays (state kept from the last answer).
-  const [shownIncoming, setShownIncoming] = useState<IncomingList>(NO_INCOMING);
-  if (incoming.data !== undefined && incoming.data !== shownIncoming) {
-    setShownIncoming(incoming.data);
-  }
+  const incoming = useIncomingDeposits();
 
   let body;
   if (queue.data === undefined && queue.error !== undefined) {
@@ -73,10 +51,7 @@ export function ConsoleQueue() {
   } else {
     body = (
       <List>
-        <QueueIncomingDeposits
-          deposits={shownIncoming.deposits}
-          onMore={shownIncoming.hasMore ? () => setIncomingPages(incomingPages + 1) : undefined}
-        />
+        <QueueIncomingDeposits deposits={incoming.deposits} onMore={incoming.more} />
         {queue.data.answer.groups.map(({ group, count, orders }) => (
           <Section
             key={group}
@@ -97,26 +72,72 @@ export function ConsoleQueue() {
 
   return (
     <Screen testId="console-queue" header={{ title: LL.console.title(), back: '/currencies' }}>
-      <div className="console-links">
-        {(
-          [
-            ['/console/orders', LL.console.search(), 'console-search-entry'],
-            ['/console/rates', LL.console.rates(), 'console-rates-entry'],
-          ] as const
-        ).map(([path, label, testId]) => (
-          <Button
-            key={path}
-            size="m"
-            stretched
-            mode="bezeled"
-            onClick={() => navigate(path)}
-            data-testid={testId}
-          >
-            {label}
-          </Button>
-        ))}
-      </div>
+      <ConsoleLinks />
       {body}
     </Screen>
+  );
+}
+
+/**
+ * The unmatched deposits, asked apart from the queue at the same interval: a failure here hides
+ * the list and leaves the queue as it is. 'Load more' asks the pages so far again, one more; while
+ * they load, the list shown so far stays.
+ */
+function useIncomingDeposits(): {
+  readonly deposits: readonly IncomingDeposit[];
+  /** Asks for one more page; undefined while no more follow. */
+  readonly more: (() => void) | undefined;
+} {
+  const [pages, setPages] = useState(1);
+  const incoming = useFetchState(
+    `incoming:${pages}`,
+    async (signal) => {
+      const deposits: IncomingDeposit[] = [];
+      let hasMore = false;
+      for (let page = 0; page < pages; page++) {
+        const answer = await fetchIncoming(deposits.length, signal);
+        deposits.push(...answer.deposits);
+        hasMore = answer.hasMore;
+        if (!hasMore) break;
+      }
+      return { deposits, hasMore };
+    },
+    { intervalMs: QUEUE_POLL_MS },
+  );
+  // State kept from the last answer, so a page still loading does not empty the list.
+  const [shown, setShown] = useState<IncomingList>(NO_INCOMING);
+  if (incoming.data !== undefined && incoming.data !== shown) {
+    setShown(incoming.data);
+  }
+  return {
+    deposits: shown.deposits,
+    more: shown.hasMore ? () => setPages(pages + 1) : undefined,
+  };
+}
+
+/** The ways from the queue to the search and the rates. */
+function ConsoleLinks() {
+  const { LL } = useI18nContext();
+  const [, navigate] = useLocation();
+  return (
+    <div className="console-links">
+      {(
+        [
+          ['/console/orders', LL.console.search(), 'console-search-entry'],
+          ['/console/rates', LL.console.rates(), 'console-rates-entry'],
+        ] as const
+      ).map(([path, label, testId]) => (
+        <Button
+          key={path}
+          size="m"
+          stretched
+          mode="bezeled"
+          onClick={() => navigate(path)}
+          data-testid={testId}
+        >
+          {label}
+        </Button>
+      ))}
+    </div>
   );
 }

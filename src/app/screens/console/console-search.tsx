@@ -20,7 +20,7 @@ import { useServerNow } from '../../components/console/console-time';
 import { failureText } from '../../components/failure-text';
 import { Loading } from '../../components/loading';
 import { Screen } from '../../components/screen';
-import { useFetchState } from '../../hooks/use-fetch-state';
+import { useFetchState, type FetchState } from '../../hooks/use-fetch-state';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 
 /** Orders per page. */
@@ -52,14 +52,38 @@ function query(filters: Filters, offset: number): Record<string, string> {
 
 export function ConsoleSearch() {
   const { LL } = useI18nContext();
-  const { language } = useLanguage();
-  const search = useSearch();
+  const { typed, set, found, more } = useOrderSearch(useSearch());
+  return (
+    <Screen testId="console-search" header={{ title: LL.console.search(), back: '/console' }}>
+      <SearchFilters typed={typed} set={set} />
+      <SearchResults found={found} onMore={more} />
+    </Screen>
+  );
+}
+
+/** Sets one filter as typed; `now` applies it at once rather than after a pause in typing. */
+type SetFilter = (name: keyof Filters, value: string, now?: boolean) => void;
+
+interface Found {
+  readonly rows: readonly OperatorOrderRow[];
+  readonly hasMore: boolean;
+}
+
+/**
+ * The filters as typed and as searched, and the orders found: text waits for a pause in typing,
+ * the pickers apply at once, and either starts again from the first page. 'Load more' asks the
+ * pages so far again, one more.
+ */
+function useOrderSearch(search: string): {
+  readonly typed: Filters;
+  readonly set: SetFilter;
+  readonly found: FetchState<Found>;
+  readonly more: () => void;
+} {
   const [typed, setTyped] = useState<Filters>(() => linkedFilters(search));
   const [filters, setFilters] = useState<Filters>(() => linkedFilters(search));
   const [pages, setPages] = useState(1);
-  const now = useServerNow(0);
 
-  // Text waits for a pause in typing; the pickers apply at once.
   useEffect(() => {
     const timer = setTimeout(() => {
       setFilters(typed);
@@ -79,7 +103,7 @@ export function ConsoleSearch() {
     }
     return { rows, hasMore };
   });
-  const set = (name: keyof Filters, value: string, now = false) => {
+  const set: SetFilter = (name, value, now = false) => {
     const next = { ...typed, [name]: value };
     setTyped(next);
     if (now) {
@@ -87,110 +111,114 @@ export function ConsoleSearch() {
       setPages(1);
     }
   };
+  return { typed, set, found, more: () => setPages(pages + 1) };
+}
 
-  let results;
-  if (found.data === undefined && found.error !== undefined) {
-    results = <Placeholder header={failureText(found.error, LL, LL.errors.generic(), language)} />;
-  } else if (found.data === undefined) {
-    results = <Loading />;
-  } else if (found.data.rows.length === 0) {
-    results = <Placeholder header={LL.console.nothingFound()} />;
-  } else {
-    results = (
-      <>
-        <List>
-          <Section data-testid="search-results">
-            {found.data.rows.map((order) => (
-              <ConsoleOrderRow key={order.id} order={order} now={now} />
-            ))}
-          </Section>
-        </List>
-        {found.data.hasMore && (
-          <div className="screen__actions">
-            <Button
-              size="m"
-              stretched
-              mode="bezeled"
-              onClick={() => setPages(pages + 1)}
-              data-testid="search-more"
-            >
-              {LL.myOrders.loadMore()}
-            </Button>
-          </div>
-        )}
-      </>
-    );
-  }
-
+/** The text searched, then status, type, method and the days created. */
+function SearchFilters({ typed, set }: { readonly typed: Filters; readonly set: SetFilter }) {
+  const { LL } = useI18nContext();
   return (
-    <Screen testId="console-search" header={{ title: LL.console.search(), back: '/console' }}>
+    <List>
+      <Section>
+        <Input
+          name="q"
+          type="search"
+          placeholder={LL.console.searchQuery()}
+          value={typed.q}
+          onChange={(event) => set('q', event.target.value)}
+        />
+        <Select
+          name="status"
+          header={LL.console.filterStatus()}
+          value={typed.status}
+          onChange={(event) => set('status', event.target.value, true)}
+        >
+          <option value="">{LL.console.any()}</option>
+          <option value="active">{LL.console.anyActive()}</option>
+          <option value="attention">{LL.console.groups.flagged()}</option>
+          {ORDER_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {LL.statusLabels[STATUS_LABEL_KEYS[status]]()}
+            </option>
+          ))}
+        </Select>
+        <Select
+          name="type"
+          header={LL.console.filterType()}
+          value={typed.type}
+          onChange={(event) => set('type', event.target.value, true)}
+        >
+          <option value="">{LL.console.any()}</option>
+          {ORDER_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {type === 'BUY' ? LL.myOrders.buy() : LL.myOrders.sell()}
+            </option>
+          ))}
+        </Select>
+        <Select
+          name="method"
+          header={LL.console.filterMethod()}
+          value={typed.method}
+          onChange={(event) => set('method', event.target.value, true)}
+        >
+          <option value="">{LL.console.any()}</option>
+          {PAYMENT_METHODS.map((method) => (
+            <option key={method} value={method}>
+              {LL.paymentMethods[method]()}
+            </option>
+          ))}
+        </Select>
+        <Input
+          name="from"
+          type="date"
+          header={LL.console.filterFrom()}
+          value={typed.from}
+          onChange={(event) => set('from', event.target.value, true)}
+        />
+        <Input
+          name="to"
+          type="date"
+          header={LL.console.filterTo()}
+          value={typed.to}
+          onChange={(event) => set('to', event.target.value, true)}
+        />
+      </Section>
+    </List>
+  );
+}
+
+/** The orders found, newest first, or why there are none; 'Load more' while more follow. */
+function SearchResults({
+  found,
+  onMore,
+}: {
+  readonly found: FetchState<Found>;
+  readonly onMore: () => void;
+}) {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
+  const now = useServerNow(0);
+  if (found.data === undefined && found.error !== undefined) {
+    return <Placeholder header={failureText(found.error, LL, LL.errors.generic(), language)} />;
+  }
+  if (found.data === undefined) return <Loading />;
+  if (found.data.rows.length === 0) return <Placeholder header={LL.console.nothingFound()} />;
+  return (
+    <>
       <List>
-        <Section>
-          <Input
-            name="q"
-            type="search"
-            placeholder={LL.console.searchQuery()}
-            value={typed.q}
-            onChange={(event) => set('q', event.target.value)}
-          />
-          <Select
-            name="status"
-            header={LL.console.filterStatus()}
-            value={typed.status}
-            onChange={(event) => set('status', event.target.value, true)}
-          >
-            <option value="">{LL.console.any()}</option>
-            <option value="active">{LL.console.anyActive()}</option>
-            <option value="attention">{LL.console.groups.flagged()}</option>
-            {ORDER_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {LL.statusLabels[STATUS_LABEL_KEYS[status]]()}
-              </option>
-            ))}
-          </Select>
-          <Select
-            name="type"
-            header={LL.console.filterType()}
-            value={typed.type}
-            onChange={(event) => set('type', event.target.value, true)}
-          >
-            <option value="">{LL.console.any()}</option>
-            {ORDER_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {type === 'BUY' ? LL.myOrders.buy() : LL.myOrders.sell()}
-              </option>
-            ))}
-          </Select>
-          <Select
-            name="method"
-            header={LL.console.filterMethod()}
-            value={typed.method}
-            onChange={(event) => set('method', event.target.value, true)}
-          >
-            <option value="">{LL.console.any()}</option>
-            {PAYMENT_METHODS.map((method) => (
-              <option key={method} value={method}>
-                {LL.paymentMethods[method]()}
-              </option>
-            ))}
-          </Select>
-          <Input
-            name="from"
-            type="date"
-            header={LL.console.filterFrom()}
-            value={typed.from}
-            onChange={(event) => set('from', event.target.value, true)}
-          />
-          <Input
-            name="to"
-            type="date"
-            header={LL.console.filterTo()}
-            value={typed.to}
-            onChange={(event) => set('to', event.target.value, true)}
-          />
+        <Section data-testid="search-results">
+          {found.data.rows.map((order) => (
+            <ConsoleOrderRow key={order.id} order={order} now={now} />
+          ))}
         </Section>
       </List>
-      {results}
-    </Screen>
+      {found.data.hasMore && (
+        <div className="screen__actions">
+          <Button size="m" stretched mode="bezeled" onClick={onMore} data-testid="search-more">
+            {LL.myOrders.loadMore()}
+          </Button>
+        </div>
+      )}
+    </>
   );
 }
