@@ -29,8 +29,8 @@ import { Screen } from '../../components/screen';
 import { ElectronicReceiptRow, TxHashRow } from '../../components/tx-hash-row';
 import { chainCheckText } from '../../components/chain-check-row';
 import { useEnvironment } from '../../environment-context';
-import { localeOf } from '../../../shared/format';
 import { clockOffset } from '../../hooks/use-countdown';
+import { useDateTime } from '../../hooks/use-date-time';
 import { useFetchState } from '../../hooks/use-fetch-state';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { openSupportLink } from '../../telegram/actions';
@@ -205,107 +205,16 @@ function OrderView({
   readonly actions: ReactNode;
 }) {
   const { LL } = useI18nContext();
-  const { language } = useLanguage();
-  const { inTelegram } = useEnvironment();
-  const { order, customer } = view;
-  const date = (iso: string) =>
-    new Intl.DateTimeFormat(localeOf(language), { dateStyle: 'medium', timeStyle: 'short' }).format(
-      new Date(iso),
-    );
-  const deadline = deadlineText(view.deadline, now, LL);
+  const date = useDateTime();
+  const { order } = view;
   return (
     <List>
-      <Section>
-        <Cell subhead={LL.details.status()} data-testid="console-status" data-status={order.status}>
-          {LL.statusLabels[STATUS_LABEL_KEYS[order.status]]()}
-        </Cell>
-        {view.endedAt !== null && (
-          <Cell subhead={LL.console.ended()} data-testid="console-ended">
-            {date(view.endedAt)}
-          </Cell>
-        )}
-        {deadline !== null && (
-          <Cell
-            subhead={LL.console.deadline()}
-            data-testid="console-deadline"
-            className={deadline.overdue ? 'console-deadline--overdue' : undefined}
-          >
-            {deadline.text}
-          </Cell>
-        )}
-        {view.flags.map((flag) => (
-          <Cell key={flag} className="console-flag-cell" data-flag={flag}>
-            {LL.console.flags[flag]()}
-          </Cell>
-        ))}
-        <Cell subhead={LL.details.createdAt()}>{date(order.createdAt)}</Cell>
-      </Section>
+      <OrderState view={view} now={now} date={date} />
       <OrderAmounts order={order} />
       {actions}
-      <Section header={LL.console.customer()}>
-        <Cell
-          multiline
-          subtitle={`${LL.console.orderCount({ count: customer.orderCount })} · ${LL.console.firstSeen({ date: date(customer.firstSeenAt) })}`}
-          data-testid="console-customer"
-        >
-          {customerName(customer)}
-        </Cell>
-        {customer.username !== null && (
-          <Cell
-            onClick={() => openSupportLink(`https://t.me/${customer.username ?? ''}`, inTelegram)}
-            after={<span aria-hidden="true">↗</span>}
-          >
-            <span className="copy-hint">{LL.console.writeTo()}</span>
-          </Cell>
-        )}
-      </Section>
-      <Section>
-        {order.walletAddress !== null && (
-          <CopyRow label={LL.buyForm.walletAddress()} value={order.walletAddress} />
-        )}
-        <Requisites view={view} />
-        <TxHashRow label={LL.sendCrypto.txHash()} hash={order.txHash} network={order.network} />
-        {order.type === 'SELL' && order.txHash !== null && (
-          <Cell subhead={LL.console.chainCheck()} multiline data-testid="console-chain-check">
-            {!view.chainChecked
-              ? LL.console.chainManual()
-              : order.chainCheck === null
-                ? LL.console.chainClosed()
-                : chainCheckText(LL, order.chainCheck)}
-          </Cell>
-        )}
-        {order.type === 'BUY' && order.outgoingTxHash !== null && (
-          <Cell subhead={LL.console.chainCheck()} multiline data-testid="console-payout-check">
-            {!view.chainChecked
-              ? LL.console.chainManual()
-              : order.chainCheck === null
-                ? LL.console.payoutUnchecked()
-                : chainCheckText(LL, order.chainCheck, 'payout')}
-          </Cell>
-        )}
-        <ElectronicReceiptRow order={order} />
-        {order.officeInstructions !== null && (
-          <Cell subhead={LL.officeWaiting.instructions()} multiline>
-            {order.officeInstructions}
-          </Cell>
-        )}
-        {order.reservation !== null && (
-          <CopyRow
-            label={LL.officeDetails.reservationCode()}
-            value={order.reservation.reservationCode}
-          />
-        )}
-      </Section>
-      {view.payoutCard !== null && (
-        <Section header={LL.console.payoutCard()}>
-          <CopyRow label={LL.payment.cardNumber()} value={view.payoutCard.cardNumber} />
-          <CopyRow label={LL.payment.cardHolder()} value={view.payoutCard.cardHolder} />
-          <CopyRow label={LL.payment.bank()} value={view.payoutCard.bankName} />
-          {view.payoutCard.phone !== undefined && (
-            <CopyRow label={LL.payment.phone()} value={view.payoutCard.phone} />
-          )}
-        </Section>
-      )}
+      <Customer customer={view.customer} date={date} />
+      <GivenAndSent view={view} />
+      {view.payoutCard !== null && <PayoutCard card={view.payoutCard} />}
       {view.receipts.length > 0 && (
         <Section header={LL.console.receipts()}>
           {view.receipts.map((receipt) => (
@@ -313,20 +222,168 @@ function OrderView({
           ))}
         </Section>
       )}
-      <Section header={LL.console.events()} data-testid="console-events">
-        {view.events.map((event, index) => (
-          <Cell
-            key={index}
-            multiline
-            subhead={date(event.at)}
-            description={event.reason ?? undefined}
-          >
-            {`${event.from === null ? '' : `${LL.statusLabels[STATUS_LABEL_KEYS[event.from]]()} → `}${LL.statusLabels[STATUS_LABEL_KEYS[event.to]]()} · ${actorName(event, LL)}`}
-          </Cell>
-        ))}
-      </Section>
+      <Events events={view.events} date={date} />
       <Messages view={view} date={date} />
     </List>
+  );
+}
+
+/** Where the order stands: its status, when it ended, the deadline that matters, its flags. */
+function OrderState({
+  view,
+  now,
+  date,
+}: {
+  readonly view: OperatorOrderResponse;
+  readonly now: number;
+  readonly date: (iso: string) => string;
+}) {
+  const { LL } = useI18nContext();
+  const { order } = view;
+  const deadline = deadlineText(view.deadline, now, LL);
+  return (
+    <Section>
+      <Cell subhead={LL.details.status()} data-testid="console-status" data-status={order.status}>
+        {LL.statusLabels[STATUS_LABEL_KEYS[order.status]]()}
+      </Cell>
+      {view.endedAt !== null && (
+        <Cell subhead={LL.console.ended()} data-testid="console-ended">
+          {date(view.endedAt)}
+        </Cell>
+      )}
+      {deadline !== null && (
+        <Cell
+          subhead={LL.console.deadline()}
+          data-testid="console-deadline"
+          className={deadline.overdue ? 'console-deadline--overdue' : undefined}
+        >
+          {deadline.text}
+        </Cell>
+      )}
+      {view.flags.map((flag) => (
+        <Cell key={flag} className="console-flag-cell" data-flag={flag}>
+          {LL.console.flags[flag]()}
+        </Cell>
+      ))}
+      <Cell subhead={LL.details.createdAt()}>{date(order.createdAt)}</Cell>
+    </Section>
+  );
+}
+
+/** Who the customer is, how many orders they have had and since when; a way to write to them. */
+function Customer({
+  customer,
+  date,
+}: {
+  readonly customer: OperatorOrderResponse['customer'];
+  readonly date: (iso: string) => string;
+}) {
+  const { LL } = useI18nContext();
+  const { inTelegram } = useEnvironment();
+  return (
+    <Section header={LL.console.customer()}>
+      <Cell
+        multiline
+        subtitle={`${LL.console.orderCount({ count: customer.orderCount })} · ${LL.console.firstSeen({ date: date(customer.firstSeenAt) })}`}
+        data-testid="console-customer"
+      >
+        {customerName(customer)}
+      </Cell>
+      {customer.username !== null && (
+        <Cell
+          onClick={() => openSupportLink(`https://t.me/${customer.username ?? ''}`, inTelegram)}
+          after={<span aria-hidden="true">↗</span>}
+        >
+          <span className="copy-hint">{LL.console.writeTo()}</span>
+        </Cell>
+      )}
+    </Section>
+  );
+}
+
+/**
+ * What was given and sent: the wallet, the requisites, the hashes with what the chain shows of
+ * them, the office's instructions and reservation.
+ */
+function GivenAndSent({ view }: { readonly view: OperatorOrderResponse }) {
+  const { LL } = useI18nContext();
+  const { order } = view;
+  return (
+    <Section>
+      {order.walletAddress !== null && (
+        <CopyRow label={LL.buyForm.walletAddress()} value={order.walletAddress} />
+      )}
+      <Requisites view={view} />
+      <TxHashRow label={LL.sendCrypto.txHash()} hash={order.txHash} network={order.network} />
+      {order.type === 'SELL' && order.txHash !== null && (
+        <Cell subhead={LL.console.chainCheck()} multiline data-testid="console-chain-check">
+          {!view.chainChecked
+            ? LL.console.chainManual()
+            : order.chainCheck === null
+              ? LL.console.chainClosed()
+              : chainCheckText(LL, order.chainCheck)}
+        </Cell>
+      )}
+      {order.type === 'BUY' && order.outgoingTxHash !== null && (
+        <Cell subhead={LL.console.chainCheck()} multiline data-testid="console-payout-check">
+          {!view.chainChecked
+            ? LL.console.chainManual()
+            : order.chainCheck === null
+              ? LL.console.payoutUnchecked()
+              : chainCheckText(LL, order.chainCheck, 'payout')}
+        </Cell>
+      )}
+      <ElectronicReceiptRow order={order} />
+      {order.officeInstructions !== null && (
+        <Cell subhead={LL.officeWaiting.instructions()} multiline>
+          {order.officeInstructions}
+        </Cell>
+      )}
+      {order.reservation !== null && (
+        <CopyRow
+          label={LL.officeDetails.reservationCode()}
+          value={order.reservation.reservationCode}
+        />
+      )}
+    </Section>
+  );
+}
+
+/** The card a sell's roubles are paid to. */
+function PayoutCard({ card }: { readonly card: NonNullable<OperatorOrderResponse['payoutCard']> }) {
+  const { LL } = useI18nContext();
+  return (
+    <Section header={LL.console.payoutCard()}>
+      <CopyRow label={LL.payment.cardNumber()} value={card.cardNumber} />
+      <CopyRow label={LL.payment.cardHolder()} value={card.cardHolder} />
+      <CopyRow label={LL.payment.bank()} value={card.bankName} />
+      {card.phone !== undefined && <CopyRow label={LL.payment.phone()} value={card.phone} />}
+    </Section>
+  );
+}
+
+/** The audit trail: each change of status, when, by whom and why. */
+function Events({
+  events,
+  date,
+}: {
+  readonly events: readonly OperatorEvent[];
+  readonly date: (iso: string) => string;
+}) {
+  const { LL } = useI18nContext();
+  return (
+    <Section header={LL.console.events()} data-testid="console-events">
+      {events.map((event, index) => (
+        <Cell
+          key={index}
+          multiline
+          subhead={date(event.at)}
+          description={event.reason ?? undefined}
+        >
+          {`${event.from === null ? '' : `${LL.statusLabels[STATUS_LABEL_KEYS[event.from]]()} → `}${LL.statusLabels[STATUS_LABEL_KEYS[event.to]]()} · ${actorName(event, LL)}`}
+        </Cell>
+      ))}
+    </Section>
   );
 }
 

@@ -17,17 +17,13 @@ import { OrderNotFound } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
 import { ElectronicReceiptRow, TxHashRow } from '../../components/tx-hash-row';
-import { localeOf } from '../../../shared/format';
+import { useDateTime } from '../../hooks/use-date-time';
 import { useOrderScreen } from '../../hooks/use-order-screen';
-import { useI18nContext, useLanguage } from '../../i18n/language';
+import { useI18nContext } from '../../i18n/language';
 
 function DetailsBody({ order }: { readonly order: OrderDetails }) {
   const { LL } = useI18nContext();
-  const { language } = useLanguage();
-  const created = new Intl.DateTimeFormat(localeOf(language), {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  }).format(new Date(order.createdAt));
+  const date = useDateTime();
   const ended = order.status === 'CANCELLED' || order.status === 'REJECTED';
   const rejectReason = order.status === 'REJECTED' ? rejectReasonText(order, LL) : null;
   return (
@@ -68,7 +64,7 @@ function DetailsBody({ order }: { readonly order: OrderDetails }) {
             {LL.paymentMethods[order.paymentMethod]()}
           </Cell>
           <Cell subhead={LL.details.network()}>{NETWORKS[order.network].fullName}</Cell>
-          <Cell subhead={LL.details.createdAt()}>{created}</Cell>
+          <Cell subhead={LL.details.createdAt()}>{date(order.createdAt)}</Cell>
         </Section>
         <OrderAmounts order={order} />
         {(order.walletAddress !== null ||
