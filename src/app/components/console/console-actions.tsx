@@ -8,11 +8,13 @@
  */
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { Button, Input, List, Section, Select, Textarea } from '@telegram-apps/telegram-ui';
+import type { ReactNode } from 'react';
 import { useForm, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
 import * as v from 'valibot';
+import type { TranslationFunctions } from '../../../../i18n/i18n-types';
 import type { OperatorOrderResponse } from '../../../shared/operator-api';
 import { NETWORKS } from '../../../shared/networks';
-import { ACTIVE_STATUSES } from '../../../shared/order-status';
+import { ACTIVE_STATUSES, type OrderStatus } from '../../../shared/order-status';
 import { REJECT_REASONS, type RejectReason } from '../../../shared/reject-reasons';
 import { txHashSchema } from '../../../shared/schemas/forms';
 import {
@@ -422,6 +424,77 @@ function AskedAction({
   );
 }
 
+/** What a status's main action is made from. */
+interface ActionContext {
+  readonly view: OperatorOrderResponse;
+  readonly action: ConsoleAction;
+  readonly LL: TranslationFunctions;
+  /** The order's number, and its fiat and crypto amounts, as the questions name them. */
+  readonly id: string;
+  readonly fiat: string;
+  readonly crypto: string;
+}
+
+const confirmPayment = ({ action, LL, id, fiat }: ActionContext) => (
+  <AskedAction
+    text={LL.console.confirmPayment()}
+    ask={LL.console.confirmPaymentAsk({ id, amount: fiat })}
+    run={(ask) => action.run('confirmPayment', {}, ask)}
+    busy={action.busy}
+    testId="confirm-payment"
+  />
+);
+
+/** The main action of each status that has one; every active status also has reject. */
+const MAIN_ACTION: Partial<Record<OrderStatus, (context: ActionContext) => ReactNode>> = {
+  WAITING_REQUISITES: ({ view, action }) =>
+    view.order.paymentMethod === 'BANK_ACCOUNT' ? (
+      <BankForm action={action} prefill={view.defaultBankAccount} />
+    ) : (
+      <CardForm action={action} />
+    ),
+  OFFICE_PENDING: ({ view, action }) => <OfficeForm action={action} offices={view.offices} />,
+  PAYMENT_PENDING: confirmPayment,
+  PAYMENT_STARTED: confirmPayment,
+  RECEIPT_UPLOADED: confirmPayment,
+  TX_PENDING: ({ view, action, LL, id, crypto }) =>
+    view.chainChecked ? (
+      <ConfirmTxWithReasonForm
+        action={action}
+        ask={LL.console.confirmTxAsk({ id, amount: crypto })}
+      />
+    ) : (
+      <AskedAction
+        text={LL.console.confirmTx()}
+        ask={LL.console.confirmTxAsk({ id, amount: crypto })}
+        run={(ask) => action.run('confirmTx', {}, ask)}
+        busy={action.busy}
+        testId="confirm-tx"
+      />
+    ),
+  PAYMENT_CONFIRMED: ({ view, action }) => <CompleteWithHashForm action={action} view={view} />,
+  TX_CONFIRMED: ({ action, LL, id, fiat }) => (
+    <AskedAction
+      text={LL.console.completeSell()}
+      ask={LL.console.completeSellAsk({ id, amount: fiat })}
+      run={(ask) => action.run('complete', {}, ask)}
+      busy={action.busy}
+      testId="complete"
+    />
+  ),
+  // Its deposit may have come without a hash: the transfers that could be it, to attach one.
+  WAITING_CRYPTO: ({ view, action }) => <OrderIncomingDeposits view={view} action={action} />,
+  OFFICE_READY: ({ action, LL, id }) => (
+    <AskedAction
+      text={LL.console.completeOffice()}
+      ask={LL.console.completeOfficeAsk({ id })}
+      run={(ask) => action.run('complete', {}, ask)}
+      busy={action.busy}
+      testId="complete"
+    />
+  ),
+};
+
 /** The actions of the order's status, most likely first; reject on every active order. */
 export function ConsoleActions({
   view,
@@ -433,78 +506,16 @@ export function ConsoleActions({
   const { LL } = useI18nContext();
   const { language } = useLanguage();
   const { order } = view;
-  const id = orderNumber(order.id);
-  const fiat = formatFiat(order.totalRub, order.currency, language);
-  const crypto = formatCrypto(order.amount, order.cryptoCurrency, language);
-  const status = order.status;
-  let main = null;
-  if (status === 'WAITING_REQUISITES') {
-    main =
-      order.paymentMethod === 'BANK_ACCOUNT' ? (
-        <BankForm action={action} prefill={view.defaultBankAccount} />
-      ) : (
-        <CardForm action={action} />
-      );
-  } else if (status === 'OFFICE_PENDING') {
-    main = <OfficeForm action={action} offices={view.offices} />;
-  } else if (
-    status === 'PAYMENT_PENDING' ||
-    status === 'PAYMENT_STARTED' ||
-    status === 'RECEIPT_UPLOADED'
-  ) {
-    main = (
-      <AskedAction
-        text={LL.console.confirmPayment()}
-        ask={LL.console.confirmPaymentAsk({ id, amount: fiat })}
-        run={(ask) => action.run('confirmPayment', {}, ask)}
-        busy={action.busy}
-        testId="confirm-payment"
-      />
-    );
-  } else if (status === 'TX_PENDING' && view.chainChecked) {
-    main = (
-      <ConfirmTxWithReasonForm
-        action={action}
-        ask={LL.console.confirmTxAsk({ id, amount: crypto })}
-      />
-    );
-  } else if (status === 'TX_PENDING') {
-    main = (
-      <AskedAction
-        text={LL.console.confirmTx()}
-        ask={LL.console.confirmTxAsk({ id, amount: crypto })}
-        run={(ask) => action.run('confirmTx', {}, ask)}
-        busy={action.busy}
-        testId="confirm-tx"
-      />
-    );
-  } else if (status === 'PAYMENT_CONFIRMED') {
-    main = <CompleteWithHashForm action={action} view={view} />;
-  } else if (status === 'TX_CONFIRMED') {
-    main = (
-      <AskedAction
-        text={LL.console.completeSell()}
-        ask={LL.console.completeSellAsk({ id, amount: fiat })}
-        run={(ask) => action.run('complete', {}, ask)}
-        busy={action.busy}
-        testId="complete"
-      />
-    );
-  } else if (status === 'WAITING_CRYPTO') {
-    // Its deposit may have come without a hash: the transfers that could be it, to attach one.
-    main = <OrderIncomingDeposits view={view} action={action} />;
-  } else if (status === 'OFFICE_READY') {
-    main = (
-      <AskedAction
-        text={LL.console.completeOffice()}
-        ask={LL.console.completeOfficeAsk({ id })}
-        run={(ask) => action.run('complete', {}, ask)}
-        busy={action.busy}
-        testId="complete"
-      />
-    );
-  }
-  if (!ACTIVE_STATUSES.includes(status)) return null;
+  if (!ACTIVE_STATUSES.includes(order.status)) return null;
+  const main =
+    MAIN_ACTION[order.status]?.({
+      view,
+      action,
+      LL,
+      id: orderNumber(order.id),
+      fiat: formatFiat(order.totalRub, order.currency, language),
+      crypto: formatCrypto(order.amount, order.cryptoCurrency, language),
+    }) ?? null;
   return (
     <div data-testid="console-actions">
       {main}
