@@ -1,10 +1,10 @@
 /**
  * `buildApp(config, deps)`: the whole server as a Fastify instance, with nothing listening.
  * Tests call it with `app.inject` on a fresh database; main.ts listens. It only composes:
- * the platform's plugins first (the context decorators, security headers, request logs, error
- * handling, readiness, metrics, body parsing, call limits, identity and the calls that need
- * none), then the domain modules, each one plugin with its routes, decorators and jobs, and last
- * the mini-app with the answer to unknown paths.
+ * the platform's plugins first (the context decorators, the routes' contract and its document,
+ * security headers, request logs, error handling, readiness, metrics, body parsing, call limits,
+ * identity and the calls that need none), then the domain modules, each one plugin with its
+ * routes, decorators, metrics and jobs, and last the mini-app with the answer to unknown paths.
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -17,8 +17,10 @@ import type { AppConfig } from './platform/config/config';
 import { contextPlugin } from './platform/context-plugin';
 import type { Database } from './platform/db/schema';
 import { compressedRoutes } from './platform/http/compression';
+import { contractPlugin } from './platform/http/contract';
 import { errorsPlugin, sendError } from './platform/http/errors-plugin';
 import { JSON_BODY_LIMIT_BYTES, jsonBodyPlugin } from './platform/http/json-body';
+import { openApiPlugin } from './platform/http/openapi';
 import { publicRoutes } from './platform/http/public-routes';
 import { readinessPlugin } from './platform/http/readiness';
 import { securityHeadersPlugin } from './platform/http/security-headers';
@@ -101,6 +103,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     return503OnClosing: false,
   });
   await app.register(contextPlugin, { config, db: deps.db, now: deps.now ?? Date.now });
+  await app.register(contractPlugin);
+  await app.register(openApiPlugin);
   await app.register(securityHeadersPlugin);
   await app.register(requestLogPlugin);
   await app.register(errorsPlugin);

@@ -12,6 +12,7 @@ import fp from 'fastify-plugin';
 import type { Bot } from 'grammy';
 import type { Update } from 'grammy/types';
 import { AppError } from '../platform/errors';
+import { described } from '../platform/http/contract';
 import type { ModuleOptions } from '../platform/jobs/run-jobs';
 import type { DatabaseGauge, Metrics } from '../platform/metrics/metrics';
 import { outboxBacklog, outboxOldestDue } from './backlog';
@@ -86,7 +87,12 @@ function outboxSender(app: FastifyInstance, limiter: TelegramLimiter) {
 
 /** Telegram's calls at WEBHOOK_URL's path: refused without the bot's secret token. */
 function webhookRoute(app: FastifyInstance, bot: Bot, webhookUrl: string): void {
-  app.post(new URL(webhookUrl).pathname, async (request, reply) => {
+  const schema = {
+    tags: ['telegram'],
+    summary: "Telegram's updates for the bot (WEBHOOK_URL), with the bot's secret token",
+    response: described('Taken'),
+  };
+  app.post(new URL(webhookUrl).pathname, { schema }, async (request, reply) => {
     if (!isWebhookSecret(bot.token, request.headers['x-telegram-bot-api-secret-token'])) {
       throw new AppError('FORBIDDEN');
     }

@@ -5,7 +5,7 @@
  * The writes that move money want recent init data (MONEY_ACTIONS). Thin routes over the
  * operator services.
  */
-import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import * as v from 'valibot';
 import type { OrderActionResponse } from '../../shared/api';
 import {
@@ -47,124 +47,191 @@ import type { OrderActionService } from '../orders/transition';
 import { checkInScope, operatorQueue, searchOrders } from './queue';
 import { readRates, setBaseRate, setSpread } from '../rates/rates';
 import { openReceipt } from '../receipts/receipts';
-import { orderIdParam, parseWith, receiptIdParam } from '../platform/http/validation';
+import { orderIdParam } from '../platform/http/validation';
+import {
+  described,
+  ok,
+  type ContractInstance,
+  type ValibotTypeProvider,
+} from '../platform/http/contract';
+import { OrderActionResponseSchema } from '../../shared/schemas/responses';
+import {
+  OperatorIncomingResponseSchema,
+  OperatorOrderResponseSchema,
+  OperatorOrdersResponseSchema,
+  OperatorQueueResponseSchema,
+  OperatorRatesResponseSchema,
+} from '../../shared/schemas/operator-responses';
+import type { Caller } from '../platform/identity/authenticator';
+import { OrderParamsSchema, ReceiptParamsSchema } from '../../shared/schemas/params';
 import { noStore } from '../platform/http/cache-control';
 import { POLLED } from '../platform/logging/request-log';
 
-export const operatorRoutes: FastifyPluginCallback = (app, _options, done) => {
+/** The console's scope with the valibot type provider (contract.ts). */
+type Console = ContractInstance;
+
+/** The options of a write's route: recent init data when MONEY_ACTIONS says it moves money. */
+function write(app: Console, name: OperatorWrite) {
+  return MONEY_ACTIONS[name] ? { onRequest: app.recentOperator } : {};
+}
+
+/** A receipt's file, as it was uploaded (its type read from its bytes), or a refusal. */
+const RECEIPT_FILE = described("The receipt's file (image/jpeg, image/png or application/pdf)");
+
+/** The queue, the search, one order and a receipt's file. */
+function readRoutes(app: Console): void {
+  const tags = ['operator'];
+  app.get(
+    OPERATOR_PATHS.queue,
+    { schema: { tags, response: ok(OperatorQueueResponseSchema) }, ...POLLED },
+    async (request, reply): Promise<OperatorQueueResponse> => {
+      noStore(reply);
+      return operatorQueue(app, request.consoleScope);
+    },
+  );
+  app.get(
+    OPERATOR_PATHS.orders,
+    {
+      schema: {
+        tags,
+        querystring: OperatorListQuerySchema,
+        response: ok(OperatorOrdersResponseSchema),
+      },
+    },
+    async (request, reply): Promise<OperatorOrdersResponse> => {
+      noStore(reply);
+      return searchOrders(app, request.query, request.consoleScope);
+    },
+  );
+  app.get(
+    '/api/operator/orders/:id',
+    { schema: { tags, params: OrderParamsSchema, response: ok(OperatorOrderResponseSchema) } },
+    async (request, reply): Promise<OperatorOrderResponse> => {
+      noStore(reply);
+      return orderForOperator(app, request.caller.telegramId, request.params.id);
+    },
+  );
+  app.get(
+    '/api/operator/orders/:id/receipts/:receiptId',
+    { schema: { tags, params: ReceiptParamsSchema, response: RECEIPT_FILE } },
+    async (request, reply) => {
+      const receipt = await openReceipt(app, request.params.id, request.params.receiptId);
+      return reply
+        .header('content-type', receipt.mimeType)
+        .header('cache-control', 'private, no-store')
+        .header(
+          'content-disposition',
+          `attachment; filename*=UTF-8''${encodeURIComponent(receipt.fileName)}`,
+        )
+        .send(receipt.file);
+    },
+  );
+}
+
+/** The actions on an order: each judges the order's id, then its body (contract.ts). */
+function actionRoutes(app: Console): void {
+  const action = <S extends v.GenericSchema>(name: OperatorWrite, body: S) => ({
+    schema: {
+      tags: ['operator'],
+      params: OrderParamsSchema,
+      body,
+      response: ok(OrderActionResponseSchema),
+    },
+    ...write(app, name),
+  });
+  const act = async <Body>(
+    request: { caller: Caller; params: { id: string }; body: Body },
+    service: OrderActionService<Body>,
+  ): Promise<OrderActionResponse> =>
+    actionResponse(await service(app, request.caller.telegramId, request.params.id, request.body));
+  const RequisitesSchema = v.union([CardRequisitesSchema, BankRequisitesSchema]);
+  app.post('/api/operator/orders/:id/requisites', action('requisites', RequisitesSchema), (r) =>
+    act(r, giveRequisites),
+  );
+  app.post(
+    '/api/operator/orders/:id/office-instructions',
+    action('officeInstructions', OfficeInstructionsSchema),
+    (r) => act(r, giveOfficeInstructions),
+  );
+  app.post(
+    '/api/operator/orders/:id/confirm-payment',
+    action('confirmPayment', OperatorActionSchema),
+    (r) => act(r, confirmPaymentByOperator),
+  );
+  app.post('/api/operator/orders/:id/confirm-tx', action('confirmTx', ConfirmTxSchema), (r) =>
+    act(r, confirmIncomingTx),
+  );
+  app.post(
+    '/api/operator/orders/:id/attach-deposit',
+    action('attachDeposit', AttachDepositSchema),
+    (r) => act(r, attachIncomingDeposit),
+  );
+  // No body completes an order that needs no outgoing hash (an office buy, a sell).
+  app.post(
+    '/api/operator/orders/:id/complete',
+    action('complete', v.nullish(CompleteSchema, {})),
+    (r) => act(r, completeOrder),
+  );
+  app.post('/api/operator/orders/:id/reject', action('reject', RejectSchema), (r) =>
+    act(r, rejectOrder),
+  );
+}
+
+/** The transfers to the deposit addresses no order took, and the rates and spreads. */
+function serviceRoutes(app: Console): void {
+  const tags = ['operator'];
+  app.get(
+    OPERATOR_PATHS.incoming,
+    {
+      schema: {
+        tags,
+        querystring: IncomingQuerySchema,
+        response: ok(OperatorIncomingResponseSchema),
+      },
+    },
+    async (request, reply): Promise<OperatorIncomingResponse> => {
+      noStore(reply);
+      return unmatchedDeposits(app.db, request.consoleScope, request.query);
+    },
+  );
+  app.get(
+    '/api/operator/rates',
+    { schema: { tags, response: ok(OperatorRatesResponseSchema) } },
+    async (_request, reply) => {
+      noStore(reply);
+      return readRates(app);
+    },
+  );
+  app.put(
+    '/api/operator/rates',
+    {
+      schema: { tags, body: SetRateSchema, response: ok(OperatorRatesResponseSchema) },
+      ...write(app, 'rates'),
+    },
+    async (request) => setBaseRate(app, request.caller.telegramId, request.body),
+  );
+  app.put(
+    '/api/operator/spreads',
+    {
+      schema: { tags, body: SetSpreadSchema, response: ok(OperatorRatesResponseSchema) },
+      ...write(app, 'spreads'),
+    },
+    async (request) => setSpread(app, request.caller.telegramId, request.body),
+  );
+}
+
+export const operatorRoutes: FastifyPluginCallback = (plain, _options, done) => {
+  const app = plain.withTypeProvider<ValibotTypeProvider>();
   // Known before a body is read (platform/http/json-body.ts): who calls, and the orders they may touch.
   app.addHook('onRequest', app.operatorOnly);
-
   // Every route of one order: first, whether the caller's console holds it (consoleScope).
   app.addHook('onRequest', async (request) => {
     const params = request.params as Record<string, unknown> | undefined;
     if (request.consoleScope === null || params?.['id'] === undefined) return;
     await checkInScope(app, orderIdParam(params), request.consoleScope);
   });
-
-  /** The options of a write's route: recent init data when MONEY_ACTIONS says it moves money. */
-  const write = (name: OperatorWrite) =>
-    MONEY_ACTIONS[name] ? { onRequest: app.recentOperator } : {};
-
-  /** An action on an order; its body, when it takes one, is judged before the order id. */
-  const orderAction =
-    <S extends v.GenericSchema>(schema: S, action: OrderActionService<v.InferOutput<S>>) =>
-    async (request: FastifyRequest): Promise<OrderActionResponse> => {
-      const body = parseWith(schema, request.body);
-      const id = orderIdParam(request.params);
-      return actionResponse(await action(app, request.caller.telegramId, id, body));
-    };
-
-  app.get(OPERATOR_PATHS.queue, POLLED, async (request, reply): Promise<OperatorQueueResponse> => {
-    noStore(reply);
-    return operatorQueue(app, request.consoleScope);
-  });
-
-  app.get(OPERATOR_PATHS.orders, async (request, reply): Promise<OperatorOrdersResponse> => {
-    noStore(reply);
-    return searchOrders(
-      app,
-      parseWith(OperatorListQuerySchema, request.query),
-      request.consoleScope,
-    );
-  });
-
-  app.get('/api/operator/orders/:id', async (request, reply): Promise<OperatorOrderResponse> => {
-    noStore(reply);
-    return orderForOperator(app, request.caller.telegramId, orderIdParam(request.params));
-  });
-
-  app.get('/api/operator/orders/:id/receipts/:receiptId', async (request, reply) => {
-    const receipt = await openReceipt(
-      app,
-      orderIdParam(request.params),
-      receiptIdParam(request.params),
-    );
-    return reply
-      .header('content-type', receipt.mimeType)
-      .header('cache-control', 'private, no-store')
-      .header(
-        'content-disposition',
-        `attachment; filename*=UTF-8''${encodeURIComponent(receipt.fileName)}`,
-      )
-      .send(receipt.file);
-  });
-
-  app.post(
-    '/api/operator/orders/:id/requisites',
-    write('requisites'),
-    orderAction(v.union([CardRequisitesSchema, BankRequisitesSchema]), giveRequisites),
-  );
-  app.post(
-    '/api/operator/orders/:id/office-instructions',
-    write('officeInstructions'),
-    orderAction(OfficeInstructionsSchema, giveOfficeInstructions),
-  );
-  app.post(
-    '/api/operator/orders/:id/confirm-payment',
-    write('confirmPayment'),
-    orderAction(OperatorActionSchema, confirmPaymentByOperator),
-  );
-  app.post(
-    '/api/operator/orders/:id/confirm-tx',
-    write('confirmTx'),
-    orderAction(ConfirmTxSchema, confirmIncomingTx),
-  );
-  app.post(
-    '/api/operator/orders/:id/attach-deposit',
-    write('attachDeposit'),
-    orderAction(AttachDepositSchema, attachIncomingDeposit),
-  );
-
-  app.get(OPERATOR_PATHS.incoming, async (request, reply): Promise<OperatorIncomingResponse> => {
-    noStore(reply);
-    const page = parseWith(IncomingQuerySchema, request.query);
-    return unmatchedDeposits(app.db, request.consoleScope, page);
-  });
-  // No body completes an order that needs no outgoing hash (an office buy, a sell).
-  app.post(
-    '/api/operator/orders/:id/complete',
-    write('complete'),
-    orderAction(v.nullish(CompleteSchema, {}), completeOrder),
-  );
-  app.post(
-    '/api/operator/orders/:id/reject',
-    write('reject'),
-    orderAction(RejectSchema, rejectOrder),
-  );
-
-  app.get('/api/operator/rates', async (_request, reply) => {
-    noStore(reply);
-    return readRates(app);
-  });
-
-  app.put('/api/operator/rates', write('rates'), async (request) =>
-    setBaseRate(app, request.caller.telegramId, parseWith(SetRateSchema, request.body)),
-  );
-
-  app.put('/api/operator/spreads', write('spreads'), async (request) =>
-    setSpread(app, request.caller.telegramId, parseWith(SetSpreadSchema, request.body)),
-  );
-
+  readRoutes(app);
+  actionRoutes(app);
+  serviceRoutes(app);
   done();
 };

@@ -8,27 +8,37 @@ import type { FastifyPluginCallback } from 'fastify';
 import { API_PATHS, type CitiesResponse, type RateResponse } from '../../shared/api';
 import { RateQuerySchema } from '../../shared/schemas/queries';
 import { noStore } from '../platform/http/cache-control';
-import { parseWith } from '../platform/http/validation';
+import { ok, type ValibotTypeProvider } from '../platform/http/contract';
+import { CitiesResponseSchema, RateResponseSchema } from '../../shared/schemas/responses';
+import { CurrencyParamsSchema } from '../../shared/schemas/params';
 import { customerCalls } from '../platform/identity/identity-plugin';
 import { citiesTaking } from './cities';
 import { currentRate } from './rates';
 
-export const rateRoutes: FastifyPluginCallback = (app, _options, done) => {
-  app.get<{ Params: { currencyCode: string } }>(
+export const rateRoutes: FastifyPluginCallback = (plain, _options, done) => {
+  const app = plain.withTypeProvider<ValibotTypeProvider>();
+  const tags = ['rates'];
+  app.get(
     '/api/cities/:currencyCode',
+    { schema: { tags, params: CurrencyParamsSchema, response: ok(CitiesResponseSchema) } },
     async (request, reply): Promise<CitiesResponse> => {
       const cities = await citiesTaking(app, request.params.currencyCode);
       void reply.header('cache-control', 'public, max-age=300');
       return cities;
     },
   );
-  void app.register((quotes, _quoteOptions, registered) => {
+  void app.register((plainQuotes, _quoteOptions, registered) => {
+    const quotes = plainQuotes.withTypeProvider<ValibotTypeProvider>();
     customerCalls(quotes);
-    quotes.get(API_PATHS.rate, async (request, reply): Promise<RateResponse> => {
-      const rate = await currentRate(app, parseWith(RateQuerySchema, request.query));
-      noStore(reply);
-      return rate;
-    });
+    quotes.get(
+      API_PATHS.rate,
+      { schema: { tags, querystring: RateQuerySchema, response: ok(RateResponseSchema) } },
+      async (request, reply): Promise<RateResponse> => {
+        const rate = await currentRate(app, request.query);
+        noStore(reply);
+        return rate;
+      },
+    );
     registered();
   });
   done();

@@ -1,6 +1,6 @@
 /**
  * Calls that need no identity: health, the app's start-up configuration, the demo session
- * (limited per client address).
+ * (limited per client address) and the API's own document.
  *
  * Health is readiness (design.md, "Serving"): 200 once the database has answered a round trip,
  * 503 SERVICE_UNAVAILABLE when it fails or does not answer within HEALTH_DATABASE_TIMEOUT_MS,
@@ -21,39 +21,71 @@ import { demoSession } from '../identity/demo-session';
 import { isDemoMode } from '../config/config';
 import { pingDatabase } from '../db/database';
 import { AppError } from '../errors';
-import { parseWith } from './validation';
+import { described, ok, type ValibotTypeProvider } from './contract';
+import { OPENAPI_PATH } from './openapi';
+import {
+  AppConfigResponseSchema,
+  DemoSessionResponseSchema,
+  HealthResponseSchema,
+} from '../../../shared/schemas/responses';
 import { noStore } from './cache-control';
 import { POLLED_SMALL } from '../logging/request-log';
 
-export const publicRoutes: FastifyPluginCallback = (app, _options, done) => {
-  app.get(API_PATHS.health, POLLED_SMALL, async (request, reply): Promise<HealthResponse> => {
-    noStore(reply);
-    try {
-      await pingDatabase(app.db, HEALTH_DATABASE_TIMEOUT_MS);
-    } catch (error) {
-      request.log.warn({ err: error }, 'health: the database did not answer');
-      throw new AppError('SERVICE_UNAVAILABLE');
-    }
-    return { ok: true, time: new Date(app.now()).toISOString() };
-  });
+export const publicRoutes: FastifyPluginCallback = (plain, _options, done) => {
+  const app = plain.withTypeProvider<ValibotTypeProvider>();
+  const tags = ['platform'];
+  app.get(
+    API_PATHS.health,
+    { schema: { tags, response: ok(HealthResponseSchema) }, ...POLLED_SMALL },
+    async (request, reply): Promise<HealthResponse> => {
+      noStore(reply);
+      try {
+        await pingDatabase(app.db, HEALTH_DATABASE_TIMEOUT_MS);
+      } catch (error) {
+        request.log.warn({ err: error }, 'health: the database did not answer');
+        throw new AppError('SERVICE_UNAVAILABLE');
+      }
+      return { ok: true, time: new Date(app.now()).toISOString() };
+    },
+  );
 
-  app.get(API_PATHS.appConfig, async (_request, reply): Promise<AppConfigResponse> => {
-    noStore(reply);
-    return Promise.resolve(appConfigOf(app.config));
-  });
+  app.get(
+    API_PATHS.appConfig,
+    { schema: { tags, response: ok(AppConfigResponseSchema) } },
+    async (_request, reply): Promise<AppConfigResponse> => {
+      noStore(reply);
+      return Promise.resolve(appConfigOf(app.config));
+    },
+  );
 
   // Each session is a demo customer of its own: counted per client address, in demo mode only
   // (with a bot token it mints nothing and answers DEMO_DISABLED).
-  const demoLimit = isDemoMode(app.config) ? { preHandler: app.addressLimit('demoSession') } : {};
+  const demoLimit = isDemoMode(app.config)
+    ? { preValidation: app.addressLimit('demoSession') }
+    : {};
   app.get(
     API_PATHS.demoSession,
-    demoLimit,
+    {
+      schema: {
+        tags: ['identity'],
+        querystring: DemoSessionQuerySchema,
+        response: ok(DemoSessionResponseSchema),
+      },
+      ...demoLimit,
+    },
     async (request, reply): Promise<DemoSessionResponse> => {
-      const { startParam, browser } = parseWith(DemoSessionQuerySchema, request.query);
+      const { startParam, browser } = request.query;
       const session = demoSession(app, startParam, browser);
       noStore(reply);
       return Promise.resolve(session);
     },
+  );
+
+  // The API's own list of calls (openapi.ts), built once the server is ready.
+  app.get(
+    OPENAPI_PATH,
+    { schema: { tags, response: described('This document (OpenAPI 3.0)') } },
+    () => app.swagger(),
   );
 
   done();

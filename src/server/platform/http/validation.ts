@@ -1,39 +1,24 @@
-/** Request shapes checked with the valibot schemas of src/shared: a bad shape is 400, never 500. */
-import * as v from 'valibot';
-import { UUID_PATTERN } from '../../../shared/schemas/text';
-import { AppError } from '../errors';
-
-export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
-  const result = v.safeParse(schema, input);
-  if (!result.success) {
-    const fields = [
-      ...new Set(result.issues.map((issue) => v.getDotPath(issue)).filter((p) => p !== null)),
-    ];
-    throw new AppError('VALIDATION_FAILED', fields.length > 0 ? { fields } : {});
-  }
-  return result.output;
-}
-
 /**
- * A UUID path parameter (an order's or a receipt's id). Anything else cannot name one, so it is
- * answered as missing before it reaches the database.
+ * Request parts checked by hand with the valibot schemas of src/shared, where a hook must know
+ * them before the route's own validation runs (who may touch an order is asked before its body is
+ * read). A bad shape is 400 or the code its schema names, never 500 (contract.ts).
  */
-function uuidParam(
-  params: unknown,
-  name: string,
-  missing: 'ORDER_NOT_FOUND' | 'NOT_FOUND',
-): string {
-  const id = (params as Record<string, unknown> | undefined)?.[name];
-  if (typeof id !== 'string' || !UUID_PATTERN.test(id)) throw new AppError(missing);
-  return id.toLowerCase();
-}
+import * as v from 'valibot';
+import { OrderParamsSchema, ReceiptParamsSchema } from '../../../shared/schemas/params';
+import { parseInput } from './contract';
 
-/** The `:id` of an order route. */
+/** Request shapes checked with a schema of src/shared (contract.ts's refusals). */
+export const parseWith = parseInput;
+
+const OrderIdOf = v.looseObject(OrderParamsSchema.entries);
+const ReceiptIdOf = v.looseObject(ReceiptParamsSchema.entries);
+
+/** The `:id` of an order route, lower-cased; ORDER_NOT_FOUND when it is no UUID. */
 export function orderIdParam(params: unknown): string {
-  return uuidParam(params, 'id', 'ORDER_NOT_FOUND');
+  return parseInput(OrderIdOf, params).id;
 }
 
-/** The `:receiptId` of a receipt route. */
+/** The `:receiptId` of a receipt route; NOT_FOUND when it is no UUID (after the order's id). */
 export function receiptIdParam(params: unknown): string {
-  return uuidParam(params, 'receiptId', 'NOT_FOUND');
+  return parseInput(ReceiptIdOf, params).receiptId;
 }

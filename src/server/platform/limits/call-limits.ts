@@ -1,9 +1,10 @@
 /**
- * Call limits as preHandlers (README, "Operating the service"): a writing route names its kind
- * of call, `{ preHandler: app.callLimit('create') }`, and the caller's count of the minute is
- * kept in the database (rate-limit.ts) so that every instance shares it; `callLimit` runs after
- * the scope's `authenticate`, which route-level hooks always follow. What anyone can do without
- * an identity is counted per client address instead: `app.addressLimit('demoSession')`.
+ * Call limits as hooks (docs/operating.md, "Limits"): a writing route names its kind of call,
+ * `{ preValidation: app.callLimit('create') }`, and the caller's count of the minute is kept in
+ * the database (rate-limit.ts) so that every instance shares it. `callLimit` runs after the
+ * scope's `authenticate`, which route-level hooks always follow, and before the route's schemas
+ * judge the input, so that a refused call counts like any other. What anyone can do without an
+ * identity is counted per client address instead: `app.addressLimit('demoSession')`.
  */
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -11,10 +12,10 @@ import { createRateLimiter, type AddressCall, type LimitedCall } from './rate-li
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** preHandler counting the caller's call: 429 RATE_LIMITED beyond the minute's limit. */
+    /** A hook counting the caller's call: 429 RATE_LIMITED beyond the minute's limit. */
     callLimit: (call: LimitedCall) => (request: FastifyRequest) => Promise<void>;
     /**
-     * preHandler counting a call against the client's address (request.ip, as TRUST_PROXY lets
+     * A hook counting a call against the client's address (request.ip, as TRUST_PROXY lets
      * a reverse proxy tell it): 429 RATE_LIMITED beyond the minute's limit.
      */
     addressLimit: (call: AddressCall) => (request: FastifyRequest) => Promise<void>;

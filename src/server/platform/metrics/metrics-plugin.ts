@@ -14,6 +14,7 @@ import fp from 'fastify-plugin';
 import { AppError } from '../errors';
 import { createMetrics, type Metrics } from './metrics';
 import { noStore } from '../http/cache-control';
+import { described } from '../http/contract';
 import { POLLED } from '../logging/request-log';
 
 declare module 'fastify' {
@@ -77,7 +78,11 @@ export const metricsPlugin = fp(
     });
 
     // Prometheus asks every few seconds: its lines are at debug, like a screen's polling.
-    app.get(METRICS_PATH, POLLED, async (request, reply) => {
+    const schema = {
+      tags: ['platform'],
+      response: described("Prometheus' text format (a private address or METRICS_TOKEN)"),
+    };
+    app.get(METRICS_PATH, { schema, ...POLLED }, async (request, reply) => {
       if (!mayScrape(request, app.config.metricsToken)) throw new AppError('NOT_FOUND');
       noStore(reply);
       void reply.type(metrics.contentType);
