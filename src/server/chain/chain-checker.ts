@@ -30,7 +30,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ExpressionBuilder, Kysely, Transaction, Updateable } from 'kysely';
+import type { Kysely } from 'kysely';
 import { tokenAmountToDecimal, unitsToTokenAmount } from '../../shared/money';
 import { NETWORK_IDS, type NetworkId } from '../../shared/networks';
 import type { ChainFlag } from '../../shared/notifications';
@@ -51,15 +51,8 @@ import {
 import type { ServerContext } from '../platform/context';
 import { isUniqueViolation } from '../platform/db/errors';
 import type { Dialect } from '../platform/db/migrations';
-import {
-  type ChainCheckKind,
-  type ChainChecksTable,
-  type Database,
-  type OrderRow,
-} from '../platform/db/schema';
+import { type ChainCheckKind, type Database, type OrderRow } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
-import type { NotificationFacts } from '../notifications/facts';
-import { flagForOperators } from '../notifications/outbox';
 import { amountRefusal } from '../orders/deposit-amounts';
 import {
   FIRST_RETRY_MS,
@@ -75,6 +68,16 @@ import { PAYOUT_FROM_STATUS, lookUpPayout, paidAtOf, type PayoutLookup } from '.
 import { applyTransition } from '../orders/transition';
 import { BATCH_POLICY, JOB_BATCH, inBatches } from '../platform/jobs/batches';
 import { scanDeposits } from './chain-scan';
+import {
+  CHECK_COLUMNS,
+  LeaseLost,
+  flag,
+  stillHeld,
+  updateCheck,
+  type DueCheck,
+  type FlagFacts,
+  type HeldRow,
+} from './check-rows';
 import { periodicJob, type JobMonitor, type PeriodicJob } from '../platform/jobs/periodic';
 
 /** The job's name in its log lines and metrics. */
@@ -110,58 +113,6 @@ export function lookupsPerRound(intervalMs: number): number {
 
 /** A row whose check threw (our fault, not the node's) is tried again after this long. */
 export const FAILED_CHECK_RETRY_MS = 10 * 60_000;
-
-/** The columns of a check row and of its order that a round reads. */
-const CHECK_COLUMNS = [
-  'chain_checks.order_id',
-  'chain_checks.kind',
-  'chain_checks.tx_hash',
-  'chain_checks.state',
-  'chain_checks.log_index',
-  'chain_checks.block_number',
-  'chain_checks.block_hash',
-  'chain_checks.vanished_at',
-  'chain_checks.confirmations',
-  'chain_checks.required_confirmations',
-  'chain_checks.attempts',
-  'chain_checks.look_until',
-  'chain_checks.accepted_amount',
-  'chain_checks.lease',
-  'orders.status',
-  'orders.user_id',
-  'orders.network',
-  'orders.crypto_currency',
-  'orders.amount_units',
-  'orders.requisites',
-  'orders.wallet_address',
-  'orders.created_at',
-] as const;
-
-interface DueCheck {
-  readonly order_id: string;
-  readonly kind: ChainCheckKind;
-  readonly tx_hash: string;
-  readonly state: ChainChecksTable['state'];
-  readonly log_index: number | null;
-  readonly block_number: number | null;
-  readonly block_hash: string | null;
-  readonly vanished_at: number | null;
-  readonly confirmations: number;
-  readonly required_confirmations: number;
-  readonly attempts: number;
-  readonly look_until: number;
-  readonly accepted_amount: string | null;
-  /** The claim this instance holds the row by; null for a row read without a claim. */
-  readonly lease: string | null;
-  readonly status: OrderRow['status'];
-  readonly user_id: number;
-  readonly network: NetworkId;
-  readonly crypto_currency: OrderRow['crypto_currency'];
-  readonly amount_units: number;
-  readonly requisites: string | null;
-  readonly wallet_address: string | null;
-  readonly created_at: number;
-}
 
 /** What became of one row in a round. */
 export type CheckOutcome =
@@ -552,11 +503,6 @@ const FLAG_OF: Readonly<Record<DepositProblem['code'], ChainFlag>> = {
   TX_BEFORE_ORDER: 'before_order',
 };
 
-/** What the operators' alert of a wrong deposit found by the checker says. */
-type FlagFacts = Partial<
-  Pick<NotificationFacts, 'chainDifference' | 'chainAmount' | 'chainHash' | 'otherOrderIds'>
-> & { readonly chainFlag: ChainFlag };
-
 /**
  * The flag of a deposit found wrong: of a transfer of another sell's exact amount, the amount
  * refusal's (`foreign_amount` with the other order, when it is another customer's open sell).
@@ -585,66 +531,6 @@ async function depositFlag(
   return refusal.problem.code === 'TX_UNDERPAID'
     ? { chainFlag: 'underpaid', chainDifference: refusal.problem.shortfall }
     : { chainFlag: 'wrong_amount', ...amount };
-}
-
-/** Writes a check row's columns and releases it. */
-async function updateCheck(
-  ctx: ChainCheckContext | { readonly db: Transaction<Database> },
-  row: HeldRow,
-  set: Updateable<ChainChecksTable>,
-  now: number,
-): Promise<void> {
-  const written = await ctx.db
-    .updateTable('chain_checks')
-    .set({ ...set, claimed_until: null, lease: null, updated_at: now })
-    .where('kind', '=', row.kind)
-    .where('order_id', '=', row.order_id)
-    .where(stillHeld(row, now))
-    .executeTakeFirst();
-  if (written.numUpdatedRows === 0n) throw new LeaseLost();
-}
-
-/** A check row as this instance holds it: which row, and by which lease. */
-type HeldRow = Pick<DueCheck, 'order_id' | 'kind' | 'lease'>;
-
-/**
- * Thrown when a check's row is no longer this instance's (its lease ran out and another instance
- * claimed it): whatever this instance concluded is older than that instance's verdict, and is
- * dropped with the transaction it was in, so a check only ever moves forward.
- */
-class LeaseLost extends Error {
-  constructor() {
-    super('the chain check row is held by another lease');
-  }
-}
-
-/**
- * Every write of a check names the lease it holds: the row's own (claimed), or for a row read
- * without a claim (a head that could not be read), that nobody holds it now.
- */
-function stillHeld(row: Pick<DueCheck, 'lease'>, now: number) {
-  return (eb: ExpressionBuilder<Database, 'chain_checks'>) =>
-    row.lease === null
-      ? eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)])
-      : eb('lease', '=', row.lease);
-}
-
-/**
- * Changes the check and flags the order for operators in one transaction: the order's
- * `needs_attention` and an alert to their chat, once per `event`.
- */
-async function flag(
-  ctx: ChainCheckContext,
-  row: HeldRow,
-  event: string,
-  now: number,
-  facts: FlagFacts,
-  set: Updateable<ChainChecksTable>,
-): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    await updateCheck({ db: trx }, row, set, now);
-    await flagForOperators(trx, row.order_id, 'flag_chain_deposit', event, now, facts);
-  });
 }
 
 /**
