@@ -31,9 +31,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { tokenAmountToDecimal, unitsToTokenAmount } from '../../shared/money';
 import { NETWORK_IDS, type NetworkId } from '../../shared/networks';
-import type { ChainFlag } from '../../shared/notifications';
 import {
   ChainUnavailable,
   confirmationsOf,
@@ -42,32 +40,21 @@ import {
   type NetworkFigure,
   type TransactionFound,
 } from './readers/chain-reader';
-import {
-  isDepositProblem,
-  type DepositJudgement,
-  type DepositProblem,
-  type PayoutJudgement,
-} from './deposit-rules';
+import type { DepositJudgement, PayoutJudgement } from './deposit-rules';
 import type { ServerContext } from '../platform/context';
 import { isUniqueViolation } from '../platform/db/errors';
 import type { Dialect } from '../platform/db/migrations';
-import { type ChainCheckKind, type Database, type OrderRow } from '../platform/db/schema';
-import { AppError } from '../platform/errors';
-import { amountRefusal } from '../orders/deposit-amounts';
+import { type ChainCheckKind, type Database } from '../platform/db/schema';
 import {
   FIRST_RETRY_MS,
-  depositEvidence,
   depositTargetOf,
-  lookUpDeposit,
   requiredConfirmations,
   retryDelay,
   transferColumns,
-  type DepositLookup,
 } from './deposit-check';
-import { PAYOUT_FROM_STATUS, lookUpPayout, paidAtOf, type PayoutLookup } from './payout-check';
-import { applyTransition } from '../orders/transition';
 import { BATCH_POLICY, JOB_BATCH, inBatches } from '../platform/jobs/batches';
 import { scanDeposits } from './chain-scan';
+import { CHECK_VERDICTS, type CheckLookup } from './check-verdicts';
 import {
   CHECK_COLUMNS,
   LeaseLost,
@@ -75,7 +62,6 @@ import {
   stillHeld,
   updateCheck,
   type DueCheck,
-  type FlagFacts,
   type HeldRow,
 } from './check-rows';
 import { periodicJob, type JobMonitor, type PeriodicJob } from '../platform/jobs/periodic';
@@ -146,15 +132,6 @@ export type ChainCheckContext = Pick<ServerContext, 'db' | 'config' | 'chain'> &
 
 /** The kinds of check a round follows, each claimed on its own (the key is order and kind). */
 const CHECK_KINDS: readonly ChainCheckKind[] = ['deposit', 'payout'];
-
-/**
- * The status an order keeps while its check is followed: a deposit moves a TX_PENDING sell; a
- * payout is followed on the COMPLETED buy it paid, until final.
- */
-const FOLLOWED_WHILE: Readonly<Record<ChainCheckKind, OrderRow['status']>> = {
-  deposit: 'TX_PENDING',
-  payout: 'COMPLETED',
-};
 
 /**
  * What a round claims, in turn: seen rows (no call but at their final read), then the looking
@@ -356,12 +333,12 @@ async function checkRow(
   now: number,
   options: ChainCheckOptions,
 ): Promise<CheckOutcome> {
+  const verdicts = CHECK_VERDICTS[row.kind];
   const target = depositTargetOf(ctx, row);
-  if (row.status !== FOLLOWED_WHILE[row.kind] || target === undefined) {
+  if (row.status !== verdicts.followedWhile || target === undefined) {
     await updateCheck(ctx, row, { state: 'closed' }, now);
     return 'closed';
   }
-  const order = { ...row, id: row.order_id };
   const required = requiredConfirmations(target.settings, head);
   if (row.state === 'seen' && row.block_number !== null) {
     const gone = head.latest < row.block_number;
@@ -385,18 +362,7 @@ async function checkRow(
   // A looking row, or a seen one to read once more before it is trusted.
   let lookup;
   try {
-    lookup =
-      row.kind === 'deposit'
-        ? await lookUpDeposit(target, order, row.tx_hash, {
-            rule: 'exact',
-            accepted: row.accepted_amount,
-          })
-        : await lookUpPayout(
-            target,
-            order,
-            row.tx_hash,
-            await paidAtOf(ctx.db, row.order_id, PAYOUT_FROM_STATUS),
-          );
+    lookup = await verdicts.lookUp(ctx, target, row);
   } catch (error) {
     if (!(error instanceof ChainUnavailable)) throw error;
     options.log?.debug({ orderId: row.order_id, fault: error.fault }, 'chain lookup failed');
@@ -418,13 +384,12 @@ async function checkRow(
 
   if (lookup.kind === 'not_found') {
     if (now >= row.look_until) {
-      const flagged = row.kind === 'deposit' ? 'not_found' : 'payout_not_found';
       await flag(
         ctx,
         row,
         `chain:not_found:${row.order_id}`,
         now,
-        { chainFlag: flagged },
+        { chainFlag: verdicts.flags.notFound },
         {
           state: 'not_found',
           attempts: row.attempts + 1,
@@ -444,10 +409,7 @@ async function checkRow(
 
   const { tx, decimals, judgement } = lookup;
   if (!judgement.ok) {
-    const facts =
-      row.kind === 'deposit' && isDepositProblem(judgement.problem)
-        ? await depositFlag(ctx, row, judgement.problem, decimals, now)
-        : { chainFlag: 'payout_wrong' as const };
+    const facts = await verdicts.wrong(ctx, row, judgement.problem, decimals, now);
     await flag(ctx, row, `chain:wrong:${row.order_id}`, now, facts, {
       state: 'wrong',
       attempts: row.attempts + 1,
@@ -472,13 +434,12 @@ async function checkRow(
   } catch (error) {
     // The transfer is already another order's deposit (the unique index decided).
     if (!isUniqueViolation(error)) throw error;
-    const flagged = row.kind === 'deposit' ? 'already_used' : 'payout_wrong';
     await flag(
       ctx,
       row,
       `chain:used:${row.order_id}`,
       now,
-      { chainFlag: flagged },
+      { chainFlag: verdicts.flags.used },
       {
         state: 'wrong',
         attempts: row.attempts + 1,
@@ -493,46 +454,6 @@ async function checkRow(
   return 'seen';
 }
 
-/** A deposit's problem as its flag; a payout's problems are one flag (`payout_wrong`). */
-const FLAG_OF: Readonly<Record<DepositProblem['code'], ChainFlag>> = {
-  TX_FAILED: 'failed',
-  TX_WRONG_TOKEN: 'wrong_token',
-  TX_WRONG_RECIPIENT: 'wrong_recipient',
-  TX_UNDERPAID: 'underpaid',
-  TX_AMOUNT_MISMATCH: 'wrong_amount',
-  TX_BEFORE_ORDER: 'before_order',
-};
-
-/**
- * The flag of a deposit found wrong: of a transfer of another sell's exact amount, the amount
- * refusal's (`foreign_amount` with the other order, when it is another customer's open sell).
- */
-async function depositFlag(
-  ctx: ChainCheckContext,
-  row: DueCheck,
-  problem: DepositProblem,
-  decimals: number,
-  now: number,
-): Promise<FlagFacts> {
-  if (problem.code !== 'TX_UNDERPAID' && problem.code !== 'TX_AMOUNT_MISMATCH') {
-    return { chainFlag: FLAG_OF[problem.code] };
-  }
-  const order = { ...row, id: row.order_id };
-  const expected =
-    row.accepted_amount === null
-      ? unitsToTokenAmount(row.amount_units, decimals)
-      : BigInt(row.accepted_amount);
-  const holdMs = ctx.config.depositAmountHoldMs;
-  const refusal = await amountRefusal(ctx.db, order, problem, decimals, expected, now, holdMs);
-  const amount = { chainAmount: tokenAmountToDecimal(problem.sent, decimals) };
-  if (refusal.foreignOrder !== undefined) {
-    return { chainFlag: 'foreign_amount', ...amount, otherOrderIds: [refusal.foreignOrder] };
-  }
-  return refusal.problem.code === 'TX_UNDERPAID'
-    ? { chainFlag: 'underpaid', chainDifference: refusal.problem.shortfall }
-    : { chainFlag: 'wrong_amount', ...amount };
-}
-
 /**
  * A check whose node could not be read (head or lookup) for a whole window: a looking hash when
  * its lookup window ran out (never judged "not found"), a seen deposit a window after its last
@@ -545,13 +466,12 @@ async function flagUnreadable(
   fault: ChainUnavailable,
   now: number,
 ): Promise<void> {
-  const flagged = row.kind === 'deposit' ? 'unreadable' : 'payout_unreadable';
   await flag(
     ctx,
     row,
     `chain:unreadable:${row.order_id}:${row.look_until}`,
     now,
-    { chainFlag: flagged },
+    { chainFlag: CHECK_VERDICTS[row.kind].flags.unreadable },
     {
       next_check_at: now + retryDelay(row.attempts, fault),
       last_fault: fault.message,
@@ -559,9 +479,6 @@ async function flagUnreadable(
     },
   );
 }
-
-/** What a lookup of a deposit or of a payout found. */
-type CheckLookup = DepositLookup | PayoutLookup;
 
 /**
  * The read of a seen transfer before it is trusted. Not found the first time, it is read again
@@ -605,13 +522,12 @@ async function reorganised(
   row: DueCheck,
   now: number,
 ): Promise<CheckOutcome> {
-  const flagged = row.kind === 'deposit' ? 'reorged' : 'payout_reorged';
   await flag(
     ctx,
     row,
     `chain:reorged:${row.order_id}:${row.block_number}`,
     now,
-    { chainFlag: flagged },
+    { chainFlag: CHECK_VERDICTS[row.kind].flags.reorged },
     {
       state: 'looking',
       reorged: 1,
@@ -630,10 +546,8 @@ async function reorganised(
 }
 
 /**
- * The deposit reached its confirmations and was read again: the order moves to TX_CONFIRMED,
- * actor `chain`, the evidence in its audit row (a deposit is its exact amount, or what an
- * operator accepted: nothing is left to settle).
- * An order moved meanwhile by someone else keeps their change, and the check closes.
+ * A transfer final and read once more: what its kind does with it (a deposit confirms its order;
+ * a payout ends its check). No longer the right transfer, it was reorganised.
  */
 async function confirm(
   ctx: ChainCheckContext,
@@ -647,44 +561,7 @@ async function confirm(
   if (!judgement.ok) return reorganised(ctx, row, now);
   const { transfer } = judgement;
   const confirmations = confirmationsOf(tx.blockNumber, head);
-  // A payout final on the chain: the order was completed by the operator; the check ends.
-  if (row.kind === 'payout') {
-    await updateCheck(ctx, row, { state: 'confirmed', confirmations }, now);
-    return 'confirmed';
-  }
-  try {
-    await applyTransition(
-      ctx.db,
-      {
-        orderId: row.order_id,
-        action: 'confirmIncomingTx',
-        actor: 'chain',
-        actorId: null,
-        expectedStatus: 'TX_PENDING',
-        reason: depositEvidence({
-          network: row.network,
-          coin: row.crypto_currency,
-          txHash: row.tx_hash,
-          logIndex: transfer.logIndex,
-          blockNumber: tx.blockNumber,
-          confirmations,
-          amount: transfer.amount,
-          decimals,
-          sender: transfer.from,
-          contract: transfer.contract,
-        }),
-        // Lost meanwhile, the check's lease rolls the confirmation back with it (LeaseLost).
-        alongside: (trx) =>
-          updateCheck({ db: trx }, row, { state: 'confirmed', confirmations }, now),
-      },
-      now,
-    );
-    return 'confirmed';
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    await updateCheck(ctx, row, { state: 'closed' }, now);
-    return 'closed';
-  }
+  return CHECK_VERDICTS[row.kind].confirm(ctx, row, { tx, decimals, transfer, confirmations }, now);
 }
 
 /** The chain checker as a periodic job; none is made when every network is manual. */
