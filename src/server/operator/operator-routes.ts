@@ -7,7 +7,6 @@
  */
 import type { FastifyPluginCallback } from 'fastify';
 import * as v from 'valibot';
-import type { OrderActionResponse } from '../../shared/api';
 import {
   MONEY_ACTIONS,
   OPERATOR_PATHS,
@@ -42,8 +41,7 @@ import {
   orderForOperator,
   rejectOrder,
 } from './operator-orders';
-import { actionResponse } from '../orders/order-view';
-import type { OrderActionService } from '../orders/transition';
+import { answerAction } from '../orders/transition';
 import { checkInScope, operatorQueue, searchOrders } from './queue';
 import { readRates, setBaseRate, setSpread } from '../rates/rates';
 import { openReceipt } from '../receipts/receipts';
@@ -62,7 +60,6 @@ import {
   OperatorQueueResponseSchema,
   OperatorRatesResponseSchema,
 } from '../../shared/schemas/operator-responses';
-import type { Caller } from '../platform/identity/authenticator';
 import { OrderParamsSchema, ReceiptParamsSchema } from '../../shared/schemas/params';
 import { noStore } from '../platform/http/cache-control';
 import { POLLED } from '../platform/logging/request-log';
@@ -139,41 +136,36 @@ function actionRoutes(app: Console): void {
     },
     ...write(app, name),
   });
-  const act = async <Body>(
-    request: { caller: Caller; params: { id: string }; body: Body },
-    service: OrderActionService<Body>,
-  ): Promise<OrderActionResponse> =>
-    actionResponse(await service(app, request.caller.telegramId, request.params.id, request.body));
   const RequisitesSchema = v.union([CardRequisitesSchema, BankRequisitesSchema]);
   app.post('/api/operator/orders/:id/requisites', action('requisites', RequisitesSchema), (r) =>
-    act(r, giveRequisites),
+    answerAction(app, r, giveRequisites),
   );
   app.post(
     '/api/operator/orders/:id/office-instructions',
     action('officeInstructions', OfficeInstructionsSchema),
-    (r) => act(r, giveOfficeInstructions),
+    (r) => answerAction(app, r, giveOfficeInstructions),
   );
   app.post(
     '/api/operator/orders/:id/confirm-payment',
     action('confirmPayment', OperatorActionSchema),
-    (r) => act(r, confirmPaymentByOperator),
+    (r) => answerAction(app, r, confirmPaymentByOperator),
   );
   app.post('/api/operator/orders/:id/confirm-tx', action('confirmTx', ConfirmTxSchema), (r) =>
-    act(r, confirmIncomingTx),
+    answerAction(app, r, confirmIncomingTx),
   );
   app.post(
     '/api/operator/orders/:id/attach-deposit',
     action('attachDeposit', AttachDepositSchema),
-    (r) => act(r, attachIncomingDeposit),
+    (r) => answerAction(app, r, attachIncomingDeposit),
   );
   // No body completes an order that needs no outgoing hash (an office buy, a sell).
   app.post(
     '/api/operator/orders/:id/complete',
     action('complete', v.nullish(CompleteSchema, {})),
-    (r) => act(r, completeOrder),
+    (r) => answerAction(app, r, completeOrder),
   );
   app.post('/api/operator/orders/:id/reject', action('reject', RejectSchema), (r) =>
-    act(r, rejectOrder),
+    answerAction(app, r, rejectOrder),
   );
 }
 

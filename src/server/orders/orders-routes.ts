@@ -3,19 +3,17 @@
  * request, and every order call is limited to the caller's own orders by its service. Writing
  * calls count against the caller's limits of the minute.
  */
-import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
-import * as v from 'valibot';
+import type { FastifyPluginCallback, FastifyReply } from 'fastify';
 import {
   API_PATHS,
   type ActiveOrdersResponse,
   type BankRequisitesResponse,
   type CreateOrderResponse,
   type HistoryResponse,
-  type OrderActionResponse,
 } from '../../shared/api';
 import type { MeResponse } from '../../shared/operator-api';
 import { CreateOrderSchema } from '../../shared/schemas/create-order';
-import { ReceiptUploadSchema, TxHashSchema } from '../../shared/schemas/order-actions';
+import { TxHashSchema } from '../../shared/schemas/order-actions';
 import { HistoryQuerySchema } from '../../shared/schemas/queries';
 import { createOrder } from './create';
 import {
@@ -25,17 +23,17 @@ import {
   confirmOfficeReceipt,
   confirmPayment,
   orderHistory,
-  orderTakingReceipt,
   submitTxHash,
-  uploadReceipt,
 } from './customer-orders';
-import { actionResponse } from './order-view';
-import type { OrderActionService } from './transition';
+import { answerAction } from './transition';
 import type { LimitedCall } from '../platform/limits/rate-limit';
 import { customerCalls } from '../platform/identity/identity-plugin';
-import type { Caller } from '../platform/identity/authenticator';
-import { orderIdParam } from '../platform/http/validation';
-import { created, documentedAs, ok, type ValibotTypeProvider } from '../platform/http/contract';
+import {
+  created,
+  ok,
+  type ContractInstance,
+  type ValibotTypeProvider,
+} from '../platform/http/contract';
 import {
   ActiveOrdersResponseSchema,
   BankRequisitesResponseSchema,
@@ -48,34 +46,34 @@ import { MeResponseSchema } from '../../shared/schemas/operator-responses';
 import { OrderParamsSchema } from '../../shared/schemas/params';
 import { noStore } from '../platform/http/cache-control';
 import { STATUS_ROUTE, statusAnswer } from './status/status-route';
-import { parseReceiptJson } from '../receipts/receipt-json';
-import { ReceivedDataUrl } from '../receipts/receipt-body';
 import { POLLED_SMALL } from '../platform/logging/request-log';
 
-export const customerRoutes: FastifyPluginCallback = (plain, _options, done) => {
-  const app = plain.withTypeProvider<ValibotTypeProvider>();
-  customerCalls(app);
-  // Counted before the input is judged: a refused call counts like any other.
-  const counted = (call: LimitedCall) => ({ preValidation: app.callLimit(call) });
-  const tags = ['orders'];
+/** A customer's scope with the valibot type provider (contract.ts). */
+type Customer = ContractInstance;
 
+const tags = ['orders'];
+
+/** Counted before the input is judged: a refused call counts like any other. */
+const counted = (app: Customer, call: LimitedCall) => ({ preValidation: app.callLimit(call) });
+
+/** Creating an order, and what the caller reads: who they are, their orders and history. */
+function readRoutes(app: Customer): void {
   app.post(
     API_PATHS.createOrder,
     {
       schema: { tags, body: CreateOrderSchema, response: created(CreateOrderResponseSchema) },
-      ...counted('create'),
+      ...counted(app, 'create'),
     },
     async (request, reply): Promise<CreateOrderResponse> => {
-      const created = await createOrder(app, request.caller, request.body);
+      const order = await createOrder(app, request.caller, request.body);
       request.log.info(
-        { orderId: created.orderId, customer: request.caller.telegramId },
+        { orderId: order.orderId, customer: request.caller.telegramId },
         'order created',
       );
       void reply.status(201);
-      return created;
+      return order;
     },
   );
-
   // Who the caller is, and whether the console is theirs (its entry shows only for operators).
   app.get(
     API_PATHS.me,
@@ -86,7 +84,6 @@ export const customerRoutes: FastifyPluginCallback = (plain, _options, done) => 
       return { telegramId, firstName, operator: app.isOperator(telegramId) };
     },
   );
-
   app.get(
     API_PATHS.activeOrders,
     { schema: { tags, response: ok(ActiveOrdersResponseSchema) } },
@@ -95,7 +92,6 @@ export const customerRoutes: FastifyPluginCallback = (plain, _options, done) => 
       return activeOrders(app, request.caller.telegramId);
     },
   );
-
   app.get(
     API_PATHS.history,
     { schema: { tags, querystring: HistoryQuerySchema, response: ok(HistoryResponseSchema) } },
@@ -104,7 +100,10 @@ export const customerRoutes: FastifyPluginCallback = (plain, _options, done) => 
       return orderHistory(app, request.caller.telegramId, request.query);
     },
   );
+}
 
+/** One order: its status (polled) and its bank requisites. */
+function orderRoutes(app: Customer): void {
   // An app polling an order it already holds sends its ETag back and gets 304 with no body
   // while nothing but the server's time would change. The status lane (status-lane.ts) answers
   // most polls before they reach Fastify, with the same answer.
@@ -125,7 +124,6 @@ export const customerRoutes: FastifyPluginCallback = (plain, _options, done) => 
       return answer.body === null ? reply.send() : reply.send(answer.body);
     },
   );
-
   app.get(
     '/api/orders/:id/requisites',
     { schema: { tags, params: OrderParamsSchema, response: ok(BankRequisitesResponseSchema) } },
@@ -134,75 +132,37 @@ export const customerRoutes: FastifyPluginCallback = (plain, _options, done) => 
       return bankRequisites(app, request.caller.telegramId, request.params.id);
     },
   );
+}
 
-  /** An action on one of the caller's orders: its id is judged first, then its body if any. */
-  const withBody = <S extends v.GenericSchema>(body: S) => ({
-    schema: { tags, params: OrderParamsSchema, body, response: ok(OrderActionResponseSchema) },
-    ...counted('action'),
-  });
+/**
+ * The actions on one of the caller's orders: its id is judged first, then its body if any. The
+ * receipt's upload, whose body is a file, is the receipts module's (receipts/receipts-routes.ts).
+ */
+function actionRoutes(app: Customer): void {
   const noBody = {
     schema: { tags, params: OrderParamsSchema, response: ok(OrderActionResponseSchema) },
-    ...counted('action'),
+    ...counted(app, 'action'),
   };
-  const act = async <Body>(
-    request: { caller: Caller; params: { id: string }; body: Body },
-    service: OrderActionService<Body>,
-  ): Promise<OrderActionResponse> =>
-    actionResponse(await service(app, request.caller.telegramId, request.params.id, request.body));
-
-  app.post('/api/orders/:id/cancel', noBody, (request) => act(request, cancelOrder));
-  app.post('/api/orders/:id/payment-confirm', noBody, (request) => act(request, confirmPayment));
-  // The one large body, a file as a data URL: read only once the caller is known, within their
-  // limit, and the order is theirs and waiting for a receipt; then read as it arrives, its file
-  // decoded on the way (a scope of its own, for its own JSON parser).
-  void app.register(async (plainReceipts) => {
-    const receipts = plainReceipts.withTypeProvider<ValibotTypeProvider>();
-    receipts.removeContentTypeParser('application/json');
-    receipts.addContentTypeParser('application/json', parseReceiptJson);
-    // The file written as the body arrived, when the upload did not keep it (refused, or a body
-    // that failed its schema): gone before the answer leaves. A kept one was renamed already.
-    receipts.addHook('onSend', async (request, _reply, payload) => {
-      const { fileData } = (request.body ?? {}) as { fileData?: unknown };
-      if (fileData instanceof ReceivedDataUrl) await fileData.discard();
-      return payload;
-    });
-    receipts.post(
-      '/api/orders/:id/receipt',
-      {
-        schema: {
-          tags,
-          params: OrderParamsSchema,
-          body: ReceivedUploadSchema,
-          response: ok(OrderActionResponseSchema),
-        },
-        onRequest: [
-          app.identifiedBeforeBody,
-          app.callLimit('receipt'),
-          async (request: FastifyRequest) => {
-            const id = orderIdParam(request.params);
-            await orderTakingReceipt(app, request.caller.telegramId, id);
-          },
-        ],
-      },
-      (request) => act(request, uploadReceipt),
-    );
-    return Promise.resolve();
-  });
-  app.post('/api/orders/:id/tx-hash', withBody(TxHashSchema), (request) =>
-    act(request, submitTxHash),
+  const txHash = {
+    ...noBody,
+    schema: { ...noBody.schema, body: TxHashSchema },
+  };
+  app.post('/api/orders/:id/cancel', noBody, (r) => answerAction(app, r, cancelOrder));
+  app.post('/api/orders/:id/payment-confirm', noBody, (r) => answerAction(app, r, confirmPayment));
+  app.post('/api/orders/:id/tx-hash', txHash, (r) => answerAction(app, r, submitTxHash));
+  app.post('/api/orders/:id/office-confirm', noBody, (r) =>
+    answerAction(app, r, confirmOfficeReceipt),
   );
-  app.post('/api/orders/:id/office-confirm', noBody, (request) =>
-    act(request, confirmOfficeReceipt),
-  );
+}
 
+export const customerRoutes: FastifyPluginCallback = (plain, _options, done) => {
+  const app = plain.withTypeProvider<ValibotTypeProvider>();
+  customerCalls(app);
+  readRoutes(app);
+  orderRoutes(app);
+  actionRoutes(app);
   done();
 };
-
-/** The receipt upload as its parser gives it: the wire's fields, fileData decoded into a file. */
-const ReceivedUploadSchema = documentedAs(
-  v.looseObject({ ...ReceiptUploadSchema.entries, fileData: v.instance(ReceivedDataUrl) }),
-  ReceiptUploadSchema,
-);
 
 /** The status poll's answers: the order, or 304 with no body while the app holds its version. */
 const STATUS_ANSWERS = {

@@ -7,6 +7,7 @@
  * with the status it lost to, or 'already done' for a customer's repeated action.
  */
 import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { OrderActionResponse } from '../../shared/api';
 import type { ErrorCode } from '../../shared/errors';
 import {
   ALREADY_DONE,
@@ -27,7 +28,7 @@ import {
 } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
 import { recordTransition } from '../notifications/outbox';
-import { rowDeadline } from './order-view';
+import { actionResponse, rowDeadline } from './order-view';
 
 export interface TransitionRequest {
   readonly orderId: string;
@@ -79,6 +80,24 @@ export type OrderActionService<Body> = (
   orderId: string,
   body: Body,
 ) => Promise<TransitionResult>;
+
+/**
+ * An action's route, the customer's or an operator's: the service run for the caller on the order
+ * of the path, with the body the route's schema judged, answered with the status it left.
+ */
+export async function answerAction<Body>(
+  ctx: ServerContext,
+  request: {
+    readonly caller: { readonly telegramId: number };
+    readonly params: { readonly id: string };
+    readonly body: Body;
+  },
+  service: OrderActionService<Body>,
+): Promise<OrderActionResponse> {
+  return actionResponse(
+    await service(ctx, request.caller.telegramId, request.params.id, request.body),
+  );
+}
 
 /** Applies one action in a transaction of its own. */
 export async function applyTransition(

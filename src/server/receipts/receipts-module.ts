@@ -1,15 +1,18 @@
 /**
- * The receipts module: a receipt's upload is read as it arrives (receipt-body.ts, receipt-json.ts)
- * and kept under RECEIPTS_DIR (receipts.ts) by the orders' upload call; operators download it from
- * the console. On a server that runs jobs, housekeeping removes the files no receipt names and
+ * The receipts module: a receipt's upload (receipts-routes.ts) is read as it arrives
+ * (receipt-body.ts, receipt-json.ts) and kept under RECEIPTS_DIR (receipts.ts); operators download
+ * it from the console. On a server that runs jobs, housekeeping removes the files no receipt names and
  * forgets call-limit windows long over.
  */
 import fp from 'fastify-plugin';
+import { compressedRoutes } from '../platform/http/compression';
 import { runWhileUp, type ModuleOptions } from '../platform/jobs/run-jobs';
 import { createHousekeeping } from './housekeeping';
+import { receiptRoutes } from './receipts-routes';
 
 export const receiptsModule = fp<ModuleOptions>(
   (app, options, done) => {
+    void app.register(compressedRoutes(receiptRoutes));
     if (options.jobs) {
       runWhileUp(app, [
         createHousekeeping({
@@ -23,5 +26,5 @@ export const receiptsModule = fp<ModuleOptions>(
     }
     done();
   },
-  { name: 'receipts', dependencies: ['context', 'metrics'] },
+  { name: 'receipts', dependencies: ['context', 'metrics', 'auth', 'call-limits'] },
 );

@@ -75,6 +75,44 @@ declare module 'fastify' {
 /** Refusals of init data that was sent: a wrong signature or fields, or an old one. */
 const COUNTED_REFUSALS: ReadonlySet<ErrorCode> = new Set(['AUTH_INVALID', 'AUTH_EXPIRED']);
 
+/**
+ * Who is an operator (OPERATOR_IDS; in demo mode every demo customer plays both sides, on their
+ * own orders only: `consoleScope`), the console's hook, and the fresh init data a money action
+ * asks for.
+ */
+function operatorChecks(
+  app: FastifyInstance,
+  verify: (request: FastifyRequest) => Promise<Caller>,
+) {
+  const operatorIds: ReadonlySet<number> = new Set(app.config.operatorIds);
+  const demo = isDemoMode(app.config);
+  app.decorate(
+    'isOperator',
+    (telegramId: number) => operatorIds.has(telegramId) || (demo && isDemoCustomerId(telegramId)),
+  );
+  app.decorate('consoleScope', (telegramId: number) =>
+    operatorIds.has(telegramId) ? null : telegramId,
+  );
+  app.decorate('operatorOnly', async (request: FastifyRequest) => {
+    const caller = await verify(request);
+    if (!app.isOperator(caller.telegramId)) throw new AppError('FORBIDDEN');
+    request.caller = caller;
+    request.identified = true;
+    request.consoleScope = app.consoleScope(caller.telegramId);
+  });
+  const moneyMaxAgeMs = app.config.operatorInitDataMaxAgeSeconds * 1000;
+  app.decorate(
+    'recentOperator',
+    (request: FastifyRequest) =>
+      new Promise<void>((resolve) => {
+        if (app.now() - request.caller.authDate > moneyMaxAgeMs) {
+          throw new AppError('OPERATOR_REOPEN');
+        }
+        resolve();
+      }),
+  );
+}
+
 export const authPlugin = fp(
   (app, _options, done) => {
     const authenticator = createAuthenticator({
@@ -88,16 +126,6 @@ export const authPlugin = fp(
     app.decorate('verifyCaller', (source: CallerSource) => authenticator.verify(source));
     // Before the database closes (hooks run in reverse order of registration).
     app.addHook('onClose', () => authenticator.close());
-    // In demo mode (no bot token) every demo customer plays both sides (issue 11).
-    const operatorIds: ReadonlySet<number> = new Set(app.config.operatorIds);
-    const demo = isDemoMode(app.config);
-    app.decorate(
-      'isOperator',
-      (telegramId: number) => operatorIds.has(telegramId) || (demo && isDemoCustomerId(telegramId)),
-    );
-    app.decorate('consoleScope', (telegramId: number) =>
-      operatorIds.has(telegramId) ? null : telegramId,
-    );
     app.decorateRequest('caller');
     app.decorateRequest('identified', false);
     app.decorateRequest('consoleScope', null);
@@ -150,24 +178,7 @@ export const authPlugin = fp(
           resolve();
         }),
     );
-    app.decorate('operatorOnly', async (request: FastifyRequest) => {
-      const caller = await verify(request);
-      if (!app.isOperator(caller.telegramId)) throw new AppError('FORBIDDEN');
-      request.caller = caller;
-      request.identified = true;
-      request.consoleScope = app.consoleScope(caller.telegramId);
-    });
-    const moneyMaxAgeMs = app.config.operatorInitDataMaxAgeSeconds * 1000;
-    app.decorate(
-      'recentOperator',
-      (request: FastifyRequest) =>
-        new Promise<void>((resolve) => {
-          if (app.now() - request.caller.authDate > moneyMaxAgeMs) {
-            throw new AppError('OPERATOR_REOPEN');
-          }
-          resolve();
-        }),
-    );
+    operatorChecks(app, verify);
     done();
   },
   { name: 'auth', dependencies: ['context', 'call-limits'] },

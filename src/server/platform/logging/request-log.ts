@@ -5,6 +5,7 @@
  * POLLED) are at `debug`, so a waiting customer does not flood the log at the default `info`.
  */
 import type { FastifyRequest } from 'fastify';
+import { parse as parseQuery } from 'node:querystring';
 import fp from 'fastify-plugin';
 import { logsAt } from '../config/config';
 import { OperatorListQuerySchema } from '../../../shared/schemas/operator';
@@ -70,10 +71,12 @@ const LOGGED_QUERY_KEYS: ReadonlySet<string> = new Set([
 const REDACTED = '[redacted]';
 
 /**
- * A request as the logs show it: method, path, the query as the server parsed it with every value
- * not in LOGGED_QUERY_KEYS redacted, and the client's address. Read from the parsed request, not
- * by matching the raw text, so no spelling of a key slips past; when the URL could not be parsed
- * (a malformed %-escape), its query is not logged at all.
+ * A request as the logs show it: method, path, the query as it was sent, parsed (its keys and
+ * values decoded), with every value not in LOGGED_QUERY_KEYS redacted, and the client's address.
+ * Read from the parsed query, not by matching the raw text, so no spelling of a key slips past;
+ * parsed again here because a route's schema replaces `request.query` with what it made of it
+ * (numbers, defaults). When the URL could not be parsed (a malformed %-escape: Fastify gave the
+ * request no query), its query is not logged at all.
  */
 export function serializeRequest(request: FastifyRequest): {
   readonly method: string;
@@ -83,10 +86,10 @@ export function serializeRequest(request: FastifyRequest): {
   const url = request.url;
   const mark = url.indexOf('?');
   const path = mark === -1 ? url : url.slice(0, mark);
-  const query: unknown = mark === -1 ? undefined : request.query;
+  const parsed: unknown = mark === -1 ? undefined : request.query;
   let shown = '';
-  if (typeof query === 'object' && query !== null) {
-    shown = Object.entries(query as Record<string, unknown>)
+  if (typeof parsed === 'object' && parsed !== null) {
+    shown = Object.entries(parseQuery(url.slice(mark + 1)))
       .map(([key, value]) => {
         const safeKey = encodeURIComponent(key);
         if (!LOGGED_QUERY_KEYS.has(key) || typeof value !== 'string')

@@ -1,0 +1,59 @@
+/**
+ * `POST /api/orders/{id}/receipt` (spec section 7): the one large body, a file as a data URL. It is
+ * read only once the caller is known, within their limit, and the order is theirs and waiting for
+ * a receipt; then read as it arrives, its file decoded on the way (receipt-json.ts), in a scope of
+ * its own for its own JSON parser, and kept by the order's upload (orders/customer-orders.ts).
+ */
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
+import * as v from 'valibot';
+import { ReceiptUploadSchema } from '../../shared/schemas/order-actions';
+import { OrderParamsSchema } from '../../shared/schemas/params';
+import { OrderActionResponseSchema } from '../../shared/schemas/responses';
+import { orderTakingReceipt, uploadReceipt } from '../orders/customer-orders';
+import { answerAction } from '../orders/transition';
+import { documentedAs, ok, type ValibotTypeProvider } from '../platform/http/contract';
+import { orderIdParam } from '../platform/http/validation';
+import { customerCalls } from '../platform/identity/identity-plugin';
+import { ReceivedDataUrl } from './receipt-body';
+import { parseReceiptJson } from './receipt-json';
+
+/** The receipt upload as its parser gives it: the wire's fields, fileData decoded into a file. */
+const ReceivedUploadSchema = documentedAs(
+  v.looseObject({ ...ReceiptUploadSchema.entries, fileData: v.instance(ReceivedDataUrl) }),
+  ReceiptUploadSchema,
+);
+
+export const receiptRoutes: FastifyPluginCallback = (plain, _options, done) => {
+  const app = plain.withTypeProvider<ValibotTypeProvider>();
+  customerCalls(app);
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', parseReceiptJson);
+  // The file written as the body arrived, when the upload did not keep it (refused, or a body
+  // that failed its schema): gone before the answer leaves. A kept one was renamed already.
+  app.addHook('onSend', async (request, _reply, payload) => {
+    const { fileData } = (request.body ?? {}) as { fileData?: unknown };
+    if (fileData instanceof ReceivedDataUrl) await fileData.discard();
+    return payload;
+  });
+  app.post(
+    '/api/orders/:id/receipt',
+    {
+      schema: {
+        tags: ['orders'],
+        params: OrderParamsSchema,
+        body: ReceivedUploadSchema,
+        response: ok(OrderActionResponseSchema),
+      },
+      onRequest: [
+        app.identifiedBeforeBody,
+        app.callLimit('receipt'),
+        async (request: FastifyRequest) => {
+          const id = orderIdParam(request.params);
+          await orderTakingReceipt(app, request.caller.telegramId, id);
+        },
+      ],
+    },
+    (request) => answerAction(app, request, uploadReceipt),
+  );
+  done();
+};
