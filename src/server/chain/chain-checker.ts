@@ -326,6 +326,13 @@ async function checkOrSetAside(
   }
 }
 
+/**
+ * One row's check, the state machine every kind shares (each kind's verdicts in
+ * chain/check-verdicts.ts): a check whose order moved on closes; a seen transfer short of final
+ * counts its confirmations from the head, no call; any other is looked up (a node's fault tried
+ * later) and judged by its state: a seen one read once more before it is trusted, a looking one
+ * read for the first time.
+ */
 async function checkRow(
   ctx: ChainCheckContext,
   row: DueCheck,
@@ -340,73 +347,124 @@ async function checkRow(
     return 'closed';
   }
   const required = requiredConfirmations(target.settings, head);
-  if (row.state === 'seen' && row.block_number !== null) {
-    const gone = head.latest < row.block_number;
-    if (!gone && !isFinal(row.block_number, head)) {
-      await updateCheck(
-        ctx,
-        row,
-        {
-          confirmations: confirmationsOf(row.block_number, head),
-          required_confirmations: required,
-          next_check_at: nextRound(now),
-          // Read now: a node that stops answering is told of a window from here.
-          look_until: now + ctx.config.chainLookupWindowMs,
-        },
-        now,
-      );
-      return 'waiting';
-    }
-  }
+  const counted = countedBlock(row, head);
+  if (counted !== undefined) return countConfirmations(ctx, row, counted, head, required, now);
 
   // A looking row, or a seen one to read once more before it is trusted.
-  let lookup;
+  let lookup: CheckLookup;
   try {
     lookup = await verdicts.lookUp(ctx, target, row);
   } catch (error) {
     if (!(error instanceof ChainUnavailable)) throw error;
-    options.log?.debug({ orderId: row.order_id, fault: error.fault }, 'chain lookup failed');
-    if (now >= row.look_until) {
-      await flagUnreadable(ctx, row, error, now);
-      return 'flagged';
-    }
-    // The check goes on where it was: a fault is not a lookup that found nothing.
-    await updateCheck(
-      ctx,
-      row,
-      { next_check_at: now + retryDelay(row.attempts, error), last_fault: error.message },
-      now,
-    );
-    return 'fault';
+    return lookupFailed(ctx, row, error, now, options);
   }
-
   if (row.state === 'seen') return finalRead(ctx, row, lookup, head, now);
+  if (lookup.kind === 'not_found') return notFound(ctx, row, now);
+  return firstRead(ctx, row, lookup, head, required, now);
+}
 
-  if (lookup.kind === 'not_found') {
-    if (now >= row.look_until) {
-      await flag(
-        ctx,
-        row,
-        `chain:not_found:${row.order_id}`,
-        now,
-        { chainFlag: verdicts.flags.notFound },
-        {
-          state: 'not_found',
-          attempts: row.attempts + 1,
-        },
-      );
-      return 'flagged';
-    }
-    const attempts = row.attempts + 1;
-    await updateCheck(
+/**
+ * The block of a seen transfer whose confirmations are still counted: not final by this head, and
+ * not above it (a head below the block is a node behind, or a reorganisation: the transfer is
+ * read again). Undefined when the row is to be read.
+ */
+function countedBlock(row: DueCheck, head: ChainHead): number | undefined {
+  if (row.state !== 'seen' || row.block_number === null) return undefined;
+  const gone = head.latest < row.block_number;
+  return gone || isFinal(row.block_number, head) ? undefined : row.block_number;
+}
+
+/** A seen transfer short of final: its confirmations by this head, looked at next round. */
+async function countConfirmations(
+  ctx: ChainCheckContext,
+  row: DueCheck,
+  blockNumber: number,
+  head: ChainHead,
+  required: number,
+  now: number,
+): Promise<CheckOutcome> {
+  await updateCheck(
+    ctx,
+    row,
+    {
+      confirmations: confirmationsOf(blockNumber, head),
+      required_confirmations: required,
+      next_check_at: nextRound(now),
+      // Read now: a node that stops answering is told of a window from here.
+      look_until: now + ctx.config.chainLookupWindowMs,
+    },
+    now,
+  );
+  return 'waiting';
+}
+
+/**
+ * A lookup the node did not answer: flagged once its window ran out, else tried again where it
+ * was (a fault is not a lookup that found nothing).
+ */
+async function lookupFailed(
+  ctx: ChainCheckContext,
+  row: DueCheck,
+  error: ChainUnavailable,
+  now: number,
+  options: ChainCheckOptions,
+): Promise<CheckOutcome> {
+  options.log?.debug({ orderId: row.order_id, fault: error.fault }, 'chain lookup failed');
+  if (now >= row.look_until) {
+    await flagUnreadable(ctx, row, error, now);
+    return 'flagged';
+  }
+  await updateCheck(
+    ctx,
+    row,
+    { next_check_at: now + retryDelay(row.attempts, error), last_fault: error.message },
+    now,
+  );
+  return 'fault';
+}
+
+/**
+ * A looking hash the node does not know: looked for again with backoff, flagged once its lookup
+ * window ran out.
+ */
+async function notFound(ctx: ChainCheckContext, row: DueCheck, now: number): Promise<CheckOutcome> {
+  if (now >= row.look_until) {
+    await flag(
       ctx,
       row,
-      { attempts, next_check_at: now + retryDelay(attempts), last_fault: null },
+      `chain:not_found:${row.order_id}`,
       now,
+      { chainFlag: CHECK_VERDICTS[row.kind].flags.notFound },
+      {
+        state: 'not_found',
+        attempts: row.attempts + 1,
+      },
     );
-    return 'waiting';
+    return 'flagged';
   }
+  const attempts = row.attempts + 1;
+  await updateCheck(
+    ctx,
+    row,
+    { attempts, next_check_at: now + retryDelay(attempts), last_fault: null },
+    now,
+  );
+  return 'waiting';
+}
 
+/**
+ * A looking hash found: judged wrong by its kind's rule, flagged; right, `seen` with its transfer
+ * kept (unless the transfer is already another order's), and confirmed at once when final.
+ */
+async function firstRead(
+  ctx: ChainCheckContext,
+  row: DueCheck,
+  lookup: Extract<CheckLookup, { kind: 'found' }>,
+  head: ChainHead,
+  required: number,
+  now: number,
+): Promise<CheckOutcome> {
+  const verdicts = CHECK_VERDICTS[row.kind];
   const { tx, decimals, judgement } = lookup;
   if (!judgement.ok) {
     const facts = await verdicts.wrong(ctx, row, judgement.problem, decimals, now);
