@@ -52,6 +52,7 @@ import {
   retryDelay,
   transferColumns,
 } from './deposit-check';
+import type { NetworkChainConfig } from '../platform/config/chain-config';
 import { BATCH_POLICY, JOB_BATCH, inBatches } from '../platform/jobs/batches';
 import { scanDeposits } from './chain-scan';
 import { CHECK_VERDICTS, type CheckLookup } from './check-verdicts';
@@ -175,75 +176,126 @@ export async function checkChainOnce(
       head = await reader.head();
     } catch (error) {
       if (!(error instanceof ChainUnavailable)) throw error;
-      options.log?.warn({ network, fault: error.fault, err: error }, 'chain head unavailable');
-      // No row can be read this round; those unread for a whole window are told of.
-      for (const row of await dueOn(ctx.db, network, now)
-        .select(['order_id', 'kind', 'state', 'look_until', 'attempts', 'lease'])
-        .where('look_until', '<=', now)
-        .limit(JOB_BATCH)
-        .execute()) {
-        await flagUnreadable(ctx, row, error, now);
-        outcomes.set(row.order_id, 'flagged');
-      }
+      await headUnavailable(ctx, network, error, now, outcomes, options);
       continue;
     }
     heads.push(network);
     const { woken } = await scanDeposits(ctx, network, reader, settings, head, now, options);
-    let lookups = options.lookups ?? lookupsPerRound(ctx.config.chainCheckIntervalMs);
+    const lookups = options.lookups ?? lookupsPerRound(ctx.config.chainCheckIntervalMs);
+    const round = { network, settings, head, now, outcomes, options, lookups };
     const claims: readonly Claim[] = [
       ...CHECK_KINDS.map((kind) => ({ kind, state: 'seen' as const })),
       ...(woken.length > 0 ? [{ kind: 'deposit' as const, state: 'looking' as const, woken }] : []),
       ...CHECK_KINDS.map((kind) => ({ kind, state: 'looking' as const })),
     ];
     for (const claim of claims) {
-      const { kind } = claim;
       await inBatches({
         size: JOB_BATCH,
         signal: options.signal,
         policy: BATCH_POLICY[ctx.dialect],
-        batch: async () => {
-          const rationed = claim.state === 'looking' && claim.woken === undefined;
-          const limit = rationed ? Math.min(JOB_BATCH, lookups) : JOB_BATCH;
-          if (limit === 0) return [];
-          // Taken from the ration before the claim: on PostgreSQL lanes claim side by side.
-          if (rationed) lookups -= limit;
-          const claimed = await claimDue(ctx, network, claim, now, limit);
-          // The batch works within half its lease: a slow node never lets the lease run out
-          // under rows still to check (they go back, for this round's next batch or another's).
-          const budgetEnds = performance.now() + CHAIN_CHECK_LEASE_MS / 2;
-          if (rationed) lookups += limit - claimed.length;
-          // A node that takes JSON-RPC batches gets a batch's lookups at once: one request.
-          if (claim.state === 'looking' && settings.family === 'evm' && settings.batch) {
-            const checked = await Promise.all(
-              claimed.map((row) => checkOrSetAside(ctx, row, head, now, options)),
-            );
-            for (const [index, row] of claimed.entries()) {
-              outcomes.set(row.order_id, checked[index] ?? 'failed');
-            }
-            return claimed;
-          }
-          for (const [index, row] of claimed.entries()) {
-            // A stopping server (SIGTERM) checks no further row and hands the rest of its claim
-            // back at once, rather than leaving them to wait out their lease.
-            if (options.signal?.aborted === true || performance.now() > budgetEnds) {
-              const left = claimed.slice(index).map((r) => r.order_id);
-              await ctx.db
-                .updateTable('chain_checks')
-                .set({ claimed_until: null, lease: null })
-                .where('lease', '=', claimed[index]?.lease ?? null)
-                .where('kind', '=', kind)
-                .where('order_id', 'in', left)
-                .execute();
-              break;
-            }
-            outcomes.set(row.order_id, await checkOrSetAside(ctx, row, head, now, options));
-          }
-          return claimed;
-        },
+        batch: () => checkBatch(ctx, round, claim),
       });
     }
   }
   return { outcomes, heads };
+}
+
+/**
+ * A network whose head could not be read: no row can be read this round; those unread for a
+ * whole window are told of.
+ */
+async function headUnavailable(
+  ctx: ChainCheckContext,
+  network: NetworkId,
+  error: ChainUnavailable,
+  now: number,
+  outcomes: Map<string, CheckOutcome>,
+  options: ChainCheckOptions,
+): Promise<void> {
+  options.log?.warn({ network, fault: error.fault, err: error }, 'chain head unavailable');
+  for (const row of await dueOn(ctx.db, network, now)
+    .select(['order_id', 'kind', 'state', 'look_until', 'attempts', 'lease'])
+    .where('look_until', '<=', now)
+    .limit(JOB_BATCH)
+    .execute()) {
+    await flagUnreadable(ctx, row, error, now);
+    outcomes.set(row.order_id, 'flagged');
+  }
+}
+
+/** A round on one network whose head was read: what its batches share. */
+interface NetworkRound {
+  readonly network: NetworkId;
+  readonly settings: NetworkChainConfig;
+  readonly head: ChainHead;
+  readonly now: number;
+  readonly outcomes: Map<string, CheckOutcome>;
+  readonly options: ChainCheckOptions;
+  /** Hash lookups of looking checks this round may still make on the network (its ration). */
+  lookups: number;
+}
+
+/**
+ * One batch of a claim: at most JOB_BATCH due rows claimed (looking rows within the round's
+ * ration, but for those the scan woke) and checked. Returns the rows claimed.
+ */
+async function checkBatch(
+  ctx: ChainCheckContext,
+  round: NetworkRound,
+  claim: Claim,
+): Promise<DueCheck[]> {
+  const rationed = claim.state === 'looking' && claim.woken === undefined;
+  const limit = rationed ? Math.min(JOB_BATCH, round.lookups) : JOB_BATCH;
+  if (limit === 0) return [];
+  // Taken from the ration before the claim: on PostgreSQL lanes claim side by side.
+  if (rationed) round.lookups -= limit;
+  const claimed = await claimDue(ctx, round.network, claim, round.now, limit);
+  // The batch works within half its lease: a slow node never lets the lease run out
+  // under rows still to check (they go back, for this round's next batch or another's).
+  const budgetEnds = performance.now() + CHAIN_CHECK_LEASE_MS / 2;
+  if (rationed) round.lookups += limit - claimed.length;
+  // A node that takes JSON-RPC batches gets a batch's lookups at once: one request.
+  const { settings } = round;
+  if (claim.state === 'looking' && settings.family === 'evm' && settings.batch) {
+    const checked = await Promise.all(
+      claimed.map((row) => checkOrSetAside(ctx, row, round.head, round.now, round.options)),
+    );
+    for (const [index, row] of claimed.entries()) {
+      round.outcomes.set(row.order_id, checked[index] ?? 'failed');
+    }
+    return claimed;
+  }
+  await checkInTurn(ctx, round, claim.kind, claimed, budgetEnds);
+  return claimed;
+}
+
+/**
+ * A batch's rows checked one after the other while the batch's time lasts. A stopping server
+ * (SIGTERM) checks no further row and hands the rest of its claim back at once, rather than
+ * leaving them to wait out their lease.
+ */
+async function checkInTurn(
+  ctx: ChainCheckContext,
+  round: NetworkRound,
+  kind: ChainCheckKind,
+  claimed: readonly DueCheck[],
+  budgetEnds: number,
+): Promise<void> {
+  const { head, now, options } = round;
+  for (const [index, row] of claimed.entries()) {
+    if (options.signal?.aborted === true || performance.now() > budgetEnds) {
+      const left = claimed.slice(index).map((r) => r.order_id);
+      await ctx.db
+        .updateTable('chain_checks')
+        .set({ claimed_until: null, lease: null })
+        .where('lease', '=', claimed[index]?.lease ?? null)
+        .where('kind', '=', kind)
+        .where('order_id', 'in', left)
+        .execute();
+      break;
+    }
+    round.outcomes.set(row.order_id, await checkOrSetAside(ctx, row, head, now, options));
+  }
 }
 
 /**
