@@ -1,12 +1,12 @@
 /**
- * The Telegram bot (issue 12), on grammY, in the server process: `/start` greets in the
- * customer's language with a button that opens the app (on the order of an `order_<id>`
- * payload), `/help` gives the support chat, `/chatid` tells a group its id (for OPERATOR_CHAT_ID). Updates come by long polling, or by webhook when
- * `WEBHOOK_URL` is set (Telegram's secret token checked). The notifications themselves are sent
- * by the outbox worker (src/server/notifications).
+ * The Telegram bot, on grammY, in the server process: `/start` greets in the customer's language
+ * with a button that opens the app (on the order of an `order_<id>` payload), `/help` gives the
+ * support chat, `/chatid` tells a group its id (for OPERATOR_CHAT_ID). Updates come by long
+ * polling, or by webhook when `WEBHOOK_URL` is set (Telegram's secret token checked). The
+ * notifications themselves are sent by the outbox worker (src/server/notifications).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Bot, Context, Transformer } from 'grammy';
+import type { Bot, CommandContext, Context, Transformer } from 'grammy';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import {
@@ -88,7 +88,11 @@ export function isWebhookSecret(token: string, header: unknown): boolean {
 /** Only messages reach the bot: its commands. */
 export const ALLOWED_UPDATES = ['message'] as const;
 
-export function createBot(options: BotOptions): Bot {
+/**
+ * The bot, its own calls told to `monitor` when they fail, kept within Telegram's limits and a
+ * short wait retried.
+ */
+function newBot(options: BotOptions): Bot {
   const { autoRetry } = autoRetryPackage();
   const bot = new (grammyPackage().Bot)(options.token, { client: { apiRoot: options.apiRoot } });
   // Installed first, so innermost: it sees every call as it leaves, retries included.
@@ -99,76 +103,102 @@ export function createBot(options: BotOptions): Bot {
   bot.api.config.use(
     autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 10, rethrowHttpErrors: true }),
   );
+  return bot;
+}
 
-  const username = (): string | undefined =>
-    options.botUsername ?? (bot.isInited() ? bot.botInfo.username : undefined);
+/** What a command's handler answers with: the bot's options, and the bot's username. */
+interface CommandDeps {
+  readonly options: BotOptions;
+  /** BOT_USERNAME; else the bot's own, once it has introduced itself; else undefined. */
+  readonly username: () => string | undefined;
+}
 
-  /** The customer's language: chosen in the app, else their Telegram client's. */
-  const languageOf = async (ctx: Context): Promise<Language> => {
-    const from = ctx.from;
-    if (from === undefined) return DEFAULT_LANGUAGE;
-    const user = await options.db
-      .selectFrom('users')
-      .select('language')
-      .where('telegram_id', '=', from.id)
-      .executeTakeFirst();
-    return preferredLanguage(user?.language, from.language_code);
+type CommandHandler = (ctx: CommandContext<Context>, deps: CommandDeps) => Promise<void>;
+
+/** The customer's language: chosen in the app, else their Telegram client's. */
+async function languageOf(db: Kysely<Database>, ctx: Context): Promise<Language> {
+  const from = ctx.from;
+  if (from === undefined) return DEFAULT_LANGUAGE;
+  const user = await db
+    .selectFrom('users')
+    .select('language')
+    .where('telegram_id', '=', from.id)
+    .executeTakeFirst();
+  return preferredLanguage(user?.language, from.language_code);
+}
+
+const button = (text: string, url: string) => ({ inline_keyboard: [[{ text, url }]] });
+
+/**
+ * `/start`: the customer recorded (and written to again if they had blocked the bot), greeted
+ * with a button that opens the app, on the order of an `order_<id>` payload.
+ */
+const start: CommandHandler = async (ctx, { options, username }) => {
+  const from = ctx.from;
+  if (from === undefined) return;
+  const now = options.now();
+  await recordCustomer(
+    options.db,
+    {
+      telegramId: from.id,
+      firstName: from.first_name,
+      lastName: from.last_name ?? null,
+      username: from.username ?? null,
+      languageCode: from.language_code ?? null,
+    },
+    now,
+  );
+  // A customer who blocked the bot and came back is written to again.
+  await options.db
+    .updateTable('users')
+    .set({ bot_blocked_at: null })
+    .where('telegram_id', '=', from.id)
+    .execute();
+  const LL = translator(await languageOf(options.db, ctx)).bot.start;
+  const orderId = orderIdFromStartParam(ctx.match);
+  const lines = [LL.greeting({ name: escapeHtml(from.first_name) })];
+  if (orderId !== undefined) lines.push(LL.order({ number: orderNumber(orderId) }));
+  const bot = username();
+  const link =
+    bot === undefined
+      ? undefined
+      : orderId === undefined
+        ? `https://t.me/${bot}?startapp`
+        : startAppLink(bot, `${ORDER_START_PARAM_PREFIX}${orderId}`);
+  await ctx.reply(lines.join('\n\n'), {
+    parse_mode: 'HTML',
+    ...(link === undefined ? {} : { reply_markup: button(LL.openApp(), link) }),
+  });
+};
+
+/** `/help`: the support chat, as a link and a button. */
+const help: CommandHandler = async (ctx, { options }) => {
+  const LL = translator(await languageOf(options.db, ctx)).bot.start;
+  await ctx.reply(LL.help({ url: escapeHtml(options.supportUrl) }), {
+    parse_mode: 'HTML',
+    link_preview_options: { is_disabled: true },
+    reply_markup: button(LL.support(), options.supportUrl),
+  });
+};
+
+/** `/chatid`, for setting up the operators' chat: the id of the chat it is asked in. */
+const chatId: CommandHandler = async (ctx, { options }) => {
+  const LL = translator(await languageOf(options.db, ctx)).bot.start;
+  await ctx.reply(LL.chatId({ id: String(ctx.chat.id) }), { parse_mode: 'HTML' });
+};
+
+/** The bot's commands, each by the word it answers to. */
+const COMMANDS: Readonly<Record<string, CommandHandler>> = { start, help, chatid: chatId };
+
+export function createBot(options: BotOptions): Bot {
+  const bot = newBot(options);
+  const deps: CommandDeps = {
+    options,
+    username: () => options.botUsername ?? (bot.isInited() ? bot.botInfo.username : undefined),
   };
-
-  const button = (text: string, url: string) => ({ inline_keyboard: [[{ text, url }]] });
-
-  bot.command('start', async (ctx) => {
-    const from = ctx.from;
-    if (from === undefined) return;
-    const now = options.now();
-    await recordCustomer(
-      options.db,
-      {
-        telegramId: from.id,
-        firstName: from.first_name,
-        lastName: from.last_name ?? null,
-        username: from.username ?? null,
-        languageCode: from.language_code ?? null,
-      },
-      now,
-    );
-    // A customer who blocked the bot and came back is written to again.
-    await options.db
-      .updateTable('users')
-      .set({ bot_blocked_at: null })
-      .where('telegram_id', '=', from.id)
-      .execute();
-    const LL = translator(await languageOf(ctx)).bot.start;
-    const orderId = orderIdFromStartParam(ctx.match);
-    const lines = [LL.greeting({ name: escapeHtml(from.first_name) })];
-    if (orderId !== undefined) lines.push(LL.order({ number: orderNumber(orderId) }));
-    const bot = username();
-    const link =
-      bot === undefined
-        ? undefined
-        : orderId === undefined
-          ? `https://t.me/${bot}?startapp`
-          : startAppLink(bot, `${ORDER_START_PARAM_PREFIX}${orderId}`);
-    await ctx.reply(lines.join('\n\n'), {
-      parse_mode: 'HTML',
-      ...(link === undefined ? {} : { reply_markup: button(LL.openApp(), link) }),
-    });
-  });
-
-  bot.command('help', async (ctx) => {
-    const LL = translator(await languageOf(ctx)).bot.start;
-    await ctx.reply(LL.help({ url: escapeHtml(options.supportUrl) }), {
-      parse_mode: 'HTML',
-      link_preview_options: { is_disabled: true },
-      reply_markup: button(LL.support(), options.supportUrl),
-    });
-  });
-
-  // Setting up the operators' chat: the bot says the id of the chat it is asked in.
-  bot.command('chatid', async (ctx) => {
-    const LL = translator(await languageOf(ctx)).bot.start;
-    await ctx.reply(LL.chatId({ id: String(ctx.chat.id) }), { parse_mode: 'HTML' });
-  });
+  for (const [command, handler] of Object.entries(COMMANDS)) {
+    bot.command(command, (ctx) => handler(ctx, deps));
+  }
 
   bot.catch((error) => {
     options.log.error(
