@@ -119,7 +119,7 @@ export function BuyForm(props: BuyFormProps) {
  * would take a bank order above its maximum is not taken (spec section 5).
  */
 function BuyAmounts({
-  options: props,
+  options,
   rate,
 }: {
   readonly options: BuyFormProps;
@@ -132,12 +132,12 @@ function BuyAmounts({
     control: form.control,
     name: ['fiatAmount', 'cryptoAmount', 'cryptoCurrency'],
   });
-  const errorText = useBuyErrorText(form.control, props);
+  const errorText = useBuyErrorText(form.control, options);
   const set = fieldSetter(form);
   const onFiatChange = (raw: string) => {
-    const next = sanitizeAmountInput(raw, { decimals: !props.wholeFiat, maxDecimals: 2 });
+    const next = sanitizeAmountInput(raw, { decimals: !options.wholeFiat, maxDecimals: 2 });
     const amount = parseAmount(next);
-    if (props.wholeFiat && amount !== undefined && amount > props.bounds.max) return;
+    if (options.wholeFiat && amount !== undefined && amount > options.bounds.max) return;
     set('fiatAmount', next);
     form.setValue(
       'cryptoAmount',
@@ -149,7 +149,7 @@ function BuyAmounts({
     const amount = parseAmount(next);
     const fiatValue = amount === undefined || rate === undefined ? '' : fiatForCrypto(amount, rate);
     const fiatNumber = parseAmount(fiatValue);
-    if (props.wholeFiat && fiatNumber !== undefined && fiatNumber > props.bounds.max) return;
+    if (options.wholeFiat && fiatNumber !== undefined && fiatNumber > options.bounds.max) return;
     form.setValue('cryptoAmount', next);
     set('fiatAmount', fiatValue);
   };
@@ -157,16 +157,16 @@ function BuyAmounts({
   return (
     <Section>
       <FieldInput
-        header={props.fiatLabel}
+        header={options.fiatLabel}
         name="fiatAmount"
-        inputMode={props.wholeFiat ? 'numeric' : 'decimal'}
+        inputMode={options.wholeFiat ? 'numeric' : 'decimal'}
         autoComplete="off"
-        placeholder={formatNumber(props.bounds.min, language)}
+        placeholder={formatNumber(options.bounds.min, language)}
         value={fiatAmount}
         error={errorText(form.formState.errors.fiatAmount?.message)}
         errorTestId="fiat-error"
         onChange={(event) => onFiatChange(event.target.value)}
-        after={<span className="input-unit">{currencySign(props.currency, language)}</span>}
+        after={<span className="input-unit">{currencySign(options.currency, language)}</span>}
       />
       <Input
         header={LL.buyForm.amountCrypto({ crypto: coin })}
@@ -185,7 +185,7 @@ function BuyAmounts({
 
 /** The form's own fields (the office's city), given the value, its setter and its message. */
 function BuyExtra({
-  options: props,
+  options,
   extra,
 }: {
   readonly options: BuyFormProps;
@@ -193,7 +193,7 @@ function BuyExtra({
 }) {
   const form = useFormContext<BuyFormValues>();
   const cityId = useWatch({ control: form.control, name: 'cityId' });
-  const errorText = useBuyErrorText(form.control, props);
+  const errorText = useBuyErrorText(form.control, options);
   const error = errorText(form.formState.errors.cityId?.message);
   const set = fieldSetter(form);
   return (
@@ -208,20 +208,20 @@ function BuyExtra({
 }
 
 /** The network of the coin and the wallet the coins go to, its placeholder that network's. */
-function BuyWallet({ options: props }: { readonly options: BuyFormProps }) {
+function BuyWallet({ options }: { readonly options: BuyFormProps }) {
   const { LL } = useI18nContext();
   const form = useFormContext<BuyFormValues>();
   const [coin, network, walletAddress] = useWatch({
     control: form.control,
     name: ['cryptoCurrency', 'network', 'walletAddress'],
   });
-  const errorText = useBuyErrorText(form.control, props);
+  const errorText = useBuyErrorText(form.control, options);
   const set = fieldSetter(form);
   return (
     <Section>
       <NetworkSelect
         label={LL.buyForm.network()}
-        networks={networksFor(props.method, coin)}
+        networks={networksFor(options.method, coin)}
         value={network}
         onChange={(next) => set('network', next)}
       />
