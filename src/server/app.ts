@@ -116,15 +116,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(compressedRoutes(publicRoutes));
   const modules = { jobs: deps.jobs === true };
   await app.register(chainModule, modules);
-  await app.register(ordersModule, modules);
+  await app.register(ordersModule, { ...modules, lane });
   await app.register(receiptsModule, modules);
   await app.register(ratesModule, modules);
   await app.register(operatorModule, modules);
   await app.register(notificationsModule, modules);
   await app.register(webAppPlugin, { dir: config.staticDir });
-  app.addHook('onReady', (ready) => {
-    lane.open(app);
-    ready();
-  });
   return app;
 }

@@ -1,9 +1,11 @@
 /**
- * The status lane (issue 22, item 5; src/server/orders/status/status-lane.ts): the server in front of Fastify
+ * The status lane (src/server/orders/status/status-lane.ts): the server in front of Fastify
  * answers an ordinary status poll itself, exactly as Fastify's route would (the same status,
  * headers and body, but the server's time), counted in the metrics the same way; everything else
- * reaches Fastify, which answers as it always did. The lane mirrors the hooks of the status
- * route: a hook added there fails the last test until the lane does what it does.
+ * reaches Fastify, which answers as it always did, each such poll counted by the reason it was
+ * handed over; a throw in the lane before anything is sent is answered by Fastify too, and
+ * STATUS_LANE=off closes it. The lane mirrors the hooks of the status route: a hook added there
+ * fails the last test until the lane does what it does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
@@ -57,9 +59,9 @@ describe('the status lane', () => {
     const answer = comparable(res.status, Object.fromEntries(res.headers), body);
     return { ...answer, answer, fastify: reachedFastify > before, raw: body };
   };
-  /** The same request as Fastify answers it (inject does not pass the lane). */
+  /** The same request as Fastify answers it (its own inject does not pass the lane). */
   const fastifyAnswer = async (path: string, headers: Record<string, string>) => {
-    const res = await t.app.inject({ method: 'GET', url: path, headers });
+    const res = await t.injectFastify({ method: 'GET', url: path, headers });
     return comparable(res.statusCode, res.headers as Record<string, string>, res.body);
   };
   const statusPath = (id: string) => `/api/orders/${id}/status`;
@@ -161,6 +163,68 @@ describe('the status lane', () => {
     const before = await count();
     for (let n = 0; n < 3; n++) expect((await get(statusPath(order), alice)).fastify).toBe(false);
     expect(await count()).toBe(before + 3);
+  });
+
+  /** The lane's fallbacks so far, by reason, from the metrics. */
+  const fallbacks = async (base = url): Promise<Record<string, number>> => {
+    const text = await (await fetch(`${base}/api/metrics`)).text();
+    const counts: Record<string, number> = {};
+    for (const m of text.matchAll(
+      /^exchange_status_lane_fallbacks_total\{reason="(\w+)"\} (\d+)$/gm,
+    )) {
+      counts[m[1] ?? ''] = Number(m[2]);
+    }
+    return counts;
+  };
+
+  it('counts each poll it hands to Fastify by its reason: a refused identity, an unknown order', async () => {
+    const before = await fallbacks();
+    const forged = { authorization: 'tma user=%7B%22id%22%3A1%7D&hash=0' };
+    expect((await get(statusPath(order), forged)).fastify).toBe(true);
+    const unknown = statusPath('00000000-0000-4000-8000-000000000000');
+    expect((await get(unknown, alice)).fastify).toBe(true);
+    expect((await get(statusPath(order), alice)).fastify).toBe(false);
+    const after = await fallbacks();
+    expect((after['identity'] ?? 0) - (before['identity'] ?? 0)).toBe(1);
+    expect((after['answer'] ?? 0) - (before['answer'] ?? 0)).toBe(1);
+  });
+
+  it('hands a poll to Fastify when the lane throws before anything is sent, and counts it', async () => {
+    const before = await fallbacks();
+    const app = t.app as unknown as { stopping: () => boolean };
+    const stopping = app.stopping;
+    app.stopping = () => {
+      throw new Error('the lane failed');
+    };
+    try {
+      const res = await get(statusPath(order), alice);
+      expect(res).toMatchObject({ fastify: true, status: 200 });
+      expect(res.answer).toEqual(await fastifyAnswer(statusPath(order), alice));
+    } finally {
+      app.stopping = stopping;
+    }
+    const after = await fallbacks();
+    expect((after['error'] ?? 0) - (before['error'] ?? 0)).toBe(1);
+  });
+
+  it('is closed with STATUS_LANE=off, whatever the log level: Fastify answers every poll', async () => {
+    const off = await createTestApp({ statusLane: false, logLevel: 'info' });
+    let fastify = 0;
+    off.app.addHook('onResponse', (_request, _reply, done) => {
+      fastify += 1;
+      done();
+    });
+    try {
+      const offOrder = await insertOrder(off.database.db, ALICE, { status: 'WAITING_REQUISITES' });
+      const base = await off.app.listen({ port: 0, host: '127.0.0.1' });
+      const res = await fetch(`${base}${statusPath(offOrder)}`, { headers: alice });
+      expect(res.status).toBe(200);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(fastify).toBe(1);
+      expect(await fallbacks(base)).toEqual({});
+    } finally {
+      await off.close();
+    }
   });
 
   it('is closed while polls are logged (debug): Fastify answers and logs each', async () => {

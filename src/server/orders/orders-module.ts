@@ -1,6 +1,7 @@
 /**
  * The orders module: the customer's calls (orders-routes.ts: create, read, act on their own
- * orders), the status answers kept between polls (`app.statusAnswers`, status/), and, on a server
+ * orders), the status answers kept between polls (`app.statusAnswers`, status/) and the status
+ * lane that answers most polls before Fastify (opened when the server is ready), and, on a server
  * that runs jobs, the sweeper, which enforces the deadlines stored on the orders. Its lag is in
  * the metrics.
  */
@@ -9,6 +10,7 @@ import { compressedRoutes } from '../platform/http/compression';
 import { runWhileUp, type ModuleOptions } from '../platform/jobs/run-jobs';
 import { customerRoutes } from './orders-routes';
 import { StatusAnswers } from './status/status-answers';
+import type { StatusLane } from './status/status-lane';
 import { createSweeper, sweepLag } from './sweeper';
 
 declare module 'fastify' {
@@ -18,7 +20,7 @@ declare module 'fastify' {
   }
 }
 
-export const ordersModule = fp<ModuleOptions>(
+export const ordersModule = fp<ModuleOptions & { readonly lane?: StatusLane }>(
   (app, options, done) => {
     app.decorate('statusAnswers', new StatusAnswers(app.db, app.config.database.kind));
     app.metrics.gauges([
@@ -38,6 +40,18 @@ export const ordersModule = fp<ModuleOptions>(
       },
     ]);
     void app.register(compressedRoutes(customerRoutes));
+    const { lane } = options;
+    if (lane !== undefined) {
+      const fallbacks = app.metrics.counter({
+        name: 'exchange_status_lane_fallbacks_total',
+        help: 'Status polls the status lane handed to Fastify, by reason',
+        labelNames: ['reason'],
+      });
+      app.addHook('onReady', (ready) => {
+        lane.open(app, (reason) => fallbacks.inc({ reason }));
+        ready();
+      });
+    }
     if (options.jobs) {
       runWhileUp(app, [
         createSweeper({

@@ -75,6 +75,8 @@ export interface AppConfig {
   readonly telegramApiRoot: string;
   /** Demo mode's autopilot operator plays the staff side (never with a BOT_TOKEN). */
   readonly demoAutopilot: boolean;
+  /** Whether the status lane answers ordinary status polls before Fastify (STATUS_LANE). */
+  readonly statusLane: boolean;
   /**
    * The bearer token a scrape of the metrics must carry; when unset, only loopback and private
    * addresses may scrape them (platform/metrics/metrics-plugin.ts).
@@ -462,6 +464,16 @@ export const EnvVariablesSchema = v.object({
     'the autopilot operator that plays the staff side a few seconds after each customer step; `off` leaves every order to you. `on` is refused with `BOT_TOKEN`: it would confirm real payments nobody checked',
     { group: 'demo', unset: '`on` in demo mode' },
   ),
+  STATUS_LANE: documented(
+    v.optional(
+      v.picklist(
+        ['on', 'off'],
+        (issue) => `STATUS_LANE must be on or off, got "${String(issue.input)}"`,
+      ),
+    ),
+    "the status lane: the HTTP server answers an ordinary status poll itself, with Fastify's own answer at a fraction of its cost; `off` sends every request through Fastify (to rule the lane out when something looks wrong)",
+    { group: 'server', unset: '`on`' },
+  ),
   METRICS_TOKEN: documented(
     v.optional(
       v.pipe(
@@ -663,6 +675,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     webhookUrl: variables.WEBHOOK_URL,
     telegramApiRoot: variables.TELEGRAM_API_ROOT,
     demoAutopilot: variables.BOT_TOKEN === undefined && variables.DEMO_AUTOPILOT !== 'off',
+    statusLane: variables.STATUS_LANE !== 'off',
     metricsToken: variables.METRICS_TOKEN,
     chain: withPayoutAddresses(chain.config, {
       evm: variables.PAYOUT_ADDRESS_EVM,
