@@ -224,6 +224,21 @@ function sumMatching(counts: Map<string, number>, network: NetworkId, method?: s
   return total;
 }
 
+/**
+ * Starts the clock of one call of `method`: the function it gives back reports the call to
+ * `observer` once it ends, with its outcome and how long it took.
+ */
+export function startCall(
+  observer: ChainCallObserver,
+  network: NetworkId,
+  method: string,
+): (outcome: 'ok' | ChainFault) => void {
+  const started = performance.now();
+  return (outcome) => {
+    observer.onCall({ network, method, outcome, durationMs: performance.now() - started });
+  };
+}
+
 /** An observer that records nothing, when the caller passes none. */
 export const NO_OBSERVER: ChainCallObserver = { onCall: () => undefined };
 

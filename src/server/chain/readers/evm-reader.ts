@@ -11,6 +11,7 @@ import {
   DEFAULT_CALL_TIMEOUT_MS,
   NO_OBSERVER,
   parseRetryAfter,
+  startCall,
   type ChainCallObserver,
   type ChainFault,
   type ChainHead,
@@ -157,28 +158,19 @@ export class EvmReader implements ChainReader {
 
   /** Runs one call to the node, reports it, and turns every failure into ChainUnavailable. */
   async #call<T>(method: string, run: () => Promise<T>): Promise<T> {
-    const started = performance.now();
+    const report = startCall(this.#observer, this.network, method);
     try {
       const result = await run();
-      this.#report(method, 'ok', started);
+      report('ok');
       return result;
     } catch (error) {
       const { fault, message, ...details } = faultOf(error);
-      this.#report(method, fault, started);
+      report(fault);
       throw new ChainUnavailable(this.network, method, fault, message, {
         ...details,
         cause: error,
       });
     }
-  }
-
-  #report(method: string, outcome: 'ok' | ChainFault, started: number): void {
-    this.#observer.onCall({
-      network: this.network,
-      method,
-      outcome,
-      durationMs: performance.now() - started,
-    });
   }
 
   async transaction(hash: string): Promise<TransactionLookup> {

@@ -17,6 +17,7 @@ import {
   DEFAULT_CALL_TIMEOUT_MS,
   NO_OBSERVER,
   parseRetryAfter,
+  startCall,
   type ChainCallObserver,
   type ChainFault,
   type ChainHead,
@@ -149,9 +150,9 @@ export class TronReader implements ChainReader {
     body?: unknown,
     emptyIsNotFound = false,
   ): Promise<T | null> {
-    const started = performance.now();
+    const report = startCall(this.#observer, this.network, method);
     const fail = (fault: ChainFault, message: string, details = {}): never => {
-      this.#report(method, fault, started);
+      report(fault);
       throw new ChainUnavailable(this.network, method, fault, message, details);
     };
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -201,23 +202,14 @@ export class TronReader implements ChainReader {
     // `{}` is java-tron's "no such transaction"; from any other call it is a broken answer.
     if (isEmptyObject(json)) {
       if (!emptyIsNotFound) return fail('bad_answer', 'an empty answer');
-      this.#report(method, 'ok', started);
+      report('ok');
       return null;
     }
     const parsed = v.safeParse(schema, json);
     if (!parsed.success)
       return fail('bad_answer', `unexpected answer: ${parsed.issues[0].message}`);
-    this.#report(method, 'ok', started);
+    report('ok');
     return parsed.output;
-  }
-
-  #report(method: string, outcome: 'ok' | ChainFault, started: number): void {
-    this.#observer.onCall({
-      network: this.network,
-      method,
-      outcome,
-      durationMs: performance.now() - started,
-    });
   }
 
   async transaction(hash: string): Promise<TransactionLookup> {
