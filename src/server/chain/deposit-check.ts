@@ -3,7 +3,8 @@
  * of a hash (customer-orders.ts, `submitTxHash`) and the chain checker (chain/chain-checker.ts)
  * share: which node and contract an order's deposit is read with, one lookup of a hash judged by
  * the one deposit rule (chain/deposit-rules.ts), the confirmations a network asks, the backoff of
- * a hash not found yet, and the audit trail's words for a confirmed deposit.
+ * a hash not found yet, the check row a lookup while a person waits starts (a payout's too:
+ * payout-check.ts), and the audit trail's words for a confirmed deposit.
  */
 import type { Insertable, Transaction } from 'kysely';
 import { tokenAmountToDecimal, unitsToTokenAmount } from '../../shared/money';
@@ -128,15 +129,110 @@ export function nodeFaultOf(lookup: PromiseSettledResult<unknown>): ChainUnavail
   throw failure instanceof Error ? failure : new Error('chain lookup failed', { cause: failure });
 }
 
-/** What a lookup of a hash found. */
-export type DepositLookup =
+/** A rule's judgement of a transaction: the transfer it took, or its problem. */
+export type Judged<Problem> =
+  | { readonly ok: true; readonly transfer: TokenTransfer }
+  | { readonly ok: false; readonly problem: Problem };
+
+/**
+ * What a lookup of a hash found, whichever rule judged it (the deposit's or the payout's): the
+ * transaction, the token's decimals and the rule's judgement.
+ */
+export type HashLookup<Judgement> =
   | { readonly kind: 'not_found' }
   | {
       readonly kind: 'found';
       readonly tx: TransactionFound;
       readonly decimals: number;
-      readonly judgement: DepositJudgement;
+      readonly judgement: Judgement;
     };
+
+/** What the check of a hash starts as, after one lookup while a person waits. */
+export type FirstCheck<Problem> =
+  /** The node does not know the hash yet or did not answer: the row goes on looking. */
+  | { readonly kind: 'looking'; readonly row: Insertable<ChainChecksTable> }
+  /** The transaction is not what the order needs: no row, the problem for the person. */
+  | { readonly kind: 'wrong'; readonly problem: Problem; readonly decimals: number }
+  /** The right transfer: the row follows it to its confirmations. */
+  | {
+      readonly kind: 'seen';
+      readonly row: Insertable<ChainChecksTable>;
+      readonly tx: TransactionFound;
+      readonly transfer: TokenTransfer;
+      readonly decimals: number;
+    };
+
+/**
+ * Looks a hash up while a person waits on the screen (a seller submitting it, an operator
+ * completing a buy with it), the head read beside it, and gives the check row it starts with:
+ * `looking` when the node does not know it or did not answer within PERSON_WAITS_MS (a fault is
+ * never "not found"), `seen` with the transfer's columns and the confirmations the head shows
+ * when the rule took it; `wrong` writes no row.
+ */
+export async function firstCheck<Problem>(
+  ctx: Pick<ServerContext, 'config'>,
+  target: DepositTarget,
+  check: {
+    readonly order: Pick<OrderRow, 'id' | 'network'>;
+    readonly kind: ChainChecksTable['kind'];
+    readonly hash: string;
+    /** The name a lookup with no answer in time is reported under. */
+    readonly method: string;
+  },
+  lookup: Promise<HashLookup<Judged<Problem>>>,
+  now: number,
+): Promise<FirstCheck<Problem>> {
+  const { order } = check;
+  const [settled, head] = await settledWithin(
+    order.network,
+    check.method,
+    PERSON_WAITS_MS,
+    lookup,
+    target.reader.head(),
+  );
+  const known = head.status === 'fulfilled' ? head.value : null;
+  const row = {
+    order_id: order.id,
+    kind: check.kind,
+    network: order.network,
+    tx_hash: check.hash.toLowerCase(),
+    required_confirmations: requiredConfirmations(target.settings, known),
+    attempts: 1,
+    look_until: now + ctx.config.chainLookupWindowMs,
+    created_at: now,
+    updated_at: now,
+  };
+  if (settled.status === 'rejected' || settled.value.kind === 'not_found') {
+    const fault = nodeFaultOf(settled);
+    return {
+      kind: 'looking',
+      row: {
+        ...row,
+        state: 'looking',
+        next_check_at: now + retryDelay(1, fault),
+        last_fault: fault === undefined ? null : fault.message,
+      },
+    };
+  }
+  const { tx, decimals, judgement } = settled.value;
+  if (!judgement.ok) return { kind: 'wrong', problem: judgement.problem, decimals };
+  return {
+    kind: 'seen',
+    row: {
+      ...row,
+      ...transferColumns(tx, judgement.transfer, decimals),
+      state: 'seen',
+      confirmations: confirmationsBy(tx.blockNumber, known),
+      next_check_at: now,
+    },
+    tx,
+    transfer: judgement.transfer,
+    decimals,
+  };
+}
+
+/** What a lookup of a hash found, judged as the order's deposit. */
+export type DepositLookup = HashLookup<DepositJudgement>;
 
 /**
  * The amount a lookup holds a transfer to: exactly the order's own (the chain's judgement), at

@@ -15,16 +15,7 @@ import type { TransactionFound } from './readers/chain-reader';
 import { judgePayout, refusalDetails, type PayoutJudgement } from './deposit-rules';
 import type { ServerContext } from '../platform/context';
 import type { ChainChecksTable, Database, OrderRow } from '../platform/db/schema';
-import {
-  confirmationsBy,
-  requiredConfirmations,
-  retryDelay,
-  PERSON_WAITS_MS,
-  nodeFaultOf,
-  settledWithin,
-  transferColumns,
-  type DepositTarget,
-} from './deposit-check';
+import { firstCheck, type DepositTarget, type HashLookup } from './deposit-check';
 
 /**
  * The status a buy with a payout hash is completed from (the transition table's `complete`):
@@ -38,14 +29,8 @@ export type PayoutOrder = Pick<
   'id' | 'network' | 'crypto_currency' | 'amount_units' | 'wallet_address'
 >;
 
-export type PayoutLookup =
-  | { readonly kind: 'not_found' }
-  | {
-      readonly kind: 'found';
-      readonly tx: TransactionFound;
-      readonly decimals: number;
-      readonly judgement: PayoutJudgement;
-    };
+/** What a lookup of a hash found, judged as the order's payout. */
+export type PayoutLookup = HashLookup<PayoutJudgement>;
 
 /**
  * When the order reached `status`, the one it is completed from (PAYMENT_CONFIRMED for a buy):
@@ -128,65 +113,34 @@ export async function checkPayout(
 ): Promise<PayoutVerdict> {
   const now = ctx.now();
   const paidAt = await paidAtOf(ctx.db, order.id, PAYOUT_FROM_STATUS);
-  const [lookup, head] = await settledWithin(
-    order.network,
-    'completion',
-    PERSON_WAITS_MS,
+  const check = await firstCheck(
+    ctx,
+    target,
+    { order, kind: 'payout', hash, method: 'completion' },
     lookUpPayout(target, order, hash, paidAt),
-    target.reader.head(),
+    now,
   );
-  const known = head.status === 'fulfilled' ? head.value : null;
-  const base = {
-    order_id: order.id,
-    kind: 'payout' as const,
-    network: order.network,
-    tx_hash: hash.toLowerCase(),
-    required_confirmations: requiredConfirmations(target.settings, known),
-    attempts: 1,
-    look_until: now + ctx.config.chainLookupWindowMs,
-    created_at: now,
-    updated_at: now,
-  };
-  if (lookup.status === 'rejected' || lookup.value.kind === 'not_found') {
-    const fault = nodeFaultOf(lookup);
-    return {
-      ok: false,
-      code: 'TX_UNCONFIRMED',
-      details: {},
-      followRow: {
-        ...base,
-        state: 'looking',
-        next_check_at: now + retryDelay(1, fault),
-        last_fault: fault === undefined ? null : fault.message,
-      },
-    };
+  if (check.kind === 'looking') {
+    return { ok: false, code: 'TX_UNCONFIRMED', details: {}, followRow: check.row };
   }
-  const { tx, decimals, judgement } = lookup.value;
-  if (!judgement.ok) {
+  if (check.kind === 'wrong') {
     return {
       ok: false,
-      code: judgement.problem.code,
-      details: refusalDetails(judgement.problem, order.crypto_currency, decimals),
+      code: check.problem.code,
+      details: refusalDetails(check.problem, order.crypto_currency, check.decimals),
       followRow: null,
     };
   }
-  const confirmations = confirmationsBy(tx.blockNumber, known);
   return {
     ok: true,
-    row: {
-      ...base,
-      ...transferColumns(tx, judgement.transfer, decimals),
-      state: 'seen',
-      confirmations,
-      next_check_at: now,
-    },
+    row: check.row,
     evidence: payoutEvidence(
       order,
       hash,
-      tx,
-      judgement.transfer.amount,
-      decimals,
-      judgement.transfer.logIndex,
+      check.tx,
+      check.transfer.amount,
+      check.decimals,
+      check.transfer.logIndex,
     ),
   };
 }

@@ -37,17 +37,10 @@ import {
 import { alertOperators, flagTogether } from '../notifications/outbox';
 import { applyTransition, applyTransitionIn, type TransitionResult } from './transition';
 import {
-  confirmationsBy,
   depositTargetOf,
+  firstCheck,
   insertDepositCheck,
   lookUpDeposit,
-  newDepositCheck,
-  requiredConfirmations,
-  retryDelay,
-  PERSON_WAITS_MS,
-  nodeFaultOf,
-  settledWithin,
-  transferColumns,
   type DepositTarget,
 } from '../chain/deposit-check';
 import {
@@ -453,48 +446,17 @@ async function depositCheckAtSubmission(
   txHash: string,
 ): Promise<Insertable<ChainChecksTable>> {
   const now = ctx.now();
-  // The head is read beside the lookup, for the confirmations shown at once; either may fail.
-  const [lookup, head] = await settledWithin(
-    order.network,
-    'submission',
-    PERSON_WAITS_MS,
+  const check = await firstCheck(
+    ctx,
+    target,
+    { order, kind: 'deposit', hash: txHash, method: 'submission' },
     lookUpDeposit(target, order, txHash),
-    target.reader.head(),
-  );
-  const known = head.status === 'fulfilled' ? head.value : null;
-  const fields = {
-    required_confirmations: requiredConfirmations(target.settings, known),
-    attempts: 1,
-    look_until: now + ctx.config.chainLookupWindowMs,
-  };
-  if (lookup.status === 'rejected' || lookup.value.kind === 'not_found') {
-    const fault = nodeFaultOf(lookup);
-    return newDepositCheck(
-      order,
-      txHash,
-      {
-        ...fields,
-        state: 'looking',
-        next_check_at: now + retryDelay(1, fault),
-        last_fault: fault === undefined ? null : fault.message,
-      },
-      now,
-    );
-  }
-  const { tx, decimals, judgement } = lookup.value;
-  if (!judgement.ok) throw await refusalOf(ctx, order, txHash, judgement.problem, decimals);
-  return newDepositCheck(
-    order,
-    txHash,
-    {
-      ...fields,
-      ...transferColumns(tx, judgement.transfer, decimals),
-      state: 'seen',
-      confirmations: confirmationsBy(tx.blockNumber, known),
-      next_check_at: now,
-    },
     now,
   );
+  if (check.kind === 'wrong') {
+    throw await refusalOf(ctx, order, txHash, check.problem, check.decimals);
+  }
+  return check.row;
 }
 
 /**
