@@ -153,63 +153,64 @@ export function cancelReason(
   return WAITING_FOR_OPERATOR.includes(status) ? 'no_operator' : 'expired';
 }
 
+/** What an action does, whoever takes it: the statuses it moves an order from, and to. */
+interface ActionRule {
+  /** Who may take it. */
+  readonly by: readonly Actor[];
+  readonly from: readonly OrderStatus[];
+  readonly to: OrderStatus;
+}
+
 /**
- * The transition table. PAYMENT_STARTED is a status of the spec that no action of ours enters;
+ * The transition table, by action: an action leads from the same statuses to the same one
+ * whoever takes it. PAYMENT_STARTED is a status of the spec that no action of ours enters;
  * orders in it (from imported data) are handled like PAYMENT_PENDING.
  */
-export const TRANSITIONS: readonly Transition[] = [
-  { action: 'cancel', actor: 'customer', from: CUSTOMER_CANCELLABLE, to: 'CANCELLED' },
-  {
-    action: 'confirmPayment',
-    actor: 'customer',
-    from: ['REQUISITES_READY'],
-    to: 'PAYMENT_PENDING',
-  },
+const ACTION_RULES: Readonly<Record<OrderAction, ActionRule>> = {
+  cancel: { by: ['customer'], from: CUSTOMER_CANCELLABLE, to: 'CANCELLED' },
+  confirmPayment: { by: ['customer'], from: ['REQUISITES_READY'], to: 'PAYMENT_PENDING' },
   // A receipt is proof of payment even when the 'I have paid' call failed (spec section 4: the
   // P2P screen goes on to the receipt anyway), so it is taken from REQUISITES_READY too.
-  {
-    action: 'uploadReceipt',
-    actor: 'customer',
+  uploadReceipt: {
+    by: ['customer'],
     from: ['REQUISITES_READY', 'PAYMENT_PENDING', 'PAYMENT_STARTED'],
     to: 'RECEIPT_UPLOADED',
   },
-  { action: 'submitTxHash', actor: 'customer', from: ['WAITING_CRYPTO'], to: 'TX_PENDING' },
+  submitTxHash: { by: ['customer'], from: ['WAITING_CRYPTO'], to: 'TX_PENDING' },
   // A transfer to the deposit address without its hash, attached as the order's deposit: by the
-  // chain when it matches this order alone (jobs/chain-scan.ts), else by an operator.
-  { action: 'attachDeposit', actor: 'chain', from: ['WAITING_CRYPTO'], to: 'TX_PENDING' },
-  { action: 'attachDeposit', actor: 'operator', from: ['WAITING_CRYPTO'], to: 'TX_PENDING' },
-  { action: 'confirmOfficeReceipt', actor: 'customer', from: ['OFFICE_READY'], to: 'COMPLETED' },
-  {
-    action: 'giveRequisites',
-    actor: 'operator',
-    from: ['WAITING_REQUISITES'],
-    to: 'REQUISITES_READY',
-  },
-  {
-    action: 'giveOfficeInstructions',
-    actor: 'operator',
-    from: ['OFFICE_PENDING'],
-    to: 'OFFICE_READY',
-  },
-  {
-    action: 'operatorConfirmPayment',
-    actor: 'operator',
+  // chain when it matches this order alone (chain/chain-scan.ts), else by an operator.
+  attachDeposit: { by: ['chain', 'operator'], from: ['WAITING_CRYPTO'], to: 'TX_PENDING' },
+  confirmOfficeReceipt: { by: ['customer'], from: ['OFFICE_READY'], to: 'COMPLETED' },
+  giveRequisites: { by: ['operator'], from: ['WAITING_REQUISITES'], to: 'REQUISITES_READY' },
+  giveOfficeInstructions: { by: ['operator'], from: ['OFFICE_PENDING'], to: 'OFFICE_READY' },
+  operatorConfirmPayment: {
+    by: ['operator'],
     from: ['PAYMENT_PENDING', 'PAYMENT_STARTED', 'RECEIPT_UPLOADED'],
     to: 'PAYMENT_CONFIRMED',
   },
-  { action: 'confirmIncomingTx', actor: 'operator', from: ['TX_PENDING'], to: 'TX_CONFIRMED' },
-  { action: 'confirmIncomingTx', actor: 'system', from: ['TX_PENDING'], to: 'TX_CONFIRMED' },
-  // The seller's deposit reached its network's confirmations (jobs/chain-checker.ts).
-  { action: 'confirmIncomingTx', actor: 'chain', from: ['TX_PENDING'], to: 'TX_CONFIRMED' },
-  {
-    action: 'complete',
-    actor: 'operator',
+  // The chain's confirmation: the seller's deposit reached its network's confirmations
+  // (chain/chain-checker.ts).
+  confirmIncomingTx: {
+    by: ['operator', 'system', 'chain'],
+    from: ['TX_PENDING'],
+    to: 'TX_CONFIRMED',
+  },
+  complete: {
+    by: ['operator'],
     from: ['PAYMENT_CONFIRMED', 'TX_CONFIRMED', 'OFFICE_READY'],
     to: 'COMPLETED',
   },
-  { action: 'reject', actor: 'operator', from: ACTIVE_STATUSES, to: 'REJECTED' },
-  { action: 'expire', actor: 'system', from: EXPIRABLE_STATUSES, to: 'CANCELLED' },
-];
+  reject: { by: ['operator'], from: ACTIVE_STATUSES, to: 'REJECTED' },
+  expire: { by: ['system'], from: EXPIRABLE_STATUSES, to: 'CANCELLED' },
+};
+
+/** The transition table as rows, one per action and actor, in the order of ACTION_RULES. */
+export const TRANSITIONS: readonly Transition[] = (
+  Object.keys(ACTION_RULES) as OrderAction[]
+).flatMap((action) => {
+  const { by, from, to } = ACTION_RULES[action];
+  return by.map((actor) => ({ action, actor, from, to }));
+});
 
 /**
  * A customer action repeated on an order already past it (a double tap on 'I have paid')
