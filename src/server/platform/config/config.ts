@@ -200,8 +200,29 @@ const wholeNumber = (name: string, fallback: number, min: number, max: number) =
     max,
   );
 
-const bankDetail = (name: string, detail: BankDetail, what: string) =>
-  v.optional(v.pipe(text, v.regex(BANK_DETAIL_PATTERNS[detail], `${name} must be ${what}`)));
+/** How each bank detail's format reads, in its refusal and in the reference alike. */
+const BANK_DETAIL_FORMATS: Readonly<Record<BankDetail, string>> = {
+  accountNumber: '20 digits',
+  bik: '9 digits',
+  correspondentAccount: '20 digits',
+  inn: '10 or 12 digits',
+};
+
+/** A bank detail of the default account: refused unless of its format, documented with it. */
+const bankDetail = (name: string, detail: BankDetail, description: string) => {
+  const format = BANK_DETAIL_FORMATS[detail];
+  return documented(
+    v.optional(v.pipe(text, v.regex(BANK_DETAIL_PATTERNS[detail], `${name} must be ${format}`))),
+    `${description}, ${format}`,
+    { group: 'bank' },
+  );
+};
+
+/** A switch, `on` or `off`; unset, the caller's default. */
+const onOrOff = (name: string) =>
+  v.optional(
+    v.picklist(['on', 'off'], (issue) => `${name} must be on or off, got "${String(issue.input)}"`),
+  );
 
 const walletAddress = (name: string, network: 'TRC20' | 'ERC20') =>
   v.optional(
@@ -369,25 +390,15 @@ export const EnvVariablesSchema = v.object({
     'the recipient; it and the five below are set together or not at all, and bank buys then start with these requisites instead of waiting for an operator',
     { group: 'bank' },
   ),
-  BANK_ACCOUNT_NUMBER: documented(
-    bankDetail('BANK_ACCOUNT_NUMBER', 'accountNumber', '20 digits'),
-    'the account number, 20 digits',
-    { group: 'bank' },
-  ),
+  BANK_ACCOUNT_NUMBER: bankDetail('BANK_ACCOUNT_NUMBER', 'accountNumber', 'the account number'),
   BANK_NAME: documented(v.optional(text), 'the bank', { group: 'bank' }),
-  BANK_BIK: documented(bankDetail('BANK_BIK', 'bik', '9 digits'), "the bank's BIK, 9 digits", {
-    group: 'bank',
-  }),
-  BANK_CORRESPONDENT_ACCOUNT: documented(
-    bankDetail('BANK_CORRESPONDENT_ACCOUNT', 'correspondentAccount', '20 digits'),
-    "the bank's correspondent account, 20 digits",
-    { group: 'bank' },
+  BANK_BIK: bankDetail('BANK_BIK', 'bik', "the bank's BIK"),
+  BANK_CORRESPONDENT_ACCOUNT: bankDetail(
+    'BANK_CORRESPONDENT_ACCOUNT',
+    'correspondentAccount',
+    "the bank's correspondent account",
   ),
-  BANK_INN: documented(
-    bankDetail('BANK_INN', 'inn', '10 or 12 digits'),
-    "the recipient's INN, 10 or 12 digits",
-    { group: 'bank' },
-  ),
+  BANK_INN: bankDetail('BANK_INN', 'inn', "the recipient's INN"),
   BANK_ADDRESS: documented(v.optional(text), "the bank's address (optional)", { group: 'bank' }),
   BANK_BENEFICIARY_NAME: documented(v.optional(text), 'the beneficiary, when not the recipient', {
     group: 'bank',
@@ -455,22 +466,12 @@ export const EnvVariablesSchema = v.object({
     { group: 'telegram' },
   ),
   DEMO_AUTOPILOT: documented(
-    v.optional(
-      v.picklist(
-        ['on', 'off'],
-        (issue) => `DEMO_AUTOPILOT must be on or off, got "${String(issue.input)}"`,
-      ),
-    ),
+    onOrOff('DEMO_AUTOPILOT'),
     'the autopilot operator that plays the staff side a few seconds after each customer step; `off` leaves every order to you. `on` is refused with `BOT_TOKEN`: it would confirm real payments nobody checked',
     { group: 'demo', unset: '`on` in demo mode' },
   ),
   STATUS_LANE: documented(
-    v.optional(
-      v.picklist(
-        ['on', 'off'],
-        (issue) => `STATUS_LANE must be on or off, got "${String(issue.input)}"`,
-      ),
-    ),
+    onOrOff('STATUS_LANE'),
     "the status lane: the HTTP server answers an ordinary status poll itself, with Fastify's own answer at a fraction of its cost; `off` sends every request through Fastify (to rule the lane out when something looks wrong)",
     { group: 'server', unset: '`on`' },
   ),
