@@ -41,7 +41,7 @@ import {
   orderForOperator,
   rejectOrder,
 } from './operator-orders';
-import { answerAction } from '../orders/transition';
+import { answerAction, type OrderActionService } from '../orders/transition';
 import { checkInScope, operatorQueue, searchOrders } from './queue';
 import { readRates, setBaseRate, setSpread } from '../rates/rates';
 import { openReceipt } from '../receipts/receipts';
@@ -125,48 +125,44 @@ function readRoutes(app: Console): void {
   );
 }
 
-/** The actions on an order: each judges the order's id, then its body (contract.ts). */
+/**
+ * One action on an order, `POST /api/operator/orders/{id}/<action>`: the order's id judged, then
+ * its body, then the service run for the operator (with fresh init data when it moves money).
+ */
+function actionRoute<S extends v.GenericSchema>(
+  app: Console,
+  action: string,
+  name: OperatorWrite,
+  body: S,
+  service: OrderActionService<v.InferOutput<S>>,
+): void {
+  const schema = { tags: ['operator'], params: OrderParamsSchema, body };
+  app.post(
+    `/api/operator/orders/:id/${action}`,
+    { schema: { ...schema, response: ok(OrderActionResponseSchema) }, ...write(app, name) },
+    // The route's schemas judged the body: it is what the service takes.
+    (request) => answerAction(app, request as typeof request & { body: v.InferOutput<S> }, service),
+  );
+}
+
+/** The actions on an order, each with its body's schema and its service. */
 function actionRoutes(app: Console): void {
-  const action = <S extends v.GenericSchema>(name: OperatorWrite, body: S) => ({
-    schema: {
-      tags: ['operator'],
-      params: OrderParamsSchema,
-      body,
-      response: ok(OrderActionResponseSchema),
-    },
-    ...write(app, name),
-  });
-  const RequisitesSchema = v.union([CardRequisitesSchema, BankRequisitesSchema]);
-  app.post('/api/operator/orders/:id/requisites', action('requisites', RequisitesSchema), (r) =>
-    answerAction(app, r, giveRequisites),
+  const requisites = v.union([CardRequisitesSchema, BankRequisitesSchema]);
+  const office = OfficeInstructionsSchema;
+  actionRoute(app, 'requisites', 'requisites', requisites, giveRequisites);
+  actionRoute(app, 'office-instructions', 'officeInstructions', office, giveOfficeInstructions);
+  actionRoute(
+    app,
+    'confirm-payment',
+    'confirmPayment',
+    OperatorActionSchema,
+    confirmPaymentByOperator,
   );
-  app.post(
-    '/api/operator/orders/:id/office-instructions',
-    action('officeInstructions', OfficeInstructionsSchema),
-    (r) => answerAction(app, r, giveOfficeInstructions),
-  );
-  app.post(
-    '/api/operator/orders/:id/confirm-payment',
-    action('confirmPayment', OperatorActionSchema),
-    (r) => answerAction(app, r, confirmPaymentByOperator),
-  );
-  app.post('/api/operator/orders/:id/confirm-tx', action('confirmTx', ConfirmTxSchema), (r) =>
-    answerAction(app, r, confirmIncomingTx),
-  );
-  app.post(
-    '/api/operator/orders/:id/attach-deposit',
-    action('attachDeposit', AttachDepositSchema),
-    (r) => answerAction(app, r, attachIncomingDeposit),
-  );
+  actionRoute(app, 'confirm-tx', 'confirmTx', ConfirmTxSchema, confirmIncomingTx);
+  actionRoute(app, 'attach-deposit', 'attachDeposit', AttachDepositSchema, attachIncomingDeposit);
   // No body completes an order that needs no outgoing hash (an office buy, a sell).
-  app.post(
-    '/api/operator/orders/:id/complete',
-    action('complete', v.nullish(CompleteSchema, {})),
-    (r) => answerAction(app, r, completeOrder),
-  );
-  app.post('/api/operator/orders/:id/reject', action('reject', RejectSchema), (r) =>
-    answerAction(app, r, rejectOrder),
-  );
+  actionRoute(app, 'complete', 'complete', v.nullish(CompleteSchema, {}), completeOrder);
+  actionRoute(app, 'reject', 'reject', RejectSchema, rejectOrder);
 }
 
 /** The transfers to the deposit addresses no order took, and the rates and spreads. */
