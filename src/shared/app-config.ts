@@ -1,6 +1,6 @@
 /**
  * The app's start-up configuration (`AppConfigResponse`) as the server puts it into index.html
- * (issue 14: the app no longer waits for `GET /api/app-config` before its first render), and as
+ * (so that the app waits for no `GET /api/app-config` before its first render), and as
  * the app reads it back: one element id, one way to write it, one schema to read it.
  */
 import * as v from 'valibot';

@@ -84,7 +84,7 @@ export const CRYPTO_SEND_WARNING_MS = 5 * 60 * 1000;
 
 /**
  * The bot reminds a customer who has not said they paid (or sent the crypto of a sell) this long
- * before the deadline (issue 12).
+ * before the deadline.
  */
 export const PAYMENT_REMINDER_BEFORE_MS = 5 * 60 * 1000;
 

@@ -1,5 +1,5 @@
 /**
- * The bot's messages (issue 12), as the server's outbox and the operators' console both name
+ * The bot's messages, as the server's outbox and the operators' console both name
  * them: what a customer is told about their order, what the operators' chat is alerted to, and
  * where each message stands.
  */
@@ -47,7 +47,7 @@ export type OperatorAlert = (typeof OPERATOR_ALERTS)[number];
 export type OrderAlert = Exclude<OperatorAlert, AddressAlert>;
 
 /**
- * What the chain checker flags a seller's deposit for (issue 23): a transaction found after the
+ * What the chain checker flags a seller's deposit for: a transaction found after the
  * submission that is not the deposit (it failed, another token, another address, too little, too
  * early, another order's transfer), a transfer gone from the chain before its confirmations (a
  * reorganised block), a hash never found within the lookup window, and an overpayment to settle

@@ -1,5 +1,5 @@
 /**
- * The operators' queue as data (issue 11): each group is the orders waiting for one operator
+ * The operators' queue as data: each group is the orders waiting for one operator
  * action of the transition table, so a status that the table lets an operator move is in exactly
  * the group of that action; `flagged` holds the orders the sweeper or a reused receipt marked for
  * a person, whatever their status. The server fills the groups, the console shows them.

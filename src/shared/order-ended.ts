@@ -1,5 +1,5 @@
 /**
- * What the customer is told about an order that ended without completing (issue 10): why it ended
+ * What the customer is told about an order that ended without completing: why it ended
  * (the cancellation's reason, the rejection's catalogue reason and text) and what happens to money
  * already paid or crypto already sent. One wording for the app's alerts, notices and details
  * screen and for the bot's messages, in the customer's language.

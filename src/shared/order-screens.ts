@@ -89,8 +89,8 @@ export type OrderScreenDestination = OrderScreen | '/' | '/my-orders';
 
 /**
  * The alerts a screen shows before it leaves: keys of the dictionary's `errors` section, or
- * `ended`: why the order ended and what happens to money already paid or sent (issue 10: an order
- * that ends while the customer looks at it says so, never silently moves to a list).
+ * `ended`: why the order ended and what happens to money already paid or sent (an order that
+ * ends while the customer looks at it says so, never silently moves to a list).
  */
 export type OrderScreenAlert = 'orderRejected' | 'orderCancelled' | 'ended';
 

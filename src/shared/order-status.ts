@@ -43,7 +43,7 @@ export function isFinalStatus(status: OrderStatus): boolean {
 
 /**
  * Who causes a change: the customer in the app, an operator in the staff API, the server's own
- * jobs, or the chain checker on what a node said (issue 23: the audit trail tells a transaction
+ * jobs, or the chain checker on what a node said (so that the audit trail tells a transaction
  * confirmed by the chain from one an operator confirmed by hand).
  */
 export type Actor = 'customer' | 'operator' | 'system' | 'chain';
@@ -280,7 +280,7 @@ export const STATUS_LABEL_KEYS = {
 
 /**
  * The statuses in which the order waits for its customer, not for us, and what they must do:
- * the history sets them apart from those where the customer only waits (issue 10).
+ * the history sets them apart from those where the customer only waits.
  */
 export const CUSTOMER_ACTIONS = {
   REQUISITES_READY: 'pay',

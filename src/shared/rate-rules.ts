@@ -1,5 +1,5 @@
 /**
- * How operators change rates (issue 11): the second confirmation a large change of a base rate
+ * How operators change rates: the second confirmation a large change of a base rate
  * needs, and spreads typed as percentages but kept in basis points. Only the server and the
  * console use these, so they stay out of the customer's first chunk.
  */

@@ -1,5 +1,5 @@
 /**
- * The support chat's link for one order (issue 10, "Help where it is needed"): the configured
+ * The support chat's link for one order, so that help is where it is needed: the configured
  * `SUPPORT_URL` (a `https://t.me/` link to a user or bot) with the customer's first line already
  * typed. t.me takes that line as `?text=`, percent-encoded (not `+` for a space, which some
  * Telegram clients show as it is).

@@ -1,5 +1,5 @@
 /**
- * Floods of operator alerts (issue 21, item 6): a backlog after an outage can flag tens of
+ * Floods of operator alerts: a backlog after an outage can flag tens of
  * thousands of orders at once, and Telegram lets a group have about 20 messages a minute. So the
  * operators' chat gets at most SUMMARY_AFTER messages of one kind in any minute: the first ones as
  * they are, and the last place of the minute goes to one summary of every alert of that kind still

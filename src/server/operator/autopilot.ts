@@ -1,5 +1,5 @@
 /**
- * The demo's autopilot operator (issue 13): in demo mode, where nobody plays the staff side, it
+ * The demo's autopilot operator: in demo mode, where nobody plays the staff side, it
  * does what an operator would, a few seconds after the customer's last step, through the same
  * service functions as the console (so the same checks, transitions, audit trail and messages):
  * card or bank requisites, office instructions with a reservation code, the payment confirmed
@@ -143,10 +143,10 @@ export async function runAutopilot(
           ),
         );
       if (skipped.size > 0) query = query.where('id', 'not in', [...skipped]);
-      // A seller's transaction on a network read from a node is the chain checker's to confirm
-      // (issue 23): a demo against a local chain shows the real check, not a pretend operator.
-      // A buy's payout there must be a real transfer, which the completion checks on the chain
-      // (issue 23, "An operator's payout"): the autopilot cannot send one, so a person does.
+      // A seller's transaction on a network read from a node is the chain checker's to confirm:
+      // a demo against a local chain shows the real check, not a pretend operator. A buy's
+      // payout there must be a real transfer, which the completion checks on the chain: the
+      // autopilot cannot send one, so a person does.
       const checked = NETWORK_IDS.filter((network) => ctx.chain[network] !== undefined);
       if (checked.length > 0) {
         query = query.where((w) =>

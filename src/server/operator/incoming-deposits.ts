@@ -1,5 +1,5 @@
 /**
- * The unmatched deposits (issue 23, "Deposits without a hash"): transfers to a deposit address
+ * The unmatched deposits, those that came without a hash: transfers to a deposit address
  * that the chain checker's scan kept (chain/chain-scan.ts) because no submitted hash named them and
  * they matched no single waiting sell. Operators see them (all of them, and on a waiting sell
  * those of its network and coin) and attach one to a sell as its deposit (operator-orders.ts,

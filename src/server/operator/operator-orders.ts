@@ -406,7 +406,7 @@ export const confirmPaymentByOperator = (
 
 /**
  * The seller's transaction is confirmed. On a network read from a node the chain checker confirms
- * it itself (issue 23); an operator still can when the chain cannot be read, but only with a
+ * it itself; an operator still can when the chain cannot be read, but only with a
  * reason (CONFIRM_REASON_REQUIRED without one), which the audit trail keeps with what the chain
  * check had seen by then. The check's row is closed by the checker once the order moved on. A
  * network without a node is confirmed as before (a reason given there is kept too).
@@ -522,11 +522,11 @@ export const attachIncomingDeposit: OrderActionService<
 
 /**
  * Completes an order; a P2P or bank buy needs the hash of the transfer that sent the crypto. On a
- * network read from a node the hash is checked first (issue 23, "An operator's payout";
- * chain/payout-check.ts): a wrong payout is refused with what is wrong, a hash the chain cannot
- * confirm yet with TX_UNCONFIRMED, unless the operator overrides with a reason, which the audit
- * trail keeps with the problem it overrode. A payout checked right is written as a 'payout' chain
- * check with the completion and followed to finality by the chain checker.
+ * network read from a node the hash is checked first (chain/payout-check.ts): a wrong payout is
+ * refused with what is wrong, a hash the chain cannot confirm yet with TX_UNCONFIRMED, unless the
+ * operator overrides with a reason, which the audit trail keeps with the problem it overrode. A
+ * payout checked right is written as a 'payout' chain check with the completion and followed to
+ * finality by the chain checker.
  */
 export const completeOrder: OrderActionService<v.InferOutput<typeof CompleteSchema>> = async (
   ctx,

@@ -1,5 +1,5 @@
 /**
- * What operators look at (issue 11): the queue, grouped by the operator action each order waits
+ * What operators look at: the queue, grouped by the operator action each order waits
  * for (src/shared/operator-queue.ts), most urgent first, with a count per group; and the search
  * and filter over every order. Each row carries its customer, the deadline that matters and its
  * flags, decided by the same rules as the sweeper's.

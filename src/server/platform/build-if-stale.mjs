@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * Builds the app and the server only when the build is missing or older than its sources
- * (issue 22, item 2): run at install (`prepare`) and before every `npm start` (`prestart`), so
+ * Builds the app and the server only when the build is missing or older than its sources: run
+ * at install (`prepare`) and before every `npm start` (`prestart`), so
  * that the build happens once and a start takes seconds. Two starts from one checkout do not
  * race on dist/: the first takes a lock (a directory, made atomically) and builds, the others
  * wait for it and then find the build fresh. Plain JavaScript with no dependency, as it must run

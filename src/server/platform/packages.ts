@@ -2,7 +2,7 @@
  * Packages loaded where they are first needed, not when the server starts: the PostgreSQL driver
  * on a server that runs on SQLite, grammY on one without a bot, and viem on one that reads no EVM
  * chain each hold megabytes of the heap (3, 4.5 and 7.5 MB) that such a server would carry for
- * nothing (issue 22, item 5). `require` loads them synchronously at the point of use (pg and
+ * nothing. `require` loads them synchronously at the point of use (pg and
  * grammY are CommonJS, their `import` the same module; viem ships a CommonJS build beside its
  * ES modules, and nothing of ours compares its classes across the two), and types come from
  * `import type` as usual.

@@ -1,5 +1,5 @@
 /**
- * A receipt upload's body, read as it arrives (issue 22, item 5). The body of
+ * A receipt upload's body, read as it arrives. The body of
  * `POST /api/orders/{id}/receipt` is JSON, `{ "fileName": …, "fileData": "data:<type>;base64,<data>",
  * "fileSize": … }`, and its fileData holds a 10 MB file as 13.3 MB of base64. Read as one string,
  * parsed and decoded, an upload held over 50 MB of strings, and three at once took the server

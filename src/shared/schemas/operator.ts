@@ -16,7 +16,7 @@ import { line, lineText, paragraph, SlugSchema } from './text';
 /**
  * Every action body may carry the status the operator saw: the action is then taken only while
  * the order is still in it, so an operator acting on a view another operator already changed is
- * refused (409 INVALID_STATUS with the status it has now), never acting twice (issue 11).
+ * refused (409 INVALID_STATUS with the status it has now), never acting twice.
  */
 const seen = { expectedStatus: v.optional(v.picklist(ORDER_STATUSES)) };
 

@@ -1,5 +1,5 @@
 /**
- * Lookups by key gathered into one query (issue 14): every key asked for in the same turn of
+ * Lookups by key gathered into one query: every key asked for in the same turn of
  * the event loop is read together, once that turn's callbacks have run. Under load one query
  * answers the requests parsed in one go, and a key asked for twice is read once; alone, a
  * lookup waits for nothing but the end of its turn. Each lookup is issued after it was asked

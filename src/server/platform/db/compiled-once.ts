@@ -1,6 +1,6 @@
 /**
- * A query of fixed shape built and compiled once, then run with each call's values (issue 14:
- * building and compiling a Kysely query costs more than SQLite running it). For the hot paths
+ * A query of fixed shape built and compiled once, then run with each call's values (building and
+ * compiling a Kysely query costs more than SQLite running it). For the hot paths
  * only: the shape may not depend on the values, and each value must be a plain parameter (an
  * `=` comparison, say), never a list that the builder would expand.
  */

@@ -33,8 +33,8 @@ export interface OpenDatabase {
 
 /**
  * SQLite's page cache per connection, in KiB: better-sqlite3 builds SQLite with 16 MB, which a
- * server reading 100 000 orders fills and keeps for good, a tenth of its memory (issue 22, item
- * 5). Pages beyond it come from the operating system's file cache, which is shared and reclaimable.
+ * server reading 100 000 orders fills and keeps for good, a tenth of its memory. Pages beyond it
+ * come from the operating system's file cache, which is shared and reclaimable.
  */
 const SQLITE_CACHE_KIB = 4_000;
 
@@ -83,7 +83,7 @@ const STATEMENTS_KEPT = 1_000;
 
 /**
  * The SQLite database as Kysely sees it, with each statement compiled once and reused: compiling
- * costs about 2.5 times running (issue 14). Kysely never streams here, so a statement is never
+ * costs about 2.5 times running. Kysely never streams here, so a statement is never
  * busy when it is asked for again.
  */
 function reusing(database: SqliteDatabase): SqliteDatabase {
@@ -173,8 +173,8 @@ const EVERY_COLUMN = /(?<!\()\*/;
  * without parameters (migrations, several commands at once) are sent as they are, and so are
  * those whose result is every column of a table: PostgreSQL refuses to run a prepared statement
  * whose result a migration changed ("cached plan must not change result type"), so on the
- * instances still serving during a rolling deploy that adds a column they would fail (issue 21,
- * item 13). The hot queries name their columns and stay prepared.
+ * instances still serving during a rolling deploy that adds a column they would fail. The hot
+ * queries name their columns and stay prepared.
  */
 function namingStatements(pool: pg.Pool): PostgresPool {
   // null: a statement sent unnamed, planned at every call.

@@ -14,8 +14,9 @@ import {
 /** How often a returning customer's last visit is written at most, give or take a quarter. */
 const RECORD_INTERVAL_MS = 60_000;
 /**
- * Bounds the memory of who was recorded recently: above the customers active at once (issue 14's
- * 10 000 with an order open), so that polling never writes for want of room.
+ * Bounds the memory of who was recorded recently: above the customers active at once (the
+ * 10 000 with an order open that the server is measured with), so that polling never writes for
+ * want of room.
  */
 export const RECORDED_MAX = 50_000;
 /**

@@ -1,7 +1,7 @@
 /**
  * Demo mode's sign-in (design.md, "Identity"): with no BOT_TOKEN the server signs init data for
  * a demo customer itself, so the app runs end to end in a plain browser. Each browser is its own
- * demo customer (issue 13), named by the random id it keeps in local storage, so visitors of one
+ * demo customer, named by the random id it keeps in local storage, so visitors of one
  * demo never see or block each other's orders.
  */
 import { createHash } from 'node:crypto';

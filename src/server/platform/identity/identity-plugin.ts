@@ -1,5 +1,5 @@
 /**
- * Identity as hooks (design.md, "Identity"), known before a body is read (issue 22, item 4):
+ * Identity as hooks (design.md, "Identity"), known before a body is read:
  * `authenticate` verifies the caller's Telegram init data from the Authorization header or the
  * query (onRequest) and puts them on `request.caller`; a call that names itself only in its
  * (small) body, the spec's `telegramInitData` field, is verified once that is parsed
@@ -53,7 +53,7 @@ declare module 'fastify' {
     /**
      * Whose orders an operator's console holds: every customer's (null) for OPERATOR_IDS; in demo
      * mode, a demo customer who is not listed there sees and acts on their own orders only, so
-     * that visitors of a shared demo never see or stall each other's (issue 21, item 3).
+     * that visitors of a shared demo never see or stall each other's.
      */
     consoleScope: (telegramId: number) => number | null;
     /** Writes the customers seen so far now rather than within RECORD_FLUSH_MS (for tests). */

@@ -1,5 +1,6 @@
 /**
- * The bot token never reaches a log line or a stored error (issue 21, item 1). grammY's network
+ * The bot token never reaches a log line or a stored error: whoever reads them could drive the
+ * bot. grammY's network
  * errors carry the request's URL, `…/bot<TOKEN>/getMe`, in their message, their stack and their
  * nested `error`; so the logger's error serializer and its message hook (app.ts) and the outbox's
  * stored errors (notifications/worker.ts) all pass what they write through this one rule, and no

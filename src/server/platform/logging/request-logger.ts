@@ -1,5 +1,5 @@
 /**
- * A request's logger, made when the request first logs (issue 22, item 5). Fastify gives every
+ * A request's logger, made when the request first logs. Fastify gives every
  * request a child of the app's logger bound to its id; pino builds that child's bindings as JSON
  * at once, a tenth of the server's time on a status poll, which logs nothing at `info` (its line
  * is at debug: platform/logging/request-log.ts). This logger stands in for the child until a line is
