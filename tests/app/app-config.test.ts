@@ -28,7 +28,7 @@ afterEach(() => {
   document.head.innerHTML = '';
 });
 
-describe('the start-up configuration (issue 14: no call before the first render)', () => {
+describe('the start-up configuration', () => {
   it('is read from the element the server put into index.html, without a call', async () => {
     const fetchMock = serveAppConfig();
     pageWith(appConfigElement(INLINE));

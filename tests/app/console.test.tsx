@@ -1,5 +1,5 @@
 /**
- * The operator console's screens (issue 11) with the API faked: the entry on /currencies only
+ * The operator console's screens with the API faked: the entry on /currencies only
  * for operators, the queue's groups and rows, and on the order screen the actions of each status,
  * their forms (the card checked by Luhn, the bank form prefilled from the default account), the
  * status the operator saw sent with every action, and what a stale view is told.
@@ -259,7 +259,7 @@ describe('the order: the actions of its status', () => {
   );
 });
 
-describe('the time of an order (issue 21, item 15)', () => {
+describe('the time of an order: when it ended, or its countdown', () => {
   it('a final order shows when it ended, not a countdown; an active one counts down', async () => {
     const endedAt = iso(FIXTURE_NOW - 3 * MINUTE);
     await openOrder(view({ status: 'COMPLETED' }, { deadline: null, endedAt }));
@@ -702,7 +702,7 @@ describe("the bot's messages of the order", () => {
   });
 });
 
-describe("the console tells how a sell's transaction is checked (issue 23)", () => {
+describe("the console tells how a sell's transaction is checked", () => {
   const sell = {
     type: 'SELL' as const,
     status: 'TX_PENDING' as const,
@@ -731,7 +731,7 @@ describe("the console tells how a sell's transaction is checked (issue 23)", () 
   });
 });
 
-describe("the console confirms a sell's transaction by hand with a reason where the chain checks it (issue 23)", () => {
+describe("the console confirms a sell's transaction by hand with a reason where the chain checks it", () => {
   const CONFIRM = `/api/operator/orders/${ID}/confirm-tx`;
   const pending = {
     type: 'SELL' as const,
@@ -791,7 +791,7 @@ describe("the console confirms a sell's transaction by hand with a reason where 
   });
 });
 
-describe('the console completes a buy whose payout is checked on the chain (issue 23, "An operator\'s payout")', () => {
+describe('the console completes a buy whose payout is checked on the chain', () => {
   const COMPLETE = `/api/operator/orders/${ID}/complete`;
   const hash = `0x${'e'.repeat(64)}`;
   const paid = { status: 'PAYMENT_CONFIRMED' as const, network: 'BASE' as const };
@@ -916,7 +916,7 @@ describe('the console completes a buy whose payout is checked on the chain (issu
   });
 });
 
-describe('unmatched deposits on a sell waiting for its crypto (issue 23, "Deposits without a hash")', () => {
+describe('unmatched deposits, which came without a hash, on a sell waiting for its crypto', () => {
   const ATTACH = `/api/operator/orders/${ID}/attach-deposit`;
   const SENDER = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
   const TWINS = `0x${'ab'.repeat(32)}`;

@@ -1,5 +1,5 @@
 /**
- * Help on the order screens (issue 10): cancel, with a confirmation, on every screen where the
+ * Help on the order screens: cancel, with a confirmation, on every screen where the
  * server lets a customer cancel (waiting, payment, bank-requisites, office-waiting, send-crypto),
  * offered only in the statuses of CUSTOMER_CANCELLABLE, ending on the order's details; and a
  * support button on every order screen that opens the support chat with the order's number typed.

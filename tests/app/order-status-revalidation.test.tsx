@@ -1,5 +1,5 @@
 /**
- * The order screens' polls are conditional (issue 14): the app sends the ETag of the last 200 as
+ * The order screens' polls are conditional: the app sends the ETag of the last 200 as
  * `If-None-Match`, keeps that answer on `304 Not Modified` (no render, and the clock offset of the
  * 200, not one recomputed from its old `serverTime`), takes a 200 with a new ETag in its place,
  * and treats a 304 it did not ask for as a failed poll. The status call is faked, with the clock.
@@ -99,7 +99,7 @@ function renderOrderScreen() {
   return { hook, renders: () => renders };
 }
 
-describe('conditional status polls (issue 14: If-None-Match and 304)', () => {
+describe('conditional status polls: If-None-Match and 304', () => {
   it('the first poll sends no If-None-Match; the next send the ETag of the last 200', async () => {
     const server = serveStatus();
     renderOrderScreen();

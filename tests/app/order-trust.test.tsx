@@ -1,11 +1,11 @@
 /**
- * Issue 10, the rest of "a customer trusts it with 100 000 roubles": deadlines the customer can
- * see (send-crypto's countdown, the operator's deadline while waiting, the notice once time is
- * up), an order that ends while the customer looks at it says why and what happens to the money,
- * 'I have paid' and 'I received' ask first, the bank details wait honestly and carry the payment
- * purpose, hashes open on the explorer, the rejection catalogue in the customer's language, the
- * history sets apart the orders waiting for their customer, finished orders speak in the past
- * tense, and a customer at the active-order limit sees the open orders. API and clock faked.
+ * What lets a customer trust the app with 100 000 roubles: deadlines the customer can see
+ * (send-crypto's countdown, the operator's deadline while waiting, the notice once time is up), an
+ * order that ends while the customer looks at it says why and what happens to the money, 'I have
+ * paid' and 'I received' ask first, the bank details wait honestly and carry the payment purpose,
+ * hashes open on the explorer, the rejection catalogue in the customer's language, the history sets
+ * apart the orders waiting for their customer, finished orders speak in the past tense, and a
+ * customer at the active-order limit sees the open orders. API and clock faked.
  */
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
@@ -94,7 +94,7 @@ async function open(
   return { ...served, app };
 }
 
-describe('send-crypto shows the sell deadline (issue 10, "Deadlines the customer can see")', () => {
+describe('send-crypto shows the sell deadline', () => {
   it('as a duration left, with the spec text that expiry cancels the order and not to send after it', async () => {
     await open('send-crypto', SELL);
     const banner = screen.getByTestId('countdown');
@@ -209,7 +209,7 @@ describe('waiting for an operator shows the deadline the server keeps', () => {
   });
 });
 
-describe('bank-requisites (issue 10, "Help where it is needed")', () => {
+describe('bank-requisites', () => {
   it('before an operator gives the details: a waiting state with the usual time, never "Requisites not configured"', async () => {
     await open(
       'bank-requisites',
@@ -351,7 +351,7 @@ describe("office 'I received' says what was received and asks first", () => {
   });
 });
 
-describe('the details of an order that ended (issue 10)', () => {
+describe('the details of an order that ended', () => {
   it('a rejection reads the catalogue reason and the operator text; money and support come first', async () => {
     await open('details', {
       status: 'REJECTED',

@@ -1,5 +1,5 @@
 /**
- * The primary action of a screen (issue 10, "Native feel"): inside Telegram it is Telegram's
+ * The primary action of a screen, as a native app has it: inside Telegram it is Telegram's
  * main button (text, loader, enabled state), bound while the screen shows it and hidden when it
  * goes; in a plain browser it is an in-page button. The SDK's main button is replaced by a fake
  * that records what the app asked of it.

@@ -1,5 +1,5 @@
 /**
- * Screens never import from other screens (issue 9, "Order screens as data"): what two screens
+ * Screens never import from other screens: what two screens
  * share is a component or a hook. Read from the sources, so a new import is caught at once.
  */
 import path from 'node:path';

@@ -333,7 +333,7 @@ describe('a hash refused by the server says why', () => {
   );
 });
 
-describe('a hash the chain shows is not the deposit says exactly what is wrong (issue 23)', () => {
+describe('a hash the chain shows is not the deposit says exactly what is wrong', () => {
   it.each([
     [
       'en',

@@ -1,5 +1,5 @@
 /**
- * The API benchmark (issue 14), measured from outside: the server is started the way `npm start`
+ * The API benchmark, measured from outside: the server is started the way `npm start`
  * starts it (from BENCH_SERVER_DIR, default this checkout, after `npm run build` unless
  * BENCH_NO_BUILD=1), logging to a file as in production, on a database of its own; the load
  * comes from other processes (autocannon for the closed loop, tests/bench/open-loop.ts for the
@@ -18,7 +18,7 @@
  * Nothing is asserted. PostgreSQL is measured too when TEST_DATABASE_URL names a server (a
  * database of its own is created and dropped). BENCH_SECONDS sets each run's length (8).
  *
- * Then the backlog (issue 21, item 4; tests/helpers/backlog.ts): the server starts on a database
+ * Then the backlog (tests/helpers/backlog.ts): the server starts on a database
  * holding 40 000 orders to flag and 30 000 overdue orders while 8 apps poll their orders' status;
  * prints the polls' p50/p99/max and how long until every overdue order is cancelled and every
  * waiting one flagged (the goal: no poll over 500 ms, p99 under 100 ms, all cancelled within

@@ -1,5 +1,5 @@
 /**
- * The first screen over a phone's network (issue 22, item 1), measured in Chromium: the server
+ * The first screen over a phone's network, measured in Chromium: the server
  * started the way `npm start` starts it (from BENCH_SERVER_DIR, built beforehand by `npm run
  * bench`), and, as the yardstick, the same build served by a plain static server that gzips what
  * it sends (level 6, as compression middleware and most static hosts do) and passes /api on to

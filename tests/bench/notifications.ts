@@ -1,9 +1,9 @@
 /**
- * A benchmark of the bot's notifications (issue 12) against the local fake Bot API, with the
+ * A benchmark of the bot's notifications against the local fake Bot API, with the
  * server's own outbox worker and Telegram's limits kept by grammY's throttler:
  * - throughput: MESSAGES messages to as many customers, all due at once: messages per second, and
  *   the most that reached the fake Bot API in any sliding second (Telegram allows about 30);
- * - a customer behind the operators' backlog (issue 21, item 7): OPERATOR_ALERTS alerts queued
+ * - a customer behind the operators' backlog: OPERATOR_ALERTS alerts queued
  *   for the operators' chat, then CUSTOMER_CHANGES operators' requisites one after another: the
  *   time from each change's answer to the customer's message (the goal: under 2 s);
  * - lag: status changes at CHANGES_PER_SECOND for BENCH_SECONDS, through the operators' and the

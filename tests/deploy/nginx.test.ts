@@ -1,5 +1,5 @@
 /**
- * The deployment deploy/ ships, run (issue 22, item 6): Debian's nginx with the shipped site,
+ * The deployment deploy/ ships, run: Debian's nginx with the shipped site,
  * deploy/nginx/exchange.conf, only its placeholders filled in, in front of two server instances
  * (the production bundle, as the systemd unit starts it) on one PostgreSQL database, the bot
  * taking its updates by webhook from a fake Bot API.

@@ -19,7 +19,7 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF');
 
 /**
  * A phone on which no alert may appear: every step of these journeys succeeds. The only dialogs
- * are the confirmations of 'I have paid' and 'I received' (issue 10), each named here.
+ * are the confirmations of 'I have paid' and 'I received', each named here.
  */
 async function withPhoneNoAlerts(
   options: PhoneOptions,

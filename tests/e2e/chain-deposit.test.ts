@@ -1,12 +1,11 @@
 /**
- * A seller's deposit checked on a real EVM chain, in Chromium against the real server (issue 23,
- * "Tests": "a browser test in which a seller's deposit on the local chain goes from 'seen'
- * through the confirmations to confirmed with nobody acting"). The server reads BEP20 from a
- * Hardhat node started here, configured through the variables an operator sets
- * (CHAIN_RPC_BEP20, TOKEN_CONTRACT_USDT_BEP20, CHAIN_CONFIRMATIONS_BEP20, DEPOSIT_ADDRESS_EVM,
- * CHAIN_CHECK_INTERVAL_MS); BEP20's USDT is the chain's 18-decimal token, as Binance's on BSC.
- * No autopilot: only the chain checker moves an order, except where an operator attaches a
- * deposit that came without a hash ("Deposits without a hash").
+ * A seller's deposit checked on a real EVM chain, in Chromium against the real server: it goes from
+ * 'seen' through the confirmations to confirmed with nobody acting. The server reads BEP20 from a
+ * Hardhat node started here, configured through the variables an operator sets (CHAIN_RPC_BEP20,
+ * TOKEN_CONTRACT_USDT_BEP20, CHAIN_CONFIRMATIONS_BEP20, DEPOSIT_ADDRESS_EVM,
+ * CHAIN_CHECK_INTERVAL_MS); BEP20's USDT is the chain's 18-decimal token, as Binance's on BSC. No
+ * autopilot: only the chain checker moves an order, except where an operator attaches a deposit
+ * that came without a hash.
  */
 import type { Browser, Page } from 'playwright-core';
 import type { Hash } from 'viem';

@@ -1,5 +1,5 @@
 /**
- * The operator console (issue 11) in Chromium against the real server in demo mode, where the
+ * The operator console in Chromium against the real server in demo mode, where the
  * demo customer is an operator too: one tab is the customer, another the console. An operator
  * takes a P2P buy from the queue to COMPLETED while the customer's tab follows; a rejection with
  * a catalogue reason given in English is read by the customer in Russian; two operators on one
@@ -287,7 +287,7 @@ describe('the operator console', () => {
     }
   });
 
-  it('init data an hour old cannot complete: the typed hash stays, the console asks to be reopened in Russian, and the reopened console has the hash and completes (issue 21, items 2, 15, 16)', async () => {
+  it('init data an hour old cannot complete: the typed hash stays, the console asks to be reopened in Russian, and the reopened console has the hash and completes', async () => {
     const customer = await phone('ru');
     const operator = await phone('ru');
     try {

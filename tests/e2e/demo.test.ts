@@ -1,11 +1,11 @@
 /**
- * The first hour (issue 13): the untouched demo, started the way `npm start` starts it (the
+ * A newcomer's first hour: the untouched demo, started the way `npm start` starts it (the
  * compiled server) with no configuration at all (demo mode, the autopilot on), as a newcomer tries
  * it in a browser:
  * - a P2P buy, a bank buy, an office buy and a sell each reach COMPLETED in under a minute with
  *   nobody acting but the customer and the autopilot;
  * - two browsers are two demo customers: neither sees nor reaches the other's orders, in the app
- *   or in their consoles (issue 21, item 3);
+ *   or in their consoles;
  * - the README's tour, followed word for word (its wallet, card and hash read from README.md).
  * The README's tour shows the screens this test saves to tests/e2e/readme/.
  */
@@ -21,7 +21,7 @@ import { TRON_WALLET, createP2pBuy, createSell, orderIdOf } from './journeys';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const README_SHOTS = path.join(ROOT, 'tests', 'e2e', 'readme');
-/** Each journey, end to end, in under this (issue 13). */
+/** Each journey, end to end, in under this. */
 const JOURNEY_MS = 60_000;
 const EVM_WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
@@ -259,7 +259,7 @@ describe('one demo customer per browser', () => {
   });
 
   it(
-    "each visitor's console holds their own orders: another browser's search finds nothing and its order is not found (issue 21, item 3)",
+    "each visitor's console holds their own orders: another browser's search finds nothing and its order is not found",
     { timeout: 2 * JOURNEY_MS },
     async () => {
       const own = { storedLanguage: 'en', ownDemoCustomer: true } as const;

@@ -78,7 +78,7 @@ describe('landing (/)', () => {
     });
   });
 
-  it('opens without asking GET /api/app-config: index.html carries it (issue 14)', async () => {
+  it('opens without asking GET /api/app-config: index.html carries it', async () => {
     await withPhone(e2e.browser, {}, async (page) => {
       const asked: string[] = [];
       page.on('request', (request) => asked.push(new URL(request.url()).pathname));
@@ -306,7 +306,7 @@ describe('with a real bot token', () => {
   });
 });
 
-describe('framing (issue 22, item 3)', () => {
+describe('framing', () => {
   it("a page of another origin cannot show the app in a frame: only Telegram's web clients may", async () => {
     const framer = http.createServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/html' });

@@ -86,7 +86,7 @@ export function useBrowserAndServer(
   };
 }
 
-/** The demo identity every phone keeps unless it asks for its own (issue 13). */
+/** The demo identity every phone keeps unless it asks for its own. */
 const E2E_DEMO_BROWSER = 'e2e-demo-browser-0000000000000001';
 /**
  * The demo customer the phones sign in as (each browser is its own demo customer): tests write

@@ -1,5 +1,5 @@
 /**
- * Help on the order screens (issue 10) in Chromium against the real server: a P2P buy cancelled
+ * Help on the order screens in Chromium against the real server: a P2P buy cancelled
  * from the waiting screen after a confirmation ends on its details showing it cancelled, and the
  * support button of an order screen opens the support chat with the order's number typed.
  * Screenshots at 360 and 390 px.

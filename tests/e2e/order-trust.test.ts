@@ -1,10 +1,10 @@
 /**
- * Issue 10 in Chromium against the real server: the sell deadline on send-crypto as a countdown,
- * and once it passes the notice not to send, the sweeper's cancel told with its reason and what
- * to do about money; the details of a rejected order read the catalogue reason with support
- * first; hashes open on the block explorer; the history sets apart what waits for the customer;
- * a customer at the active-order limit reaches the open orders in one tap. Both languages;
- * screenshots at 390 and 360 px.
+ * What lets a customer trust the app, in Chromium against the real server: the sell deadline on
+ * send-crypto as a countdown, and once it passes the notice not to send, the sweeper's cancel told
+ * with its reason and what to do about money; the details of a rejected order read the catalogue
+ * reason with support first; hashes open on the block explorer; the history sets apart what waits
+ * for the customer; a customer at the active-order limit reaches the open orders in one tap. Both
+ * languages; screenshots at 390 and 360 px.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR, OperatorClient } from '../helpers/operator';

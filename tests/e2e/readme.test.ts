@@ -87,7 +87,7 @@ describe('the documented commands, as written', () => {
   );
 
   it(
-    'a second `npm start` reuses the build (issue 22): dist/ untouched, the health check answered at once',
+    'a second `npm start` reuses the build: dist/ untouched, the health check answered at once',
     { timeout: START_MS },
     async () => {
       const built = ['dist/index.html', 'dist-server/main.js'].map((file) => path.join(dir, file));
@@ -138,7 +138,7 @@ describe('the documented commands, as written', () => {
   });
 
   it(
-    'two `npm start` at once from one unbuilt checkout (issue 22): one builds, the other waits, both serve the same build',
+    'two `npm start` at once from one unbuilt checkout: one builds, the other waits, both serve the same build',
     { timeout: START_MS },
     async () => {
       const fresh = scratchCopy();

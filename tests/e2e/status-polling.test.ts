@@ -1,5 +1,5 @@
 /**
- * The status poll in Chromium against the real server (issue 14): an order screen left open asks
+ * The status poll in Chromium against the real server: an order screen left open asks
  * with the ETag of its last answer as If-None-Match and gets 304 Not Modified, with no body, while
  * the order stays as it is, and shows the order's new state as soon as an operator acts.
  */

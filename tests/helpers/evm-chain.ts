@@ -1,5 +1,5 @@
 /**
- * A real EVM chain for tests (issue 23, "Tests"): Hardhat's in-process network (EDR) behind its
+ * A real EVM chain for tests: Hardhat's in-process network (EDR) behind its
  * own JSON-RPC server on 127.0.0.1, so viem speaks real HTTP JSON-RPC to it, fully offline.
  * TestToken.sol is compiled with solc-js once per test run (kept in the temp directory by the
  * hash of its source and the compiler's version) and deployed three times: a 6-decimal USDT, an

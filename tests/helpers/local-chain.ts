@@ -1,8 +1,7 @@
 /**
- * A local EVM chain to try the chain checks by hand (issue 23, "The README tells how to try it
- * locally"): starts Hardhat's network on 127.0.0.1:8545 with the test tokens, mines a block every
- * two seconds so confirmations count up, and prints the variables to give the server. Then reads
- * commands from the terminal:
+ * A local EVM chain to try the chain checks by hand, as the README tells: starts Hardhat's network
+ * on 127.0.0.1:8545 with the test tokens, mines a block every two seconds so confirmations count
+ * up, and prints the variables to give the server. Then reads commands from the terminal:
  *
  *   send 150.25     the customer sends 150.25 of the 6-decimal USDT to the deposit address
  *   fake 150.25     the same amount of the look-alike USDT

@@ -1,7 +1,7 @@
 /**
  * The real server as a child process, configured by environment variables only, for tests that
  * kill it: the production bundle (dist-server/) started with package.json's `start` command as
- * it is, Node's flags included, so what is killed is what production runs (issue 21, item 14);
+ * it is, Node's flags included, so what is killed is what production runs;
  * the bundle is built first when it is missing or older than a source. Ready once GET
  * /api/health answers 200, killed with SIGKILL at once, and never left behind: every child still
  * running when the test process exits is killed with it.

@@ -1,5 +1,5 @@
 /**
- * The authenticator on the polling path (issue 14): a polling customer is written at most about
+ * The authenticator on the polling path: a polling customer is written at most about
  * once a minute, never on the request's path but by a flush, and when the memory of who was
  * recorded is full the least recently recorded one leaves it, not everyone at once (it used to
  * clear itself, and every customer then wrote again together). Init data is verified once and

@@ -1,5 +1,5 @@
 /**
- * The demo's autopilot operator (issue 13): it plays the staff side a few seconds after the
+ * The demo's autopilot operator: it plays the staff side a few seconds after the
  * customer's last step, through the console's own service functions and audit trail, and leaves
  * alone every order a person took.
  */

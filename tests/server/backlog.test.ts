@@ -1,5 +1,5 @@
 /**
- * A backlog stalls no request (issue 21, item 4): the production bundle starts on a database
+ * A backlog stalls no request: the production bundle starts on a database
  * holding 40 000 orders to flag and 30 000 overdue orders (tests/helpers/backlog.ts) while 8
  * customers' apps poll their orders' status. Every background job works in bounded batches and
  * yields between them, so no poll takes over 500 ms, p99 stays under 100 ms, and every overdue

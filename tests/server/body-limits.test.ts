@@ -1,5 +1,5 @@
 /**
- * Bodies are judged before they are read (issue 22, item 4): a JSON call takes at most 64 KB and
+ * Bodies are judged before they are read: a JSON call takes at most 64 KB and
  * is refused 413 from its Content-Length; the receipt upload alone takes a 10 MB file as a data
  * URL, and only from a known caller, on their own order waiting for a receipt. Each refusal is
  * answered at once: the requests here send their headers and a first kilobyte, never the rest,
@@ -68,7 +68,7 @@ function announce(path: string, length: number, user?: TestUser, method = 'POST'
 
 const receiptPath = (id: string) => API_PATHS.receipt(id);
 
-describe('bodies judged before they are read (issue 22, item 4)', () => {
+describe('bodies judged before they are read', () => {
   it(`a JSON call announcing more than ${JSON_BODY_LIMIT_BYTES / 1024} KB is refused 413 at once, even from a known caller`, async () => {
     const alice = newCustomer('Alice');
     const answer = await announce(API_PATHS.createOrder, JSON_BODY_LIMIT_BYTES + 1, alice);

@@ -1,5 +1,5 @@
 /**
- * The bot in the server process (issue 12), against a local fake Bot API: `/start` and `/help`
+ * The bot in the server process, against a local fake Bot API: `/start` and `/help`
  * by long polling and by webhook (Telegram's secret token checked), and a status change reaching
  * the customer through the running outbox worker.
  */

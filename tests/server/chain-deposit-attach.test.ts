@@ -1,10 +1,10 @@
 /**
- * Deposits without a hash that the scan could not match to one order (issue 23: "anything else
- * is listed for operators as an unmatched deposit, with a button to attach it to an order";
- * chain/chain-scan.ts, operator/incoming-deposits.ts, chain/deposit-attach.ts), against a real
- * EVM node (Hardhat in process): listed for operators, on the order too, and attached by one to
- * the order they choose, checked by the deposit rule and followed by the chain to its
- * confirmations; refused with what is wrong, in the console's language.
+ * Deposits without a hash that the scan could not match to one order, listed for operators as
+ * unmatched deposits with a button to attach one to an order (chain/chain-scan.ts,
+ * operator/incoming-deposits.ts, chain/deposit-attach.ts), against a real EVM node (Hardhat in
+ * process): listed for operators, on the order too, and attached by one to the order they choose,
+ * checked by the deposit rule and followed by the chain to its confirmations; refused with what is
+ * wrong, in the console's language.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,5 @@
 /**
- * The chain checker (issue 23, "A seller's deposit"; chain/chain-checker.ts) against a real EVM
+ * The chain checker of a seller's deposit (chain/chain-checker.ts) against a real EVM
  * node (Hardhat in process): a deposit seen counts its confirmations as blocks are mined and
  * the order reaches TX_CONFIRMED by itself, actor `chain`, with the evidence in its audit trail;
  * a hash not known yet is found later and judged by the same rule as at the submission; an

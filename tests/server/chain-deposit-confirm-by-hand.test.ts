@@ -1,10 +1,9 @@
 /**
- * An operator confirms a seller's transaction by hand (issue 23: "an operator can still confirm
- * by hand with a reason (audited) when the chain cannot be read"; operator/operator-orders.ts
- * `confirmIncomingTx`), against a real EVM node (Hardhat in process): on a network read from a
- * node the confirmation needs a reason (the payout override's rule: trimmed, 1–500 characters),
- * kept in the audit trail with what the chain check had seen; a network without a node is
- * confirmed as before, with no reason.
+ * An operator confirms a seller's transaction by hand, with a reason the audit trail keeps, when
+ * the chain cannot be read (operator/operator-orders.ts `confirmIncomingTx`), against a real EVM
+ * node (Hardhat in process): on a network read from a node the confirmation needs a reason (the
+ * payout override's rule: trimmed, 1–500 characters), kept in the audit trail with what the chain
+ * check had seen; a network without a node is confirmed as before, with no reason.
  */
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,10 +1,9 @@
 /**
- * A seller's transaction hash checked on the chain when it arrives (issue 23, "A seller's
- * deposit"), against a real EVM node (Hardhat in process, tests/helpers/evm-chain.ts): every
- * transfer that is not the order's deposit is refused with its code and details and the order
- * keeps waiting for the right one; a right one is taken and seen; a hash the node does not know
- * yet, or a node that does not answer, is taken and looked for later, never refused as not
- * found; a network without a node works as before.
+ * A seller's transaction hash checked on the chain when it arrives, against a real EVM node
+ * (Hardhat in process, tests/helpers/evm-chain.ts): every transfer that is not the order's deposit
+ * is refused with its code and details and the order keeps waiting for the right one; a right one
+ * is taken and seen; a hash the node does not know yet, or a node that does not answer, is taken
+ * and looked for later, never refused as not found; a network without a node works as before.
  */
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';

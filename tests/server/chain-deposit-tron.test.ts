@@ -1,5 +1,5 @@
 /**
- * A seller's TRC20 deposit checked on Tron (issue 23) through a fake of the TronGrid HTTP API
+ * A seller's TRC20 deposit checked on Tron through a fake of the TronGrid HTTP API
  * in its documented format (tests/helpers/trongrid-fake.ts): a right deposit is seen, counts
  * toward solidification and is confirmed by the chain once its block is solidified; a storm of
  * 429s is never read as "not found", however long it lasts.

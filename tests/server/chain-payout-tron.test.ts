@@ -1,5 +1,5 @@
 /**
- * An operator's TRC20 payout checked on Tron (issue 23, "An operator's payout") through the fake
+ * An operator's TRC20 payout checked on Tron through the fake
  * of the TronGrid HTTP API (tests/helpers/trongrid-fake.ts): the payout rule compares Tron's
  * base58 wallets as they are; a right payout completes the buy and is followed until its block
  * is solidified; a payout to another wallet, or from another wallet than PAYOUT_ADDRESS_TRC20

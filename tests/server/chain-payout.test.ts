@@ -1,16 +1,14 @@
 /**
- * An operator's payout checked on the chain (issue 23, "An operator's payout";
- * operator/operator-orders.ts `completeOrder`, chain/payout-check.ts, the payout rule
- * `judgePayout` in chain/deposit-rules.ts) against a real EVM node (Hardhat in process): a buy is
- * completed with its outgoing hash only when the transfer succeeded, moves the order's coin's
- * official contract, pays the customer's wallet, comes from the exchange's payout address when
- * PAYOUT_ADDRESS_EVM is set, sends at least the order's amount and no more than a small
- * tolerance beyond it, was made after the payment was confirmed and is no other order's;
- * otherwise it is refused with what is wrong. A
- * hash the chain cannot confirm yet (not found, node down) is its own refusal; an operator may
- * override any refusal with a reason, kept in the audit trail. A payout taken is followed by the
- * chain checker until final, and the customer's status answer shows its confirmations. A network
- * without a node completes as before.
+ * An operator's payout checked on the chain (operator/operator-orders.ts `completeOrder`,
+ * chain/payout-check.ts, the payout rule `judgePayout` in chain/deposit-rules.ts) against a real
+ * EVM node (Hardhat in process): a buy is completed with its outgoing hash only when the transfer
+ * succeeded, moves the order's coin's official contract, pays the customer's wallet, comes from the
+ * exchange's payout address when PAYOUT_ADDRESS_EVM is set, sends at least the order's amount and
+ * no more than a small tolerance beyond it, was made after the payment was confirmed and is no
+ * other order's; otherwise it is refused with what is wrong. A hash the chain cannot confirm yet
+ * (not found, node down) is its own refusal; an operator may override any refusal with a reason,
+ * kept in the audit trail. A payout taken is followed by the chain checker until final, and the
+ * customer's status answer shows its confirmations. A network without a node completes as before.
  */
 import { randomBytes } from 'node:crypto';
 import type { Address, Hash } from 'viem';

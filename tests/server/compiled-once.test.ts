@@ -1,5 +1,5 @@
 /**
- * A query compiled once (issue 14's hot path): each call runs the same compiled statement with its
+ * A query compiled once, for the hot paths: each call runs the same compiled statement with its
  * own values, on SQLite and PostgreSQL alike, and a value the builder does not pass on as a
  * parameter is refused at once rather than silently ignored.
  */

@@ -110,7 +110,7 @@ describe('GET /api/orders/{id}/status', () => {
     expect(new Set(times).size).toBe(4);
   });
 
-  it('is never compressed, even when it is over the size other answers are compressed at (issue 22: the poll stays as cheap as it was)', async () => {
+  it('is never compressed, even when it is over the size other answers are compressed at: the poll stays as cheap as it was', async () => {
     const erin = newCustomer('Erin');
     const id = await insertOrder(t.database.db, erin, {
       status: 'OFFICE_READY',
@@ -531,7 +531,7 @@ describe('GET /api/orders/history', () => {
     ['br', brotliDecompressSync],
     ['gzip', gunzipSync],
   ] as const)(
-    'sends a page of 20 compressed in %s when the app takes it (issue 22): the same JSON, a fraction of the bytes',
+    'sends a page of 20 compressed in %s when the app takes it: the same JSON, a fraction of the bytes',
     async (encoding, decompress) => {
       const url = `${API_PATHS.history}?limit=20&offset=0&status=all`;
       const headers = authHeader(initDataFor(CAROL));

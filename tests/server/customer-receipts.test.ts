@@ -502,7 +502,7 @@ describe('POST /api/orders/{id}/receipt: what is refused', () => {
     },
   );
 
-  it('checks the order before the file, whose body is not read (issue 22): an executable on a COMPLETED order is INVALID_STATUS', async () => {
+  it('checks the order before the file, whose body is not read: an executable on a COMPLETED order is INVALID_STATUS', async () => {
     const alice = newCustomer('Alice');
     const id = await insertOrder(t.database.db, alice, { status: 'COMPLETED' });
     const res = await uploadFile(alice, id, 'x.png', 'image/png', FILES.exe());

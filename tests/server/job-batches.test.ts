@@ -1,5 +1,5 @@
 /**
- * The discipline every background job follows (platform/jobs/batches.ts; issue 21, item 4): batches
+ * The discipline every background job follows (platform/jobs/batches.ts): batches
  * bounded by rows and by time, a turn of the event loop between two of them, and no batch
  * claimed once the job is asked to stop.
  */

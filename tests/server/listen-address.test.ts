@@ -1,5 +1,5 @@
 /**
- * The start-up line names an address others can open (issue 21, item 3): with HOST=0.0.0.0 the
+ * The start-up line names an address others can open: with HOST=0.0.0.0 the
  * machine's first non-internal IPv4 address, not `localhost`.
  */
 import type os from 'node:os';

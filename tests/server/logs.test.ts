@@ -192,7 +192,7 @@ describe('logs never carry init data or the bot token', () => {
   });
 });
 
-describe('the bot token reaches no log line when Telegram cannot be reached (issue 21, item 1)', () => {
+describe('the bot token reaches no log line when Telegram cannot be reached', () => {
   // grammY's network errors name the URL called, /bot<TOKEN>/<method>, in their message, their
   // stack and their nested error: every path that logs one is made to fail here.
   const noToken = (lines: readonly string[]) => {

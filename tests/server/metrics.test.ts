@@ -1,5 +1,5 @@
 /**
- * The metrics (issue 22, item 7): `GET /api/metrics` in the Prometheus format, closed to the
+ * The metrics: `GET /api/metrics` in the Prometheus format, closed to the
  * public (a bearer METRICS_TOKEN, else loopback and private addresses only; anyone else gets the
  * 404 of an unknown path), with request durations by route pattern, the outbox's backlog and
  * sends, the sweeper's lag, the jobs' failures and last runs, and the bot's errors. Everything

@@ -1,5 +1,5 @@
 /**
- * Never lost, and repeated only when a call was in flight (issue 12, issue 21 item 10):
+ * Never lost, and repeated only when a call was in flight:
  * - the real server process is killed with SIGKILL after the status changes committed and before
  *   their messages could be sent (its Bot API unreachable), then restarted with the Bot API up:
  *   every message arrives, once (no call had left: the repeat a kill can cause, of a call in
@@ -125,7 +125,7 @@ describe('the server killed between the status change and the send', () => {
     // Second life, on the same database, with the Bot API up.
     server = await ServerProcess.start({ port, env: env(api.url) });
     // Each customer: the requisites, and every other one the rejection. The operators' chat: the
-    // first two new orders, then one summary of the other four (a flood, issue 21 item 6).
+    // first two new orders, then one summary of the other four (a flood).
     const toCustomers = ORDERS + ORDERS / 2;
     const expected = toCustomers + 3;
     await api.waitFor('sendMessage', expected, 60_000);

@@ -1,10 +1,10 @@
 /**
- * The outbox as the server runs it, against the local fake Bot API, in real time (issue 21):
+ * The outbox as the server runs it, against the local fake Bot API, in real time:
  * - each chat is its own queue: with 100 operator alerts queued and the operators' chat slow, a
- *   customer's message leaves within 2 s of its change (item 7);
- * - no more than 30 messages reach Telegram in any sliding second (item 7);
+ *   customer's message leaves within 2 s of its change;
+ * - no more than 30 messages reach Telegram in any sliding second;
  * - a server that closes stops claiming, lets the sends on their way finish and leaves the rest,
- *   unclaimed, for the next start (item 9's part in the outbox).
+ *   unclaimed, for the next start (the outbox's part in a clean stop).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TELEGRAM_LIMITS, TelegramLimiter } from '../../src/server/notifications/telegram-limits';
@@ -89,7 +89,7 @@ function busiestWindow(calls: readonly BotApiCall[], windowMs: number): number {
   return most;
 }
 
-describe('each chat is its own queue (issue 21, item 7)', () => {
+describe('each chat is its own queue', () => {
   it("with 100 operator alerts queued and the operators' chat slow, a customer's requisites leave within 2 s of the operator's action", async () => {
     const app = await startApp();
     // The operators' group answers slowly (each of its calls takes 3 s).
@@ -182,7 +182,7 @@ describe("Telegram's limits as sliding windows (telegram-limits.ts)", () => {
   });
 });
 
-describe('a clean stop (issue 21, item 9: the outbox)', () => {
+describe("a clean stop: the outbox's part", () => {
   it('closing the server lets the sends on their way finish, claims nothing more and leaves the rest unclaimed', async () => {
     const app = await startApp();
     // Every call takes 800 ms to be answered: sends are in flight when the server closes.

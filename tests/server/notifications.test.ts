@@ -1,5 +1,5 @@
 /**
- * The bot's messages (issue 12): the outbox rows each change writes in its own transaction, and
+ * The bot's messages: the outbox rows each change writes in its own transaction, and
  * the worker that sends them through a local fake Bot API, with the exact texts in both
  * languages, the order's thread, and every fault Telegram can answer with.
  */
@@ -466,7 +466,7 @@ async function operatorAlerts(kind: 'flag_waiting' | 'new_order', count: number,
   }
 }
 
-describe('a message that cannot be rendered (issue 21, item 8)', () => {
+describe('a message that cannot be rendered', () => {
   it(`is counted as an attempt, set aside as failed after ${MAX_ATTEMPTS} with its error shown in the console, and the chat's next message goes`, async () => {
     const id = await createOrderViaHttp(t, ALICE, 'p2pBuy');
     const now = t.clock.now();
@@ -521,7 +521,7 @@ describe('a message that cannot be rendered (issue 21, item 8)', () => {
   });
 });
 
-describe('delivery is at least once (issue 21, item 10)', () => {
+describe('delivery is at least once', () => {
   it('the row is marked sending, its attempt counted, while the call is in flight, and sent right after the answer', async () => {
     await createOrderViaHttp(t, ALICE, 'officeBuy');
     api.delay = () => 300;
@@ -565,7 +565,7 @@ describe('delivery is at least once (issue 21, item 10)', () => {
   });
 });
 
-describe('a flood of operator alerts is summed up (issue 21, item 6)', () => {
+describe('a flood of operator alerts is summed up', () => {
   it('5 000 orders waiting: the operators’ chat gets the first two and one summary of the rest, with a button to the console’s queue; every row is kept', async () => {
     await operatorAlerts('flag_waiting', 5_000);
     await drain();

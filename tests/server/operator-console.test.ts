@@ -1,5 +1,5 @@
 /**
- * The server side of the operator console (issue 11): who the caller is (`GET /api/me`, the demo
+ * The server side of the operator console: who the caller is (`GET /api/me`, the demo
  * customer an operator in demo mode), the queue grouped by the operator action each order waits
  * for and sorted by urgency, the flags, what the order view offers to act with (the city's
  * offices, the default bank account), two operators on one order, and the second confirmation a

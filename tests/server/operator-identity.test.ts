@@ -1,8 +1,8 @@
 /**
- * Operators' identity and time (issue 21): the writes that move money take init data at most
- * OPERATOR_INIT_DATA_MAX_AGE old (item 2); in demo mode a visitor's console holds their own
- * orders only, while a listed operator sees all (item 3); the deadline of a final order is none, whatever its
- * stored fields still hold, and the order says when it ended (item 15).
+ * Operators' identity and time: the writes that move money take init data at most
+ * OPERATOR_INIT_DATA_MAX_AGE old; in demo mode a visitor's console holds their own orders only,
+ * while a listed operator sees all; the deadline of a final order is none, whatever its stored
+ * fields still hold, and the order says when it ended.
  */
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
@@ -220,7 +220,7 @@ function orderFor(status: OrderStatus): Promise<string> {
 const MONEY = (Object.keys(MONEY_ACTIONS) as OperatorWrite[]).filter((w) => MONEY_ACTIONS[w]);
 const NOT_MONEY = (Object.keys(MONEY_ACTIONS) as OperatorWrite[]).filter((w) => !MONEY_ACTIONS[w]);
 
-describe('money actions want init data at most OPERATOR_INIT_DATA_MAX_AGE old (item 2)', () => {
+describe('money actions want init data at most OPERATOR_INIT_DATA_MAX_AGE old', () => {
   it('the table: completing, confirming a payment or a transaction, requisites and prices move money; instructions and rejection do not', () => {
     expect(MONEY).toEqual([
       'requisites',
@@ -305,7 +305,7 @@ describe('money actions want init data at most OPERATOR_INIT_DATA_MAX_AGE old (i
   });
 });
 
-describe('a demo visitor’s console holds their own orders only (item 3)', () => {
+describe('a demo visitor’s console holds their own orders only', () => {
   const FIRST = demoCustomer('first-browser-0000-aaaa');
   const SECOND = demoCustomer('second-browser-000-bbbb');
   let demo: TestApp;

@@ -479,7 +479,7 @@ describe('GET /api/operator/orders/{id}/receipts/{receiptId}: the file as upload
       expect(res.headers['content-type']).toBe(mime);
       expect(res.headers['cache-control']).toBe('private, no-store');
       expect(res.headers['content-disposition']).toMatch(/^attachment; filename\*=UTF-8''/);
-      // Never taken for anything but what the bytes are (issue 22).
+      // Never taken for anything but what the bytes are.
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(Buffer.compare(res.rawPayload, bytes)).toBe(0);
     },

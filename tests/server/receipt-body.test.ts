@@ -1,9 +1,8 @@
 /**
- * A receipt upload's body read as it arrives (issue 22, item 5; src/server/receipts/
- * receipt-body.ts): its top-level fileData decoded chunk by chunk, wherever the chunks are cut,
- * into a file written as the chunks come (receipts.ts, PartialReceiptFile), the rest of the JSON
- * kept as text; and refused for what a data URL in a JSON string can be refused for, leaving no
- * file behind.
+ * A receipt upload's body read as it arrives (src/server/receipts/receipt-body.ts): its top-level
+ * fileData decoded chunk by chunk, wherever the chunks are cut, into a file written as the chunks
+ * come (receipts.ts, PartialReceiptFile), the rest of the JSON kept as text; and refused for what a
+ * data URL in a JSON string can be refused for, leaving no file behind.
  */
 import fs from 'node:fs';
 import os from 'node:os';

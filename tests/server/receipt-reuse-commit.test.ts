@@ -1,5 +1,5 @@
 /**
- * "The same receipt on two orders" is flagged in the upload's own commit (issue 21, item 11):
+ * "The same receipt on two orders" is flagged in the upload's own commit:
  * a receipt reused on another order is never kept without the flag on both orders. Shown by a
  * fault in the flagging itself (the database refuses to flag the first order: a trigger, as a
  * crash between two commits would leave it): the upload is undone whole and answered as failed,

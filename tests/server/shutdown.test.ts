@@ -1,9 +1,9 @@
 /**
  * A graceful stop (SIGTERM, as a deploy sends it) loses nothing the server holds in memory: the
- * customers seen in its last moments, written off the requests' path (issue 14), are written
- * before the database closes, and the stop logs no failure. Under load and mid-backlog (issue
- * 21, item 9) the jobs stop claiming, every request already sent is answered, and the process
- * exits 0 within 10 s. The process is the production bundle (tests/helpers/server-process.ts).
+ * customers seen in its last moments, written off the requests' path, are written before the
+ * database closes, and the stop logs no failure. Under load and mid-backlog the jobs stop claiming,
+ * every request already sent is answered, and the process exits 0 within 10 s. The process is the
+ * production bundle (tests/helpers/server-process.ts).
  */
 import fs from 'node:fs';
 import http from 'node:http';

@@ -76,7 +76,7 @@ describe('serving the built mini-app', () => {
   });
 });
 
-describe('compressed as the browser takes it (issue 22)', () => {
+describe('compressed as the browser takes it', () => {
   const decoded = (encoding: string | undefined, body: Buffer): string =>
     (encoding === 'br'
       ? brotliDecompressSync(body)
@@ -134,7 +134,7 @@ describe('compressed as the browser takes it (issue 22)', () => {
   });
 });
 
-describe('security headers (issue 22, item 3)', () => {
+describe('security headers', () => {
   it("a page of the app may be framed by Telegram's web clients only, and loads nothing from elsewhere", async () => {
     const res = await t.app.inject({ method: 'GET', url: '/my-orders' });
     const policy = String(res.headers['content-security-policy']);

@@ -1,10 +1,10 @@
 /**
- * What a status poll reads (issue 14): the versions of the orders polled at the same moment are
+ * What a status poll reads: the versions of the orders polled at the same moment are
  * read in one query (batchedLookup), and an answer kept in memory is given only while its
  * order's version holds, however and wherever the order was changed: by another connection,
  * by a receipt, with the order's rows on SQLite and PostgreSQL alike. On SQLite the versions read
- * are kept while the database's change mark and order_changes say their orders did not change
- * (issue 22, item 5): a poll then reads nothing, or only the list of changes.
+ * are kept while the database's change mark and order_changes say their orders did not change:
+ * a poll then reads nothing, or only the list of changes.
  */
 import type { CompiledQuery, Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,7 +117,7 @@ describe('StatusAnswers', () => {
 
   it('never moves a version back to one it had: a restored row and its next change stay apart', async () => {
     // A count would give the restored order's next change the version it had before the
-    // restore (issue 21, item 12): the versions are random.
+    // restore: the versions are random.
     const answers = answersOf();
     const id = await insertOrder(database.db, ALICE, { status: 'WAITING_REQUISITES' });
     const seen = new Set<number | undefined>();

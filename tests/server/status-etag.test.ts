@@ -1,5 +1,5 @@
 /**
- * The status poll's version (issue 14): `GET /api/orders/{id}/status` carries an `ETag`, and an
+ * The status poll's version: `GET /api/orders/{id}/status` carries an `ETag`, and an
  * app that sends it back as `If-None-Match` gets 304 with no body for as long as nothing but the
  * server's time would change; any change of the order (an operator's answer, a receipt, the
  * customer's own action) gives a new version and the whole answer.
@@ -133,7 +133,7 @@ describe('GET /api/orders/{id}/status with If-None-Match', () => {
 });
 
 /**
- * An ETag never names two different answers (issue 21, item 12): not after a backup is restored
+ * An ETag never names two different answers: not after a backup is restored
  * or a lagging replica is promoted (a count of changes would start again from an earlier value
  * and repeat a version the app holds for another state), not on another instance, not after a
  * restart that changed an office.

@@ -556,7 +556,7 @@ async function refuseCancelOf(id: string): Promise<() => Promise<void>> {
   };
 }
 
-describe('one bad order stops no expiry (issue 21, item 5)', () => {
+describe('one bad order stops no expiry', () => {
   it('an order whose cancel throws is undone alone, flagged for operators and skipped; the others in its batch expire', async () => {
     const now = t.clock.now();
     const due = () =>
@@ -597,7 +597,7 @@ describe('one bad order stops no expiry (issue 21, item 5)', () => {
   });
 });
 
-describe('a backlog is swept in bounded batches (issue 21, item 4)', () => {
+describe('a backlog is swept in bounded batches', () => {
   const overdue = (count: number) =>
     Promise.all(
       Array.from({ length: count }, () =>

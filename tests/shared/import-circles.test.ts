@@ -1,5 +1,5 @@
 /**
- * No module of src imports itself through others (issue 21, "Also"): a circle makes the order in
+ * No module of src imports itself through others: a circle makes the order in
  * which modules load decide what is defined, and says that a rule shared by two sides lives on
  * one of them instead of below both. Type-only imports count: they are a dependency all the same.
  */

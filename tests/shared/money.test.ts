@@ -59,7 +59,7 @@ describe('money', () => {
   });
 });
 
-describe("an order amount in a token's base units (issue 23: decimals read from the contract)", () => {
+describe("an order amount in a token's base units, by the decimals read from the contract", () => {
   it('31.4465 USDT is 31 446 500 base units at 6 decimals and 31.4465 × 10^18 at 18, exactly', () => {
     expect(unitsToTokenAmount(31_446_500, 6)).toBe(31_446_500n);
     expect(unitsToTokenAmount(31_446_500, 18)).toBe(31_446_500_000_000_000_000n);

@@ -1,5 +1,5 @@
 /**
- * The support link of an order (issue 10): the configured t.me link with the customer's first
+ * The support link of an order: the configured t.me link with the customer's first
  * line, "Order #<first 8 characters of the id>: " in their language, prefilled as `?text=`.
  */
 import { describe, expect, it } from 'vitest';
