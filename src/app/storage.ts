@@ -15,7 +15,7 @@ import {
 import { CURRENCIES, isListedCurrency, type ListedCurrency } from '../shared/currencies';
 
 const LANGUAGE_KEY = 'selectedLanguage';
-/** Demo mode only: this browser's own demo customer (issue 13). */
+/** Demo mode only: this browser's own demo customer. */
 const DEMO_BROWSER_KEY = 'demoBrowserId';
 const CURRENCY_KEY = 'selectedCurrency';
 const DEEP_LINK_KEY = 'deepLinkOrderId';

@@ -1,6 +1,6 @@
 /**
  * The app's start-up configuration (demo mode, the support link). The server puts it into
- * index.html (issue 14), so the first render waits for no call; only a page that carries none, or
+ * index.html, so the first render waits for no call; only a page that carries none, or
  * a broken one (the Vite dev server serves index.html as it is), asks `GET /api/app-config`.
  */
 import { API_PATHS, type AppConfigResponse } from '../../shared/api';

@@ -52,7 +52,7 @@ export function fetchOrder(id: string, signal?: AbortSignal): Promise<OrderDetai
 }
 
 /**
- * The status call as a screen that polls it makes it (issue 14): it remembers the ETag of the
+ * The status call as a screen that polls it makes it: it remembers the ETag of the
  * last 200 for the order and sends it as `If-None-Match`; on `304 Not Modified` it gives back the
  * very answer it kept (the same object: nothing downstream changes), so `toAnswer`, which turns a
  * 200's order into what is kept, runs only when a 200 arrives (the clock offset of `serverTime`

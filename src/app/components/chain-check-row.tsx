@@ -1,5 +1,5 @@
 /**
- * What the chain says of a sell's transaction while the order waits (issue 23): looked for, seen
+ * What the chain says of a sell's transaction while the order waits: looked for, seen
  * with its confirmations counting up to the network's number, confirmed, or in an operator's
  * hands; and of a completed buy's payout on the done screen, until final. Nothing on a network
  * checked by hand (the answer's `chainCheck` is null there).

@@ -1,5 +1,5 @@
 /**
- * A customer at the active-order limit (TOO_MANY_ACTIVE_ORDERS, issue 10) sees why the new order
+ * A customer at the active-order limit (TOO_MANY_ACTIVE_ORDERS) sees why the new order
  * was refused and the orders still open, each a tap away from its screen.
  */
 import { List, Section } from '@telegram-apps/telegram-ui';

@@ -1,6 +1,6 @@
 /**
  * The amounts of an order as its screens show them: what is paid and what is received, in the
- * tense of the order (issue 10: a completed order says "You paid", "You received"; one that
+ * tense of the order (a completed order says "You paid", "You received"; one that
  * ended without completing names the amounts without saying anything moved).
  */
 import { Cell, Section } from '@telegram-apps/telegram-ui';

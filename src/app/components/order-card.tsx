@@ -2,7 +2,7 @@
  * One order as a list shows it (spec section 2, /my-orders): direction arrow, crypto amount,
  * network, payment method, fiat total, status badge and time. An order that waits for its
  * customer (requisites ready: pay; waiting for the crypto: send…) stands out with what to do,
- * apart from those where the customer only waits (issue 10).
+ * apart from those where the customer only waits.
  */
 import { Cell } from '@telegram-apps/telegram-ui';
 import { useLocation } from 'wouter';

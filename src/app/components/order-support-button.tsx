@@ -1,5 +1,5 @@
 /**
- * Support on every order screen (issue 10, "Help where it is needed"): opens the support chat
+ * Support on every order screen ("Help where it is needed"): opens the support chat
  * through Telegram with "Order #<number>: " already typed, in the customer's language.
  */
 import { Button } from '@telegram-apps/telegram-ui';

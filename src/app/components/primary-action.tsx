@@ -1,5 +1,5 @@
 /**
- * The primary action of a screen (issue 10, "Native feel": Continue, I have paid, Send, I
+ * The primary action of a screen ("Native feel": Continue, I have paid, Send, I
  * received). Inside Telegram it is Telegram's main button, shown with the action's text, loader
  * and enabled state while the screen shows it, and hidden when the screen goes; in a plain browser
  * it is the same action as an in-page button. `submit` makes the in-page button its form's

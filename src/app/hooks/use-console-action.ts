@@ -1,5 +1,5 @@
 /**
- * An operator's action on the order the console shows (issue 11): asked first where money moves,
+ * An operator's action on the order the console shows: asked first where money moves,
  * sent with the status the operator saw, and then the order is read again. Another operator who
  * acted first is told plainly, with the status the order has now, never acted on twice.
  */

@@ -1,5 +1,5 @@
 /**
- * Cancel on an order screen (issue 10, "Never trapped"): offered only while the order is in a
+ * Cancel on an order screen ("Never trapped"): offered only while the order is in a
  * status the customer may cancel from (CUSTOMER_CANCELLABLE, the transition table's own list),
  * asked for with a confirmation, posted, and then the order's details show it cancelled. While
  * the call runs the screen's polling rules wait, so a poll that already sees CANCELLED does not

@@ -5,7 +5,7 @@
  * applies the screen's rules to every answer (alert, then go) and leaves only once, whether a
  * rule or the customer's action sends the screen away. The screens render what it gives.
  *
- * Polls are conditional (issue 14): an order that has not changed since the last answer comes
+ * Polls are conditional: an order that has not changed since the last answer comes
  * back as `304 Not Modified` and the screen keeps that answer, its clock offset included (the
  * offset is measured when a 200 arrives; a kept `serverTime` is older than the 304).
  */

@@ -1,5 +1,5 @@
 /**
- * 'I have paid' asks first (issue 10): what counts as paid is the exact amount, from an account in
+ * 'I have paid' asks first: what counts as paid is the exact amount, from an account in
  * the customer's own name, before the countdown ends; anything else is returned, not credited.
  */
 import type { OrderSummary } from '../../shared/api';

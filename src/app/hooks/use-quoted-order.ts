@@ -4,7 +4,7 @@
  * When the server answers RATE_CHANGED, its new rate is shown to the customer to confirm and the
  * order is sent again at it only if they agree (design.md: the rate is never changed silently);
  * A customer at the active-order limit (TOO_MANY_ACTIVE_ORDERS) is shown which orders are open
- * (`openOrders`, each a tap away; issue 10); any other failure goes to the form's own `onFailure`.
+ * (`openOrders`, each a tap away); any other failure goes to the form's own `onFailure`.
  */
 import { useState } from 'react';
 import type { OrderSummary } from '../../shared/api';

@@ -1,5 +1,5 @@
 /**
- * An attach's refusals as the console words them (issue 23, "Deposits without a hash"): apart
+ * An attach's refusals as the console words them ("Deposits without a hash"): apart
  * from the screen that attaches (console-incoming.tsx), since the console's action hook
  * (use-console-action.ts) reads them too.
  */

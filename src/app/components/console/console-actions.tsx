@@ -1,5 +1,5 @@
 /**
- * What an operator can do with an order in its status (issue 11), each a form on the valibot
+ * What an operator can do with an order in its status, each a form on the valibot
  * schemas of src/shared/schemas/operator.ts: card or bank requisites (bank prefilled from the
  * default account), office instructions, confirming a payment or a transaction, completing (the
  * outgoing hash checked for the order's network), attaching an unmatched deposit to a sell

@@ -1,7 +1,6 @@
 /**
  * What an operator typed into a form of an order (or of the rates: scope `rates`), kept in local
- * storage until the action is done
- * (issue 21, item 2): a money action refused on old init data (OPERATOR_REOPEN) asks them to
+ * storage until the action is done: a money action refused on old init data (OPERATOR_REOPEN) asks them to
  * reopen the console, which in Telegram is a new page, and the reopened console fills the form in
  * again. Storage that is unavailable (a private window) keeps nothing and breaks nothing.
  */

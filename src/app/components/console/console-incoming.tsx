@@ -1,5 +1,5 @@
 /**
- * Deposits without a hash that matched no single order (issue 23, "Deposits without a hash":
+ * Deposits without a hash that matched no single order ("Deposits without a hash":
  * "anything else is listed for operators as an unmatched deposit, with a button to attach it to
  * an order"): on a sell waiting for its crypto, those of its network and coin, each with the
  * button that attaches it after the operator has compared the two amounts; on the queue, all of

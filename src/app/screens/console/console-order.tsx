@@ -1,5 +1,5 @@
 /**
- * `/console/orders/{id}`: one order as an operator acts on it (issue 11): its status, flags and
+ * `/console/orders/{id}`: one order as an operator acts on it: its status, flags and
  * the countdown that matters, the amounts, the customer (with a link to write to them in
  * Telegram, how many orders they have had, when first seen), what was given and sent (requisites,
  * hashes on the explorer, the payout card of a sell), the receipts (images inline, PDFs opened),

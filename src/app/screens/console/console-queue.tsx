@@ -1,8 +1,8 @@
 /**
- * `/console`: the operators' queue (issue 11): the orders waiting for an operator, one section per
+ * `/console`: the operators' queue: the orders waiting for an operator, one section per
  * group (src/shared/operator-queue.ts) with its count, most urgent first, asked again every
  * 10 seconds while open; above them, the deposits that came without a hash and matched no single
- * order (issue 23), when there are any.
+ * order, when there are any.
  */
 import { Button, List, Placeholder, Section, Text } from '@telegram-apps/telegram-ui';
 import { useState } from 'react';

@@ -1,6 +1,6 @@
 /**
- * `/console/rates`: the base rate per fiat and coin and the spread per method and direction
- * (issue 11), each editable in place, with who changed it and when. A base rate changed by more
+ * `/console/rates`: the base rate per fiat and coin and the spread per method and direction,
+ * each editable in place, with who changed it and when. A base rate changed by more
  * than 5% asks a second time (the server refuses it otherwise); customers' quotes follow at once.
  */
 import { Button, Cell, Input, List, Placeholder, Section } from '@telegram-apps/telegram-ui';

@@ -1,5 +1,5 @@
 /**
- * `/console/orders`: every order, searched and filtered (issue 11): an order number, a Telegram
+ * `/console/orders`: every order, searched and filtered: an order number, a Telegram
  * id, a @username or a name; status (or all active, or those needing attention), type, method and
  * the days created; newest first, a page at a time. A link may set filters in its query
  * (`?status=WAITING_CRYPTO&type=SELL` from the queue's unmatched deposits).

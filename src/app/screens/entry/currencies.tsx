@@ -1,6 +1,6 @@
 /**
  * `/currencies`: the five currencies, the hint, My orders and Logout (spec section 2); for an
- * operator (the server says so in `GET /api/me`), the entry to the console (issue 11).
+ * operator (the server says so in `GET /api/me`), the entry to the console.
  */
 import { Button, Cell, List, Section } from '@telegram-apps/telegram-ui';
 import { useLocation } from 'wouter';

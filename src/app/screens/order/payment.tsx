@@ -1,7 +1,7 @@
 /**
  * `/order/{orderId}/payment`: P2P card details with tap-to-copy, the 30-minute countdown with its
  * 5-minute warning, and 'I have paid' after a confirmation of what counts as paid (spec sections
- * 2, 4, 8, 9; issue 10). Polling and redirects are the
+ * 2, 4, 8, 9). Polling and redirects are the
  * table's; when the time runs out the order is cancelled, the customer told, and the app goes to /.
  * Cancel (after a confirmation) while the order waits for payment; support with its number.
  */

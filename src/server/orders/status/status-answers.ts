@@ -1,14 +1,14 @@
 /**
- * What a status poll needs beyond the caller (issue 14): the order's version, read with the
+ * What a status poll needs beyond the caller: the order's version, read with the
  * versions of every order polled in the same turn of the event loop in one query, and the answer
  * last built for each order, kept while its version is the order's. An order's answer but the
  * server's time is decided by its version (migrations 0009 and 0011: the database moves it on to
  * a random number at every change of the order, its receipts or its office, however made), so a
  * poll of an unchanged order reads one number and answers from memory, always as current as the
  * database. On SQLite (one instance) not even the number is read while no order changed: the
- * versions read are kept until order_changes (migration 0017) names their orders (issue 22, item 5).
+ * versions read are kept until order_changes (migration 0017) names their orders.
  *
- * The answer's ETag is a digest of the answer itself, not the version (issue 21, item 12): the
+ * The answer's ETag is a digest of the answer itself, not the version: the
  * same answer has the same ETag on every instance and after every restart, and two answers never
  * share one, whatever happened to the versions (a backup restored, a replica promoted) or to the
  * configuration the answer reads (the bot's name, an office changed at start-up).

@@ -1,5 +1,5 @@
 /**
- * Security headers (issue 22, item 3), set by helmet, built once at start-up. Every answer says
+ * Security headers, set by helmet, built once at start-up. Every answer says
  * `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer` (an order's id is in its
  * screen's address) and `Cross-Origin-Resource-Policy: same-origin`: no more, so that the
  * status poll, answered every few seconds, stays small. A page of the app (index.html, at every

@@ -4,11 +4,11 @@
  * a deploy reaches customers at once. Client routes (/currencies, /order/…) fall back to
  * index.html; any other unknown path is 404 NOT_FOUND.
  *
- * Every file goes compressed (issue 22): the build writes brotli and gzip copies beside each one
+ * Every file goes compressed: the build writes brotli and gzip copies beside each one
  * (vite.config.ts), and @fastify/static's preCompressed mode sends the copy the browser takes,
  * with `Vary: Accept-Encoding` for the caches on the way.
  *
- * index.html carries the app's start-up configuration (issue 14), so the app renders without
+ * index.html carries the app's start-up configuration, so the app renders without
  * first asking `GET /api/app-config`. The configuration is constant while the process runs: the
  * page is read, filled in and compressed once, at start-up, and served from memory with an ETag
  * of its own (what @fastify/static gave the file), so a reload still revalidates with a 304.
