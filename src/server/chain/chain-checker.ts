@@ -65,7 +65,12 @@ import {
   type DueCheck,
   type HeldRow,
 } from './check-rows';
-import { periodicJob, type JobMonitor, type PeriodicJob } from '../platform/jobs/periodic';
+import {
+  periodicJob,
+  type JobMonitor,
+  type JobOptions,
+  type PeriodicJob,
+} from '../platform/jobs/periodic';
 
 /** The job's name in its log lines and metrics. */
 export const CHAIN_CHECK_JOB = 'chain checker';
@@ -675,23 +680,15 @@ async function confirm(
 }
 
 /** The chain checker as a periodic job; none is made when every network is manual. */
-export function createChainChecker(options: {
-  readonly ctx: ChainCheckContext;
-  readonly now: () => number;
-  readonly log: FastifyBaseLogger;
-  readonly monitor?: JobMonitor | undefined;
-}): PeriodicJob {
+export function createChainChecker(
+  options: JobOptions & { readonly ctx: ChainCheckContext },
+): PeriodicJob {
   return periodicJob({
+    ...options,
     name: CHAIN_CHECK_JOB,
     intervalMs: options.ctx.config.chainCheckIntervalMs,
-    log: options.log,
-    monitor: options.monitor,
-    run: async (signal) => {
-      const result = await checkChainOnce(options.ctx, options.now(), {
-        signal,
-        log: options.log,
-        monitor: options.monitor,
-      });
+    run: async (run) => {
+      const result = await checkChainOnce(options.ctx, options.now(), run);
       const confirmed = [...result.outcomes].filter(([, outcome]) => outcome === 'confirmed');
       if (confirmed.length > 0) {
         const orders = confirmed.slice(0, 50).map(([id]) => id);

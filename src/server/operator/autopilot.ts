@@ -196,7 +196,7 @@ export function createAutopilot(
     intervalMs: AUTOPILOT_INTERVAL_MS,
     log,
     monitor,
-    run: async (signal) => {
+    run: async ({ signal }) => {
       await runAutopilot(ctx, log, { signal, failing, monitor });
     },
   });

@@ -31,7 +31,12 @@ import { AppError } from '../platform/errors';
 import { alertOperators, notifyCustomer } from '../notifications/outbox';
 import { applyTransitionIn } from './transition';
 import { BATCH_POLICY, JOB_BATCH, inBatches, type BatchBudget } from '../platform/jobs/batches';
-import { periodicJob, type JobMonitor, type PeriodicJob } from '../platform/jobs/periodic';
+import {
+  periodicJob,
+  type JobMonitor,
+  type JobOptions,
+  type PeriodicJob,
+} from '../platform/jobs/periodic';
 
 /** Often enough that an order is cancelled within 10 s of its deadline. */
 const SWEEP_INTERVAL_MS = 2_000;
@@ -396,25 +401,16 @@ export async function sweepLag(db: Kysely<Database>, now: number): Promise<Sweep
 /** At most this many ids in a log line: the count says the rest. */
 const LOGGED_IDS = 50;
 
-export function createSweeper(options: {
-  readonly database: SweptDatabase;
-  readonly now: () => number;
-  readonly log: FastifyBaseLogger;
-  readonly monitor?: JobMonitor | undefined;
-}): PeriodicJob {
+export function createSweeper(
+  options: JobOptions & { readonly database: SweptDatabase },
+): PeriodicJob {
   const failing = new Map<string, number>();
   return periodicJob({
+    ...options,
     name: SWEEP_JOB,
     intervalMs: SWEEP_INTERVAL_MS,
-    log: options.log,
-    monitor: options.monitor,
-    run: async (signal) => {
-      const result = await sweepOnce(options.database, options.now(), {
-        signal,
-        log: options.log,
-        failing,
-        monitor: options.monitor,
-      });
+    run: async (run) => {
+      const result = await sweepOnce(options.database, options.now(), { ...run, failing });
       if (result.expired.length > 0) {
         const orders = result.expired.slice(0, LOGGED_IDS);
         options.log.info({ count: result.expired.length, orders }, 'orders expired');

@@ -8,13 +8,16 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../platform/db/schema';
 import { pruneCallCounts } from '../platform/limits/rate-limit';
 import { PARTIAL_SUFFIX } from './receipts';
 import { JOB_BATCH, inBatches, yieldToEventLoop } from '../platform/jobs/batches';
-import { periodicJob, type JobMonitor, type PeriodicJob } from '../platform/jobs/periodic';
+import {
+  periodicJob,
+  type JobOptions,
+  type PeriodicJob,
+} from '../platform/jobs/periodic';
 
 /** An upload writes its row within seconds of its file; an hour is far beyond any of them. */
 export const ORPHAN_RECEIPT_AGE_MS = 60 * 60_000;
@@ -87,19 +90,14 @@ export async function pruneExpiredCallCounts(
   return pruned;
 }
 
-export function createHousekeeping(options: {
-  readonly db: Kysely<Database>;
-  readonly receiptsDir: string;
-  readonly now: () => number;
-  readonly log: FastifyBaseLogger;
-  readonly monitor?: JobMonitor | undefined;
-}): PeriodicJob {
+export function createHousekeeping(
+  options: JobOptions & { readonly db: Kysely<Database>; readonly receiptsDir: string },
+): PeriodicJob {
   return periodicJob({
+    ...options,
     name: 'housekeeping',
     intervalMs: HOUSEKEEPING_INTERVAL_MS,
-    log: options.log,
-    monitor: options.monitor,
-    run: async (signal) => {
+    run: async ({ signal }) => {
       const removed = await removeOrphanReceipts(
         options.db,
         options.receiptsDir,

@@ -23,11 +23,26 @@ export interface JobMonitor {
   itemFailed(job: string): void;
 }
 
+/** What a module makes each of its jobs with: the clock, the log and the metrics to tell. */
+export interface JobOptions {
+  /** The app's clock, in epoch milliseconds. */
+  readonly now: () => number;
+  readonly log: FastifyBaseLogger;
+  readonly monitor?: JobMonitor | undefined;
+}
+
+/** What one run is given: the job's log and metrics, and `signal`, aborted when the server stops. */
+export interface JobRun {
+  /** Aborted when the server stops: claim nothing more then. */
+  readonly signal: AbortSignal;
+  readonly log: FastifyBaseLogger;
+  readonly monitor?: JobMonitor | undefined;
+}
+
 export function periodicJob(options: {
   readonly name: string;
   readonly intervalMs: number;
-  /** One run; `signal` is aborted when the server stops: claim nothing more then. */
-  readonly run: (signal: AbortSignal) => Promise<void>;
+  readonly run: (run: JobRun) => Promise<void>;
   readonly log: FastifyBaseLogger;
   readonly monitor?: JobMonitor | undefined;
 }): PeriodicJob {
@@ -37,7 +52,7 @@ export function periodicJob(options: {
   let stopped = true;
   const tick = () => {
     const { signal } = stopping;
-    running = options.run(signal).then(
+    running = options.run({ signal, log: options.log, monitor: options.monitor }).then(
       () => {
         options.monitor?.runSucceeded(options.name);
       },
