@@ -55,7 +55,7 @@ import {
 import type { NetworkChainConfig } from '../platform/config/chain-config';
 import { BATCH_POLICY, JOB_BATCH, inBatches } from '../platform/jobs/batches';
 import { scanDeposits } from './chain-scan';
-import { CHECK_VERDICTS, type CheckLookup } from './check-verdicts';
+import { CHECK_VERDICTS, type CheckLookup, type CheckVerdicts } from './check-verdicts';
 import {
   CHECK_COLUMNS,
   LeaseLost,
@@ -481,22 +481,30 @@ async function lookupFailed(
 }
 
 /**
+ * A trouble of a check told to the operators, with the flag its kind gives it (CHECK_VERDICTS),
+ * once per `event`, the check's row updated with `set` in the same transaction.
+ */
+async function flagTrouble(
+  ctx: ChainCheckContext,
+  row: HeldRow & Pick<DueCheck, 'kind'>,
+  trouble: keyof CheckVerdicts['flags'],
+  event: string,
+  now: number,
+  set: Parameters<typeof flag>[5],
+): Promise<void> {
+  await flag(ctx, row, event, now, { chainFlag: CHECK_VERDICTS[row.kind].flags[trouble] }, set);
+}
+
+/**
  * A looking hash the node does not know: looked for again with backoff, flagged once its lookup
  * window ran out.
  */
 async function notFound(ctx: ChainCheckContext, row: DueCheck, now: number): Promise<CheckOutcome> {
   if (now >= row.look_until) {
-    await flag(
-      ctx,
-      row,
-      `chain:not_found:${row.order_id}`,
-      now,
-      { chainFlag: CHECK_VERDICTS[row.kind].flags.notFound },
-      {
-        state: 'not_found',
-        attempts: row.attempts + 1,
-      },
-    );
+    await flagTrouble(ctx, row, 'notFound', `chain:not_found:${row.order_id}`, now, {
+      state: 'not_found',
+      attempts: row.attempts + 1,
+    });
     return 'flagged';
   }
   const attempts = row.attempts + 1;
@@ -549,17 +557,10 @@ async function firstRead(
   } catch (error) {
     // The transfer is already another order's deposit (the unique index decided).
     if (!isUniqueViolation(error)) throw error;
-    await flag(
-      ctx,
-      row,
-      `chain:used:${row.order_id}`,
-      now,
-      { chainFlag: verdicts.flags.used },
-      {
-        state: 'wrong',
-        attempts: row.attempts + 1,
-      },
-    );
+    await flagTrouble(ctx, row, 'used', `chain:used:${row.order_id}`, now, {
+      state: 'wrong',
+      attempts: row.attempts + 1,
+    });
     return 'flagged';
   }
   // Found already final (the seller gave the hash late): this read is the one before trusting.
@@ -581,12 +582,12 @@ async function flagUnreadable(
   fault: ChainUnavailable,
   now: number,
 ): Promise<void> {
-  await flag(
+  await flagTrouble(
     ctx,
     row,
+    'unreadable',
     `chain:unreadable:${row.order_id}:${row.look_until}`,
     now,
-    { chainFlag: CHECK_VERDICTS[row.kind].flags.unreadable },
     {
       next_check_at: now + retryDelay(row.attempts, fault),
       last_fault: fault.message,
@@ -637,26 +638,19 @@ async function reorganised(
   row: DueCheck,
   now: number,
 ): Promise<CheckOutcome> {
-  await flag(
-    ctx,
-    row,
-    `chain:reorged:${row.order_id}:${row.block_number}`,
-    now,
-    { chainFlag: CHECK_VERDICTS[row.kind].flags.reorged },
-    {
-      state: 'looking',
-      reorged: 1,
-      log_index: null,
-      block_number: null,
-      block_hash: null,
-      vanished_at: null,
-      block_time: null,
-      confirmations: 0,
-      attempts: 0,
-      next_check_at: now + FIRST_RETRY_MS,
-      look_until: Math.max(row.look_until, now + ctx.config.chainLookupWindowMs),
-    },
-  );
+  await flagTrouble(ctx, row, 'reorged', `chain:reorged:${row.order_id}:${row.block_number}`, now, {
+    state: 'looking',
+    reorged: 1,
+    log_index: null,
+    block_number: null,
+    block_hash: null,
+    vanished_at: null,
+    block_time: null,
+    confirmations: 0,
+    attempts: 0,
+    next_check_at: now + FIRST_RETRY_MS,
+    look_until: Math.max(row.look_until, now + ctx.config.chainLookupWindowMs),
+  });
   return 'flagged';
 }
 
