@@ -240,6 +240,9 @@ interface NetworkRound {
   lookups: number;
 }
 
+/** What a row's check takes of its round: the head read, the time, the run's options. */
+type RowRound = Pick<NetworkRound, 'head' | 'now' | 'options'>;
+
 /**
  * One batch of a claim: at most JOB_BATCH due rows claimed (looking rows within the round's
  * ration, but for those the scan woke) and checked. Returns the rows claimed.
@@ -262,9 +265,7 @@ async function checkBatch(
   // A node that takes JSON-RPC batches gets a batch's lookups at once: one request.
   const { settings } = round;
   if (claim.state === 'looking' && settings.family === 'evm' && settings.batch) {
-    const checked = await Promise.all(
-      claimed.map((row) => checkOrSetAside(ctx, row, round.head, round.now, round.options)),
-    );
+    const checked = await Promise.all(claimed.map((row) => checkOrSetAside(ctx, row, round)));
     for (const [index, row] of claimed.entries()) {
       round.outcomes.set(row.order_id, checked[index] ?? 'failed');
     }
@@ -286,9 +287,8 @@ async function checkInTurn(
   claimed: readonly DueCheck[],
   budgetEnds: number,
 ): Promise<void> {
-  const { head, now, options } = round;
   for (const [index, row] of claimed.entries()) {
-    if (options.signal?.aborted === true || performance.now() > budgetEnds) {
+    if (round.options.signal?.aborted === true || performance.now() > budgetEnds) {
       const left = claimed.slice(index).map((r) => r.order_id);
       await ctx.db
         .updateTable('chain_checks')
@@ -299,7 +299,7 @@ async function checkInTurn(
         .execute();
       break;
     }
-    round.outcomes.set(row.order_id, await checkOrSetAside(ctx, row, head, now, options));
+    round.outcomes.set(row.order_id, await checkOrSetAside(ctx, row, round));
   }
 }
 
@@ -345,12 +345,11 @@ async function claimDue(
 async function checkOrSetAside(
   ctx: ChainCheckContext,
   row: DueCheck,
-  head: ChainHead,
-  now: number,
-  options: ChainCheckOptions,
+  round: RowRound,
 ): Promise<CheckOutcome> {
+  const { now, options } = round;
   try {
-    return await checkRow(ctx, row, head, now, options);
+    return await checkRow(ctx, row, round);
   } catch (error) {
     if (error instanceof LeaseLost) {
       options.log?.info({ orderId: row.order_id }, 'chain check: lease passed on, verdict dropped');
@@ -393,9 +392,7 @@ async function checkOrSetAside(
 async function checkRow(
   ctx: ChainCheckContext,
   row: DueCheck,
-  head: ChainHead,
-  now: number,
-  options: ChainCheckOptions,
+  { head, now, options }: RowRound,
 ): Promise<CheckOutcome> {
   const verdicts = CHECK_VERDICTS[row.kind];
   const target = depositTargetOf(ctx, row);
