@@ -10,24 +10,11 @@
  * the rate and the order's creation.
  */
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { Input, List, Section } from '@telegram-apps/telegram-ui';
+import { List, Section } from '@telegram-apps/telegram-ui';
 import type { ReactNode } from 'react';
 import { FormProvider, useForm, useFormContext, useWatch } from 'react-hook-form';
-import {
-  cryptoForFiat,
-  fiatForCrypto,
-  parseAmount,
-  sanitizeAmountInput,
-} from '../../shared/amounts';
-import { currencySign, formatNumber } from '../../shared/format';
-import { CRYPTO_DECIMALS } from '../../shared/limits';
-import {
-  DEFAULT_CRYPTO,
-  DEFAULT_NETWORK,
-  isEvmNetwork,
-  networksFor,
-  type CryptoCurrency,
-} from '../../shared/networks';
+import { cryptoForFiat, fiatForCrypto, parseAmount } from '../../shared/amounts';
+import { DEFAULT_CRYPTO, DEFAULT_NETWORK, isEvmNetwork, networksFor } from '../../shared/networks';
 import { buyFormSchema, type BuyFormValues } from '../../shared/schemas/forms';
 import { fieldSetter } from '../forms';
 import {
@@ -36,7 +23,8 @@ import {
   type BuyOrder,
   type BuyOrderOptions,
 } from '../hooks/use-buy-order';
-import { useI18nContext, useLanguage } from '../i18n/language';
+import { useI18nContext } from '../i18n/language';
+import { CryptoAmountInput, FiatAmountInput } from './amount-inputs';
 import { CoinRateSection } from './coin-rate-section';
 import { FieldError } from './field-error';
 import { FieldInput } from './field-input';
@@ -76,12 +64,6 @@ export function BuyForm(props: BuyFormProps) {
     reValidateMode: 'onChange',
   });
   const order = useBuyOrder(form, props);
-  const coin = useWatch({ control: form.control, name: 'cryptoCurrency' });
-  const onCoinChange = (next: CryptoCurrency) => {
-    form.setValue('cryptoCurrency', next);
-    form.setValue('network', DEFAULT_NETWORK[next]);
-    form.setValue('cryptoAmount', '');
-  };
 
   return (
     <FormProvider {...form}>
@@ -92,12 +74,7 @@ export function BuyForm(props: BuyFormProps) {
         onSubmit={(event) => void order.onSubmit(event)}
       >
         <List>
-          <CoinRateSection
-            coin={coin}
-            rate={order.rate}
-            currency={props.currency}
-            onChange={onCoinChange}
-          />
+          <CoinRateSection rate={order.rate} currency={props.currency} computed="cryptoAmount" />
           <BuyAmounts options={props} rate={order.rate} />
           {props.extra !== undefined && <BuyExtra options={props} extra={props.extra} />}
           <BuyWallet options={props} />
@@ -125,8 +102,6 @@ function BuyAmounts({
   readonly options: BuyFormProps;
   readonly rate: number | undefined;
 }) {
-  const { language } = useLanguage();
-  const { LL } = useI18nContext();
   const form = useFormContext<BuyFormValues>();
   const [fiatAmount, cryptoAmount, coin] = useWatch({
     control: form.control,
@@ -134,8 +109,7 @@ function BuyAmounts({
   });
   const errorText = useBuyErrorText(form.control, options);
   const set = fieldSetter(form);
-  const onFiatChange = (raw: string) => {
-    const next = sanitizeAmountInput(raw, { decimals: !options.wholeFiat, maxDecimals: 2 });
+  const onFiatChange = (next: string) => {
     const amount = parseAmount(next);
     if (options.wholeFiat && amount !== undefined && amount > options.bounds.max) return;
     set('fiatAmount', next);
@@ -144,8 +118,7 @@ function BuyAmounts({
       amount === undefined || rate === undefined ? '' : cryptoForFiat(amount, rate),
     );
   };
-  const onCryptoChange = (raw: string) => {
-    const next = sanitizeAmountInput(raw, { decimals: true, maxDecimals: CRYPTO_DECIMALS });
+  const onCryptoChange = (next: string) => {
     const amount = parseAmount(next);
     const fiatValue = amount === undefined || rate === undefined ? '' : fiatForCrypto(amount, rate);
     const fiatNumber = parseAmount(fiatValue);
@@ -156,28 +129,21 @@ function BuyAmounts({
 
   return (
     <Section>
-      <FieldInput
+      <FiatAmountInput
         header={options.fiatLabel}
-        name="fiatAmount"
-        inputMode={options.wholeFiat ? 'numeric' : 'decimal'}
-        autoComplete="off"
-        placeholder={formatNumber(options.bounds.min, language)}
+        currency={options.currency}
+        min={options.bounds.min}
+        whole={options.wholeFiat}
         value={fiatAmount}
         error={errorText(form.formState.errors.fiatAmount?.message)}
-        errorTestId="fiat-error"
-        onChange={(event) => onFiatChange(event.target.value)}
-        after={<span className="input-unit">{currencySign(options.currency, language)}</span>}
+        onChange={onFiatChange}
       />
-      <Input
-        header={LL.buyForm.amountCrypto({ crypto: coin })}
-        name="cryptoAmount"
-        inputMode="decimal"
-        autoComplete="off"
-        placeholder="0"
+      <CryptoAmountInput
+        coin={coin}
         value={cryptoAmount}
+        placeholder="0"
         disabled={rate === undefined}
-        onChange={(event) => onCryptoChange(event.target.value)}
-        after={<span className="input-unit">{coin}</span>}
+        onChange={onCryptoChange}
       />
     </Section>
   );

@@ -9,24 +9,15 @@
  * and the order's creation.
  */
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { Input, List, Section } from '@telegram-apps/telegram-ui';
+import { List, Section } from '@telegram-apps/telegram-ui';
+import type { ComponentProps } from 'react';
 import { FormProvider, useForm, useFormContext, useWatch } from 'react-hook-form';
-import {
-  cryptoForFiat,
-  fiatForCrypto,
-  parseAmount,
-  sanitizeAmountInput,
-} from '../../../shared/amounts';
+import { cryptoForFiat, fiatForCrypto, parseAmount } from '../../../shared/amounts';
 import { cardDigits, formatCardNumber, normalizeCardHolder } from '../../../shared/cards';
-import { currencySign, formatNumber } from '../../../shared/format';
-import { CRYPTO_DECIMALS, fiatBounds } from '../../../shared/limits';
-import {
-  DEFAULT_CRYPTO,
-  DEFAULT_NETWORK,
-  networksFor,
-  type CryptoCurrency,
-} from '../../../shared/networks';
+import { fiatBounds } from '../../../shared/limits';
+import { DEFAULT_CRYPTO, DEFAULT_NETWORK, networksFor } from '../../../shared/networks';
 import { sellFormSchema, type SellFormValues } from '../../../shared/schemas/forms';
+import { CryptoAmountInput, FiatAmountInput } from '../../components/amount-inputs';
 import { CoinRateSection } from '../../components/coin-rate-section';
 import { FieldInput } from '../../components/field-input';
 import { formErrorText } from '../../components/form-error-text';
@@ -70,12 +61,6 @@ function SellForm() {
     reValidateMode: 'onChange',
   });
   const order = useSellOrder(form, useSellErrorText());
-  const coin = useWatch({ control: form.control, name: 'cryptoCurrency' });
-  const onCoinChange = (next: CryptoCurrency) => {
-    form.setValue('cryptoCurrency', next);
-    form.setValue('network', DEFAULT_NETWORK[next]);
-    form.setValue('fiatAmount', '');
-  };
 
   return (
     <Screen testId="p2p-sell" header={{ title: LL.sellForm.title(), back: '/p2p' }}>
@@ -87,7 +72,7 @@ function SellForm() {
           data-testid="sell-form"
         >
           <List>
-            <CoinRateSection coin={coin} rate={order.rate} currency="RUB" onChange={onCoinChange} />
+            <CoinRateSection rate={order.rate} currency="RUB" computed="fiatAmount" />
             <SellAmounts rate={order.rate} />
             <SellNetwork />
             <SellCard />
@@ -102,7 +87,6 @@ function SellForm() {
 /** The crypto amount sold and the roubles it comes to, each recomputing the other at the rate. */
 function SellAmounts({ rate }: { readonly rate: number | undefined }) {
   const { LL } = useI18nContext();
-  const { language } = useLanguage();
   const form = useFormContext<SellFormValues>();
   const [cryptoAmount, fiatAmount, coin] = useWatch({
     control: form.control,
@@ -112,18 +96,11 @@ function SellAmounts({ rate }: { readonly rate: number | undefined }) {
   const set = fieldSetter(form);
   return (
     <Section>
-      <Input
-        header={LL.buyForm.amountCrypto({ crypto: coin })}
-        name="cryptoAmount"
-        inputMode="decimal"
-        autoComplete="off"
-        placeholder="100"
+      <CryptoAmountInput
+        coin={coin}
         value={cryptoAmount}
-        onChange={(event) => {
-          const next = sanitizeAmountInput(event.target.value, {
-            decimals: true,
-            maxDecimals: CRYPTO_DECIMALS,
-          });
+        placeholder="100"
+        onChange={(next) => {
           const amount = parseAmount(next);
           set('cryptoAmount', next);
           set(
@@ -131,22 +108,16 @@ function SellAmounts({ rate }: { readonly rate: number | undefined }) {
             amount === undefined || rate === undefined ? '' : fiatForCrypto(amount, rate),
           );
         }}
-        after={<span className="input-unit">{coin}</span>}
       />
-      <FieldInput
+      <FiatAmountInput
         header={LL.sellForm.youReceive()}
-        name="fiatAmount"
-        inputMode="decimal"
-        autoComplete="off"
-        placeholder={formatNumber(BOUNDS.min, language)}
+        currency="RUB"
+        min={BOUNDS.min}
+        whole={false}
         value={fiatAmount}
         disabled={rate === undefined}
         error={errorText(form.formState.errors.fiatAmount?.message)}
-        errorTestId="fiat-error"
-        onChange={(event) => {
-          // Digits and one decimal point (spec section 5: only the bank amount is digits
-          // only): dropping a typed '3500,5' separator would sell ten times as much.
-          const next = sanitizeAmountInput(event.target.value, { decimals: true, maxDecimals: 2 });
+        onChange={(next) => {
           const total = parseAmount(next);
           set('fiatAmount', next);
           set(
@@ -154,7 +125,6 @@ function SellAmounts({ rate }: { readonly rate: number | undefined }) {
             total === undefined || rate === undefined ? '' : cryptoForFiat(total, rate),
           );
         }}
-        after={<span className="input-unit">{currencySign('RUB', language)}</span>}
       />
     </Section>
   );
@@ -179,76 +149,82 @@ function SellNetwork() {
 
 /** The card the roubles are paid to: number, holder, bank, and the optional phone and comment. */
 function SellCard() {
-  const { LL } = useI18nContext();
   const { language } = useLanguage();
   const form = useFormContext<SellFormValues>();
-  const [cardNumber, cardHolder, bankName, phone, comment] = useWatch({
-    control: form.control,
-    name: ['cardNumber', 'cardHolder', 'bankName', 'phone', 'comment'],
-  });
-  const errors = form.formState.errors;
   const validate = form.formState.isSubmitted;
-  const errorText = useSellErrorText();
   const set = fieldSetter(form);
   return (
     <Section>
-      <FieldInput
-        header={LL.sellForm.cardNumber()}
+      <CardField
         name="cardNumber"
+        errorTestId="card-error"
         inputMode="numeric"
         autoComplete="cc-number"
         placeholder="0000 0000 0000 0000"
-        value={formatCardNumber(cardNumber)}
-        error={errorText(errors.cardNumber?.message)}
-        errorTestId="card-error"
-        onChange={(event) => set('cardNumber', cardDigits(event.target.value))}
+        shown={formatCardNumber}
+        onTyped={(typed) => set('cardNumber', cardDigits(typed))}
       />
-      <FieldInput
-        header={LL.sellForm.cardHolder()}
+      <CardField
         name="cardHolder"
+        errorTestId="holder-error"
         autoComplete="cc-name"
         autoCapitalize="characters"
         placeholder="IVAN PETROV"
-        value={cardHolder}
-        error={errorText(errors.cardHolder?.message)}
-        errorTestId="holder-error"
-        onChange={(event) => {
+        onTyped={(typed) => {
           // Checked while typing, not only on submit: a name typed in Cyrillic is said to
           // need Latin letters at once (Russian cards carry the holder in Latin).
-          const holder = normalizeCardHolder(event.target.value);
+          const holder = normalizeCardHolder(typed);
           form.setValue('cardHolder', holder, { shouldValidate: validate || holder !== '' });
         }}
       />
-      <FieldInput
-        header={LL.sellForm.bankName()}
+      <CardField
         name="bankName"
-        placeholder={language === 'ru' ? 'Т-Банк' : 'T-Bank'}
-        value={bankName}
-        error={errorText(errors.bankName?.message)}
         errorTestId="bank-error"
-        onChange={(event) => set('bankName', event.target.value)}
+        placeholder={language === 'ru' ? 'Т-Банк' : 'T-Bank'}
       />
-      <FieldInput
-        header={LL.sellForm.phone()}
+      <CardField
         name="phone"
+        errorTestId="phone-error"
         type="tel"
         inputMode="tel"
         autoComplete="tel"
         placeholder="+7 900 000-00-00"
-        value={phone}
-        error={errorText(errors.phone?.message)}
-        errorTestId="phone-error"
-        onChange={(event) => set('phone', event.target.value)}
       />
-      <FieldInput
-        header={LL.sellForm.comment()}
-        name="comment"
-        value={comment}
-        error={errorText(errors.comment?.message)}
-        errorTestId="comment-error"
-        onChange={(event) => set('comment', event.target.value)}
-      />
+      <CardField name="comment" errorTestId="comment-error" />
     </Section>
+  );
+}
+
+type CardFieldName = 'cardNumber' | 'cardHolder' | 'bankName' | 'phone' | 'comment';
+
+/**
+ * A field of the card section, its label, value and message those of its name: shown as `shown`
+ * writes it, and set as typed (see fieldSetter) unless `onTyped` says otherwise.
+ */
+function CardField({
+  name,
+  shown = (value) => value,
+  onTyped,
+  ...input
+}: Omit<ComponentProps<typeof FieldInput>, 'name' | 'header' | 'value' | 'error' | 'onChange'> & {
+  readonly name: CardFieldName;
+  readonly shown?: (value: string) => string;
+  readonly onTyped?: (typed: string) => void;
+}) {
+  const { LL } = useI18nContext();
+  const form = useFormContext<SellFormValues>();
+  const value = useWatch({ control: form.control, name });
+  const errorText = useSellErrorText();
+  const set = fieldSetter(form);
+  return (
+    <FieldInput
+      {...input}
+      header={LL.sellForm[name]()}
+      name={name}
+      value={shown(value)}
+      error={errorText(form.formState.errors[name]?.message)}
+      onChange={(event) => (onTyped ?? ((typed) => set(name, typed)))(event.target.value)}
+    />
   );
 }
 
