@@ -4,6 +4,7 @@
  * acted first is told plainly, with the status the order has now, never acted on twice.
  */
 import { useState } from 'react';
+import type { OperatorOrderResponse } from '../../shared/operator-api';
 import type { OrderStatus } from '../../shared/order-status';
 import { STATUS_LABEL_KEYS } from '../../shared/order-status';
 import { ApiError } from '../api/client';
@@ -27,6 +28,12 @@ export interface ConsoleAction {
   readonly notice: ConsoleNotice | null;
   /** Asks `confirm` first when given; resolves once the action settled. */
   readonly run: (action: OperatorActionPath, body: object, confirm?: string) => Promise<void>;
+}
+
+/** What the console's parts of an order are given: the order as the console reads it, and acting on it. */
+export interface ConsoleOrderProps {
+  readonly view: OperatorOrderResponse;
+  readonly action: ConsoleAction;
 }
 
 export function useConsoleAction(

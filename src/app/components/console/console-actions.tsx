@@ -7,7 +7,7 @@
  * asked first.
  */
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { Button, Input, List, Section, Select, Textarea } from '@telegram-apps/telegram-ui';
+import { Input, List, Section, Select, Textarea } from '@telegram-apps/telegram-ui';
 import type { ReactNode } from 'react';
 import { useForm, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
 import * as v from 'valibot';
@@ -28,10 +28,11 @@ import {
 import type { FormErrorKey } from '../../../shared/schemas/form-errors';
 import { orderNumber } from '../../../shared/support-link';
 import { FieldError } from '../../components/field-error';
+import { ScreenActionButton } from '../../components/screen-action-button';
 import { formErrorText } from '../../components/form-error-text';
 import { formatCrypto, formatFiat } from '../../../shared/format';
 import { useI18nContext, useLanguage } from '../../i18n/language';
-import type { ConsoleAction } from '../../hooks/use-console-action';
+import type { ConsoleAction, ConsoleOrderProps } from '../../hooks/use-console-action';
 import { readDraft, useFormDraft } from './console-draft';
 import { OrderIncomingDeposits } from './console-incoming';
 
@@ -101,13 +102,22 @@ function withoutEmpty(values: Fields): Fields {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value.trim() !== ''));
 }
 
-function SubmitButton({ text, busy, testId }: { text: string; busy: boolean; testId: string }) {
+function SubmitButton({
+  text,
+  busy,
+  testId,
+  mode,
+}: {
+  text: string;
+  busy: boolean;
+  testId: string;
+  /** Rejecting, the one action that sends nothing on, is the quieter bezeled button. */
+  mode?: 'bezeled';
+}) {
   return (
-    <div className="screen__actions">
-      <Button type="submit" size="l" stretched loading={busy} disabled={busy} data-testid={testId}>
-        {text}
-      </Button>
-    </div>
+    <ScreenActionButton type="submit" mode={mode} loading={busy} disabled={busy} testId={testId}>
+      {text}
+    </ScreenActionButton>
   );
 }
 
@@ -229,13 +239,7 @@ function OfficeForm({
  * wrong; filled, the server completes and keeps the reason with the problem it overrode. A
  * network without a node is not checked: the form says so and asks no reason.
  */
-function CompleteWithHashForm({
-  action,
-  view,
-}: {
-  readonly action: ConsoleAction;
-  readonly view: OperatorOrderResponse;
-}) {
+function CompleteWithHashForm({ action, view }: ConsoleOrderProps) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
   const { network } = view.order;
@@ -377,19 +381,7 @@ function RejectForm({ action, id }: { readonly action: ConsoleAction; readonly i
           <Field form={form} name="reason" label={LL.console.rejectText()} multiline />
         </Section>
       </List>
-      <div className="screen__actions">
-        <Button
-          type="submit"
-          size="l"
-          stretched
-          mode="bezeled"
-          loading={action.busy}
-          disabled={action.busy}
-          data-testid="reject"
-        >
-          {LL.console.reject()}
-        </Button>
-      </div>
+      <SubmitButton text={LL.console.reject()} busy={action.busy} testId="reject" mode="bezeled" />
     </form>
   );
 }
@@ -409,25 +401,19 @@ function AskedAction({
   readonly testId: string;
 }) {
   return (
-    <div className="screen__actions">
-      <Button
-        size="l"
-        stretched
-        loading={busy}
-        disabled={busy}
-        onClick={() => void run(ask)}
-        data-testid={testId}
-      >
-        {text}
-      </Button>
-    </div>
+    <ScreenActionButton
+      loading={busy}
+      disabled={busy}
+      onClick={() => void run(ask)}
+      testId={testId}
+    >
+      {text}
+    </ScreenActionButton>
   );
 }
 
 /** What a status's main action is made from. */
-interface ActionContext {
-  readonly view: OperatorOrderResponse;
-  readonly action: ConsoleAction;
+interface ActionContext extends ConsoleOrderProps {
   readonly LL: TranslationFunctions;
   /** The order's number, and its fiat and crypto amounts, as the questions name them. */
   readonly id: string;
@@ -496,13 +482,7 @@ const MAIN_ACTION: Partial<Record<OrderStatus, (context: ActionContext) => React
 };
 
 /** The actions of the order's status, most likely first; reject on every active order. */
-export function ConsoleActions({
-  view,
-  action,
-}: {
-  readonly view: OperatorOrderResponse;
-  readonly action: ConsoleAction;
-}) {
+export function ConsoleActions({ view, action }: ConsoleOrderProps) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
   const { order } = view;

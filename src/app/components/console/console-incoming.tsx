@@ -11,10 +11,10 @@ import type { TranslationFunctions } from '../../../../i18n/i18n-types';
 import type { Language } from '../../../shared/api';
 import { formatCrypto, formatDecimalText, localeOf } from '../../../shared/format';
 import { NETWORKS, explorerTxUrl } from '../../../shared/networks';
-import type { IncomingDeposit, OperatorOrderResponse } from '../../../shared/operator-api';
+import type { IncomingDeposit } from '../../../shared/operator-api';
 import { orderNumber } from '../../../shared/support-link';
 import { useEnvironment } from '../../environment-context';
-import type { ConsoleAction } from '../../hooks/use-console-action';
+import type { ConsoleOrderProps } from '../../hooks/use-console-action';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { openExternalLink } from '../../telegram/actions';
 import { CopyRow } from '../copy-row';
@@ -55,13 +55,7 @@ function candidatesText(deposit: IncomingDeposit, LL: TranslationFunctions): str
  * sender, time and hash, and the button that attaches it: asked first, naming the transfer's
  * amount beside the order's, then sent with the status the operator saw.
  */
-export function OrderIncomingDeposits({
-  view,
-  action,
-}: {
-  readonly view: OperatorOrderResponse;
-  readonly action: ConsoleAction;
-}) {
+export function OrderIncomingDeposits({ view, action }: ConsoleOrderProps) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
   const { inTelegram } = useEnvironment();

@@ -23,6 +23,7 @@ import { fetchHistory, fetchOrder } from '../../api/orders';
 import { OrderCard } from '../../components/order-card';
 import { OrderNotFound } from '../../components/order-not-found';
 import { Screen } from '../../components/screen';
+import { ScreenActionButton } from '../../components/screen-action-button';
 import { localeOf } from '../../../shared/format';
 import { useFetchState } from '../../hooks/use-fetch-state';
 import { useI18nContext, useLanguage } from '../../i18n/language';
@@ -97,18 +98,14 @@ function History({ back }: { readonly back: string }) {
       {orders.length === 0 && !page.loading && !failed && <NoOrders filter={filter} />}
       {orders.length > 0 && <OrdersByDay orders={orders} filter={filter} />}
       {history.hasMore && (
-        <div className="screen__actions">
-          <Button
-            size="l"
-            stretched
-            mode="bezeled"
-            loading={page.loading}
-            onClick={history.loadMore}
-            data-testid="load-more"
-          >
-            {LL.myOrders.loadMore()}
-          </Button>
-        </div>
+        <ScreenActionButton
+          mode="bezeled"
+          loading={page.loading}
+          onClick={history.loadMore}
+          testId="load-more"
+        >
+          {LL.myOrders.loadMore()}
+        </ScreenActionButton>
       )}
     </Screen>
   );
