@@ -12,7 +12,6 @@ import {
   OPERATOR_PATHS,
   type OperatorIncomingResponse,
   type OperatorWrite,
-  type OperatorOrderResponse,
   type OperatorOrdersResponse,
   type OperatorQueueResponse,
 } from '../../shared/operator-api';
@@ -41,6 +40,7 @@ import {
   orderForOperator,
   rejectOrder,
 } from './operator-orders';
+import { answerOrderRead } from '../orders/order-view';
 import { answerAction, type OrderActionService } from '../orders/transition';
 import { checkInScope, operatorQueue, searchOrders } from './queue';
 import { readRates, setBaseRate, setSpread } from '../rates/rates';
@@ -103,10 +103,7 @@ function readRoutes(app: Console): void {
   app.get(
     '/api/operator/orders/:id',
     { schema: { tags, params: OrderParamsSchema, response: ok(OperatorOrderResponseSchema) } },
-    async (request, reply): Promise<OperatorOrderResponse> => {
-      noStore(reply);
-      return orderForOperator(app, request.caller.telegramId, request.params.id);
-    },
+    (request, reply) => answerOrderRead(app, request, reply, orderForOperator),
   );
   app.get(
     '/api/operator/orders/:id/receipts/:receiptId',

@@ -7,7 +7,6 @@ import type { FastifyPluginCallback, FastifyReply } from 'fastify';
 import {
   API_PATHS,
   type ActiveOrdersResponse,
-  type BankRequisitesResponse,
   type CreateOrderResponse,
   type HistoryResponse,
 } from '../../shared/api';
@@ -25,6 +24,7 @@ import {
   orderHistory,
   submitTxHash,
 } from './customer-orders';
+import { answerOrderRead } from './order-view';
 import { answerAction } from './transition';
 import type { LimitedCall } from '../platform/limits/rate-limit';
 import { customerCalls } from '../platform/identity/identity-plugin';
@@ -127,10 +127,7 @@ function orderRoutes(app: Customer): void {
   app.get(
     '/api/orders/:id/requisites',
     { schema: { tags, params: OrderParamsSchema, response: ok(BankRequisitesResponseSchema) } },
-    async (request, reply): Promise<BankRequisitesResponse> => {
-      noStore(reply);
-      return bankRequisites(app, request.caller.telegramId, request.params.id);
-    },
+    (request, reply) => answerOrderRead(app, request, reply, bankRequisites),
   );
 }
 
