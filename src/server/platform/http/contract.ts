@@ -60,7 +60,7 @@ export function wireSchema(schema: v.GenericSchema): v.GenericSchema {
 }
 
 /** The input refused, as the API answers it. */
-export function refusal(issues: readonly v.BaseIssue<unknown>[]): AppError {
+function refusal(issues: readonly v.BaseIssue<unknown>[]): AppError {
   const first = issues[0]?.message;
   if (isErrorCode(first)) return new AppError(first);
   const fields = [...new Set(issues.map((issue) => v.getDotPath(issue)).filter((p) => p !== null))];
