@@ -2,8 +2,8 @@
  * `buildApp(config, deps)`: the whole server as a Fastify instance, with nothing listening.
  * Tests call it with `app.inject` on a fresh database; main.ts listens. It only composes:
  * the platform's plugins first (the context decorators, the routes' contract and its document,
- * security headers, request logs, error handling, readiness, metrics, body parsing, call limits,
- * identity and the calls that need none), then the domain modules, each one plugin with its
+ * error handling, metrics, what every request meets (readiness, security headers, its metrics and
+ * log line), body parsing, call limits, identity and the calls that need none), then the domain modules, each one plugin with its
  * routes, decorators, metrics and jobs, and last the mini-app with the answer to unknown paths.
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
@@ -22,13 +22,12 @@ import { errorsPlugin, sendError } from './platform/http/errors-plugin';
 import { JSON_BODY_LIMIT_BYTES, jsonBodyPlugin } from './platform/http/json-body';
 import { openApiPlugin } from './platform/http/openapi';
 import { publicRoutes } from './platform/http/public-routes';
-import { readinessPlugin } from './platform/http/readiness';
-import { securityHeadersPlugin } from './platform/http/security-headers';
+import { requestWidePlugin } from './platform/http/request-wide';
 import { webAppPlugin } from './platform/http/web-app';
 import { authPlugin } from './platform/identity/identity-plugin';
 import { callLimitsPlugin } from './platform/limits/call-limits';
 import { redactToken, serializeError, serializeLogged } from './platform/logging/redact-token';
-import { requestLogPlugin, serializeRequest } from './platform/logging/request-log';
+import { serializeRequest } from './platform/logging/request-log';
 import { requestLoggerFactory } from './platform/logging/request-logger';
 import { metricsPlugin } from './platform/metrics/metrics-plugin';
 import { installed } from './platform/packages';
@@ -72,7 +71,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
           ? {
               transport: {
                 target: 'pino-pretty',
-                // A request's line says it all in its message (platform/logging/request-log.ts).
+                // A request's line says it all in its message (platform/http/request-wide.ts).
                 options: {
                   translateTime: 'SYS:HH:MM:ss',
                   ignore: 'pid,hostname,reqId,req,res,responseTime',
@@ -81,7 +80,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
             }
           : {}),
     },
-    // One line per request, written when it is answered (platform/logging/request-log.ts).
+    // One line per request, written when it is answered (platform/http/request-wide.ts).
     logController: new LogController({ disableRequestLogging: true }),
     // A request's own logger is made when it first writes a line (request-logger.ts).
     childLoggerFactory: requestLoggerFactory,
@@ -99,17 +98,15 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     // The router's own refusals (a malformed %-escape, a path segment over 100 characters) would
     // otherwise answer with Fastify's codes; they go through the same handler as every error.
     frameworkErrors: sendError,
-    // A stopping server answers 503 itself, in the API's own form (platform/http/readiness.ts).
+    // A stopping server answers 503 itself, in the API's own form (platform/http/request-wide.ts).
     return503OnClosing: false,
   });
   await app.register(contextPlugin, { config, db: deps.db, now: deps.now ?? Date.now });
   await app.register(contractPlugin);
   await app.register(openApiPlugin);
-  await app.register(securityHeadersPlugin);
-  await app.register(requestLogPlugin);
   await app.register(errorsPlugin);
-  await app.register(readinessPlugin);
   await app.register(metricsPlugin);
+  await app.register(requestWidePlugin);
   await app.register(jsonBodyPlugin);
   await app.register(callLimitsPlugin);
   await app.register(authPlugin);

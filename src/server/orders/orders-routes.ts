@@ -114,7 +114,7 @@ function orderRoutes(app: Customer): void {
       const answer = await statusAnswer(
         app,
         request.caller.telegramId,
-        request.params,
+        request.params.id,
         request.headers['if-none-match'],
       );
       void reply.status(answer.statusCode);

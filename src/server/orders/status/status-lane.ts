@@ -5,33 +5,32 @@
  *
  * A poll costs Fastify about as much as the poll's own work: routing, a request and a reply
  * object, and the hooks of every plugin, most of which have nothing to do for it. The lane does
- * only what Fastify's route does for such a poll, with the same functions: the customer verified
- * by `app.verifyCaller` (authenticate's), the answer of `statusAnswer` (the route's), the headers
- * of every answer (`EVERY_ANSWER_HEADERS`, the security-headers hook's), and the request
- * observed in the metrics under the route's label. A poll is ordinary when it is a GET of exactly
- * the status route's path, names its caller in an Authorization header that verifies, and is
- * answered 200 or 304, while the server is ready and not logging polls (debug). Anything else
+ * only what Fastify's route does for such a poll, with the same objects: what every request
+ * meets from `app.requestWide` (readiness, every answer's headers, the metrics, whether a line is
+ * written: platform/http/request-wide.ts, whose two hooks are Fastify's only request-wide ones),
+ * the customer verified by `app.verifyCaller` (authenticate's), and the answer of `statusAnswer`
+ * (the route's). A poll is ordinary when it is a GET of exactly the status route's path, names its
+ * caller in an Authorization header that verifies, and is answered 200 or 304, while the server is
+ * ready and writes no line for it (polls are logged at debug). Anything else
  * (a query, a refused or missing identity, an order not found, the database failing, the server
  * stopping, polls logged, anything that throws before the answer starts) goes to Fastify, which
  * answers it as it always did: the lane never writes an error. Each such fallback is counted by
  * its reason (`exchange_status_lane_fallbacks_total`). STATUS_LANE=off keeps the lane closed.
  *
  * Fastify's own answer to the same request is the lane's measure: tests/server/status-lane.test.ts
- * compares them, holds the hooks that apply to the status route to the list the lane mirrors,
- * and the server tests' app sends every request through the lane (tests/helpers/test-app.ts).
+ * compares them and holds that no hook beyond the request-wide ones and the identity's applies to
+ * the status route; the server tests' app sends every request through the lane
+ * (tests/helpers/test-app.ts). A lean status route inside Fastify, with one hook on arrival and one
+ * once answered, measured below the lane in the bench (docs/benchmarks.md): the lane stays.
  */
 import http from 'node:http';
 import type { FastifyInstance, FastifyServerFactoryHandler, FastifyServerOptions } from 'fastify';
-import { logsAt } from '../../platform/config/config';
-import { EVERY_ANSWER_HEADERS } from '../../platform/http/security-headers';
+import { orderIdParam } from '../../platform/http/validation';
 import { STATUS_ROUTE, statusAnswer, type StatusAnswer } from './status-route';
-
-/** The headers of every answer (security-headers.ts), as names and values in one list. */
-const EVERY_ANSWER_LIST: readonly string[] = EVERY_ANSWER_HEADERS.flat();
 
 /**
  * An ordinary poll's path, from the route's own (its `:id` any one segment): the order's id is
- * checked by `statusAnswer`, as for the route.
+ * then checked by the route's schema.
  */
 const STATUS_PATH = new RegExp(`^${STATUS_ROUTE.replace(':id', '([^/?#]+)')}$`);
 
@@ -44,7 +43,6 @@ export type LaneMonitor = (reason: LaneFallback) => void;
 export class StatusLane {
   #app: FastifyInstance | undefined;
   #monitor: LaneMonitor = () => undefined;
-  #logged = false;
 
   /**
    * The server of Fastify's `serverFactory`, with the settings Fastify gives the servers it makes
@@ -71,15 +69,11 @@ export class StatusLane {
     return server;
   }
 
-  /**
-   * Opens the lane once the app is ready, unless STATUS_LANE=off. While polls are logged (debug)
-   * the lane hands each to Fastify, which writes its line: the lane writes none.
-   */
+  /** Opens the lane once the app is ready, unless STATUS_LANE=off. */
   open(app: FastifyInstance, monitor: LaneMonitor): void {
     if (app.config.statusLane) {
       this.#app = app;
       this.#monitor = monitor;
-      this.#logged = logsAt(app.config, 'debug');
     }
   }
 
@@ -97,8 +91,10 @@ export class StatusLane {
       this.#monitor(reason);
       return false;
     };
-    if (this.#logged) return fallback('logged');
-    if (app.stopping()) return fallback('stopping');
+    const wide = app.requestWide;
+    if (wide.refusal() !== undefined) return fallback('stopping');
+    // While polls are logged (debug), Fastify writes the line: the lane writes none.
+    if (wide.lineLevel(200, true) !== null) return fallback('logged');
     const started = performance.now();
     let customerId: number;
     try {
@@ -111,11 +107,18 @@ export class StatusLane {
       // A refusal is counted and answered by Fastify's `authenticate`.
       return fallback('identity');
     }
+    let orderId: string;
+    try {
+      // The route's own schema: an id that is no UUID is Fastify's to refuse.
+      orderId = orderIdParam({ id });
+    } catch {
+      return fallback('answer');
+    }
     const handOver = (reason: LaneFallback) => {
       this.#monitor(reason);
       fastify(request, response);
     };
-    statusAnswer(app, customerId, { id }, request.headers['if-none-match'])
+    statusAnswer(app, customerId, orderId, request.headers['if-none-match'])
       .then(
         (answer) => {
           try {
@@ -143,18 +146,18 @@ export class StatusLane {
     started: number,
   ): void {
     // One list of names and values: node writes it as it is, without a header map.
-    const head = [...EVERY_ANSWER_LIST, ...headers];
+    const head = [...app.requestWide.headers, ...headers];
     if (body === null) {
       response.writeHead(statusCode, head).end();
     } else {
       head.push('content-length', String(Buffer.byteLength(body)));
       response.writeHead(statusCode, head).end(body);
     }
-    app.metrics.observeRequest(
-      'GET',
-      STATUS_ROUTE,
+    app.requestWide.observe({
+      method: 'GET',
+      route: STATUS_ROUTE,
       statusCode,
-      (performance.now() - started) / 1000,
-    );
+      seconds: (performance.now() - started) / 1000,
+    });
   }
 }

@@ -6,7 +6,6 @@
 import type { ServerContext } from '../../platform/context';
 import { orderStatus } from '../customer-orders';
 import type { StatusAnswers } from './status-answers';
-import { orderIdParam } from '../../platform/http/validation';
 import { NO_STORE, holdsVersion } from '../../platform/http/cache-control';
 
 /** The status poll's route, as Fastify registers it and the metrics label it. */
@@ -26,21 +25,17 @@ export interface StatusAnswer {
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * The answer to a customer polling an order by its `:id` (ORDER_NOT_FOUND when it is not theirs),
- * given the `If-None-Match` they sent.
+ * The answer to a customer polling an order by its id, as the route's schema gives it
+ * (ORDER_NOT_FOUND when it is not theirs), given the `If-None-Match` they sent.
  */
 export async function statusAnswer(
   ctx: ServerContext & { readonly statusAnswers: StatusAnswers },
   customerId: number,
-  params: unknown,
+  orderId: string,
   ifNoneMatch: string | undefined,
 ): Promise<StatusAnswer> {
-  const { etag, json } = await orderStatus(
-    ctx,
-    ctx.statusAnswers,
-    customerId,
-    orderIdParam(params),
-    (version) => holdsVersion(ifNoneMatch, version),
+  const { etag, json } = await orderStatus(ctx, ctx.statusAnswers, customerId, orderId, (version) =>
+    holdsVersion(ifNoneMatch, version),
   );
   const headers = ['cache-control', NO_STORE, 'etag', etag];
   return json === null

@@ -4,7 +4,7 @@
  *
  * Health is readiness (design.md, "Serving"): 200 once the database has answered a round trip,
  * 503 SERVICE_UNAVAILABLE when it fails or does not answer within HEALTH_DATABASE_TIMEOUT_MS,
- * and 503 from the moment the server starts to stop (platform/http/readiness.ts). The app's Online
+ * and 503 from the moment the server starts to stop (platform/http/request-wide.ts). The app's Online
  * indicator reads any failure as Offline.
  */
 import type { FastifyPluginCallback } from 'fastify';

@@ -13,7 +13,6 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
 import helmet from 'helmet';
 
 /** The web versions of Telegram, the only pages that may show the app in a frame. */
@@ -72,7 +71,7 @@ export function securePage(request: FastifyRequest, reply: FastifyReply): void {
 
 /**
  * The headers of every answer, as helmet sets them: worked out once, for they never change, and
- * sent by the hook below and by the status lane (status-lane.ts).
+ * sent to every request by the request-wide hook and the status lane (request-wide.ts).
  */
 export const EVERY_ANSWER_HEADERS: readonly (readonly [name: string, value: string])[] = (() => {
   // helmet only sets headers on the response, and calls back at once, never with an error.
@@ -81,14 +80,3 @@ export const EVERY_ANSWER_HEADERS: readonly (readonly [name: string, value: stri
   everyAnswer(request, response, noop);
   return Object.entries(response.getHeaders()).map(([name, value]) => [name, String(value)]);
 })();
-
-export const securityHeadersPlugin = fp(
-  (app, _options, done) => {
-    app.addHook('onRequest', function securityHeaders(_request, reply, next) {
-      for (const [name, value] of EVERY_ANSWER_HEADERS) reply.raw.setHeader(name, value);
-      next();
-    });
-    done();
-  },
-  { name: 'security-headers' },
-);

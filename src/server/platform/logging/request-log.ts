@@ -1,13 +1,11 @@
 /**
- * One log line per request, when it is answered: the request (as app.ts serialises it, with no
- * credential), its status and how long it took. The calls an open screen repeats every few
+ * One log line per request, when it is answered (the request-wide hook, platform/http/request-wide.ts):
+ * the request (as app.ts serialises it, with no credential), its status and how long it took. The calls an open screen repeats every few
  * seconds (an order's status, the health check, the console's queue: their routes say so with
  * POLLED) are at `debug`, so a waiting customer does not flood the log at the default `info`.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parse as parseQuery } from 'node:querystring';
-import fp from 'fastify-plugin';
-import { logsAt } from '../config/config';
 import { OperatorListQuerySchema } from '../../../shared/schemas/operator';
 import {
   DemoSessionQuerySchema,
@@ -32,30 +30,23 @@ export const POLLED = { config: { polled: true } } as const;
  */
 export const POLLED_SMALL = { config: { polled: true, compress: false } } as const;
 
-export const requestLogPlugin = fp(
-  (app, _options, done) => {
-    const written = { debug: logsAt(app.config, 'debug'), info: logsAt(app.config, 'info') };
-    app.addHook('onResponse', function requestLog(request, reply, next) {
-      const level =
-        reply.statusCode < 400 && request.routeOptions.config.polled === true ? 'debug' : 'info';
-      // A poll's line is usually not written at all: then nothing of it is worked out either.
-      if (!written[level]) {
-        next();
-        return;
-      }
-      const shown = serializeRequest(request);
-      const responseTime = Math.round(reply.elapsedTime * 10) / 10;
-      request.log[level](
-        // The raw request: the logger's own serializer (serializeRequest) turns it into `req`.
-        { req: request, res: { statusCode: reply.statusCode }, responseTime },
-        `${shown.method} ${shown.url} ${reply.statusCode} ${responseTime} ms`,
-      );
-      next();
-    });
-    done();
-  },
-  { name: 'request-log', dependencies: ['context'] },
-);
+/** The levels a request's line is written at. */
+export type LineLevel = 'debug' | 'info';
+
+/** An answered request's line (written from the request-wide hook, platform/http/request-wide.ts). */
+export function writeRequestLine(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  level: LineLevel,
+): void {
+  const shown = serializeRequest(request);
+  const responseTime = Math.round(reply.elapsedTime * 10) / 10;
+  request.log[level](
+    // The raw request: the logger's own serializer (serializeRequest) turns it into `req`.
+    { req: request, res: { statusCode: reply.statusCode }, responseTime },
+    `${shown.method} ${shown.url} ${reply.statusCode} ${responseTime} ms`,
+  );
+}
 
 /**
  * Query keys whose values are logged as sent: those of the API's own query schemas. Any other

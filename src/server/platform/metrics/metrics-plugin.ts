@@ -1,6 +1,7 @@
 /**
  * The server's metrics (src/server/platform/metrics/metrics.ts) as `app.metrics`, for the jobs and the bot to
- * report to; every answered request observed by its route pattern; and `GET /api/metrics` in
+ * report to (every answered request is observed by the request-wide hook,
+ * platform/http/request-wide.ts); and `GET /api/metrics` in
  * Prometheus' text format, closed to the public (design.md, "Serving"). A scrape must carry
  * `Authorization: Bearer <METRICS_TOKEN>` when the token is set; without one, only loopback,
  * link-local and private addresses may scrape (the client's address as Fastify tells it,
@@ -25,9 +26,6 @@ declare module 'fastify' {
 
 /** The server's own path, not a call of the app's (src/shared/api.ts): Prometheus scrapes it. */
 export const METRICS_PATH = '/api/metrics';
-
-/** The route of every request no route took (unknown paths): one label, whatever they asked. */
-const UNMATCHED_ROUTE = 'unmatched';
 
 /** Addresses that never come from the internet: loopback, link-local, private (RFC 1918, ULA). */
 const PRIVATE_ADDRESSES = new BlockList();
@@ -66,16 +64,6 @@ export const metricsPlugin = fp(
   (app, _options, done) => {
     const metrics = createMetrics({ db: app.db, now: app.now, log: app.log });
     app.decorate('metrics', metrics);
-
-    app.addHook('onResponse', function observeRequest(request, reply, next) {
-      metrics.observeRequest(
-        request.method,
-        request.routeOptions.url ?? UNMATCHED_ROUTE,
-        reply.statusCode,
-        reply.elapsedTime / 1000,
-      );
-      next();
-    });
 
     // Prometheus asks every few seconds: its lines are at debug, like a screen's polling.
     const schema = {
