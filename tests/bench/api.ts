@@ -146,7 +146,13 @@ async function heapOf(server: Running): Promise<string> {
     Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? 0);
   const anonymous = fixed(kb('Anonymous') / 1024);
   const files = fixed((kb('Rss') - kb('Anonymous')) / 1024);
-  return `heap used ${mb('nodejs_heap_size_used_bytes')} MB of ${mb('nodejs_heap_size_total_bytes')} MB, external ${mb('nodejs_external_memory_bytes')} MB; RSS: ${anonymous} MB anonymous, ${files} MB of files`;
+  // Polls the status lane handed to Fastify so far, by reason: a run of polls should add none.
+  const fallbacks = [
+    ...text.matchAll(/^exchange_status_lane_fallbacks_total\{reason="(\w+)"\} (\S+)$/gm),
+  ]
+    .map(([, reason, count]) => `${reason ?? ''} ${count ?? ''}`)
+    .join(', ');
+  return `heap used ${mb('nodejs_heap_size_used_bytes')} MB of ${mb('nodejs_heap_size_total_bytes')} MB, external ${mb('nodejs_external_memory_bytes')} MB; RSS: ${anonymous} MB anonymous, ${files} MB of files; lane fallbacks: ${fallbacks === '' ? 'none' : fallbacks}`;
 }
 
 // --- Data ---

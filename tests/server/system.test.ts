@@ -25,6 +25,21 @@ describe('in demo mode (no BOT_TOKEN)', () => {
     expect(res.headers['cache-control']).toBe('no-store');
   });
 
+  it('no API answer is cached unless its route says so: a refusal, an unknown path, a create', async () => {
+    const refused = await t.app.inject({ method: 'GET', url: API_PATHS.activeOrders });
+    expect(refused.statusCode).toBe(401);
+    const unknown = await t.app.inject({ method: 'GET', url: '/api/no-such-call' });
+    expect(unknown.statusCode).toBe(404);
+    const create = await t.app.inject({ method: 'POST', url: API_PATHS.createOrder, payload: {} });
+    expect(create.statusCode).toBeGreaterThanOrEqual(400);
+    for (const res of [refused, unknown, create]) {
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+    // The cities list says otherwise: it changes with a deployment, not between calls.
+    const cities = await t.app.inject({ method: 'GET', url: '/api/cities/RUB' });
+    expect(cities.headers['cache-control']).toBe('public, max-age=300');
+  });
+
   it('GET /api/app-config says demo and gives the support link', async () => {
     const res = await t.app.inject({ method: 'GET', url: API_PATHS.appConfig });
     expect(res.json()).toEqual({ demo: true, supportUrl: 'https://t.me/exchange_support' });

@@ -40,7 +40,6 @@ import {
   orderForOperator,
   rejectOrder,
 } from './operator-orders';
-import { answerOrderRead } from '../orders/order-view';
 import { answerAction, type OrderActionService } from '../orders/transition';
 import { checkInScope, operatorQueue, searchOrders } from './queue';
 import { readRates, setBaseRate, setSpread } from '../rates/rates';
@@ -61,7 +60,6 @@ import {
   OperatorRatesResponseSchema,
 } from '../../shared/schemas/operator-responses';
 import { OrderParamsSchema, ReceiptParamsSchema } from '../../shared/schemas/params';
-import { noStore } from '../platform/http/cache-control';
 import { POLLED } from '../platform/logging/request-log';
 
 /** The console's scope with the valibot type provider (contract.ts). */
@@ -81,8 +79,7 @@ function readRoutes(app: Console): void {
   app.get(
     OPERATOR_PATHS.queue,
     { schema: { tags, response: ok(OperatorQueueResponseSchema) }, ...POLLED },
-    async (request, reply): Promise<OperatorQueueResponse> => {
-      noStore(reply);
+    async (request): Promise<OperatorQueueResponse> => {
       return operatorQueue(app, request.consoleScope);
     },
   );
@@ -95,15 +92,14 @@ function readRoutes(app: Console): void {
         response: ok(OperatorOrdersResponseSchema),
       },
     },
-    async (request, reply): Promise<OperatorOrdersResponse> => {
-      noStore(reply);
+    async (request): Promise<OperatorOrdersResponse> => {
       return searchOrders(app, request.query, request.consoleScope);
     },
   );
   app.get(
     '/api/operator/orders/:id',
     { schema: { tags, params: OrderParamsSchema, response: ok(OperatorOrderResponseSchema) } },
-    (request, reply) => answerOrderRead(app, request, reply, orderForOperator),
+    (request) => orderForOperator(app, request.caller.telegramId, request.params.id),
   );
   app.get(
     '/api/operator/orders/:id/receipts/:receiptId',
@@ -174,16 +170,14 @@ function serviceRoutes(app: Console): void {
         response: ok(OperatorIncomingResponseSchema),
       },
     },
-    async (request, reply): Promise<OperatorIncomingResponse> => {
-      noStore(reply);
+    async (request): Promise<OperatorIncomingResponse> => {
       return unmatchedDeposits(app.db, request.consoleScope, request.query);
     },
   );
   app.get(
     '/api/operator/rates',
     { schema: { tags, response: ok(OperatorRatesResponseSchema) } },
-    async (_request, reply) => {
-      noStore(reply);
+    async () => {
       return readRates(app);
     },
   );

@@ -16,8 +16,6 @@ import { ORDER_START_PARAM_PREFIX, startAppLink } from '../../shared/api';
 import { fromMinor, fromUnits } from '../../shared/money';
 import { orderDeadline } from '../../shared/order-status';
 import type { ChainCheckKind, Database, OrderRow } from '../platform/db/schema';
-import type { ServerContext } from '../platform/context';
-import { NO_STORE } from '../platform/http/cache-control';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -250,23 +248,6 @@ export function withServerTime(timelessJson: string, now: number): string {
  * of them under load) share its text rather than each formatting a date.
  */
 const serverTime: { at: number; iso: OrderDetails['serverTime'] } = { at: Number.NaN, iso: '' };
-
-/**
- * A read of one order for its caller (a customer's own, or an operator's console), never cached:
- * what it says changes from one call to the next.
- */
-export async function answerOrderRead<T>(
-  ctx: ServerContext,
-  request: {
-    readonly caller: { readonly telegramId: number };
-    readonly params: { readonly id: string };
-  },
-  reply: { header(name: string, value: string): unknown },
-  read: (ctx: ServerContext, callerId: number, orderId: string) => Promise<T>,
-): Promise<T> {
-  void reply.header('cache-control', NO_STORE);
-  return read(ctx, request.caller.telegramId, request.params.id);
-}
 
 /** The answer of an order action, the customer's or an operator's: the status it left. */
 export function actionResponse(result: {

@@ -24,7 +24,6 @@ import {
   orderHistory,
   submitTxHash,
 } from './customer-orders';
-import { answerOrderRead } from './order-view';
 import { answerAction } from './transition';
 import type { LimitedCall } from '../platform/limits/rate-limit';
 import { customerCalls } from '../platform/identity/identity-plugin';
@@ -44,7 +43,6 @@ import {
 } from '../../shared/schemas/responses';
 import { MeResponseSchema } from '../../shared/schemas/operator-responses';
 import { OrderParamsSchema } from '../../shared/schemas/params';
-import { noStore } from '../platform/http/cache-control';
 import { STATUS_ROUTE, statusAnswer } from './status/status-route';
 import { POLLED_SMALL } from '../platform/logging/request-log';
 
@@ -78,8 +76,7 @@ function readRoutes(app: Customer): void {
   app.get(
     API_PATHS.me,
     { schema: { tags, response: ok(MeResponseSchema) } },
-    async (request, reply): Promise<MeResponse> => {
-      noStore(reply);
+    (request): MeResponse => {
       const { telegramId, firstName } = request.caller;
       return { telegramId, firstName, operator: app.isOperator(telegramId) };
     },
@@ -87,16 +84,14 @@ function readRoutes(app: Customer): void {
   app.get(
     API_PATHS.activeOrders,
     { schema: { tags, response: ok(ActiveOrdersResponseSchema) } },
-    async (request, reply): Promise<ActiveOrdersResponse> => {
-      noStore(reply);
+    async (request): Promise<ActiveOrdersResponse> => {
       return activeOrders(app, request.caller.telegramId);
     },
   );
   app.get(
     API_PATHS.history,
     { schema: { tags, querystring: HistoryQuerySchema, response: ok(HistoryResponseSchema) } },
-    async (request, reply): Promise<HistoryResponse> => {
-      noStore(reply);
+    async (request): Promise<HistoryResponse> => {
       return orderHistory(app, request.caller.telegramId, request.query);
     },
   );
@@ -127,7 +122,7 @@ function orderRoutes(app: Customer): void {
   app.get(
     '/api/orders/:id/requisites',
     { schema: { tags, params: OrderParamsSchema, response: ok(BankRequisitesResponseSchema) } },
-    (request, reply) => answerOrderRead(app, request, reply, bankRequisites),
+    (request) => bankRequisites(app, request.caller.telegramId, request.params.id),
   );
 }
 

@@ -7,7 +7,6 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { API_PATHS, type CitiesResponse, type RateResponse } from '../../shared/api';
 import { RateQuerySchema } from '../../shared/schemas/queries';
-import { noStore } from '../platform/http/cache-control';
 import { ok, type ValibotTypeProvider } from '../platform/http/contract';
 import { CitiesResponseSchema, RateResponseSchema } from '../../shared/schemas/responses';
 import { CurrencyParamsSchema } from '../../shared/schemas/params';
@@ -33,9 +32,8 @@ export const rateRoutes: FastifyPluginCallback = (plain, _options, done) => {
     quotes.get(
       API_PATHS.rate,
       { schema: { tags, querystring: RateQuerySchema, response: ok(RateResponseSchema) } },
-      async (request, reply): Promise<RateResponse> => {
+      async (request): Promise<RateResponse> => {
         const rate = await currentRate(app, request.query);
-        noStore(reply);
         return rate;
       },
     );

@@ -1,12 +1,12 @@
 /**
  * The status poll's answer (spec section 7, `GET /api/orders/{id}/status`), as Fastify's route
  * (orders/orders-routes.ts) and the status lane (status-lane.ts) both send it: the order's details,
- * never cached, with an `ETag`; or 304 and no body when the app already holds that version.
+ * never cached (as every answer: request-wide.ts), with an `ETag`; or 304 and no body when the app already holds that version.
  */
 import type { ServerContext } from '../../platform/context';
 import { orderStatus } from '../customer-orders';
 import type { StatusAnswers } from './status-answers';
-import { NO_STORE, holdsVersion } from '../../platform/http/cache-control';
+import { holdsVersion } from '../../platform/http/cache-control';
 
 /** The status poll's route, as Fastify registers it and the metrics label it. */
 export const STATUS_ROUTE = '/api/orders/:id/status';
@@ -37,7 +37,7 @@ export async function statusAnswer(
   const { etag, json } = await orderStatus(ctx, ctx.statusAnswers, customerId, orderId, (version) =>
     holdsVersion(ifNoneMatch, version),
   );
-  const headers = ['cache-control', NO_STORE, 'etag', etag];
+  const headers = ['etag', etag];
   return json === null
     ? { statusCode: 304, headers, body: null }
     : { statusCode: 200, headers: [...headers, 'content-type', JSON_TYPE], body: json };

@@ -1,13 +1,10 @@
 /** Cache headers of the API's answers. */
-import type { FastifyReply } from 'fastify';
 
-/** The `Cache-Control` of answers that change from one call to the next (a status, a list, a quote). */
+/**
+ * The `Cache-Control` of every answer whose route sets no other (platform/http/request-wide.ts):
+ * a status, a list, a quote change from one call to the next.
+ */
 export const NO_STORE = 'no-store';
-
-/** Answers that change from one call to the next are never cached. */
-export function noStore(reply: FastifyReply): void {
-  void reply.header('cache-control', NO_STORE);
-}
 
 /**
  * Whether a request's `If-None-Match` names the version `etag` of what it asks for (one of a

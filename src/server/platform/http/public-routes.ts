@@ -28,7 +28,6 @@ import {
   DemoSessionResponseSchema,
   HealthResponseSchema,
 } from '../../../shared/schemas/responses';
-import { noStore } from './cache-control';
 import { POLLED_SMALL } from '../logging/request-log';
 
 export const publicRoutes: FastifyPluginCallback = (plain, _options, done) => {
@@ -37,8 +36,7 @@ export const publicRoutes: FastifyPluginCallback = (plain, _options, done) => {
   app.get(
     API_PATHS.health,
     { schema: { tags, response: ok(HealthResponseSchema) }, ...POLLED_SMALL },
-    async (request, reply): Promise<HealthResponse> => {
-      noStore(reply);
+    async (request): Promise<HealthResponse> => {
       try {
         await pingDatabase(app.db, HEALTH_DATABASE_TIMEOUT_MS);
       } catch (error) {
@@ -52,8 +50,7 @@ export const publicRoutes: FastifyPluginCallback = (plain, _options, done) => {
   app.get(
     API_PATHS.appConfig,
     { schema: { tags, response: ok(AppConfigResponseSchema) } },
-    async (_request, reply): Promise<AppConfigResponse> => {
-      noStore(reply);
+    async (): Promise<AppConfigResponse> => {
       return Promise.resolve(appConfigOf(app.config));
     },
   );
@@ -73,10 +70,9 @@ export const publicRoutes: FastifyPluginCallback = (plain, _options, done) => {
       },
       ...demoLimit,
     },
-    async (request, reply): Promise<DemoSessionResponse> => {
+    async (request): Promise<DemoSessionResponse> => {
       const { startParam, browser } = request.query;
       const session = demoSession(app, startParam, browser);
-      noStore(reply);
       return Promise.resolve(session);
     },
   );

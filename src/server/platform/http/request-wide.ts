@@ -9,7 +9,8 @@
  *   instance out and the caller tries another, while the requests already in hand are answered.
  *   Fastify would answer so itself (`return503OnClosing`, turned off in app.ts), but with a body
  *   of its own, not `{ error, code }` (design.md, "Errors"), and past every hook;
- * - every answer's security headers (security-headers.ts);
+ * - every answer's security headers (security-headers.ts), and `Cache-Control: no-store` unless
+ *   its route sets its own;
  * - once answered: the request observed in the metrics by its route pattern, and its log line
  *   at the level its route and status call for (logging/request-log.ts), if that level is
  *   written.
@@ -20,6 +21,7 @@ import { logsAt, type AppConfig } from '../config/config';
 import { AppError } from '../errors';
 import { writeRequestLine, type LineLevel } from '../logging/request-log';
 import type { Metrics } from '../metrics/metrics';
+import { NO_STORE } from './cache-control';
 import { EVERY_ANSWER_HEADERS } from './security-headers';
 
 declare module 'fastify' {
@@ -42,8 +44,12 @@ export interface Answered {
 }
 
 export class RequestWide {
-  /** Every answer's headers: names and values in one list, as node's `writeHead` takes them. */
-  readonly headers: readonly string[] = EVERY_ANSWER_HEADERS.flat();
+  /**
+   * Every answer's headers: names and values in one list, as node's `writeHead` takes them. An
+   * answer is never cached unless its route says otherwise (the app's files, the cities list):
+   * what the API says changes from one call to the next.
+   */
+  readonly headers: readonly string[] = [...EVERY_ANSWER_HEADERS.flat(), 'cache-control', NO_STORE];
   readonly #metrics: Metrics;
   readonly #written: Readonly<Record<LineLevel, boolean>>;
   #stopping = false;

@@ -14,7 +14,6 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../errors';
 import { createMetrics, type Metrics } from './metrics';
-import { noStore } from '../http/cache-control';
 import { described } from '../http/contract';
 import { POLLED } from '../logging/request-log';
 
@@ -72,7 +71,6 @@ export const metricsPlugin = fp(
     };
     app.get(METRICS_PATH, { schema, ...POLLED }, async (request, reply) => {
       if (!mayScrape(request, app.config.metricsToken)) throw new AppError('NOT_FOUND');
-      noStore(reply);
       void reply.type(metrics.contentType);
       return metrics.scrape();
     });
