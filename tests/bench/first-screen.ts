@@ -98,6 +98,8 @@ async function startStaticServer(dist: string, api: string, indexHtml: string) {
 
 interface Load {
   readonly bytes: number;
+  /** The scripts' bytes on the wire, by file name. */
+  readonly scripts: ReadonlyMap<string, number>;
   readonly readyMs: number;
 }
 
@@ -151,6 +153,8 @@ async function load(browser: Browser, site: Site): Promise<Load> {
     await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
     let bytes = 0;
+    const scripts = new Map<string, number>();
+    const scriptNames = new Map<string, string>();
     const pending = new Set<string>();
     let lastChange = Date.now();
     cdp.on('Network.requestWillBeSent', (event) => {
@@ -161,8 +165,18 @@ async function load(browser: Browser, site: Site): Promise<Load> {
       pending.delete(requestId);
       lastChange = Date.now();
     };
+    cdp.on('Network.responseReceived', (event) => {
+      if (event.type === 'Script') {
+        scriptNames.set(
+          event.requestId,
+          new URL(event.response.url).pathname.split('/').at(-1) ?? '',
+        );
+      }
+    });
     cdp.on('Network.loadingFinished', (event) => {
       bytes += event.encodedDataLength;
+      const script = scriptNames.get(event.requestId);
+      if (script !== undefined) scripts.set(script, event.encodedDataLength);
       settle(event.requestId);
     });
     cdp.on('Network.loadingFailed', (event) => settle(event.requestId));
@@ -181,7 +195,7 @@ async function load(browser: Browser, site: Site): Promise<Load> {
     while (pending.size > 0 || Date.now() - lastChange < QUIET_MS) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    return { bytes, readyMs };
+    return { bytes, scripts, readyMs };
   } finally {
     await context.close();
   }
@@ -235,11 +249,15 @@ async function main(): Promise<void> {
         .padStart(5)} ms` +
       `   (each run: ${runs.map((l) => l.readyMs.toFixed(0)).join(' ')})`;
     const own = loads[0] ?? [];
+    const scriptKb = (load: Load) => [...load.scripts.values()].reduce((a, b) => a + b, 0) / 1000;
+    const scriptsOf = own[0]?.scripts ?? new Map<string, number>();
     console.log(
       `first screen, slow 4G and ${CPU_SLOWDOWN}x CPU, medians of ${RUNS} cold loads each:\n` +
         `${sites.map(({ name }, i) => line(name, loads[i] ?? [])).join('\n')}\n` +
         `first screen: ${(median(own.map((l) => l.bytes)) / 1000).toFixed(1)} KB on the wire ` +
-        `(goal ≤ 130 KB), ready ÷ static server ${(readyOf(0) / readyOf(1)).toFixed(2)} (goal ≤ 1.00)` +
+        `(goal ≤ 130 KB), of which JavaScript ${median(own.map(scriptKb)).toFixed(1)} KB ` +
+        `(${[...scriptsOf].map(([name, size]) => `${name} ${(size / 1000).toFixed(1)}`).join(', ')}), ` +
+        `ready ÷ static server ${(readyOf(0) / readyOf(1)).toFixed(2)} (goal ≤ 1.00)` +
         (template === undefined
           ? ''
           : `; in Telegram, ready ÷ reactjs-template ${(readyOf(2) / readyOf(3)).toFixed(2)} ` +

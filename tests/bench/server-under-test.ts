@@ -85,7 +85,9 @@ export async function startServer(
     DEMO_AUTOPILOT: 'off',
     NODE_ENV: 'production',
     // The lane's switch passes through, so one bench can measure the status route without it.
-    ...(process.env['STATUS_LANE'] === undefined ? {} : { STATUS_LANE: process.env['STATUS_LANE'] }),
+    ...(process.env['STATUS_LANE'] === undefined
+      ? {}
+      : { STATUS_LANE: process.env['STATUS_LANE'] }),
     ...(database.kind === 'sqlite'
       ? { SQLITE_PATH: database.path }
       : { DATABASE_URL: database.url }),
