@@ -150,6 +150,15 @@ describe('an unmatched deposit is listed and attached by an operator', () => {
     expect((await orderOf(sell.id)).status).toBe('WAITING_CRYPTO');
   });
 
+  it("dust (under CHAIN_DUST_BELOW, no sell's amount) is never listed, so it cannot be attached by its hash either", async () => {
+    const sell = await waitingSell(t, 'ERC20', 34_343);
+    const dust = (await pay(chain, t, sell, { amount: 10_000n })).toLowerCase();
+    await round();
+    expect((await listed()).map((d) => d.txHash)).not.toContain(dust);
+    expectError(await attach(sell.id, dust), 'DEPOSIT_NOT_LISTED');
+    expect((await orderOf(sell.id)).status).toBe('WAITING_CRYPTO');
+  });
+
   it('a node that does not answer: TX_UNCONFIRMED, the transfer stays listed', async () => {
     const { twins, hash } = await twinsAndTransfer(44_444);
     chain.faults.set({ kind: 'status', status: 503 });

@@ -480,6 +480,8 @@ export const attachIncomingDeposit: OrderActionService<
           .where('coin', '=', order.crypto_currency)
           .where('tx_hash', '=', hash)
           .where('order_id', 'is', null)
+          // What the console lists (incoming-deposits.ts), and nothing else: never dust.
+          .where('dust', '=', 0)
           .executeTakeFirst();
   if (target === undefined || listed === undefined) throw new AppError('DEPOSIT_NOT_LISTED');
   if (order.status !== 'WAITING_CRYPTO' || order.type !== 'SELL') {
