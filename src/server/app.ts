@@ -33,6 +33,7 @@ import { metricsPlugin } from './platform/metrics/metrics-plugin';
 import { installed } from './platform/packages';
 import { ratesModule } from './rates/rates-module';
 import { receiptsModule } from './receipts/receipts-module';
+import { savedDetailsModule } from './saved-details/saved-details-module';
 
 export interface AppDeps {
   readonly db: Kysely<Database>;
@@ -117,6 +118,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(receiptsModule, modules);
   await app.register(ratesModule, modules);
   await app.register(operatorModule, modules);
+  await app.register(savedDetailsModule);
   await app.register(notificationsModule, modules);
   await app.register(webAppPlugin, { dir: config.staticDir });
   return app;

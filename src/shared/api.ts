@@ -42,6 +42,11 @@ export const API_PATHS = {
   activeOrders: '/api/orders/active',
   me: '/api/me',
   history: '/api/orders/history',
+  // The caller's saved wallets and cards; one of them is `${savedDetails}/{wallets|cards}/{id}`.
+  savedDetails: '/api/saved-details',
+  savedWallets: '/api/saved-details/wallets',
+  savedCards: '/api/saved-details/cards',
+  savedItem: (kind: 'wallets' | 'cards', id: number) => `/api/saved-details/${kind}/${id}`,
   cities: (currencyCode: string) => `/api/cities/${encodeURIComponent(currencyCode)}`,
   orderStatus: (id: string) => `/api/orders/${encodeURIComponent(id)}/status`,
   orderRequisites: (id: string) => `/api/orders/${encodeURIComponent(id)}/requisites`,

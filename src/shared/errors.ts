@@ -74,6 +74,9 @@ const ERROR_CODES = [
   'NO_FILE',
   'RATE_LIMITED',
   'RATE_CHANGE_UNCONFIRMED',
+  // A customer keeps as many saved wallets (or cards) as they may (SAVED_WALLETS_MAX,
+  // SAVED_CARDS_MAX): another is saved once one is deleted.
+  'SAVED_DETAILS_FULL',
   // The server cannot serve now: its database does not answer, or it is stopping (a deploy).
   'SERVICE_UNAVAILABLE',
   'INTERNAL',
@@ -130,6 +133,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   NO_FILE: 400,
   RATE_LIMITED: 429,
   RATE_CHANGE_UNCONFIRMED: 409,
+  SAVED_DETAILS_FULL: 409,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };

@@ -109,6 +109,13 @@ export const HEALTH_DATABASE_TIMEOUT_MS = 2_000;
 /** Card number: at most 16 digits, shown in groups of 4. */
 export const CARD_NUMBER_MAX_DIGITS = 16;
 export const CARD_NUMBER_GROUP = 4;
+/**
+ * Saved details (a customer's wallets and cards, kept for their next orders): at most this many
+ * of each, each with a label of at most SAVED_LABEL_MAX characters.
+ */
+export const SAVED_WALLETS_MAX = 20;
+export const SAVED_CARDS_MAX = 10;
+export const SAVED_LABEL_MAX = 32;
 /** Receipt upload: at most 10 MB (10 * 1024 * 1024 bytes). */
 export const RECEIPT_MAX_BYTES = 10 * 1024 * 1024;
 /** History page size, and the most the server gives in one page. */

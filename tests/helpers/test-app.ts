@@ -43,7 +43,12 @@ function throughTheServer(app: FastifyInstance): void {
 
 export async function createTestApp(
   overrides: Partial<AppConfig> = {},
-  options: { realClock?: boolean; jobs?: boolean } = {},
+  options: {
+    realClock?: boolean;
+    jobs?: boolean;
+    /** Where the server's log lines go (a test that reads them; set a logLevel too). */
+    logStream?: { write(line: string): void };
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const config: AppConfig = {
@@ -67,6 +72,7 @@ export async function createTestApp(
   const app = await buildApp(config, {
     db: database.db,
     jobs: options.jobs ?? false,
+    ...(options.logStream === undefined ? {} : { logStream: options.logStream }),
     ...(options.realClock === true ? {} : { now: clock.now }),
   });
   const injectFastify = app.inject.bind(app);

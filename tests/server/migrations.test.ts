@@ -40,6 +40,7 @@ const RELEASED = [
   '0016_chain_scans',
   '0017_order_changes',
   '0018_deposit_amounts',
+  '0019_saved_details',
 ];
 
 /** Strings in the order of their code units, whatever the database's collation. */

@@ -223,6 +223,8 @@ export interface Database {
   chain_scans: ChainScansTable;
   chain_incoming: ChainIncomingTable;
   deposit_amounts: DepositAmountsTable;
+  saved_wallets: SavedWalletsTable;
+  saved_cards: SavedCardsTable;
   /** SQLite only. */
   order_changes: OrderChangesTable;
 }
@@ -348,6 +350,32 @@ export interface ChainIncomingTable {
   /** 1: under CHAIN_DUST_BELOW and no sell's amount, never listed (migration 0018). */
   dust: ColumnType<number, number | undefined, number>;
   seen_at: number;
+}
+
+/** A customer's saved wallet, for one network (migration 0019). */
+export interface SavedWalletsTable {
+  id: Generated<number>;
+  user_id: number;
+  network: NetworkId;
+  address: string;
+  /** shared/saved-details.ts `walletKey`: what tells two of a customer's wallets apart. */
+  address_key: string;
+  label: string;
+  created_at: number;
+  /** When it was saved or last saved again: the lists are most recent first. */
+  used_at: number;
+}
+
+/** A customer's saved card, kept whole for the sell form, shown masked (migration 0019). */
+export interface SavedCardsTable {
+  id: Generated<number>;
+  user_id: number;
+  card_number: string;
+  card_holder: string;
+  bank_name: string;
+  label: string;
+  created_at: number;
+  used_at: number;
 }
 
 export type UserRow = Selectable<UsersTable>;

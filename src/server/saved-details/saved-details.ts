@@ -1,0 +1,170 @@
+/**
+ * A customer's saved wallets and cards (shared/saved-details.ts): listed most recent first,
+ * saved (saving one already kept renames it and brings it first), renamed and deleted, each only
+ * by its owner: another customer's id is NOT_FOUND, as if it did not exist.
+ */
+import type { Kysely } from 'kysely';
+import { checkWalletAddress } from '../../shared/addresses';
+import { SAVED_CARDS_MAX, SAVED_WALLETS_MAX } from '../../shared/limits';
+import { walletKey } from '../../shared/saved-details';
+import type {
+  SaveCardPayload,
+  SaveWalletPayload,
+  SavedDetailsResponse,
+  SavedKind,
+} from '../../shared/schemas/saved-details';
+import type { ServerContext } from '../platform/context';
+import type { Database } from '../platform/db/schema';
+import { AppError } from '../platform/errors';
+
+/** Each kind's table and how many of it a customer may keep. */
+const KINDS = {
+  wallets: { table: 'saved_wallets', max: SAVED_WALLETS_MAX },
+  cards: { table: 'saved_cards', max: SAVED_CARDS_MAX },
+} as const satisfies Record<SavedKind, { table: keyof Database; max: number }>;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Every saved wallet and card of `userId`, most recently saved first. */
+export async function savedDetails(
+  db: Kysely<Database>,
+  userId: number,
+): Promise<SavedDetailsResponse> {
+  const [wallets, cards] = await Promise.all([
+    db
+      .selectFrom('saved_wallets')
+      .select(['id', 'network', 'address', 'label', 'created_at'])
+      .where('user_id', '=', userId)
+      .orderBy('used_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute(),
+    db
+      .selectFrom('saved_cards')
+      .select(['id', 'card_number', 'card_holder', 'bank_name', 'label', 'created_at'])
+      .where('user_id', '=', userId)
+      .orderBy('used_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute(),
+  ]);
+  return {
+    wallets: wallets.map(({ created_at, ...wallet }) => ({
+      ...wallet,
+      createdAt: iso(created_at),
+    })),
+    cards: cards.map((card) => ({
+      id: card.id,
+      cardNumber: card.card_number,
+      cardHolder: card.card_holder,
+      bankName: card.bank_name,
+      label: card.label,
+      createdAt: iso(card.created_at),
+    })),
+  };
+}
+
+/** Refuses a new one of `kind` when the customer keeps as many as they may. */
+async function roomFor(db: Kysely<Database>, userId: number, kind: SavedKind): Promise<void> {
+  const { table, max } = KINDS[kind];
+  const { count } = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  if (Number(count) >= max) throw new AppError('SAVED_DETAILS_FULL', { max });
+}
+
+/** Saves a wallet for its network, checked as a typed one is; saved again, it is renamed. */
+export async function saveWallet(
+  ctx: ServerContext,
+  userId: number,
+  { network, address, label }: SaveWalletPayload,
+): Promise<SavedDetailsResponse> {
+  if (checkWalletAddress(network, address) !== null) throw new AppError('INVALID_WALLET_ADDRESS');
+  const key = walletKey(network, address);
+  const now = ctx.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    const kept = await trx
+      .selectFrom('saved_wallets')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('network', '=', network)
+      .where('address_key', '=', key)
+      .executeTakeFirst();
+    if (kept === undefined) await roomFor(trx, userId, 'wallets');
+    await trx
+      .insertInto('saved_wallets')
+      .values({
+        user_id: userId,
+        network,
+        address,
+        address_key: key,
+        label,
+        created_at: now,
+        used_at: now,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['user_id', 'network', 'address_key'])
+          .doUpdateSet({ address, label, used_at: now }),
+      )
+      .execute();
+  });
+  return savedDetails(ctx.db, userId);
+}
+
+/** Saves the card a sell pays out to; saved again, its holder, bank and label are replaced. */
+export async function saveCard(
+  ctx: ServerContext,
+  userId: number,
+  { cardNumber, cardHolder, bankName, label }: SaveCardPayload,
+): Promise<SavedDetailsResponse> {
+  const now = ctx.now();
+  const card = { card_holder: cardHolder.toUpperCase(), bank_name: bankName, label, used_at: now };
+  await ctx.db.transaction().execute(async (trx) => {
+    const kept = await trx
+      .selectFrom('saved_cards')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('card_number', '=', cardNumber)
+      .executeTakeFirst();
+    if (kept === undefined) await roomFor(trx, userId, 'cards');
+    await trx
+      .insertInto('saved_cards')
+      .values({ user_id: userId, card_number: cardNumber, created_at: now, ...card })
+      .onConflict((oc) => oc.columns(['user_id', 'card_number']).doUpdateSet(card))
+      .execute();
+  });
+  return savedDetails(ctx.db, userId);
+}
+
+/** Renames one of the caller's saved wallets or cards. */
+export async function renameSaved(
+  ctx: ServerContext,
+  userId: number,
+  { kind, id }: { readonly kind: SavedKind; readonly id: number },
+  label: string,
+): Promise<SavedDetailsResponse> {
+  const result = await ctx.db
+    .updateTable(KINDS[kind].table)
+    .set({ label })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) throw new AppError('NOT_FOUND');
+  return savedDetails(ctx.db, userId);
+}
+
+/** Deletes one of the caller's saved wallets or cards. */
+export async function deleteSaved(
+  ctx: ServerContext,
+  userId: number,
+  { kind, id }: { readonly kind: SavedKind; readonly id: number },
+): Promise<SavedDetailsResponse> {
+  const result = await ctx.db
+    .deleteFrom(KINDS[kind].table)
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (result.numDeletedRows === 0n) throw new AppError('NOT_FOUND');
+  return savedDetails(ctx.db, userId);
+}
