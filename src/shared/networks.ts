@@ -68,6 +68,25 @@ export function isEvmNetwork(network: NetworkId): boolean {
   return EVM_NETWORKS.includes(network);
 }
 
+/** The EVM networks: every network but Tron. */
+export type EvmNetworkId = Exclude<NetworkId, 'TRC20'>;
+
+/**
+ * The chain id (EIP-155) of each EVM network. The server compares its nodes' answers with it at
+ * start-up (a CHAIN_RPC_<NETWORK> that points at a testnet, or at Ethereum for BSC, would make
+ * every lookup wrong without an error: server/chain/readers/chain-ids.ts, which also decides when
+ * a test network's id, Hardhat's 31337 among them, may pass), and the app reads a scanned payment
+ * link's `@<chainId>` (EIP-681) with it.
+ */
+export const EVM_CHAIN_IDS: Readonly<Record<EvmNetworkId, number>> = {
+  ERC20: 1,
+  BEP20: 56,
+  POLYGON: 137,
+  ARBITRUM: 42161,
+  OPTIMISM: 10,
+  BASE: 8453,
+};
+
 /** The kinds of network list the spec names: P2P (buy and sell) and bank buy; office uses bank's. */
 const P2P_NETWORKS: Readonly<Record<CryptoCurrency, readonly NetworkId[]>> = {
   USDC: ['BASE', 'POLYGON', 'BEP20', 'ERC20', 'TRC20', 'ARBITRUM'],

@@ -11,13 +11,12 @@
  * (checked-reader.ts asks it again).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { NETWORK_IDS, type NetworkId } from '../../../shared/networks';
+import { EVM_CHAIN_IDS, NETWORK_IDS, type NetworkId } from '../../../shared/networks';
 import { isDemoMode, type AppConfig } from '../../platform/config/config';
 import type { ChainReader } from './chain-reader';
 import type { ChainReaders } from './chain-reader';
 import type { EvmReader } from './evm-reader';
 import { TronReader } from './tron-reader';
-import { EVM_CHAIN_IDS } from '../../platform/config/tokens';
 
 /** Hardhat's chain id: the in-process test chain and tests/helpers/local-chain.ts. */
 export const LOCAL_TEST_CHAIN_ID = 31337;

@@ -23,7 +23,7 @@ import {
   type TransactionLookup,
 } from './chain-reader';
 import { viemPackage } from '../../platform/packages';
-import type { EvmNetworkId } from '../../platform/config/tokens';
+import type { EvmNetworkId } from '../../../shared/networks';
 
 export interface EvmReaderOptions {
   readonly network: EvmNetworkId;
@@ -236,7 +236,7 @@ export class EvmReader implements ChainReader {
     return time;
   }
 
-  /** The node's chain id (eth_chainId), to compare with tokens.ts's EVM_CHAIN_IDS at start-up. */
+  /** The node's chain id (eth_chainId), to compare with EVM_CHAIN_IDS (src/shared/networks.ts) at start-up. */
   chainId(): Promise<number> {
     return this.#call('getChainId', () => this.#client.getChainId());
   }

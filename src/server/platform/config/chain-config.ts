@@ -28,10 +28,11 @@ import {
   NETWORK_IDS,
   networksFor,
   type CryptoCurrency,
+  type EvmNetworkId,
   type NetworkId,
 } from '../../../shared/networks';
 import { documented, withRange } from './documented';
-import { DEFAULT_CONFIRMATIONS, OFFICIAL_TOKEN_CONTRACTS, type EvmNetworkId } from './tokens';
+import { DEFAULT_CONFIRMATIONS, OFFICIAL_TOKEN_CONTRACTS } from './tokens';
 
 /** The token contract per coin on one network: only the coins the app offers there. */
 export type NetworkTokens = Readonly<Partial<Record<CryptoCurrency, string>>>;

@@ -7,7 +7,7 @@
  *
  * TOKEN_CONTRACT_<COIN>_<NETWORK> overrides an entry (chain-config.ts).
  */
-import type { CryptoCurrency, NetworkId } from '../../../shared/networks';
+import type { CryptoCurrency, EvmNetworkId, NetworkId } from '../../../shared/networks';
 
 /**
  * The issuer's contract per coin and network. Only the pairs the app offers (src/shared/networks.ts,
@@ -55,9 +55,6 @@ export const OFFICIAL_TOKEN_CONTRACTS: Readonly<
   },
 };
 
-/** The EVM networks, whose deposits wait for a number of blocks on top of theirs. */
-export type EvmNetworkId = Exclude<NetworkId, 'TRC20'>;
-
 /**
  * Blocks a deposit waits for (its own block counts as the first), the default of
  * CHAIN_CONFIRMATIONS_<NETWORK>. Large exchanges publish their numbers per network (Kraken:
@@ -86,19 +83,4 @@ export const DEFAULT_CONFIRMATIONS: Readonly<Record<EvmNetworkId, number>> = {
   ARBITRUM: 40,
   OPTIMISM: 30,
   BASE: 30,
-};
-
-/**
- * The chain id (EIP-155) each EVM network's node must answer with. A CHAIN_RPC_<NETWORK> that
- * points at another chain (a testnet, or Ethereum for BSC) would make every lookup wrong without
- * an error, so the server compares it at start-up (chain/readers/chain-ids.ts, which also decides when
- * a test network's id, Hardhat's 31337 among them, may pass).
- */
-export const EVM_CHAIN_IDS: Readonly<Record<EvmNetworkId, number>> = {
-  ERC20: 1,
-  BEP20: 56,
-  POLYGON: 137,
-  ARBITRUM: 42161,
-  OPTIMISM: 10,
-  BASE: 8453,
 };
