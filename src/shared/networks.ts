@@ -64,7 +64,7 @@ export const EVM_NETWORKS: readonly NetworkId[] = [
   'BASE',
 ];
 
-export function isEvmNetwork(network: NetworkId): boolean {
+export function isEvmNetwork(network: NetworkId): network is EvmNetworkId {
   return EVM_NETWORKS.includes(network);
 }
 
