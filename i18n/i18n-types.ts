@@ -317,6 +317,26 @@ type RootTranslation = {
 		 */
 		sellDescription: string
 	}
+	walletScan: {
+		/**
+		 * С​к​а​н​и​р​о​в​а​т​ь​ ​Q​R​-​к​о​д​ ​к​о​ш​е​л​ь​к​а
+		 */
+		button: string
+		/**
+		 * Н​а​в​е​д​и​т​е​ ​к​а​м​е​р​у​ ​н​а​ ​Q​R​-​к​о​д​ ​а​д​р​е​с​а​ ​к​о​ш​е​л​ь​к​а
+		 */
+		scannerTitle: string
+		/**
+		 * Э​т​о​т​ ​Q​R​-​к​о​д​ ​д​л​я​ ​д​р​у​г​о​й​ ​с​е​т​и​,​ ​а​ ​в​ы​б​р​а​н​а​ ​с​е​т​ь​ ​{​n​e​t​w​o​r​k​}​.​ ​О​т​с​к​а​н​и​р​у​й​т​е​ ​а​д​р​е​с​ ​в​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​.
+		 * @param {string} network
+		 */
+		otherNetwork: RequiredParams<'network' | 'network'>
+		/**
+		 * В​ ​э​т​о​м​ ​Q​R​-​к​о​д​е​ ​н​е​т​ ​а​д​р​е​с​а​ ​к​о​ш​е​л​ь​к​а​ ​д​л​я​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​.
+		 * @param {string} network
+		 */
+		notAddress: RequiredParams<'network'>
+	}
 	buyForm: {
 		/**
 		 * П​о​к​у​п​к​а
@@ -2810,6 +2830,24 @@ export type TranslationFunctions = {
 		 * USDT/USDC → RUB
 		 */
 		sellDescription: () => LocalizedString
+	}
+	walletScan: {
+		/**
+		 * Сканировать QR-код кошелька
+		 */
+		button: () => LocalizedString
+		/**
+		 * Наведите камеру на QR-код адреса кошелька
+		 */
+		scannerTitle: () => LocalizedString
+		/**
+		 * Этот QR-код для другой сети, а выбрана сеть {network}. Отсканируйте адрес в сети {network}.
+		 */
+		otherNetwork: (arg: { network: string }) => LocalizedString
+		/**
+		 * В этом QR-коде нет адреса кошелька для сети {network}.
+		 */
+		notAddress: (arg: { network: string }) => LocalizedString
 	}
 	buyForm: {
 		/**

@@ -92,6 +92,13 @@ const en: Translation = {
     sell: 'Sell crypto',
     sellDescription: 'USDT/USDC → RUB',
   },
+  walletScan: {
+    button: 'Scan wallet QR code',
+    scannerTitle: 'Point the camera at the QR code of a wallet address',
+    otherNetwork:
+      'This QR code is for another network, and {network} is selected. Scan an address on {network}.',
+    notAddress: 'This QR code holds no wallet address for {network}.',
+  },
   buyForm: {
     title: 'Buy crypto',
     coin: 'Cryptocurrency',

@@ -95,6 +95,13 @@ const ru: BaseTranslation = {
     sell: 'Продать криптовалюту',
     sellDescription: 'USDT/USDC → RUB',
   },
+  walletScan: {
+    button: 'Сканировать QR-код кошелька',
+    scannerTitle: 'Наведите камеру на QR-код адреса кошелька',
+    otherNetwork:
+      'Этот QR-код для другой сети, а выбрана сеть {network:string}. Отсканируйте адрес в сети {network}.',
+    notAddress: 'В этом QR-коде нет адреса кошелька для сети {network:string}.',
+  },
   buyForm: {
     title: 'Покупка',
     coin: 'Криптовалюта',

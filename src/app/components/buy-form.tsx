@@ -11,7 +11,7 @@
  */
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { List, Section } from '@telegram-apps/telegram-ui';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { FormProvider, useForm, useFormContext, useWatch } from 'react-hook-form';
 import { cryptoForFiat, fiatForCrypto, parseAmount } from '../../shared/amounts';
 import { DEFAULT_CRYPTO, DEFAULT_NETWORK, isEvmNetwork, networksFor } from '../../shared/networks';
@@ -30,6 +30,7 @@ import { FieldError } from './field-error';
 import { FieldInput } from './field-input';
 import { NetworkSelect } from './network-select';
 import { OrderFormSubmit } from './order-form-submit';
+import { ScanRefusedText, WalletScanButton, type ScanRefused } from './wallet-scan';
 
 export interface BuyFormProps extends BuyOrderOptions {
   /** Bank: the RUB amount takes digits only. */
@@ -173,7 +174,10 @@ function BuyExtra({
   );
 }
 
-/** The network of the coin and the wallet the coins go to, its placeholder that network's. */
+/**
+ * The network of the coin and the wallet the coins go to, its placeholder that network's, typed
+ * or scanned (a refused scan's message stays until the customer types, scans or changes network).
+ */
 function BuyWallet({ options }: { readonly options: BuyFormProps }) {
   const { LL } = useI18nContext();
   const form = useFormContext<BuyFormValues>();
@@ -181,15 +185,23 @@ function BuyWallet({ options }: { readonly options: BuyFormProps }) {
     control: form.control,
     name: ['cryptoCurrency', 'network', 'walletAddress'],
   });
+  const [scanRefused, setScanRefused] = useState<ScanRefused | null>(null);
   const errorText = useBuyErrorText(form.control, options);
   const set = fieldSetter(form);
+  const setWallet = (next: string) => {
+    setScanRefused(null);
+    set('walletAddress', next);
+  };
   return (
     <Section>
       <NetworkSelect
         label={LL.buyForm.network()}
         networks={networksFor(options.method, coin)}
         value={network}
-        onChange={(next) => set('network', next)}
+        onChange={(next) => {
+          setScanRefused(null);
+          set('network', next);
+        }}
       />
       <FieldInput
         header={LL.buyForm.walletAddress()}
@@ -203,8 +215,12 @@ function BuyWallet({ options }: { readonly options: BuyFormProps }) {
         value={walletAddress}
         error={errorText(form.formState.errors.walletAddress?.message)}
         errorTestId="wallet-error"
-        onChange={(event) => set('walletAddress', event.target.value)}
+        onChange={(event) => setWallet(event.target.value)}
+        after={
+          <WalletScanButton network={network} onAddress={setWallet} onRefused={setScanRefused} />
+        }
       />
+      <ScanRefusedText refused={scanRefused?.network === network ? scanRefused : null} />
     </Section>
   );
 }
