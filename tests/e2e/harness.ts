@@ -13,7 +13,11 @@ import { afterAll, beforeAll } from 'vitest';
 import { DARK_THEME, LIGHT_THEME } from '../../src/app/telegram/default-themes';
 import { loadConfig, type AppConfig } from '../../src/server/platform/config/config';
 import { launchChromium } from '../helpers/chromium';
-import { fakeTelegramClient, launchParameters } from '../helpers/telegram-client';
+import {
+  fakeTelegramClient,
+  launchParameters,
+  type FakeTelegramWindow,
+} from '../helpers/telegram-client';
 import { initDataFor } from '../helpers/identity';
 import { demoCustomer } from '../../src/server/platform/identity/demo-session';
 import { createTestApp, type TestApp } from '../helpers/test-app';
@@ -214,6 +218,8 @@ export interface TelegramLaunchOptions extends PhoneOptions {
   /** The path the app opens at: `/` unless said. */
   readonly path?: string;
   readonly platform?: 'android' | 'ios';
+  /** The Mini Apps version the client announces: 8.0 unless said (6.3 has no QR scanner). */
+  readonly version?: string;
 }
 
 export interface OpenedInTelegram {
@@ -227,6 +233,8 @@ export interface OpenedInTelegram {
   readonly apiCalls: readonly { readonly path: string; readonly status: number }[];
   /** The events the app posted to the client (`web_app_ready`, …), in order. */
   readonly posted: () => Promise<string[]>;
+  /** The code the client's QR scanner reads the next time the app opens it. */
+  readonly nextQrCode: (text: string) => Promise<void>;
 }
 
 /**
@@ -245,7 +253,7 @@ export async function openInTelegram(
   if (token === undefined) throw new Error('openInTelegram needs a server with a bot token');
   const initData = initDataFor(user, { token });
   const theme = options.theme === 'dark' ? DARK_THEME : LIGHT_THEME;
-  const launch = launchParameters(initData, theme, options.platform);
+  const launch = launchParameters(initData, theme, options.platform, options.version);
   const url = (path: string) => `${server.url}${path}#${launch}`;
   const { context, page } = await openPhone(browser, options);
   await context.addInitScript(fakeTelegramClient, theme);
@@ -255,7 +263,12 @@ export async function openInTelegram(
     if (pathname.startsWith('/api/')) apiCalls.push({ path: pathname, status: response.status() });
   });
   await page.goto(url(options.path ?? '/'));
+  // Both run in the page, where the fake client keeps its records on `window`.
   const posted = () =>
-    page.evaluate(() => (window as unknown as { __telegramPosted: string[] }).__telegramPosted);
-  return { context, page, initData, url, apiCalls, posted };
+    page.evaluate(() => (window as unknown as FakeTelegramWindow).__telegramPosted);
+  const nextQrCode = (text: string) =>
+    page.evaluate((code) => {
+      (window as unknown as FakeTelegramWindow).__telegramQrCodes.push(code);
+    }, text);
+  return { context, page, initData, url, apiCalls, posted, nextQrCode };
 }

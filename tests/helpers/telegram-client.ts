@@ -6,28 +6,39 @@
 
 /**
  * The launch parameters of a mini-app opened by a Telegram client, for the address's hash
- * (docs.telegram-mini-apps.com, "Launch Parameters"): `initData` signed for the app's bot.
+ * (docs.telegram-mini-apps.com, "Launch Parameters"): `initData` signed for the app's bot, and
+ * the Mini Apps version the client supports (8.0 unless said; an older one has fewer methods).
  */
 export function launchParameters(
   initData: string,
   theme: Readonly<Record<string, string>>,
   platform = 'android',
+  version = '8.0',
 ): string {
   return [
     `tgWebAppData=${encodeURIComponent(initData)}`,
-    'tgWebAppVersion=8.0',
+    `tgWebAppVersion=${version}`,
     `tgWebAppPlatform=${platform}`,
     `tgWebAppThemeParams=${encodeURIComponent(JSON.stringify(theme))}`,
   ].join('&');
 }
 
+/** What the page's fake client holds: the events posted to it, and the codes its scanner will read. */
+export interface FakeTelegramWindow {
+  readonly __telegramPosted: string[];
+  /** Each opening of the QR scanner reads the first of these; with none, the customer closes it. */
+  readonly __telegramQrCodes: string[];
+}
+
 /**
  * Stands in for the Telegram client in the page: the `TelegramWebviewProxy` that Android and iOS
- * clients inject, answering what the SDK asks at start-up (theme, viewport, safe areas). Runs in
- * the browser, so it is self-contained.
+ * clients inject, answering what the SDK asks at start-up (theme, viewport, safe areas) and the
+ * QR scanner (`qr_text_received` with the next code of `__telegramQrCodes`, or
+ * `scan_qr_popup_closed` when there is none). Runs in the browser, so it is self-contained.
  */
 export function fakeTelegramClient(theme: Record<string, string>): void {
   const posted: string[] = [];
+  const qrCodes: string[] = [];
   const answer = (eventType: string, eventData: unknown) => {
     // As a client answers: later, as a message from window.parent (the bridge ignores any other).
     setTimeout(() => {
@@ -38,6 +49,7 @@ export function fakeTelegramClient(theme: Record<string, string>): void {
   const insets = { top: 0, bottom: 0, left: 0, right: 0 };
   Object.assign(window, {
     __telegramPosted: posted,
+    __telegramQrCodes: qrCodes,
     TelegramWebviewProxy: {
       postEvent(eventType: string): void {
         posted.push(eventType);
@@ -59,6 +71,12 @@ export function fakeTelegramClient(theme: Record<string, string>): void {
           case 'web_app_request_content_safe_area':
             answer('content_safe_area_changed', insets);
             break;
+          case 'web_app_open_scan_qr_popup': {
+            const code = qrCodes.shift();
+            if (code === undefined) answer('scan_qr_popup_closed', {});
+            else answer('qr_text_received', { data: code });
+            break;
+          }
         }
       },
     },
