@@ -476,6 +476,7 @@ const en: Translation = {
     NO_FILE: 'Please select a file',
     RATE_CHANGE_UNCONFIRMED: 'The rate changes by more than 5%. Confirm the change once more.',
     SAVED_DETAILS_FULL: 'There is no room to save another: delete one of those saved first.',
+    MESSAGE_EMPTY: 'Write a message or attach a file',
     RATE_LIMITED: 'Too many requests. Please try again shortly.',
     SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Please try again in a minute.',
     INTERNAL: 'Internal server error. Please try again later.',

@@ -14,6 +14,10 @@ import type {
   BankRequisitesViewSchema,
   CardRequisitesViewSchema,
   CHAIN_CHECK_STATES,
+  CHAT_AUTHORS,
+  ChatAttachmentSchema,
+  ChatMessageSchema,
+  ChatResponseSchema,
   ChainCheckViewSchema,
   CitiesResponseSchema,
   CitySchema,
@@ -55,6 +59,10 @@ export const API_PATHS = {
   receipt: (id: string) => `/api/orders/${encodeURIComponent(id)}/receipt`,
   txHash: (id: string) => `/api/orders/${encodeURIComponent(id)}/tx-hash`,
   officeConfirm: (id: string) => `/api/orders/${encodeURIComponent(id)}/office-confirm`,
+  /** The order's chat: GET reads it (ETag, 304), POST writes a message. */
+  chat: (id: string) => `/api/orders/${encodeURIComponent(id)}/chat`,
+  chatAttachment: (id: string, messageId: number) =>
+    `/api/orders/${encodeURIComponent(id)}/chat/${messageId}/attachment`,
 } as const;
 
 /** Languages the app and the server speak; ru is the default (spec section 1). */
@@ -207,4 +215,28 @@ export interface ReceiptUpload {
   /** A base64 data URL. */
   readonly fileData: string;
   readonly fileSize: number;
+}
+
+/** Who writes in an order's chat. */
+export type ChatAuthor = (typeof CHAT_AUTHORS)[number];
+
+/** A file attached to a chat message. */
+export type ChatAttachment = ResponseOf<typeof ChatAttachmentSchema>;
+
+/** One message of an order's chat, as its customer reads it (and the answer of sending one). */
+export type ChatMessage = ResponseOf<typeof ChatMessageSchema>;
+
+/** `GET /api/orders/{id}/chat`: the order's verification code and its messages, oldest first. */
+export type ChatResponse = ResponseOf<typeof ChatResponseSchema>;
+
+/**
+ * `POST /api/orders/{id}/chat` (and the operators' `POST /api/operator/orders/{id}/chat`): a
+ * text, a file sent as a receipt is, or both.
+ */
+export interface ChatMessageBody {
+  readonly text?: string;
+  readonly fileName?: string;
+  /** A base64 data URL. */
+  readonly fileData?: string;
+  readonly fileSize?: number;
 }

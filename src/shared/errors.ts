@@ -77,6 +77,8 @@ const ERROR_CODES = [
   // A customer keeps as many saved wallets (or cards) as they may (SAVED_WALLETS_MAX,
   // SAVED_CARDS_MAX): another is saved once one is deleted.
   'SAVED_DETAILS_FULL',
+  // An order chat's message with neither text nor a file (chat/chat.ts).
+  'MESSAGE_EMPTY',
   // The server cannot serve now: its database does not answer, or it is stopping (a deploy).
   'SERVICE_UNAVAILABLE',
   'INTERNAL',
@@ -134,6 +136,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   RATE_LIMITED: 429,
   RATE_CHANGE_UNCONFIRMED: 409,
   SAVED_DETAILS_FULL: 409,
+  MESSAGE_EMPTY: 400,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };

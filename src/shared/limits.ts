@@ -118,6 +118,11 @@ export const SAVED_CARDS_MAX = 10;
 export const SAVED_LABEL_MAX = 32;
 /** Receipt upload: at most 10 MB (10 * 1024 * 1024 bytes). */
 export const RECEIPT_MAX_BYTES = 10 * 1024 * 1024;
+/**
+ * An order chat's message: at most this many characters of text (trimmed). Room is left under
+ * Telegram's 4 096 for the bot's message that carries it with the order's verification code.
+ */
+export const CHAT_TEXT_MAX_CHARS = 3_000;
 /** History page size, and the most the server gives in one page. */
 export const HISTORY_PAGE_SIZE = 20;
 export const HISTORY_PAGE_MAX = 100;

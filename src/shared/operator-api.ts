@@ -6,6 +6,8 @@
  */
 import type {
   IncomingDepositSchema,
+  OperatorChatMessageSchema,
+  OperatorChatResponseSchema,
   MeResponseSchema,
   OperatorCustomerSchema,
   OperatorEventSchema,
@@ -37,12 +39,19 @@ export const OPERATOR_PATHS = {
   reject: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/reject`,
   rates: '/api/operator/rates',
   spreads: '/api/operator/spreads',
+  /** The order's chat: GET reads it (ETag, 304), POST writes an operator's message. */
+  chat: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/chat`,
+  chatAttachment: (id: string, messageId: number) =>
+    `/api/operator/orders/${encodeURIComponent(id)}/chat/${messageId}/attachment`,
 } as const;
 
-/** What an operator can change: the actions on an order, and the PUTs of rates and spreads. */
+/**
+ * What an operator can change: the actions on an order, and the PUTs of rates and spreads. A
+ * message in the order's chat changes nothing of the order and moves no money.
+ */
 export type OperatorWrite = Exclude<
   keyof typeof OPERATOR_PATHS,
-  'queue' | 'orders' | 'order' | 'receipt' | 'incoming'
+  'queue' | 'orders' | 'order' | 'receipt' | 'incoming' | 'chat' | 'chatAttachment'
 >;
 
 /**
@@ -114,3 +123,9 @@ export const INCOMING_PAGE = 20;
 
 /** `GET /api/operator/orders/{id}`: everything an operator needs to act on one order. */
 export type OperatorOrderResponse = ResponseOf<typeof OperatorOrderResponseSchema>;
+
+/** One message of an order's chat as operators read it. */
+export type OperatorChatMessage = ResponseOf<typeof OperatorChatMessageSchema>;
+
+/** `GET /api/operator/orders/{id}/chat`. */
+export type OperatorChatResponse = ResponseOf<typeof OperatorChatResponseSchema>;

@@ -690,6 +690,7 @@ describe("the bot's messages of the order", () => {
               actor: 'operator',
               actorId: AUTOPILOT_OPERATOR_ID,
               reason: null,
+              messageId: null,
               at: iso(FIXTURE_NOW),
             },
           ],

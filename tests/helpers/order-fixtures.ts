@@ -65,6 +65,7 @@ export function orderSummary(fields: Partial<OrderSummary> = {}): OrderSummary {
     createdAt: iso(FIXTURE_NOW),
     updatedAt: iso(FIXTURE_NOW),
     cancelReason: null,
+    unreadMessages: 0,
     ...fields,
   };
 }
@@ -88,6 +89,7 @@ export function makeOrder(fields: Partial<OrderDetails> = {}): OrderDetails {
     reservation: null,
     deepLink: null,
     chainCheck: null,
+    verificationCode: 'K7P3QX',
     serverTime: iso(Date.now()),
     ...fields,
   };

@@ -2,10 +2,11 @@
  * Orders written straight into a test database, for screens and calls that read orders before
  * the order service that creates them exists in the test's path.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, NewOrderRow } from '../../src/server/platform/db/schema';
 import type { OrderStatus } from '../../src/shared/order-status';
+import { VERIFICATION_CODE_LENGTH, verificationCodeFrom } from '../../src/shared/verification-code';
 
 /** What a written order is unless a test says otherwise: a P2P buy of 100 USDT on TRC20. */
 export const ORDER_DEFAULTS = {
@@ -58,6 +59,9 @@ export async function insertOrder(
       requisites_ready_at: null,
       expires_at: null,
       reserved_until: null,
+      // As the server writes it (orders/create.ts); the database writes one only for a row
+      // that comes without (migration 0019), which moves the new row's version.
+      verification_code: verificationCodeFrom(randomBytes(VERIFICATION_CODE_LENGTH)),
       ...fields,
       created_at: now,
     })

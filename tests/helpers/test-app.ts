@@ -60,7 +60,7 @@ export async function createTestApp(
     // Suites drive hundreds of orders through one customer (and one address) in seconds; the
     // limits have their own tests (tests/server/rate-limit.test.ts), which pass CALL_LIMITS and
     // ADDRESS_LIMITS back in.
-    callLimits: { create: 1_000_000, receipt: 1_000_000, action: 1_000_000 },
+    callLimits: { create: 1_000_000, receipt: 1_000_000, action: 1_000_000, chat: 1_000_000 },
     addressLimits: { demoSession: 1_000_000, refusedIdentity: 1_000_000 },
     // A test plays the operator itself; the autopilot's own tests turn it on.
     demoAutopilot: false,

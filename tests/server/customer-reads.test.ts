@@ -36,6 +36,7 @@ import { authHeader, initDataFor } from '../helpers/identity';
 import { COMPRESS_ABOVE_BYTES } from '../../src/server/platform/http/compression';
 import { insertOrder } from '../helpers/orders';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { VERIFICATION_CODE_PATTERN } from '../../src/shared/verification-code';
 
 const OPERATOR = { id: 200_000_900, first_name: 'Olga', username: 'olga_operator' };
 
@@ -78,6 +79,7 @@ describe('GET /api/orders/{id}/status', () => {
       createdAt: new Date(created).toISOString(),
       updatedAt: new Date(created).toISOString(),
       cancelReason: null,
+      unreadMessages: 0,
       expiresAt: new Date(created + DEFAULT_REQUISITES_TIMEOUT_MS).toISOString(),
       requisitesReadyAt: null,
       reservedUntil: null,
@@ -93,6 +95,7 @@ describe('GET /api/orders/{id}/status', () => {
       reservation: null,
       deepLink: `https://t.me/exchange_bot?startapp=order_${id}`,
       chainCheck: null,
+      verificationCode: expect.stringMatching(VERIFICATION_CODE_PATTERN) as unknown,
       serverTime: new Date(created + 90_000).toISOString(),
     });
   });
@@ -486,6 +489,7 @@ describe('GET /api/orders/history', () => {
       createdAt: new Date(BASE_TIME + 4 * 3_600_000 + 1).toISOString(),
       updatedAt: new Date(BASE_TIME + 4 * 3_600_000 + 1).toISOString(),
       cancelReason: null,
+      unreadMessages: 0,
     });
   });
 

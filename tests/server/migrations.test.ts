@@ -40,7 +40,8 @@ const RELEASED = [
   '0016_chain_scans',
   '0017_order_changes',
   '0018_deposit_amounts',
-  '0019_saved_details',
+  '0019_order_chat',
+  '0020_saved_details',
 ];
 
 /** Strings in the order of their code units, whatever the database's collation. */

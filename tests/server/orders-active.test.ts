@@ -70,6 +70,7 @@ describe('GET /api/orders/active', () => {
         createdAt: '2026-11-21T12:30:00.000Z',
         updatedAt: '2026-11-21T12:30:00.000Z',
         cancelReason: null,
+        unreadMessages: 0,
       },
     ]);
   });

@@ -267,6 +267,7 @@ describe("the operators' answers", () => {
           actorId: 200_000_001,
           reason: null,
           at: iso(FIXTURE_NOW),
+          messageId: null,
         },
         {
           from: 'TX_PENDING',
@@ -275,6 +276,7 @@ describe("the operators' answers", () => {
           actorId: null,
           reason: 'tx',
           at: iso(FIXTURE_NOW),
+          messageId: null,
         },
       ],
       receipts: [

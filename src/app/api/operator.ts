@@ -53,7 +53,15 @@ export async function fetchReceiptFile(orderId: string, receiptId: string): Prom
 /** The operator actions, each a POST of its body (with the status the operator saw). */
 export type OperatorActionPath = Exclude<
   keyof typeof OPERATOR_PATHS,
-  'queue' | 'orders' | 'order' | 'receipt' | 'rates' | 'spreads' | 'incoming'
+  | 'queue'
+  | 'orders'
+  | 'order'
+  | 'receipt'
+  | 'rates'
+  | 'spreads'
+  | 'incoming'
+  | 'chat'
+  | 'chatAttachment'
 >;
 
 export function operatorAction(

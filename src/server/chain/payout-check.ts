@@ -34,7 +34,8 @@ export type PayoutLookup = HashLookup<PayoutJudgement>;
 
 /**
  * When the order reached `status`, the one it is completed from (PAYMENT_CONFIRMED for a buy):
- * its latest order_events row into that status. A payout older than that cannot answer it.
+ * its latest order_events row into that status, a chat message's event aside (it leaves the
+ * status as it was). A payout older than that cannot answer it.
  */
 export async function paidAtOf(
   db: Kysely<Database>,
@@ -46,6 +47,7 @@ export async function paidAtOf(
     .select('created_at')
     .where('order_id', '=', orderId)
     .where('to_status', '=', status)
+    .where('message_id', 'is', null)
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();

@@ -49,6 +49,7 @@ import {
   settledWithin,
 } from '../chain/deposit-check';
 import { unmatchedDepositsFor } from './incoming-deposits';
+import { unreadMessages } from '../chat/unread';
 import { PAYOUT_FROM_STATUS, checkPayout, overrideEvidence } from '../chain/payout-check';
 import { OPERATORS_RECIPIENT } from '../notifications/outbox';
 import { plainText, renderStored, type RenderedMessage } from '../notifications/render';
@@ -130,7 +131,18 @@ function readOrderParts(
           .orderBy('position')
           .execute()
       : Promise.resolve([]),
-    toOrderDetails(db, row, { now, botUsername: ctx.config.botUsername }),
+    db
+      .selectFrom('orders')
+      .select(unreadMessages('operator'))
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow()
+      .then(({ unread_messages }) =>
+        toOrderDetails(
+          db,
+          { ...row, unread_messages },
+          { now, botUsername: ctx.config.botUsername },
+        ),
+      ),
     orderMessages(ctx, orderId),
     unmatchedDepositsFor(db, row, chainChecked),
   ]);
@@ -164,6 +176,7 @@ function eventsView(events: readonly Selectable<OrderEventsTable>[]): OperatorEv
     actorId: e.actor_id,
     reason: e.reason,
     at: new Date(e.created_at).toISOString(),
+    messageId: e.message_id,
   }));
 }
 
@@ -202,7 +215,7 @@ export async function orderForOperator(
   const shared = await sameFilesElsewhere(db, orderId, receipts);
   const deadline = rowDeadline(row);
   const ending = isFinalStatus(row.status)
-    ? events.findLast((e) => e.to_status === row.status)
+    ? events.findLast((e) => e.to_status === row.status && e.message_id === null)
     : undefined;
   return {
     order,

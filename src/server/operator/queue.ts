@@ -26,6 +26,7 @@ import { pageOf } from '../platform/db/paging';
 import { AppError } from '../platform/errors';
 import type { Database } from '../platform/db/schema';
 import { rowDeadline, toOrderSummary } from '../orders/order-view';
+import { unreadMessages } from '../chat/unread';
 
 /** Later than any deadline: orders without one sort after those with one. */
 const NO_DEADLINE = Number.MAX_SAFE_INTEGER;
@@ -74,7 +75,8 @@ function rowsQuery(db: Kysely<Database>) {
       'users.last_name',
       'users.username',
       reusedReceipt(eb).as('reused_receipt'),
-    ]);
+    ])
+    .select(unreadMessages('operator'));
 }
 
 type JoinedRow = Awaited<ReturnType<ReturnType<typeof rowsQuery>['execute']>>[number];

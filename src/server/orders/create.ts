@@ -3,7 +3,7 @@
  * server is the authority") against its own data, then stores the order and its first event in
  * one transaction.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { CreateOrderResponse } from '../../shared/api';
 import { checkWalletAddress } from '../../shared/addresses';
 import { DEFAULT_SELL_AMOUNT, fiatBounds } from '../../shared/limits';
@@ -30,6 +30,7 @@ import { alertOperators, notifyCustomer } from '../notifications/outbox';
 import { quote } from '../rates/rates';
 import { methodTakesCurrency } from '../../shared/currencies';
 import { holdDepositAmount } from './deposit-amounts';
+import { VERIFICATION_CODE_LENGTH, verificationCodeFrom } from '../../shared/verification-code';
 
 /** The customer's total may differ from the server's by rounding, never by more than 1 unit. */
 const TOTAL_TOLERANCE_MINOR = MINOR_PER_FIAT;
@@ -228,6 +229,7 @@ function newOrderRow(
     requisites_ready_at: start.requisitesReadyAt,
     expires_at: start.expiresAt,
     reserved_until: null,
+    verification_code: verificationCodeFrom(randomBytes(VERIFICATION_CODE_LENGTH)),
   };
 }
 

@@ -52,6 +52,7 @@ import {
 } from './order-view';
 import type { StatusAnswers } from './status/status-answers';
 import type { ReceivedDataUrl } from '../receipts/receipt-body';
+import { unreadMessages } from '../chat/unread';
 
 async function ownOrder(
   db: Kysely<Database>,
@@ -81,6 +82,7 @@ const orderWithReceiptCount = compiledOnce((db, orderId: string, customerId: num
         .whereRef('receipts.order_id', '=', 'orders.id')
         .as('receipt_count'),
     )
+    .select(unreadMessages('customer'))
     .where('orders.id', '=', orderId)
     .where('orders.user_id', '=', customerId),
 );
@@ -148,6 +150,7 @@ export async function activeOrders(
   const rows = await ctx.db
     .selectFrom('orders')
     .select(SUMMARY_COLUMNS)
+    .select(unreadMessages('customer'))
     .where('user_id', '=', customerId)
     .where('status', 'in', ACTIVE_STATUSES)
     .orderBy('created_at', 'desc')
@@ -165,6 +168,7 @@ export async function orderHistory(
   let select = ctx.db
     .selectFrom('orders')
     .select(SUMMARY_COLUMNS)
+    .select(unreadMessages('customer'))
     .where('user_id', '=', customerId);
   if (query.status === 'active') select = select.where('status', 'in', ACTIVE_STATUSES);
   if (query.status === 'completed') select = select.where('status', 'in', FINAL_STATUSES);

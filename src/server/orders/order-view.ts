@@ -52,10 +52,16 @@ export const DETAILS_COLUMNS = [
   'requisites',
   'reservation',
   'office_id',
+  'verification_code',
 ] as const satisfies readonly (keyof OrderRow)[];
 
-type SummaryRow = Pick<OrderRow, (typeof SUMMARY_COLUMNS)[number]>;
-export type DetailsRow = Pick<OrderRow, (typeof DETAILS_COLUMNS)[number]>;
+/** The unread count of the order's chat for the reader of the answer (chat/unread.ts). */
+interface Unread {
+  readonly unread_messages: number | string | null;
+}
+
+export type SummaryRow = Pick<OrderRow, (typeof SUMMARY_COLUMNS)[number]> & Unread;
+export type DetailsRow = Pick<OrderRow, (typeof DETAILS_COLUMNS)[number]> & Unread;
 
 export function toOrderSummary(row: SummaryRow): OrderSummary {
   return {
@@ -72,6 +78,7 @@ export function toOrderSummary(row: SummaryRow): OrderSummary {
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
     cancelReason: row.status === 'CANCELLED' ? row.cancel_reason : null,
+    unreadMessages: Number(row.unread_messages ?? 0),
   };
 }
 
@@ -192,6 +199,7 @@ export async function toTimelessDetails(
         ? null
         : startAppLink(options.botUsername, `${ORDER_START_PARAM_PREFIX}${row.id}`),
     chainCheck,
+    verificationCode: row.verification_code,
   });
 }
 

@@ -1,6 +1,6 @@
 /**
  * Housekeeping (design.md, "Components": receipt clean-up): files in RECEIPTS_DIR that no receipt
- * names (an upload that lost its race and could not remove its file, a crash between the file and
+ * nor chat message names (an upload that lost its race and could not remove its file, a crash between the file and
  * its row, a temporary file a crash left half written) are removed once they are old enough that
  * no upload can still be writing their row; and call-limit windows long over are forgotten.
  * Both work in bounded batches with a yield between them and stop between two batches when the
@@ -27,8 +27,28 @@ const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
 const LOOKUP_BATCH = 500;
 
 /**
+ * Which of `names` a row names: a receipt's file, or a file attached to a message of an order's
+ * chat (chat/chat.ts), which is kept there the same way and for good.
+ */
+async function namedFiles(db: Kysely<Database>, names: readonly string[]): Promise<Set<string>> {
+  if (names.length === 0) return new Set();
+  const [receipts, attachments] = await Promise.all([
+    db.selectFrom('receipts').select('storage_key').where('storage_key', 'in', names).execute(),
+    db
+      .selectFrom('order_messages')
+      .select('attachment_key')
+      .where('attachment_key', 'in', names)
+      .execute(),
+  ]);
+  return new Set([
+    ...receipts.map((row) => row.storage_key),
+    ...attachments.flatMap((row) => (row.attachment_key === null ? [] : [row.attachment_key])),
+  ]);
+}
+
+/**
  * Removes the files of `dir` older than ORPHAN_RECEIPT_AGE_MS at `now` (wall-clock, like the
- * files' times) that no receipt row names; returns their names.
+ * files' times) that no receipt or chat message names; returns their names.
  */
 export async function removeOrphanReceipts(
   db: Kysely<Database>,
@@ -53,15 +73,7 @@ export async function removeOrphanReceipts(
     if (i > 0) await yieldToEventLoop();
     const batch = old.slice(i, i + LOOKUP_BATCH);
     const stored = batch.filter((name) => !name.endsWith(PARTIAL_SUFFIX));
-    const named =
-      stored.length === 0
-        ? []
-        : await db
-            .selectFrom('receipts')
-            .select('storage_key')
-            .where('storage_key', 'in', stored)
-            .execute();
-    const kept = new Set(named.map((row) => row.storage_key));
+    const kept = await namedFiles(db, stored);
     for (const name of batch) {
       if (kept.has(name)) continue;
       await fs.rm(path.join(dir, name), { force: true });

@@ -11,6 +11,8 @@ import type { Actor } from '../order-status';
 import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_METHODS } from '../order-status';
 import {
   BankRequisitesViewSchema,
+  ChatAttachmentSchema,
+  ChatMessageSchema,
   CardRequisitesViewSchema,
   OfficeInfoSchema,
   OrderDetailsSchema,
@@ -118,6 +120,11 @@ export const OperatorEventSchema = v.object({
   actorId: v.nullable(wholeNumber),
   reason: v.nullable(v.string()),
   at: timestamp,
+  /**
+   * A message written in the order's chat (`from` and `to` are then the status it had): its id;
+   * null for a change of status.
+   */
+  messageId: v.nullable(wholeNumber),
 });
 
 /** A receipt as operators check it. */
@@ -214,6 +221,29 @@ export const OperatorOrderResponseSchema = v.object({
   incoming: v.array(IncomingDepositSchema),
 });
 
+/** One message of an order's chat as operators read it: who wrote it, and its file's digest. */
+export const OperatorChatMessageSchema = v.object({
+  ...ChatMessageSchema.entries,
+  /** The Telegram id of the customer or operator who wrote it. */
+  authorId: wholeNumber,
+  attachment: v.nullable(
+    v.object({
+      ...ChatAttachmentSchema.entries,
+      /** Hex digest of the file, as a receipt's. */
+      sha256: v.string(),
+    }),
+  ),
+});
+
+/**
+ * `GET /api/operator/orders/{id}/chat`: the order's messages, oldest first (reading them marks
+ * the customer's read for every operator), with an ETag and 304 as the customer's.
+ */
+export const OperatorChatResponseSchema = v.object({
+  verificationCode: v.string(),
+  messages: v.array(OperatorChatMessageSchema),
+});
+
 /** Every answer of the operators' calls (and of `GET /api/me`) by the name of its type in operator-api.ts. */
 export const OPERATOR_RESPONSE_SCHEMAS = {
   MeResponse: MeResponseSchema,
@@ -222,4 +252,6 @@ export const OPERATOR_RESPONSE_SCHEMAS = {
   OperatorOrderResponse: OperatorOrderResponseSchema,
   OperatorIncomingResponse: OperatorIncomingResponseSchema,
   OperatorRatesResponse: OperatorRatesResponseSchema,
+  OperatorChatResponse: OperatorChatResponseSchema,
+  OperatorChatMessage: OperatorChatMessageSchema,
 } as const satisfies Readonly<Record<string, v.GenericSchema>>;

@@ -1,7 +1,9 @@
 /** Bodies of the customer's order actions (spec section 7). */
 import * as v from 'valibot';
+import { CHAT_TEXT_MAX_CHARS } from '../limits';
 import { NETWORK_IDS } from '../networks';
 import { txHashField } from './fields';
+import { paragraphText } from './text';
 
 /**
  * `POST /api/orders/{id}/receipt` as it goes over the wire: fileName, fileData (base64 data URL),
@@ -18,4 +20,17 @@ export const ReceiptUploadSchema = v.looseObject({
 export const TxHashSchema = v.looseObject({
   txHash: txHashField,
   network: v.optional(v.picklist(NETWORK_IDS)),
+});
+
+/**
+ * `POST /api/orders/{id}/chat` and `POST /api/operator/orders/{id}/chat` as they go over the
+ * wire: a text (trimmed, at most CHAT_TEXT_MAX_CHARS), a file as a receipt's upload sends it
+ * (fileName, fileData as a base64 data URL, fileSize), or both. Neither is MESSAGE_EMPTY. The
+ * server decodes fileData as the body arrives, as it does a receipt's.
+ */
+export const ChatMessageBodySchema = v.looseObject({
+  text: v.optional(paragraphText(CHAT_TEXT_MAX_CHARS), ''),
+  fileName: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(255)), ''),
+  fileData: v.optional(v.string()),
+  fileSize: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
 });

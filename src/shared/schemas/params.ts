@@ -21,3 +21,13 @@ export const ReceiptParamsSchema = v.object({
 
 /** `/api/cities/{currencyCode}`: any text; a currency the service does not list is NOT_FOUND. */
 export const CurrencyParamsSchema = v.object({ currencyCode: v.string() });
+
+/** `/api/…/orders/{id}/chat/{messageId}/attachment`: a message's id is a whole number. */
+export const ChatAttachmentParamsSchema = v.object({
+  id: uuid('ORDER_NOT_FOUND'),
+  messageId: v.pipe(
+    v.string('NOT_FOUND'),
+    v.regex(/^[1-9][0-9]{0,14}$/, 'NOT_FOUND'),
+    v.transform(Number),
+  ),
+});

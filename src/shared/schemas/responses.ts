@@ -123,6 +123,11 @@ export const OrderSummarySchema = v.object({
   updatedAt: timestamp,
   /** Why a CANCELLED order was cancelled; null otherwise. */
   cancelReason: v.nullable(v.picklist(CANCEL_REASONS)),
+  /**
+   * Messages of the order's chat the reader of this answer has not read: the operators' for the
+   * customer, the customer's for an operator (the console's lists and order).
+   */
+  unreadMessages: wholeNumber,
 });
 
 /** `GET /api/orders/active`. */
@@ -272,6 +277,12 @@ export const OrderDetailsSchema = v.object({
    * before a hash was given, and for a payout completed without one.
    */
   chainCheck: v.nullable(ChainCheckViewSchema),
+  /**
+   * The order's verification code (src/shared/verification-code.ts): every operator message and
+   * bot message about the order carries it, so the customer can tell the exchange from an
+   * impersonator.
+   */
+  verificationCode: v.string(),
   /** The server's clock, so countdowns stay right on a phone whose clock is off. */
   serverTime: timestamp,
 });
@@ -304,6 +315,39 @@ export const OrderActionResponseSchema = v.object({
   status: v.picklist(ORDER_STATUSES),
 });
 
+/** Who writes in an order's chat: its customer, or one of the operators. */
+export const CHAT_AUTHORS = ['customer', 'operator'] as const;
+
+/** A file attached to a chat message, checked as receipts are (its type read from its bytes). */
+export const ChatAttachmentSchema = v.object({
+  fileName: v.string(),
+  /** The type read from the file's bytes (image/jpeg, image/png, image/webp, image/heic, application/pdf). */
+  mimeType: v.string(),
+  sizeBytes: wholeNumber,
+});
+
+/** One message of an order's chat, as its customer reads it. */
+export const ChatMessageSchema = v.object({
+  /** Grows with every message of the server: the order of the chat. */
+  id: wholeNumber,
+  author: v.picklist(CHAT_AUTHORS),
+  /** As written, trimmed; shown as text, never as markup. Null for a file sent alone. */
+  text: v.nullable(v.string()),
+  /** Fetched from the attachment's own path (`API_PATHS.chatAttachment`). */
+  attachment: v.nullable(ChatAttachmentSchema),
+  createdAt: timestamp,
+});
+
+/**
+ * `GET /api/orders/{id}/chat`: the order's messages, oldest first (reading them marks the
+ * operators' messages read), with an ETag: `If-None-Match` answers 304 while nothing was written.
+ */
+export const ChatResponseSchema = v.object({
+  /** The order's verification code, which every operator message carries. */
+  verificationCode: v.string(),
+  messages: v.array(ChatMessageSchema),
+});
+
 /**
  * Every answer of the customer's calls by the name of its type in api.ts: what a generator lists
  * as the document's named schemas, and what the tests hold to JSON Schema.
@@ -321,4 +365,6 @@ export const RESPONSE_SCHEMAS = {
   BankRequisitesResponse: BankRequisitesResponseSchema,
   CitiesResponse: CitiesResponseSchema,
   OrderActionResponse: OrderActionResponseSchema,
+  ChatResponse: ChatResponseSchema,
+  ChatMessage: ChatMessageSchema,
 } as const satisfies Readonly<Record<string, v.GenericSchema>>;

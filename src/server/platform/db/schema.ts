@@ -4,7 +4,7 @@
  * rates in millionths of the fiat per coin.
  */
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
-import type { Language } from '../../../shared/api';
+import type { ChatAuthor, Language } from '../../../shared/api';
 import type { CryptoCurrency, NetworkId } from '../../../shared/networks';
 import type { NotificationKind, NotificationStatus } from '../../../shared/notifications';
 import type { RejectReason } from '../../../shared/reject-reasons';
@@ -90,6 +90,15 @@ export interface OrdersTable {
   reminded_at: ColumnType<number | null, number | null | undefined, number | null>;
   /** The operator who opened the order in the console first (the autopilot leaves it to them). */
   taken_by: ColumnType<number | null, number | null | undefined, number | null>;
+  /**
+   * The order's verification code (src/shared/verification-code.ts), never changed: written by
+   * the server at creation, or by the database when a row comes without one (migration 0019).
+   */
+  verification_code: ColumnType<string, string | undefined, string>;
+  /** The last message of the operators in the order's chat its customer has read (0: none). */
+  customer_read_message_id: ColumnType<number, number | undefined, number>;
+  /** The last message of the customer in the order's chat an operator has read (0: none). */
+  operator_read_message_id: ColumnType<number, number | undefined, number>;
 }
 
 export interface OrderEventsTable {
@@ -101,6 +110,11 @@ export interface OrderEventsTable {
   actor_id: number | null;
   reason: string | null;
   created_at: number;
+  /**
+   * A message written in the order's chat (migration 0019), whose event this is: its status
+   * stays (`from_status` and `to_status` are the status it had). Null for a change of status.
+   */
+  message_id: ColumnType<number | null, number | null | undefined, never>;
 }
 
 /** The base rate of a coin in a fiat currency, in millionths (e.g. 95 400 000 = 95.40 RUB). */
@@ -130,6 +144,25 @@ export interface ReceiptsTable {
   sha256: string;
   storage_key: string;
   uploaded_at: number;
+}
+
+/** One message of an order's chat (migration 0019): kept for good, as evidence. */
+export interface OrderMessagesTable {
+  id: Generated<number>;
+  order_id: string;
+  author: ChatAuthor;
+  /** The Telegram id of the customer or operator who wrote it. */
+  author_id: number;
+  /** Trimmed; null for a file sent alone. */
+  text: string | null;
+  /** The attached file, checked and stored as a receipt's (receipts/receipts.ts); all null without one. */
+  attachment_name: string | null;
+  attachment_type: string | null;
+  attachment_size: number | null;
+  attachment_sha256: string | null;
+  /** Its file's name under RECEIPTS_DIR. */
+  attachment_key: string | null;
+  created_at: number;
 }
 
 export interface CitiesTable {
@@ -213,6 +246,7 @@ export interface Database {
   rates: RatesTable;
   rate_spreads: RateSpreadsTable;
   receipts: ReceiptsTable;
+  order_messages: OrderMessagesTable;
   cities: CitiesTable;
   offices: OfficesTable;
   call_counts: CallCountsTable;
@@ -352,7 +386,7 @@ export interface ChainIncomingTable {
   seen_at: number;
 }
 
-/** A customer's saved wallet, for one network (migration 0019). */
+/** A customer's saved wallet, for one network (migration 0020). */
 export interface SavedWalletsTable {
   id: Generated<number>;
   user_id: number;
@@ -366,7 +400,7 @@ export interface SavedWalletsTable {
   used_at: number;
 }
 
-/** A customer's saved card, kept whole for the sell form, shown masked (migration 0019). */
+/** A customer's saved card, kept whole for the sell form, shown masked (migration 0020). */
 export interface SavedCardsTable {
   id: Generated<number>;
   user_id: number;
@@ -420,6 +454,9 @@ export const ORDER_COLUMNS = [
   'cancel_reason',
   'reminded_at',
   'taken_by',
+  'verification_code',
+  'customer_read_message_id',
+  'operator_read_message_id',
 ] as const satisfies readonly (keyof OrdersTable)[];
 
 /** A type that compiles only while `T` is `never`. */

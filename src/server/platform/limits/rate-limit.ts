@@ -10,7 +10,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { AppError } from '../errors';
 
-export type LimitedCall = 'create' | 'receipt' | 'action';
+export type LimitedCall = 'create' | 'receipt' | 'action' | 'chat';
 
 /**
  * Calls counted per client address (request.ip, which app.ts's TRUST_PROXY makes the address
@@ -24,6 +24,8 @@ export const CALL_LIMITS: Readonly<Record<LimitedCall, number>> = {
   create: 10,
   receipt: 20,
   action: 60,
+  /** Messages in an order's chat, a customer's files among them. */
+  chat: 20,
 };
 
 /**

@@ -23,7 +23,8 @@ import { createChainChecks } from './0015_chain_checks';
 import { createChainScans } from './0016_chain_scans';
 import { listOrderChanges } from './0017_order_changes';
 import { holdDepositAmounts } from './0018_deposit_amounts';
-import { createSavedDetails } from './0019_saved_details';
+import { createOrderChat } from './0019_order_chat';
+import { createSavedDetails } from './0020_saved_details';
 import type { Dialect, DialectMigration } from './schema-steps';
 
 export type { Dialect } from './schema-steps';
@@ -49,7 +50,8 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: DialectMig
   ['0016_chain_scans', createChainScans],
   ['0017_order_changes', listOrderChanges],
   ['0018_deposit_amounts', holdDepositAmounts],
-  ['0019_saved_details', createSavedDetails],
+  ['0019_order_chat', createOrderChat],
+  ['0020_saved_details', createSavedDetails],
 ];
 
 /** A migration as Kysely runs it: told the dialect of the database it runs on. */
