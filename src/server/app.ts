@@ -9,6 +9,7 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { chainModule } from './chain/chain-module';
+import { chatModule } from './chat/chat-module';
 import { notificationsModule } from './notifications/notifications-module';
 import { operatorModule } from './operator/operator-module';
 import { ordersModule } from './orders/orders-module';
@@ -116,6 +117,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(chainModule, modules);
   await app.register(ordersModule, { ...modules, lane });
   await app.register(receiptsModule, modules);
+  await app.register(chatModule);
   await app.register(ratesModule, modules);
   await app.register(operatorModule, modules);
   await app.register(savedDetailsModule);

@@ -1,0 +1,184 @@
+/**
+ * The order chat's calls: the customer's under /api/orders/{id}/chat, behind their identity like
+ * every order call, and the console's under /api/operator/orders/{id}/chat, behind the console's
+ * checks (`operatorOnly`, and in demo mode the console's own orders only). Reading answers with an
+ * ETag and 304 while nothing was written. Writing takes a receipt's kind of body (a file as a data
+ * URL, decoded as it arrives: receipts/receipt-json.ts), read only once the caller is known and
+ * may write there; a customer's writes count against their minute's limit.
+ */
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import * as v from 'valibot';
+import { ChatMessageBodySchema } from '../../shared/schemas/order-actions';
+import { ChatAttachmentParamsSchema, OrderParamsSchema } from '../../shared/schemas/params';
+import {
+  OperatorChatMessageSchema,
+  OperatorChatResponseSchema,
+} from '../../shared/schemas/operator-responses';
+import { ChatMessageSchema, ChatResponseSchema } from '../../shared/schemas/responses';
+import { holdsVersion } from '../platform/http/cache-control';
+import {
+  created,
+  described,
+  documentedAs,
+  ok,
+  type ContractInstance,
+  type ValibotTypeProvider,
+} from '../platform/http/contract';
+import { orderIdParam } from '../platform/http/validation';
+import { customerCalls } from '../platform/identity/identity-plugin';
+import { POLLED } from '../platform/logging/request-log';
+import { checkInScope } from '../operator/queue';
+import { ReceivedDataUrl } from '../receipts/receipt-body';
+import { parseReceiptJson } from '../receipts/receipt-json';
+import type { ReceiptDownload } from '../receipts/receipts';
+import { checkChatOrder, openAttachment, readChat, writeMessage, type ChatParty } from './chat';
+import { toChatMessage, toOperatorChatMessage } from './chat-view';
+
+/** A message's body as its parser gives it: the wire's fields, a fileData decoded into a file. */
+const ReceivedMessageSchema = documentedAs(
+  v.looseObject({
+    ...ChatMessageBodySchema.entries,
+    fileData: v.optional(v.instance(ReceivedDataUrl)),
+  }),
+  ChatMessageBodySchema,
+);
+
+/** A chat's answers: the chat, or 304 with no body while the reader holds its version. */
+function chatAnswers(schema: v.GenericSchema) {
+  return {
+    ...ok(schema),
+    304: { description: 'Not modified: the chat the reader holds (If-None-Match) is current' },
+  };
+}
+
+const ATTACHMENT_FILE = described(
+  "The attachment's file (image/jpeg, image/png, image/webp, image/heic or application/pdf)",
+);
+
+/**
+ * A scope's bodies: a message's is read as a receipt's is, and its file, when the message did not
+ * keep it (refused, or a body that failed its schema), is gone before the answer leaves.
+ */
+function messageBodies(app: ContractInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', parseReceiptJson);
+  app.addHook('onSend', async (request, _reply, payload) => {
+    const { fileData } = (request.body ?? {}) as { fileData?: unknown };
+    if (fileData instanceof ReceivedDataUrl) await fileData.discard();
+    return payload;
+  });
+}
+
+/** A file sent as a download, never cached, never shown in place of the app. */
+function sendFile(reply: FastifyReply, download: ReceiptDownload): FastifyReply {
+  return reply
+    .header('content-type', download.mimeType)
+    .header('cache-control', 'private, no-store')
+    .header(
+      'content-disposition',
+      `attachment; filename*=UTF-8''${encodeURIComponent(download.fileName)}`,
+    )
+    .send(download.file);
+}
+
+/** The three calls of one side: read the chat, write in it, fetch a message's file. */
+interface SideRoutes {
+  readonly prefix: '/api/orders' | '/api/operator/orders';
+  readonly tags: readonly string[];
+  readonly party: (request: FastifyRequest) => ChatParty;
+  readonly chatSchema: v.GenericSchema;
+  readonly messageSchema: v.GenericSchema;
+  readonly view: typeof toChatMessage | typeof toOperatorChatMessage;
+  /** Hooks of the write before its body is read (identity, limits), the order's check after them. */
+  readonly beforeBody: readonly ((request: FastifyRequest) => Promise<void>)[];
+}
+
+function sideRoutes(app: ContractInstance, side: SideRoutes): void {
+  const tags = [...side.tags];
+  app.get(
+    `${side.prefix}/:id/chat`,
+    {
+      schema: { tags, params: OrderParamsSchema, response: chatAnswers(side.chatSchema) },
+      ...POLLED,
+    },
+    async (request, reply): Promise<FastifyReply> => {
+      const read = await readChat(app, side.party(request), request.params.id, (etag) =>
+        holdsVersion(request.headers['if-none-match'], etag),
+      );
+      void reply.header('etag', read.etag);
+      if (read.messages === null) return reply.status(304).send();
+      return reply.send({
+        verificationCode: read.verificationCode,
+        messages: read.messages.map(side.view),
+      });
+    },
+  );
+  app.post(
+    `${side.prefix}/:id/chat`,
+    {
+      schema: {
+        tags,
+        params: OrderParamsSchema,
+        body: ReceivedMessageSchema,
+        response: created(side.messageSchema),
+      },
+      onRequest: [
+        ...side.beforeBody,
+        async (request: FastifyRequest) => {
+          await checkChatOrder(app, side.party(request), orderIdParam(request.params));
+        },
+      ],
+    },
+    async (request, reply): Promise<FastifyReply> => {
+      const message = await writeMessage(app, side.party(request), request.params.id, request.body);
+      return reply.status(201).send(side.view(message));
+    },
+  );
+  app.get(
+    `${side.prefix}/:id/chat/:messageId/attachment`,
+    { schema: { tags, params: ChatAttachmentParamsSchema, response: ATTACHMENT_FILE } },
+    async (request, reply) => {
+      const { id, messageId } = request.params;
+      return sendFile(reply, await openAttachment(app, side.party(request), id, messageId));
+    },
+  );
+}
+
+/** The customer's chat calls, on their own orders only. */
+export const customerChatRoutes: FastifyPluginCallback = (plain, _options, done) => {
+  const app = plain.withTypeProvider<ValibotTypeProvider>();
+  customerCalls(app);
+  messageBodies(app);
+  sideRoutes(app, {
+    prefix: '/api/orders',
+    tags: ['orders'],
+    party: (request) => ({ side: 'customer', telegramId: request.caller.telegramId }),
+    chatSchema: ChatResponseSchema,
+    messageSchema: ChatMessageSchema,
+    view: toChatMessage,
+    beforeBody: [app.identifiedBeforeBody, app.callLimit('chat')],
+  });
+  done();
+};
+
+/** The console's chat calls, on any order its operator's console holds. */
+export const operatorChatRoutes: FastifyPluginCallback = (plain, _options, done) => {
+  const app = plain.withTypeProvider<ValibotTypeProvider>();
+  // Known before a body is read: who calls, and the orders their console holds (consoleScope).
+  app.addHook('onRequest', app.operatorOnly);
+  app.addHook('onRequest', async (request) => {
+    if (request.consoleScope === null) return;
+    await checkInScope(app, orderIdParam(request.params), request.consoleScope);
+  });
+  messageBodies(app);
+  sideRoutes(app, {
+    prefix: '/api/operator/orders',
+    tags: ['operator'],
+    party: (request) => ({ side: 'operator', telegramId: request.caller.telegramId }),
+    chatSchema: OperatorChatResponseSchema,
+    messageSchema: OperatorChatMessageSchema,
+    view: toOperatorChatMessage,
+    beforeBody: [],
+  });
+  done();
+};

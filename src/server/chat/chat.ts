@@ -1,0 +1,321 @@
+/**
+ * An order's chat (design.md, "Order chat and appeals"): the conversation of its customer and the
+ * operators, kept with the order for good as evidence. A customer reaches only their own orders'
+ * chats (another's answers ORDER_NOT_FOUND, as every order call), an operator every order's. A
+ * message is a text, a file checked and stored as a receipt is (receipts/receipts.ts), or both,
+ * and it is written with its order event in one transaction that also moves the order's version,
+ * since the status answer carries the customer's unread count. Reading a chat marks the other
+ * side's messages read; a reader who holds the chat as it is (its ETag) gets 304 and no body, so
+ * an open chat costs no more than a status poll.
+ */
+import { randomUUID } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Kysely, Selectable } from 'kysely';
+import type { ChatAuthor } from '../../shared/api';
+import type { ServerContext } from '../platform/context';
+import { compiledOnce } from '../platform/db/compiled-once';
+import type { Database, OrderMessagesTable } from '../platform/db/schema';
+import { AppError } from '../platform/errors';
+import type { ReceivedDataUrl } from '../receipts/receipt-body';
+import {
+  checkReceiptFile,
+  cleanFileName,
+  keepReceiptFile,
+  receiptStorageKey,
+  removeReceiptFile,
+  type CheckedReceiptFile,
+  type ReceiptDownload,
+} from '../receipts/receipts';
+
+/** Who reads or writes a chat: the order's customer, or an operator; by their Telegram id. */
+export interface ChatParty {
+  readonly side: ChatAuthor;
+  readonly telegramId: number;
+}
+
+export type MessageRow = Selectable<OrderMessagesTable>;
+
+/** The side whose messages each side reads. */
+const OTHER_SIDE: Readonly<Record<ChatAuthor, ChatAuthor>> = {
+  customer: 'operator',
+  operator: 'customer',
+};
+
+/** How a chat stands, read at every poll: one row, its order's, through the messages' index. */
+function chatStateQuery(db: Kysely<Database>, orderId: string) {
+  return db
+    .selectFrom('orders')
+    .select([
+      'orders.user_id',
+      'orders.verification_code',
+      'orders.customer_read_message_id',
+      'orders.operator_read_message_id',
+    ])
+    .select((eb) => {
+      const messages = () =>
+        eb.selectFrom('order_messages').whereRef('order_messages.order_id', '=', 'orders.id');
+      return [
+        messages()
+          .select((inner) => inner.fn.countAll<number | string>().as('count'))
+          .as('message_count'),
+        messages()
+          .select((inner) => inner.fn.max('order_messages.id').as('last'))
+          .as('last_id'),
+        messages()
+          .select((inner) => inner.fn.max('order_messages.id').as('last'))
+          .where('order_messages.author', '=', 'customer')
+          .as('last_customer_id'),
+        messages()
+          .select((inner) => inner.fn.max('order_messages.id').as('last'))
+          .where('order_messages.author', '=', 'operator')
+          .as('last_operator_id'),
+      ];
+    })
+    .where('orders.id', '=', orderId);
+}
+
+/** The chat's state for a customer: only on their own order. */
+const customerChatState = compiledOnce((db, orderId: string, customerId: number) =>
+  chatStateQuery(db, orderId).where('orders.user_id', '=', customerId),
+);
+
+/** The chat's state for an operator: on any order. */
+const operatorChatState = compiledOnce((db, orderId: string) => chatStateQuery(db, orderId));
+
+type ChatState = Awaited<ReturnType<typeof operatorChatState>>[number];
+
+/** The chat of `orderId` as `party` may read it: ORDER_NOT_FOUND for a customer's foreign order. */
+async function chatState(
+  db: Kysely<Database>,
+  party: ChatParty,
+  orderId: string,
+): Promise<ChatState> {
+  const [state] =
+    party.side === 'customer'
+      ? await customerChatState(db, orderId, party.telegramId)
+      : await operatorChatState(db, orderId);
+  if (state === undefined) throw new AppError('ORDER_NOT_FOUND');
+  return state;
+}
+
+/**
+ * The version of a chat as `side` reads it: its count of messages and its last id. Messages are
+ * never changed or removed, so a new one changes the count even when it took a smaller id than
+ * one committed before it.
+ */
+function chatEtag(side: ChatAuthor, count: number, lastId: number): string {
+  return `"${side === 'customer' ? 'c' : 'o'}${count}.${lastId}"`;
+}
+
+/** Marks the other side's messages read by `party` up to `upTo`; never back. */
+async function markRead(
+  db: Kysely<Database>,
+  party: ChatParty,
+  orderId: string,
+  upTo: number,
+): Promise<void> {
+  const update = db.updateTable('orders').where('id', '=', orderId);
+  // Only when it moves: each write moves the order's version, which a status poll then rebuilds.
+  await (party.side === 'customer'
+    ? update
+        .set({ customer_read_message_id: upTo })
+        .where('customer_read_message_id', '<', upTo)
+        .execute()
+    : update
+        .set({ operator_read_message_id: upTo })
+        .where('operator_read_message_id', '<', upTo)
+        .execute());
+}
+
+/** A chat as read: its version and, unless the reader holds that version, its messages. */
+export interface ChatRead {
+  readonly etag: string;
+  readonly verificationCode: string;
+  /** Oldest first; null when the reader holds the chat as it is (304). */
+  readonly messages: readonly MessageRow[] | null;
+}
+
+/**
+ * The chat of `orderId` for `party`, or only its version when they hold it already (`holds`:
+ * the route's reading of `If-None-Match`); either way, the other side's messages are read now.
+ */
+export async function readChat(
+  ctx: ServerContext,
+  party: ChatParty,
+  orderId: string,
+  holds: (etag: string) => boolean,
+): Promise<ChatRead> {
+  const state = await chatState(ctx.db, party, orderId);
+  const other = OTHER_SIDE[party.side];
+  const read =
+    party.side === 'customer' ? state.customer_read_message_id : state.operator_read_message_id;
+  const verificationCode = state.verification_code;
+  const etag = chatEtag(party.side, Number(state.message_count), state.last_id ?? 0);
+  if (holds(etag)) {
+    const lastOther = (other === 'customer' ? state.last_customer_id : state.last_operator_id) ?? 0;
+    if (lastOther > read) await markRead(ctx.db, party, orderId, lastOther);
+    return { etag, verificationCode, messages: null };
+  }
+  const messages = await ctx.db
+    .selectFrom('order_messages')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .orderBy('id')
+    .execute();
+  // What was read is what this answer holds, however the chat moved since its state was read.
+  const lastOther = messages.findLast((m) => m.author === other)?.id ?? 0;
+  if (lastOther > read) await markRead(ctx.db, party, orderId, lastOther);
+  return {
+    etag: chatEtag(party.side, messages.length, messages.at(-1)?.id ?? 0),
+    verificationCode,
+    messages,
+  };
+}
+
+/**
+ * ORDER_NOT_FOUND unless `party` may write in the order's chat: asked before a message's body is
+ * read (chat-routes.ts), so that nobody sends a file to an order that is not theirs.
+ */
+export async function checkChatOrder(
+  ctx: ServerContext,
+  party: ChatParty,
+  orderId: string,
+): Promise<void> {
+  let query = ctx.db.selectFrom('orders').select('id').where('id', '=', orderId);
+  if (party.side === 'customer') query = query.where('user_id', '=', party.telegramId);
+  if ((await query.executeTakeFirst()) === undefined) throw new AppError('ORDER_NOT_FOUND');
+}
+
+/** A message as its route's schema gave it: the text trimmed (or empty), a file if one was sent. */
+export interface MessageInput {
+  readonly text: string;
+  readonly fileName: string;
+  readonly fileData?: ReceivedDataUrl | undefined;
+}
+
+/** A checked file, and the name it is kept under. */
+interface KeptFile {
+  readonly file: CheckedReceiptFile;
+  readonly storageKey: string;
+  readonly fileName: string;
+}
+
+/** The message's file checked (receipts' rules) and kept for good under RECEIPTS_DIR, if any. */
+async function keepAttachment(
+  ctx: ServerContext,
+  input: MessageInput,
+): Promise<KeptFile | undefined> {
+  if (input.fileData === undefined) return undefined;
+  const file = checkReceiptFile(input.fileData);
+  const storageKey = receiptStorageKey(file, randomUUID());
+  await keepReceiptFile(ctx.config.receiptsDir, storageKey, file);
+  return { file, storageKey, fileName: cleanFileName(input.fileName, file.type.extension) };
+}
+
+/**
+ * Writes `party`'s message in the order's chat: MESSAGE_EMPTY with neither text nor file, the
+ * file's refusals as a receipt's (FILE_TYPE, FILE_TOO_LARGE, NO_FILE). The message, its order
+ * event and the order's new version commit together; a file whose message did not commit is
+ * removed.
+ */
+export async function writeMessage(
+  ctx: ServerContext,
+  party: ChatParty,
+  orderId: string,
+  input: MessageInput,
+): Promise<MessageRow> {
+  await checkChatOrder(ctx, party, orderId);
+  if (input.text === '' && input.fileData === undefined) throw new AppError('MESSAGE_EMPTY');
+  const kept = await keepAttachment(ctx, input);
+  let written: MessageRow | undefined;
+  try {
+    written = await ctx.db
+      .transaction()
+      .execute((trx) => insertMessage(trx, party, orderId, input.text, kept, ctx.now()));
+  } finally {
+    if (written === undefined && kept !== undefined) {
+      await removeReceiptFile(ctx.config.receiptsDir, kept.storageKey);
+    }
+  }
+  return written;
+}
+
+/** The message and its order event, in the caller's transaction. */
+async function insertMessage(
+  trx: Kysely<Database>,
+  party: ChatParty,
+  orderId: string,
+  text: string,
+  kept: KeptFile | undefined,
+  now: number,
+): Promise<MessageRow> {
+  // The order first: this moves its version (the customer's unread count is in the status
+  // answer) and, on PostgreSQL, locks it, so that one order's messages take their ids in the
+  // order they commit and a reader's last read id never passes over one not yet committed.
+  let touch = trx
+    .updateTable('orders')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', orderId);
+  if (party.side === 'customer') touch = touch.where('user_id', '=', party.telegramId);
+  const order = await touch.returning(['status']).executeTakeFirst();
+  if (order === undefined) throw new AppError('ORDER_NOT_FOUND');
+  const message = await trx
+    .insertInto('order_messages')
+    .values({
+      order_id: orderId,
+      author: party.side,
+      author_id: party.telegramId,
+      text: text === '' ? null : text,
+      attachment_name: kept?.fileName ?? null,
+      attachment_type: kept?.file.type.mime ?? null,
+      attachment_size: kept?.file.size ?? null,
+      attachment_sha256: kept?.file.sha256 ?? null,
+      attachment_key: kept?.storageKey ?? null,
+      created_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  // The audit trail names who wrote and when; the order's status stays as it was.
+  await trx
+    .insertInto('order_events')
+    .values({
+      order_id: orderId,
+      from_status: order.status,
+      to_status: order.status,
+      actor: party.side,
+      actor_id: party.telegramId,
+      reason: null,
+      message_id: message.id,
+      created_at: now,
+    })
+    .execute();
+  // The other side is told from here, in this same transaction, once the outbox has a kind for
+  // a chat message (notifications/outbox.ts): the customer by the bot, the operators in their
+  // chat, each with the order's verification code.
+  return message;
+}
+
+/**
+ * The file attached to a message of the order's chat, for `party`: ORDER_NOT_FOUND for an order
+ * they may not read, NOT_FOUND for a message without a file (or whose file is missing).
+ */
+export async function openAttachment(
+  ctx: ServerContext,
+  party: ChatParty,
+  orderId: string,
+  messageId: number,
+): Promise<ReceiptDownload> {
+  await checkChatOrder(ctx, party, orderId);
+  const message = await ctx.db
+    .selectFrom('order_messages')
+    .select(['attachment_name', 'attachment_type', 'attachment_key'])
+    .where('id', '=', messageId)
+    .where('order_id', '=', orderId)
+    .executeTakeFirst();
+  const { attachment_name: name, attachment_type: type, attachment_key: key } = message ?? {};
+  if (name == null || type == null || key == null) throw new AppError('NOT_FOUND');
+  const file = path.join(ctx.config.receiptsDir, key);
+  if (!existsSync(file)) throw new AppError('NOT_FOUND');
+  return { fileName: name, mimeType: type, file: createReadStream(file) };
+}
