@@ -289,6 +289,7 @@ describe('allowed: each row moves an order from every status it names', () => {
         actor_id: actor === 'customer' ? CUSTOMER.id : OPERATOR.id,
         reason: spec.reason,
         created_at: now,
+        message_id: null,
       },
     ]);
     await spec.effect?.(after, body, kind, now);
