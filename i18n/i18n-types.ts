@@ -2129,6 +2129,10 @@ export type NamespaceConsoleTranslation = {
 	 */
 	events: string
 	/**
+	 * С​о​о​б​щ​е​н​и​е​ ​в​ ​ч​а​т​е​ ​з​а​к​а​з​а
+	 */
+	chatMessageEvent: string
+	/**
 	 * В​ ​с​е​т​и
 	 */
 	chainCheck: string
@@ -4484,6 +4488,10 @@ export type TranslationFunctions = {
 		 * История
 		 */
 		events: () => LocalizedString
+		/**
+		 * Сообщение в чате заказа
+		 */
+		chatMessageEvent: () => LocalizedString
 		/**
 		 * В сети
 		 */

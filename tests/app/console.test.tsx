@@ -701,6 +701,30 @@ describe("the bot's messages of the order", () => {
     expect(screen.queryByTestId('console-messages')).toBeNull();
     expect(screen.getByTestId('console-events').textContent).toContain('автопилот демо');
   });
+  it('names a chat message in the history as a message, not as a change of status', async () => {
+    await openOrder(
+      view(
+        { status: 'REQUISITES_READY' },
+        {
+          events: [
+            {
+              from: 'REQUISITES_READY',
+              to: 'REQUISITES_READY',
+              actor: 'customer',
+              actorId: 200_000_001,
+              reason: null,
+              messageId: 7,
+              at: iso(FIXTURE_NOW),
+            },
+          ],
+        },
+      ),
+      'en',
+    );
+    const history = screen.getByTestId('console-events').textContent;
+    expect(history).toContain("A message in the order's chat");
+    expect(history).not.toContain('→');
+  });
 });
 
 describe("the console tells how a sell's transaction is checked", () => {

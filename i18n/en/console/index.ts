@@ -29,6 +29,7 @@ const en_console: NamespaceConsoleTranslation = {
   deadline: 'Deadline',
   receipts: 'Receipts',
   events: 'History',
+  chatMessageEvent: "A message in the order's chat",
   chainCheck: 'On the chain',
   chainManual:
     'Not checked on the chain: no node is configured for this network. Check the transaction in an explorer.',

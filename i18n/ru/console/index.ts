@@ -32,6 +32,7 @@ const ru_console: BaseTranslation = {
   deadline: 'Срок',
   receipts: 'Чеки',
   events: 'История',
+  chatMessageEvent: 'Сообщение в чате заказа',
   chainCheck: 'В сети',
   chainManual:
     'Не проверяется в сети: для этой сети не настроен узел. Проверьте транзакцию в обозревателе.',

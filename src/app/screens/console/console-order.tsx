@@ -362,7 +362,17 @@ function PayoutCard({ card }: { readonly card: NonNullable<OperatorOrderResponse
   );
 }
 
-/** The audit trail: each change of status, when, by whom and why. */
+/** One event of the audit trail: a change of status, or a message written in the order's chat. */
+function eventTitle(event: OperatorEvent, LL: TranslationFunctions): string {
+  const to = LL.statusLabels[STATUS_LABEL_KEYS[event.to]]();
+  const what =
+    event.messageId !== null
+      ? LL.console.chatMessageEvent()
+      : `${event.from === null ? '' : `${LL.statusLabels[STATUS_LABEL_KEYS[event.from]]()} → `}${to}`;
+  return `${what} · ${actorName(event, LL)}`;
+}
+
+/** The audit trail: each change of status and each chat message, when, by whom and why. */
 function Events({
   events,
   date,
@@ -380,7 +390,7 @@ function Events({
           subhead={date(event.at)}
           description={event.reason ?? undefined}
         >
-          {`${event.from === null ? '' : `${LL.statusLabels[STATUS_LABEL_KEYS[event.from]]()} → `}${LL.statusLabels[STATUS_LABEL_KEYS[event.to]]()} · ${actorName(event, LL)}`}
+          {eventTitle(event, LL)}
         </Cell>
       ))}
     </Section>
