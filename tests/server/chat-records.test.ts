@@ -12,6 +12,7 @@ import path from 'node:path';
 import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paidAtOf } from '../../src/server/chain/payout-check';
+import { demoCustomer } from '../../src/server/platform/identity/demo-session';
 import { migrationProvider } from '../../src/server/platform/db/migrations';
 import { CALL_LIMITS } from '../../src/server/platform/limits/rate-limit';
 import {
@@ -23,6 +24,7 @@ import { OPERATOR_PATHS, type OperatorOrderResponse } from '../../src/shared/ope
 import { VERIFICATION_CODE_PATTERN } from '../../src/shared/verification-code';
 import { expectError, get, newCustomer, post } from '../helpers/api';
 import { ALICE, BOB } from '../helpers/identity';
+import { createLifecycleApp, send } from '../helpers/lifecycle';
 import { insertOrder } from '../helpers/orders';
 import { createTestDatabase } from '../helpers/test-database';
 import { createTestApp, type TestApp } from '../helpers/test-app';
@@ -185,6 +187,36 @@ describe("a customer's messages per minute", () => {
       ).toBe(201);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe("a demo visitor's console and the chat", () => {
+  it("writes as an operator on the visitor's own orders, and answers 404 for another visitor's", async () => {
+    // Demo mode (no BOT_TOKEN): each visitor's console holds their own orders only.
+    const demo = await createLifecycleApp({ botToken: undefined, receiptsDir });
+    try {
+      const first = demoCustomer('first-browser-0000-aaaa');
+      const second = demoCustomer('second-browser-000-bbbb');
+      const id = await insertOrder(demo.database.db, first, { status: 'WAITING_REQUISITES' });
+      const own = await send(demo, 'POST', OPERATOR_PATHS.chat(id), first, { text: 'Реквизиты' });
+      expect(own.statusCode, own.body).toBe(201);
+      expect(own.json<ChatMessage>().author).toBe('operator');
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['POST', { text: 'чужой заказ' }],
+      ] as const) {
+        const res = await send(demo, method, OPERATOR_PATHS.chat(id), second, body);
+        expectError(res, 'ORDER_NOT_FOUND');
+      }
+      const count = await demo.database.db
+        .selectFrom('order_messages')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('order_id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(Number(count.count)).toBe(1);
+    } finally {
+      await demo.close();
     }
   });
 });
