@@ -181,9 +181,10 @@ type RootTranslation = {
 		 */
 		bankAccount: string
 		/**
-		 * П​е​р​е​в​о​д​ ​п​о​ ​р​е​к​в​и​з​и​т​а​м​,​ ​о​т​ ​5​0​0​ ​0​0​0​ ​₽
+		 * П​е​р​е​в​о​д​ ​п​о​ ​р​е​к​в​и​з​и​т​а​м​,​ ​о​т​ ​{​m​i​n​}
+		 * @param {string} min
 		 */
-		bankAccountDescription: string
+		bankAccountDescription: RequiredParams<'min'>
 		/**
 		 * Б​а​н​к​о​в​с​к​а​я​ ​к​а​р​т​а
 		 */
@@ -427,9 +428,10 @@ type RootTranslation = {
 		 */
 		title: string
 		/**
-		 * М​и​н​и​м​а​л​ь​н​а​я​ ​с​у​м​м​а​ ​5​0​0​ ​0​0​0​ ​₽
+		 * М​и​н​и​м​а​л​ь​н​а​я​ ​с​у​м​м​а​ ​{​a​m​o​u​n​t​}
+		 * @param {string} amount
 		 */
-		minHint: string
+		minHint: RequiredParams<'amount'>
 	}
 	officeForm: {
 		/**
@@ -1242,17 +1244,15 @@ type RootTranslation = {
 		 */
 		fillAllFields: string
 		/**
-		 * М​и​н​и​м​а​л​ь​н​а​я​ ​с​у​м​м​а​ ​{​a​m​o​u​n​t​}​ ​{​c​u​r​r​e​n​c​y​}
+		 * М​и​н​и​м​а​л​ь​н​а​я​ ​с​у​м​м​а​ ​{​a​m​o​u​n​t​}
 		 * @param {string} amount
-		 * @param {string} currency
 		 */
-		minAmount: RequiredParams<'amount' | 'currency'>
+		minAmount: RequiredParams<'amount'>
 		/**
-		 * М​а​к​с​и​м​а​л​ь​н​а​я​ ​с​у​м​м​а​ ​{​a​m​o​u​n​t​}​ ​{​c​u​r​r​e​n​c​y​}
+		 * М​а​к​с​и​м​а​л​ь​н​а​я​ ​с​у​м​м​а​ ​{​a​m​o​u​n​t​}
 		 * @param {string} amount
-		 * @param {string} currency
 		 */
-		maxAmount: RequiredParams<'amount' | 'currency'>
+		maxAmount: RequiredParams<'amount'>
 		/**
 		 * З​а​к​а​з​ ​н​е​ ​н​а​й​д​е​н
 		 */
@@ -2703,9 +2703,9 @@ export type TranslationFunctions = {
 		 */
 		bankAccount: () => LocalizedString
 		/**
-		 * Перевод по реквизитам, от 500 000 ₽
+		 * Перевод по реквизитам, от {min}
 		 */
-		bankAccountDescription: () => LocalizedString
+		bankAccountDescription: (arg: { min: string }) => LocalizedString
 		/**
 		 * Банковская карта
 		 */
@@ -2943,9 +2943,9 @@ export type TranslationFunctions = {
 		 */
 		title: () => LocalizedString
 		/**
-		 * Минимальная сумма 500 000 ₽
+		 * Минимальная сумма {amount}
 		 */
-		minHint: () => LocalizedString
+		minHint: (arg: { amount: string }) => LocalizedString
 	}
 	officeForm: {
 		/**
@@ -3733,13 +3733,13 @@ export type TranslationFunctions = {
 		 */
 		fillAllFields: () => LocalizedString
 		/**
-		 * Минимальная сумма {amount} {currency}
+		 * Минимальная сумма {amount}
 		 */
-		minAmount: (arg: { amount: string, currency: string }) => LocalizedString
+		minAmount: (arg: { amount: string }) => LocalizedString
 		/**
-		 * Максимальная сумма {amount} {currency}
+		 * Максимальная сумма {amount}
 		 */
-		maxAmount: (arg: { amount: string, currency: string }) => LocalizedString
+		maxAmount: (arg: { amount: string }) => LocalizedString
 		/**
 		 * Заказ не найден
 		 */

@@ -48,7 +48,7 @@ const en: Translation = {
     p2p: 'P2P',
     p2pDescription: 'Card transfer, buy and sell USDT and USDC',
     bankAccount: 'Bank account',
-    bankAccountDescription: 'Bank transfer, from 500,000 ₽',
+    bankAccountDescription: 'Bank transfer, from {min}',
     card: 'Bank card',
     cardDescription: 'Pay by card',
     eWallet: 'E-wallets',
@@ -124,7 +124,7 @@ const en: Translation = {
   },
   bankForm: {
     title: 'Bank transfer',
-    minHint: 'Minimum amount 500,000 ₽',
+    minHint: 'Minimum amount {amount}',
   },
   officeForm: {
     title: 'Office exchange',
@@ -367,8 +367,8 @@ const en: Translation = {
   errors: {
     errorCreatingOrder: 'An error occurred while creating the order. Please try again.',
     fillAllFields: 'Please fill in all fields',
-    minAmount: 'Minimum amount {amount} {currency}',
-    maxAmount: 'Maximum amount {amount} {currency}',
+    minAmount: 'Minimum amount {amount}',
+    maxAmount: 'Maximum amount {amount}',
     orderNotFound: 'Order not found',
     orderRejected: 'Order rejected by administrator',
     orderCancelled: 'Order cancelled',

@@ -51,7 +51,7 @@ const ru: BaseTranslation = {
     p2p: 'P2P',
     p2pDescription: 'Перевод на карту, покупка и продажа USDT и USDC',
     bankAccount: 'Банковский счёт',
-    bankAccountDescription: 'Перевод по реквизитам, от 500 000 ₽',
+    bankAccountDescription: 'Перевод по реквизитам, от {min:string}',
     card: 'Банковская карта',
     cardDescription: 'Оплата картой',
     eWallet: 'Электронные кошельки',
@@ -128,7 +128,7 @@ const ru: BaseTranslation = {
   },
   bankForm: {
     title: 'Через банк',
-    minHint: 'Минимальная сумма 500 000 ₽',
+    minHint: 'Минимальная сумма {amount:string}',
   },
   officeForm: {
     title: 'Обмен в офисе',
@@ -371,8 +371,8 @@ const ru: BaseTranslation = {
   errors: {
     errorCreatingOrder: 'Произошла ошибка при создании заказа. Пожалуйста, попробуйте снова.',
     fillAllFields: 'Пожалуйста, заполните все поля',
-    minAmount: 'Минимальная сумма {amount:string} {currency:string}',
-    maxAmount: 'Максимальная сумма {amount:string} {currency:string}',
+    minAmount: 'Минимальная сумма {amount:string}',
+    maxAmount: 'Максимальная сумма {amount:string}',
     orderNotFound: 'Заказ не найден',
     orderRejected: 'Заказ отклонён администратором',
     orderCancelled: 'Заказ отменён',

@@ -302,33 +302,33 @@ describe('Continue (spec section 5)', () => {
 });
 
 describe('minimum and maximum (spec sections 5 and 9)', () => {
-  it("P2P refuses 2 999 RUB with 'Minimum amount 3,000 RUB' and sends nothing", async () => {
+  it("P2P refuses 2 999 ₽ with 'Minimum amount ₽3,000' and sends nothing", async () => {
     const api = standardApi();
     await open('/p2p/buy');
     await fillValid('/p2p/buy', '2999');
     await submit();
-    expect(setup.dialogs.alert).toHaveBeenCalledWith('Minimum amount 3,000 RUB');
-    expect(screen.getByTestId('fiat-error').textContent).toBe('Minimum amount 3,000 RUB');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Minimum amount ₽3,000');
+    expect(screen.getByTestId('fiat-error').textContent).toBe('Minimum amount ₽3,000');
     expect(api.callsTo('POST', '/api/orders/create')).toHaveLength(0);
   });
 
-  it("P2P in Russian refuses 2 999 RUB with 'Минимальная сумма 3 000 RUB'", async () => {
+  it("P2P in Russian refuses 2 999 ₽ with 'Минимальная сумма 3 000 ₽'", async () => {
     standardApi();
     await open('/p2p/buy', { language: 'ru' });
     await fillValid('/p2p/buy', '2999');
     await submit();
-    expect(plain(screen.getByTestId('fiat-error').textContent)).toBe('Минимальная сумма 3 000 RUB');
+    expect(plain(screen.getByTestId('fiat-error').textContent)).toBe('Минимальная сумма 3 000 ₽');
     expect(plain(setup.dialogs.alert.mock.calls[0]?.[0] as string)).toBe(
-      'Минимальная сумма 3 000 RUB',
+      'Минимальная сумма 3 000 ₽',
     );
   });
 
-  it("P2P refuses 500 001 RUB with 'Maximum amount 500,000 RUB'", async () => {
+  it("P2P refuses 500 001 RUB with 'Maximum amount ₽500,000'", async () => {
     const api = standardApi();
     await open('/p2p/buy');
     await fillValid('/p2p/buy', '500001');
     await submit();
-    expect(setup.dialogs.alert).toHaveBeenCalledWith('Maximum amount 500,000 RUB');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Maximum amount ₽500,000');
     expect(api.callsTo('POST', '/api/orders/create')).toHaveLength(0);
   });
 
@@ -352,20 +352,20 @@ describe('minimum and maximum (spec sections 5 and 9)', () => {
     expect(api.callsTo('POST', '/api/orders/create')).toHaveLength(0);
   });
 
-  it("office AED refuses 19 999 with 'Minimum amount 20,000 AED' and 400 001 with 'Maximum amount 400,000 AED'", async () => {
+  it("office AED refuses 19 999 with 'Minimum amount AED 20,000' and 400 001 with 'Maximum amount AED 400,000'", async () => {
     const api = standardApi();
     await open('/office-exchange');
     await fillValid('/office-exchange', '19999');
     await submit();
-    expect(screen.getByTestId('fiat-error').textContent).toBe('Minimum amount 20,000 AED');
+    expect(plain(screen.getByTestId('fiat-error').textContent)).toBe('Minimum amount AED 20,000');
     type('fiatAmount', '400001');
     await settle();
-    expect(screen.getByTestId('fiat-error').textContent).toBe('Maximum amount 400,000 AED');
+    expect(plain(screen.getByTestId('fiat-error').textContent)).toBe('Maximum amount AED 400,000');
     expect(api.callsTo('POST', '/api/orders/create')).toHaveLength(0);
     expect(setup.dialogs.alert).not.toHaveBeenCalled();
   });
 
-  it('office USD uses its own bounds: 4 999 refused with the currency code', async () => {
+  it('office USD uses its own bounds: 4 999 refused with its own sign', async () => {
     const api = standardApi({ json: { rate: 1.02 } });
     api.on('GET', '/api/cities/USD', { json: { data: [{ ...CITIES[0], id: 'nyc' }] } });
     await open('/office-exchange', { currency: 'USD' });
@@ -373,7 +373,7 @@ describe('minimum and maximum (spec sections 5 and 9)', () => {
     type('walletAddress', EVM_WALLET);
     await pickCity('nyc');
     await submit();
-    expect(screen.getByTestId('fiat-error').textContent).toBe('Minimum amount 5,000 USD');
+    expect(screen.getByTestId('fiat-error').textContent).toBe('Minimum amount $5,000');
   });
 });
 
@@ -430,10 +430,10 @@ describe('language (conventions habit 8)', () => {
     type('fiatAmount', '2999');
     type('walletAddress', 'nope');
     await submit();
-    expect(screen.getByTestId('fiat-error').textContent).toBe('Minimum amount 3,000 RUB');
+    expect(screen.getByTestId('fiat-error').textContent).toBe('Minimum amount ₽3,000');
     fireEvent.click(screen.getByRole('button', { name: 'RU' }));
     await settle();
-    expect(plain(screen.getByTestId('fiat-error').textContent)).toBe('Минимальная сумма 3 000 RUB');
+    expect(plain(screen.getByTestId('fiat-error').textContent)).toBe('Минимальная сумма 3 000 ₽');
     expect(localStorage.getItem('selectedLanguage')).toBe('ru');
 
     // The amount fixed, the wallet is the first problem left; it too follows the language.

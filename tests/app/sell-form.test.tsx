@@ -236,34 +236,34 @@ describe('Continue (spec section 5)', () => {
 });
 
 describe('the rouble total lies within 3 000 – 500 000 (spec sections 5 and 9)', () => {
-  it("refuses 2 999 RUB with 'Minimum amount 3,000 RUB' and sends nothing", async () => {
+  it("refuses 2 999 ₽ with 'Minimum amount ₽3,000' and sends nothing", async () => {
     const api = standardApi({ json: { rate: 100 } });
     await open();
     fillValid('29.99');
     expect(input('fiatAmount').value).toBe('2999');
     await submit();
-    expect(setup.dialogs.alert).toHaveBeenCalledWith('Minimum amount 3,000 RUB');
-    expect(screen.getByTestId('fiat-error').textContent).toBe('Minimum amount 3,000 RUB');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Minimum amount ₽3,000');
+    expect(screen.getByTestId('fiat-error').textContent).toBe('Minimum amount ₽3,000');
     expect(creates(api)).toHaveLength(0);
   });
 
-  it("refuses 500 001 RUB with 'Maximum amount 500,000 RUB' and sends nothing", async () => {
+  it("refuses 500 001 RUB with 'Maximum amount ₽500,000' and sends nothing", async () => {
     const api = standardApi({ json: { rate: 100 } });
     await open();
     fillValid('5000.01');
     expect(input('fiatAmount').value).toBe('500001');
     await submit();
-    expect(setup.dialogs.alert).toHaveBeenCalledWith('Maximum amount 500,000 RUB');
+    expect(setup.dialogs.alert).toHaveBeenCalledWith('Maximum amount ₽500,000');
     expect(creates(api)).toHaveLength(0);
   });
 
-  it("in Russian refuses 2 999 RUB with 'Минимальная сумма 3 000 RUB'", async () => {
+  it("in Russian refuses 2 999 ₽ with 'Минимальная сумма 3 000 ₽'", async () => {
     const api = standardApi({ json: { rate: 100 } });
     await open('ru');
     fillValid('29.99');
     await submit();
-    expect(plain(setup.dialogs.alert.mock.calls[0]?.[0])).toBe('Минимальная сумма 3 000 RUB');
-    expect(plain(screen.getByTestId('fiat-error').textContent)).toBe('Минимальная сумма 3 000 RUB');
+    expect(plain(setup.dialogs.alert.mock.calls[0]?.[0])).toBe('Минимальная сумма 3 000 ₽');
+    expect(plain(screen.getByTestId('fiat-error').textContent)).toBe('Минимальная сумма 3 000 ₽');
     expect(creates(api)).toHaveLength(0);
   });
 

@@ -199,7 +199,7 @@ describe('office cash buy', () => {
   it('says the bounds of the currency (AED 20 000 minimum) in both languages', async () => {
     for (const [language, expected] of [
       ['ru', 'Минимальная сумма 20 000 AED'],
-      ['en', 'Minimum amount 20,000 AED'],
+      ['en', 'Minimum amount AED 20,000'],
     ] as const) {
       await withPhoneNoAlerts({ storedLanguage: language }, async (page) => {
         await openMethod(page, 'AED', 'office');

@@ -121,10 +121,10 @@ describe('P2P buy', () => {
   });
 
   it.each([
-    ['ru', '2999', 'Минимальная сумма 3 000 RUB'],
-    ['ru', '500001', 'Максимальная сумма 500 000 RUB'],
-    ['en', '2999', 'Minimum amount 3,000 RUB'],
-    ['en', '500001', 'Maximum amount 500,000 RUB'],
+    ['ru', '2999', 'Минимальная сумма 3 000 ₽'],
+    ['ru', '500001', 'Максимальная сумма 500 000 ₽'],
+    ['en', '2999', 'Minimum amount ₽3,000'],
+    ['en', '500001', 'Maximum amount ₽500,000'],
   ] as const)('refuses (%s) %s RUB with "%s"', async (language, amount, expected) => {
     await withPhone(e2e.browser, { storedLanguage: language }, async (page, seen) => {
       await fillP2pBuy(page, amount);

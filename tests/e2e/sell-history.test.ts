@@ -116,8 +116,8 @@ describe('P2P sell', () => {
   });
 
   it.each([
-    ['ru', 'Минимальная сумма 3 000 RUB'],
-    ['en', 'Minimum amount 3,000 RUB'],
+    ['ru', 'Минимальная сумма 3 000 ₽'],
+    ['en', 'Minimum amount ₽3,000'],
   ] as const)('(%s) refuses a total under 3 000 RUB with "%s"', async (language, expected) => {
     await withPhone(e2e.browser, { storedLanguage: language }, async (page, alerts) => {
       await fillSell(page, '20');

@@ -8,7 +8,7 @@ import type { TranslationFunctions } from '../../../i18n/i18n-types';
 import type { ApiErrorBody, Language } from '../../shared/api';
 import { CHAIN_TRANSFER_REFUSALS, type ErrorCode } from '../../shared/errors';
 import { ApiError } from '../api/client';
-import { formatDecimalText, formatNumber, localeOf } from '../../shared/format';
+import { formatDecimalText, formatFiat, localeOf } from '../../shared/format';
 
 /** Refusals whose own message says more than "an error occurred". */
 const EXPLAINED: readonly ErrorCode[] = [
@@ -91,7 +91,7 @@ function detailed(
   if ((code === 'AMOUNT_TOO_LOW' || code === 'AMOUNT_TOO_HIGH') && body.currency !== undefined) {
     const bound = code === 'AMOUNT_TOO_LOW' ? body.min : body.max;
     if (bound === undefined) return null;
-    const args = { amount: formatNumber(bound, language), currency: body.currency };
+    const args = { amount: formatFiat(bound, body.currency, language) };
     return code === 'AMOUNT_TOO_LOW' ? LL.errors.minAmount(args) : LL.errors.maxAmount(args);
   }
   if (code === 'TX_WRONG_TOKEN' && body.coin !== undefined) {

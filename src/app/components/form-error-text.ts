@@ -6,13 +6,13 @@ import type { TranslationFunctions } from '../../../i18n/i18n-types';
 import type { Language } from '../../shared/api';
 import type { AmountBounds } from '../../shared/limits';
 import type { FormErrorKey } from '../../shared/schemas/form-errors';
-import { formatNumber } from '../../shared/format';
+import { formatFiat } from '../../shared/format';
 
 export interface FormErrorContext {
   readonly language: Language;
-  /** The bounds the min/max messages name, and how their currency is written. */
+  /** The bounds the min/max messages name, and their currency's code (RUB, AED): written by formatFiat. */
   readonly bounds?: AmountBounds;
-  readonly currencyLabel?: string;
+  readonly currency?: string;
   /** The network the address and hash messages name. */
   readonly network?: string;
 }
@@ -22,16 +22,16 @@ export function formErrorText(
   LL: TranslationFunctions,
   context: FormErrorContext,
 ): string | null {
-  const bound = (value: number | undefined) => formatNumber(value ?? 0, context.language);
-  const currency = context.currencyLabel ?? '';
+  const bound = (value: number | undefined) =>
+    formatFiat(value ?? 0, context.currency ?? 'RUB', context.language);
   const network = context.network ?? '';
   switch (key as FormErrorKey | undefined) {
     case 'fillAllFields':
       return LL.errors.fillAllFields();
     case 'minAmount':
-      return LL.errors.minAmount({ amount: bound(context.bounds?.min), currency });
+      return LL.errors.minAmount({ amount: bound(context.bounds?.min) });
     case 'maxAmount':
-      return LL.errors.maxAmount({ amount: bound(context.bounds?.max), currency });
+      return LL.errors.maxAmount({ amount: bound(context.bounds?.max) });
     case 'invalidWalletAddress':
       return LL.errors.invalidWalletAddress({ network });
     case 'invalidCardNumber':

@@ -26,8 +26,6 @@ import { useQuotedOrder, type OrderAttempt, type QuotedOrder } from './use-quote
 export interface BuyOrderOptions {
   readonly method: PaymentMethod;
   readonly currency: string;
-  /** How bounds are named in messages: 'RUB', '₽' or the currency code (spec section 5). */
-  readonly currencyLabel: string;
   readonly bounds: AmountBounds;
   readonly debounceMs: number;
   readonly refetchFrom?: number;
@@ -47,7 +45,7 @@ export interface BuyOrder extends Pick<QuotedOrder, 'rate' | 'submitting' | 'ope
 /** The text of a buy form's error key, naming the form's bounds and the network chosen. */
 export function useBuyErrorText(
   control: Control<BuyFormValues>,
-  options: Pick<BuyOrderOptions, 'bounds' | 'currencyLabel'>,
+  options: Pick<BuyOrderOptions, 'bounds' | 'currency'>,
 ): (key: string | undefined) => string | null {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
@@ -56,7 +54,7 @@ export function useBuyErrorText(
     formErrorText(key, LL, {
       language,
       bounds: options.bounds,
-      currencyLabel: options.currencyLabel,
+      currency: options.currency,
       network,
     });
 }

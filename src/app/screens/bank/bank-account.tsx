@@ -4,26 +4,28 @@
  * failed creation shown inline in red.
  */
 import { Text } from '@telegram-apps/telegram-ui';
-import { CURRENCIES } from '../../../shared/currencies';
+import { formatFiat } from '../../../shared/format';
 import { BANK_RATE_DEBOUNCE_MS, fiatBounds } from '../../../shared/limits';
 import { BuyForm } from '../../components/buy-form';
 import { RequireCurrency } from '../../components/require-currency';
 import { Screen } from '../../components/screen';
-import { useI18nContext } from '../../i18n/language';
+import { useI18nContext, useLanguage } from '../../i18n/language';
 
 export function BankAccount() {
   const { LL } = useI18nContext();
+  const { language } = useLanguage();
   const bounds = fiatBounds('BANK_ACCOUNT', 'RUB');
   return (
     <RequireCurrency>
       {() => (
         <Screen testId="bank-account" header={{ title: LL.bankForm.title(), back: '/rub-method' }}>
-          <Text className="screen__hint">{LL.bankForm.minHint()}</Text>
+          <Text className="screen__hint">
+            {LL.bankForm.minHint({ amount: formatFiat(bounds.min, 'RUB', language) })}
+          </Text>
           <BuyForm
             testId="bank-form"
             method="BANK_ACCOUNT"
             currency="RUB"
-            currencyLabel={CURRENCIES.RUB.symbol}
             bounds={bounds}
             debounceMs={BANK_RATE_DEBOUNCE_MS}
             refetchFrom={bounds.min}

@@ -12,7 +12,8 @@ import {
 } from '../../../shared/currencies';
 import { RequireCurrency } from '../../components/require-currency';
 import { Screen } from '../../components/screen';
-import { currencyName } from '../../../shared/format';
+import { currencyName, formatFiat } from '../../../shared/format';
+import { fiatBounds } from '../../../shared/limits';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { hapticSelection } from '../../telegram/actions';
 
@@ -36,7 +37,9 @@ function MethodList({ currency }: { readonly currency: ListedCurrency }) {
     p2p: { title: LL.methods.p2p(), description: LL.methods.p2pDescription() },
     bankAccount: {
       title: LL.methods.bankAccount(),
-      description: LL.methods.bankAccountDescription(),
+      description: LL.methods.bankAccountDescription({
+        min: formatFiat(fiatBounds('BANK_ACCOUNT', 'RUB').min, 'RUB', language),
+      }),
     },
     card: { title: LL.methods.card(), description: LL.methods.cardDescription() },
     eWallet: { title: LL.methods.eWallet(), description: LL.methods.eWalletDescription() },

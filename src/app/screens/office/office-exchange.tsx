@@ -38,7 +38,6 @@ function OfficeForm({ currency }: { readonly currency: SelectedCurrency }) {
         testId="office-form"
         method="OFFICE"
         currency={currency.code}
-        currencyLabel={currency.code}
         bounds={fiatBounds('OFFICE', currency.code)}
         debounceMs={BANK_RATE_DEBOUNCE_MS}
         wholeFiat={false}

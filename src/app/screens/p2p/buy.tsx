@@ -15,7 +15,6 @@ export function P2pBuy() {
             testId="p2p-buy-form"
             method="P2P"
             currency="RUB"
-            currencyLabel="RUB"
             bounds={fiatBounds('P2P', 'RUB')}
             debounceMs={P2P_RATE_DEBOUNCE_MS}
             wholeFiat={false}

@@ -39,7 +39,7 @@ export function P2pSell() {
 function useSellErrorText(): (key: string | undefined) => string | null {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
-  return (key) => formErrorText(key, LL, { language, bounds: BOUNDS, currencyLabel: 'RUB' });
+  return (key) => formErrorText(key, LL, { language, bounds: BOUNDS, currency: 'RUB' });
 }
 
 function SellForm() {
