@@ -1258,6 +1258,10 @@ type RootTranslation = {
 		 */
 		orderNotFound: string
 		/**
+		 * С​р​е​д​и​ ​в​а​ш​и​х​ ​з​а​к​а​з​о​в​ ​е​г​о​ ​н​е​т​:​ ​в​о​з​м​о​ж​н​о​,​ ​с​с​ы​л​к​а​ ​в​е​д​ё​т​ ​н​а​ ​ч​у​ж​о​й​ ​з​а​к​а​з​.
+		 */
+		orderNotFoundHint: string
+		/**
 		 * З​а​к​а​з​ ​о​т​к​л​о​н​ё​н​ ​а​д​м​и​н​и​с​т​р​а​т​о​р​о​м
 		 */
 		orderRejected: string
@@ -3744,6 +3748,10 @@ export type TranslationFunctions = {
 		 * Заказ не найден
 		 */
 		orderNotFound: () => LocalizedString
+		/**
+		 * Среди ваших заказов его нет: возможно, ссылка ведёт на чужой заказ.
+		 */
+		orderNotFoundHint: () => LocalizedString
 		/**
 		 * Заказ отклонён администратором
 		 */

@@ -370,6 +370,7 @@ const en: Translation = {
     minAmount: 'Minimum amount {amount}',
     maxAmount: 'Maximum amount {amount}',
     orderNotFound: 'Order not found',
+    orderNotFoundHint: 'It is not among your orders: the link may lead to someone else’s order.',
     orderRejected: 'Order rejected by administrator',
     orderCancelled: 'Order cancelled',
     uploadError: 'Error uploading receipt. Please try again.',

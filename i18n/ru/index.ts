@@ -374,6 +374,7 @@ const ru: BaseTranslation = {
     minAmount: 'Минимальная сумма {amount:string}',
     maxAmount: 'Максимальная сумма {amount:string}',
     orderNotFound: 'Заказ не найден',
+    orderNotFoundHint: 'Среди ваших заказов его нет: возможно, ссылка ведёт на чужой заказ.',
     orderRejected: 'Заказ отклонён администратором',
     orderCancelled: 'Заказ отменён',
     uploadError: 'Ошибка загрузки чека. Пожалуйста, попробуйте снова.',

@@ -1,21 +1,14 @@
 /**
- * An order screen until its order is there: 'not found' for a missing or foreign id, else the
- * spinner; support with the order's number either way, so the customer is never stuck.
+ * An order screen until its order is there: the spinner, and support with the order's number,
+ * so the customer is never stuck. A missing or foreign order is OrderNotFoundScreen instead.
  */
 import { Loading } from './loading';
-import { OrderNotFound } from './order-not-found';
 import { OrderSupportButton } from './order-support-button';
 
-export function OrderLoading({
-  orderId,
-  notFound,
-}: {
-  readonly orderId: string;
-  readonly notFound: boolean;
-}) {
+export function OrderLoading({ orderId }: { readonly orderId: string }) {
   return (
     <>
-      {notFound ? <OrderNotFound /> : <Loading />}
+      <Loading />
       <div className="screen__actions">
         <OrderSupportButton orderId={orderId} />
       </div>

@@ -21,7 +21,7 @@ import { historyCardTarget, orderScreenPath } from '../../../shared/order-screen
 import { ApiError } from '../../api/client';
 import { fetchHistory, fetchOrder } from '../../api/orders';
 import { OrderCard } from '../../components/order-card';
-import { OrderNotFound } from '../../components/order-not-found';
+import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { Screen } from '../../components/screen';
 import { ScreenActionButton } from '../../components/screen-action-button';
 import { localeOf } from '../../../shared/format';
@@ -58,15 +58,14 @@ function OpenOrder({ orderId }: { readonly orderId: string }) {
       }
     },
   });
+  if (error !== undefined) {
+    return <OrderNotFoundScreen testId="my-orders" orderId={orderId} back="/" />;
+  }
   return (
     <Screen testId="my-orders" header={{ title: LL.myOrders.title(), back: '/' }}>
-      {error === undefined ? (
-        <div className="screen--center">
-          <Spinner size="l" />
-        </div>
-      ) : (
-        <OrderNotFound />
-      )}
+      <div className="screen--center">
+        <Spinner size="l" />
+      </div>
     </Screen>
   );
 }

@@ -22,6 +22,7 @@ import { AutoCancelTime } from '../../components/operator-wait';
 import { OrderAmounts } from '../../components/order-amounts';
 import { TimeUpWithSupport } from '../../components/order-ended';
 import { OrderLoading } from '../../components/order-loading';
+import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { PaymentActions } from '../../components/payment-actions';
 import { PaymentCountdownBanner } from '../../components/payment-countdown-banner';
@@ -89,9 +90,10 @@ export function BankRequisitesScreen({ orderId }: { readonly orderId: string }) 
   const pay = useBankPaid(orderId, order, view.leave);
   const cancel = useOrderCancel(orderId, order, view);
 
+  if (view.notFound) return <OrderNotFoundScreen testId="bank-requisites" orderId={orderId} />;
   let body: ReactNode;
-  if (view.notFound || order === undefined || requisites === undefined) {
-    body = <OrderLoading orderId={orderId} notFound={view.notFound} />;
+  if (order === undefined || requisites === undefined) {
+    body = <OrderLoading orderId={orderId} />;
   } else if (requisites === null && order.status !== 'WAITING_REQUISITES') {
     // Given but unreadable (never in a working setup): say so rather than wait forever.
     body = (

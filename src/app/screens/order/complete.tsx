@@ -12,7 +12,7 @@ import type { OrderStatus } from '../../../shared/order-status';
 import { MyOrdersButton } from '../../components/my-orders-button';
 import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
-import { OrderNotFound } from '../../components/order-not-found';
+import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
 import { ChainCheckRow } from '../../components/chain-check-row';
@@ -33,9 +33,9 @@ export function Complete({ orderId }: { readonly orderId: string }) {
   const [, navigate] = useLocation();
   const { order, notFound } = useOrderScreen('complete', orderId);
 
+  if (notFound) return <OrderNotFoundScreen testId="complete" orderId={orderId} />;
   let body;
-  if (notFound) body = <OrderNotFound />;
-  else if (order === undefined) body = <Loading />;
+  if (order === undefined) body = <Loading />;
   else if (order.status === 'COMPLETED') body = <Completed order={order} />;
   else body = <InProgress order={order} />;
 

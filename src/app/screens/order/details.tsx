@@ -13,7 +13,7 @@ import { CopyRow } from '../../components/copy-row';
 import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
 import { moneyNote, rejectReasonText } from '../../../shared/order-ended';
-import { OrderNotFound } from '../../components/order-not-found';
+import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
 import { ElectronicReceiptRow, TxHashRow } from '../../components/tx-hash-row';
@@ -93,9 +93,9 @@ export function Details({ orderId }: { readonly orderId: string }) {
   const { order, notFound, failed } = useOrderScreen('details', orderId);
   const ended = order?.status === 'CANCELLED' || order?.status === 'REJECTED';
 
+  if (notFound) return <OrderNotFoundScreen testId="details" orderId={orderId} />;
   let body;
-  if (notFound) body = <OrderNotFound />;
-  else if (failed) body = null;
+  if (failed) body = null;
   else if (order === undefined) body = <Loading />;
   else body = <DetailsBody order={order} />;
 

@@ -18,7 +18,7 @@ import { CopyRow } from '../../components/copy-row';
 import { CountdownBanner } from '../../components/countdown-banner';
 import { Loading } from '../../components/loading';
 import { OperatorWait } from '../../components/operator-wait';
-import { OrderNotFound } from '../../components/order-not-found';
+import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { PrimaryAction } from '../../components/primary-action';
 import { Screen } from '../../components/screen';
@@ -39,9 +39,9 @@ export function OfficeWaiting({ orderId }: { readonly orderId: string }) {
   const confirm = useOfficeConfirm(orderId, 'officeConfirmError', { leave, order });
   const cancel = useOrderCancel(orderId, order, view);
 
+  if (notFound) return <OrderNotFoundScreen testId="office-waiting" orderId={orderId} />;
   let body;
-  if (notFound) body = <OrderNotFound />;
-  else if (order === undefined) body = <Loading />;
+  if (order === undefined) body = <Loading />;
   else if (order.status !== 'OFFICE_READY' || order.officeInstructions === null) {
     body = (
       <OperatorWait

@@ -15,6 +15,7 @@ import { cancelOrder, confirmPayment } from '../../api/orders';
 import { CopyRow } from '../../components/copy-row';
 import { OrderAmounts } from '../../components/order-amounts';
 import { OrderLoading } from '../../components/order-loading';
+import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { PaymentActions } from '../../components/payment-actions';
 import { PaymentCountdownBanner } from '../../components/payment-countdown-banner';
 import { Screen } from '../../components/screen';
@@ -38,10 +39,11 @@ export function Payment({ orderId }: { readonly orderId: string }) {
   const header = { title: LL.payment.title(), back: '/my-orders' } as const;
 
   const requisites = order?.requisites as CardRequisites | null | undefined;
-  if (view.notFound || order === undefined || requisites === null || requisites === undefined) {
+  if (view.notFound) return <OrderNotFoundScreen testId="payment" orderId={orderId} />;
+  if (order === undefined || requisites === null || requisites === undefined) {
     return (
       <Screen testId="payment" header={header}>
-        <OrderLoading orderId={orderId} notFound={view.notFound} />
+        <OrderLoading orderId={orderId} />
       </Screen>
     );
   }

@@ -9,7 +9,7 @@ import { ChainCheckRow, showsDepositCheck } from '../../components/chain-check-r
 import { MyOrdersButton } from '../../components/my-orders-button';
 import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
-import { OrderNotFound } from '../../components/order-not-found';
+import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
 import { TxHashRow } from '../../components/tx-hash-row';
@@ -19,15 +19,14 @@ import { useI18nContext } from '../../i18n/language';
 export function SellWaiting({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
   const { order, notFound } = useOrderScreen('sell-waiting', orderId);
+  if (notFound) return <OrderNotFoundScreen testId="sell-waiting" orderId={orderId} />;
 
   return (
     <Screen
       testId="sell-waiting"
       header={{ title: LL.sellWaiting.headerTitle(), back: '/my-orders' }}
     >
-      {notFound ? (
-        <OrderNotFound />
-      ) : order === undefined ? (
+      {order === undefined ? (
         <Loading />
       ) : (
         <>

@@ -26,6 +26,7 @@ import { CopyRow, useCopyFeedback } from '../../components/copy-row';
 import { CountdownBanner } from '../../components/countdown-banner';
 import { TimeUpWithSupport } from '../../components/order-ended';
 import { OrderLoading } from '../../components/order-loading';
+import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { PrimaryAction } from '../../components/primary-action';
 import { QrCode } from '../../components/qr-code';
@@ -56,10 +57,11 @@ export function SendCrypto({ orderId }: { readonly orderId: string }) {
   const busy = cancel.busy || txAction.busy;
   const countdown = useCountdown(order?.expiresAt, view.offsetMs);
 
-  if (notFound || order === undefined) {
+  if (notFound) return <OrderNotFoundScreen testId="send-crypto" orderId={orderId} />;
+  if (order === undefined) {
     return (
       <Screen testId="send-crypto" header={{ title: LL.sendCrypto.title(), back: '/my-orders' }}>
-        <OrderLoading orderId={orderId} notFound={notFound} />
+        <OrderLoading orderId={orderId} />
       </Screen>
     );
   }

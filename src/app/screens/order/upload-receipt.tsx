@@ -13,7 +13,7 @@ import {
   type ReceiptType,
 } from '../../../shared/receipts';
 import { uploadReceipt } from '../../api/orders';
-import { OrderNotFound } from '../../components/order-not-found';
+import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
 import { useEnvironment } from '../../environment-context';
@@ -61,6 +61,7 @@ export function UploadReceipt({ orderId }: { readonly orderId: string }) {
     headline: 'uploadError',
   });
 
+  if (notFound) return <OrderNotFoundScreen testId="upload-receipt" orderId={orderId} />;
   const sendFile = async () => {
     if (picked === null) {
       await showAlert(LL.errors.noFileSelected(), inTelegram);
@@ -74,34 +75,30 @@ export function UploadReceipt({ orderId }: { readonly orderId: string }) {
       testId="upload-receipt"
       header={{ title: LL.uploadReceipt.headerTitle(), back: '/my-orders' }}
     >
-      {notFound ? (
-        <OrderNotFound />
-      ) : (
-        <>
-          <input
-            ref={input}
-            type="file"
-            accept={RECEIPT_ACCEPT}
-            className="visually-hidden"
-            data-testid="receipt-input"
-            onChange={(event) => void choose(event.target.files?.[0])}
+      <>
+        <input
+          ref={input}
+          type="file"
+          accept={RECEIPT_ACCEPT}
+          className="visually-hidden"
+          data-testid="receipt-input"
+          onChange={(event) => void choose(event.target.files?.[0])}
+        />
+        {picked === null ? (
+          <ReceiptPrompt onChoose={() => input.current?.click()} />
+        ) : (
+          <ReceiptPreview picked={picked} onRemove={remove} />
+        )}
+        <div className="screen__actions">
+          <PrimaryAction
+            text={LL.uploadReceipt.send()}
+            loading={send.busy}
+            onClick={() => void sendFile()}
+            testId="send-receipt"
           />
-          {picked === null ? (
-            <ReceiptPrompt onChoose={() => input.current?.click()} />
-          ) : (
-            <ReceiptPreview picked={picked} onRemove={remove} />
-          )}
-          <div className="screen__actions">
-            <PrimaryAction
-              text={LL.uploadReceipt.send()}
-              loading={send.busy}
-              onClick={() => void sendFile()}
-              testId="send-receipt"
-            />
-            <OrderSupportButton orderId={orderId} />
-          </div>
-        </>
-      )}
+          <OrderSupportButton orderId={orderId} />
+        </div>
+      </>
     </Screen>
   );
 }

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { MyOrdersButton } from '../../components/my-orders-button';
 import { CancelOrderButton } from '../../components/cancel-order-button';
 import { OperatorWait } from '../../components/operator-wait';
-import { OrderNotFound } from '../../components/order-not-found';
+import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
 import { Screen } from '../../components/screen';
 import { useOrderCancel } from '../../hooks/use-order-cancel';
@@ -28,26 +28,23 @@ export function Waiting({ orderId }: { readonly orderId: string }) {
     onCancelled: () => clearWaitingStart(orderId),
   });
 
+  if (view.notFound) return <OrderNotFoundScreen testId="waiting" orderId={orderId} />;
   return (
     <Screen testId="waiting" header={{ title: LL.waiting.title(), back: '/my-orders' }}>
-      {view.notFound ? (
-        <OrderNotFound />
-      ) : (
-        <>
-          <OperatorWait
-            header={LL.waiting.body()}
-            hint={LL.waiting.hint()}
-            since={since}
-            deadline={view.order?.status === 'WAITING_REQUISITES' ? view.order.expiresAt : null}
-            offsetMs={view.offsetMs}
-          />
-          <div className="screen__actions">
-            <MyOrdersButton />
-            <CancelOrderButton cancel={cancel} />
-            <OrderSupportButton orderId={orderId} />
-          </div>
-        </>
-      )}
+      <>
+        <OperatorWait
+          header={LL.waiting.body()}
+          hint={LL.waiting.hint()}
+          since={since}
+          deadline={view.order?.status === 'WAITING_REQUISITES' ? view.order.expiresAt : null}
+          offsetMs={view.offsetMs}
+        />
+        <div className="screen__actions">
+          <MyOrdersButton />
+          <CancelOrderButton cancel={cancel} />
+          <OrderSupportButton orderId={orderId} />
+        </div>
+      </>
     </Screen>
   );
 }
