@@ -14,8 +14,23 @@ export function TimeUpNotice({ order }: { readonly order: Ended }) {
   const { LL } = useI18nContext();
   return (
     <div className="warning-box warning-box--danger" role="alert" data-testid="time-up">
-      <strong>{LL.orderEnded.timeUp()}</strong> {moneyNote(order, LL)}
+      <NoteText heading={LL.orderEnded.timeUp()} text={moneyNote(order, LL)} />
     </div>
+  );
+}
+
+/**
+ * A note's heading on its own line above its sentence: side by side they read as one broken
+ * sentence ("Your money Do not pay…").
+ */
+export function NoteText({ heading, text }: { readonly heading: string; readonly text: string }) {
+  return (
+    <>
+      <p className="warning-box__heading">
+        <strong>{heading}</strong>
+      </p>
+      <p className="warning-box__text">{text}</p>
+    </>
   );
 }
 

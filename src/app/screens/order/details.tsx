@@ -12,6 +12,7 @@ import { STATUS_LABEL_KEYS } from '../../../shared/order-status';
 import { CopyRow } from '../../components/copy-row';
 import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
+import { NoteText } from '../../components/order-ended';
 import { moneyNote, rejectReasonText } from '../../../shared/order-ended';
 import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
@@ -31,7 +32,7 @@ function DetailsBody({ order }: { readonly order: OrderDetails }) {
       {ended && (
         <>
           <div className="warning-box" role="note" data-testid="money-note">
-            <strong>{LL.details.whatNext()}</strong> {moneyNote(order, LL)}
+            <NoteText heading={LL.details.whatNext()} text={moneyNote(order, LL)} />
           </div>
           <div className="screen__actions">
             <OrderSupportButton orderId={order.id} mode="bezeled" />
