@@ -56,6 +56,9 @@ const MONEY_SELL_EN =
 const setup = setUpScreenTests(FIXTURE_NOW);
 const path = (name: OrderScreen) => `/order/${ID}/${name}`;
 const plain = (text: string | null | undefined) => (text ?? '').replace(/\s/g, ' ');
+/** A note's lines: its heading and its sentence, each a paragraph of its own. */
+const noteLines = (note: HTMLElement) =>
+  [...note.querySelectorAll('p')].map((line) => line.textContent);
 
 async function open(
   name: OrderScreen,
@@ -120,7 +123,8 @@ describe('send-crypto shows the sell deadline', () => {
     await open('send-crypto', SELL);
     await advance(30 * MINUTE);
     const notice = screen.getByTestId('time-up');
-    expect(notice.textContent).toBe(`Time is up: the order is being cancelled. ${MONEY_SELL_EN}`);
+    // The heading on its own line: run into the sentence it would read as one broken sentence.
+    expect(noteLines(notice)).toEqual(['Time is up: the order is being cancelled.', MONEY_SELL_EN]);
     expect(screen.queryByTestId('deposit-address')).toBeNull();
     expect(screen.queryByTestId('tx-form')).toBeNull();
     expect(screen.getByTestId('order-support')).not.toBeNull();
@@ -362,7 +366,7 @@ describe('the details of an order that ended', () => {
       'The amount paid does not match the order: Paid 4 900 instead of 5 000',
     );
     const note = screen.getByTestId('money-note');
-    expect(note.textContent).toBe(`Your money ${MONEY_BUY_EN}`);
+    expect(noteLines(note)).toEqual(['Your money', MONEY_BUY_EN]);
     const support = screen.getByTestId('order-support');
     const status = screen.getByTestId('detail-status');
     expect(support.compareDocumentPosition(status) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
