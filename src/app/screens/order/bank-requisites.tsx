@@ -13,6 +13,7 @@ import { Cell, List, Placeholder, Section, Spinner } from '@telegram-apps/telegr
 import type { ReactNode } from 'react';
 import type { TranslationFunctions } from '../../../../i18n/i18n-types';
 import type { BankRequisites, OrderDetails } from '../../../shared/api';
+import { formatFiat } from '../../../shared/format';
 import { ORDER_SCREEN_TABLE } from '../../../shared/order-screens';
 import { orderNumber } from '../../../shared/support-link';
 import { fetchBankRequisites, confirmPayment } from '../../api/orders';
@@ -34,7 +35,7 @@ import { useOrderCancel, type OrderCancel } from '../../hooks/use-order-cancel';
 import { useOrderScreen, type OrderScreenView } from '../../hooks/use-order-screen';
 import { usePaidConfirm } from '../../hooks/use-paid-confirm';
 import { usePaymentCountdown } from '../../hooks/use-payment-countdown';
-import { useI18nContext } from '../../i18n/language';
+import { useI18nContext, useLanguage } from '../../i18n/language';
 import { hapticTap } from '../../telegram/actions';
 
 /**
@@ -126,7 +127,7 @@ export function BankRequisitesScreen({ orderId }: { readonly orderId: string }) 
         />
         <List>
           <OrderAmounts order={order} />
-          <BankDetails requisites={requisites} orderId={orderId} />
+          <BankDetails requisites={requisites} order={order} />
         </List>
         {pay.errorText !== null && (
           <p className="form-error" role="alert" data-testid="pay-error">
@@ -217,22 +218,32 @@ function AwaitingRequisites({
   );
 }
 
-/** The details, each a tap to copy, and 'copy all' as 'label: value' lines. */
+/**
+ * The details, each a tap to copy, and 'copy all' as 'label: value' lines; then the amount to
+ * transfer, shown as money and copied as the bare number a bank's amount field takes.
+ */
 function BankDetails({
   requisites,
-  orderId,
+  order,
 }: {
   readonly requisites: BankRequisites;
-  readonly orderId: string;
+  readonly order: OrderDetails;
 }) {
   const { LL } = useI18nContext();
+  const { language } = useLanguage();
   const [copiedAll, copyAll] = useCopyFeedback();
-  const rows = bankRows(requisites, orderId, LL);
+  const rows = bankRows(requisites, order.id, LL);
   return (
     <Section>
       {rows.map(([label, value]) => (
         <CopyRow key={label} label={label} value={value} />
       ))}
+      <CopyRow
+        label={LL.payment.amount()}
+        value={formatFiat(order.totalRub, order.currency, language)}
+        copyValue={String(order.totalRub)}
+        testId="req-amount"
+      />
       <Cell
         data-testid="copy-all"
         onClick={() => copyAll(rows.map(([label, value]) => `${label}: ${value}`).join('\n'))}
