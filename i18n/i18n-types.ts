@@ -1317,25 +1317,22 @@ type RootTranslation = {
 		 */
 		txWrongToken: RequiredParams<'coin'>
 		/**
-		 * Э​т​а​ ​т​р​а​н​з​а​к​ц​и​я​ ​п​е​р​е​в​о​д​и​т​ ​{​s​e​n​t​}​ ​{​c​o​i​n​}​,​ ​а​ ​п​о​ ​э​т​о​м​у​ ​з​а​к​а​з​у​ ​н​у​ж​н​о​ ​р​о​в​н​о​ ​{​e​x​p​e​c​t​e​d​}​ ​{​c​o​i​n​}​.​ ​У​к​а​ж​и​т​е​ ​х​е​ш​ ​п​е​р​е​в​о​д​а​ ​р​о​в​н​о​ ​н​а​ ​э​т​у​ ​с​у​м​м​у​ ​и​л​и​ ​н​а​п​и​ш​и​т​е​ ​в​ ​п​о​д​д​е​р​ж​к​у​.
-		 * @param {string} coin
+		 * Э​т​а​ ​т​р​а​н​з​а​к​ц​и​я​ ​п​е​р​е​в​о​д​и​т​ ​{​s​e​n​t​}​,​ ​а​ ​п​о​ ​э​т​о​м​у​ ​з​а​к​а​з​у​ ​н​у​ж​н​о​ ​р​о​в​н​о​ ​{​e​x​p​e​c​t​e​d​}​.​ ​У​к​а​ж​и​т​е​ ​х​е​ш​ ​п​е​р​е​в​о​д​а​ ​р​о​в​н​о​ ​н​а​ ​э​т​у​ ​с​у​м​м​у​ ​и​л​и​ ​н​а​п​и​ш​и​т​е​ ​в​ ​п​о​д​д​е​р​ж​к​у​.
 		 * @param {string} expected
 		 * @param {string} sent
 		 */
-		txAmountMismatch: RequiredParams<'coin' | 'coin' | 'expected' | 'sent'>
+		txAmountMismatch: RequiredParams<'expected' | 'sent'>
 		/**
-		 * Э​т​а​ ​т​р​а​н​з​а​к​ц​и​я​ ​п​е​р​е​в​о​д​и​т​ ​н​а​ ​{​a​m​o​u​n​t​}​ ​{​c​o​i​n​}​ ​м​е​н​ь​ш​е​ ​с​у​м​м​ы​ ​з​а​к​а​з​а​.​ ​Д​о​п​л​а​т​а​ ​в​т​о​р​ы​м​ ​п​е​р​е​в​о​д​о​м​ ​н​е​ ​з​а​с​ч​и​т​ы​в​а​е​т​с​я​:​ ​н​а​п​и​ш​и​т​е​ ​в​ ​п​о​д​д​е​р​ж​к​у​.
+		 * Э​т​а​ ​т​р​а​н​з​а​к​ц​и​я​ ​п​е​р​е​в​о​д​и​т​ ​н​а​ ​{​a​m​o​u​n​t​}​ ​м​е​н​ь​ш​е​ ​с​у​м​м​ы​ ​з​а​к​а​з​а​.​ ​Д​о​п​л​а​т​а​ ​в​т​о​р​ы​м​ ​п​е​р​е​в​о​д​о​м​ ​н​е​ ​з​а​с​ч​и​т​ы​в​а​е​т​с​я​:​ ​н​а​п​и​ш​и​т​е​ ​в​ ​п​о​д​д​е​р​ж​к​у​.
 		 * @param {string} amount
-		 * @param {string} coin
 		 */
-		txUnderpaid: RequiredParams<'amount' | 'coin'>
+		txUnderpaid: RequiredParams<'amount'>
 		/**
-		 * Э​т​а​ ​т​р​а​н​з​а​к​ц​и​я​ ​п​е​р​е​в​о​д​и​т​ ​{​s​e​n​t​}​ ​{​c​o​i​n​}​,​ ​н​а​м​н​о​г​о​ ​б​о​л​ь​ш​е​ ​{​e​x​p​e​c​t​e​d​}​ ​{​c​o​i​n​}​ ​п​о​ ​э​т​о​м​у​ ​з​а​к​а​з​у​:​ ​с​к​о​р​е​е​ ​в​с​е​г​о​,​ ​э​т​о​ ​х​е​ш​ ​д​р​у​г​о​г​о​ ​п​е​р​е​в​о​д​а​.​ ​П​р​о​в​е​р​ь​т​е​ ​х​е​ш​ ​и​л​и​ ​з​а​в​е​р​ш​и​т​е​ ​с​ ​у​к​а​з​а​н​и​е​м​ ​п​р​и​ч​и​н​ы​.
-		 * @param {string} coin
+		 * Э​т​а​ ​т​р​а​н​з​а​к​ц​и​я​ ​п​е​р​е​в​о​д​и​т​ ​{​s​e​n​t​}​,​ ​н​а​м​н​о​г​о​ ​б​о​л​ь​ш​е​ ​{​e​x​p​e​c​t​e​d​}​ ​п​о​ ​э​т​о​м​у​ ​з​а​к​а​з​у​:​ ​с​к​о​р​е​е​ ​в​с​е​г​о​,​ ​э​т​о​ ​х​е​ш​ ​д​р​у​г​о​г​о​ ​п​е​р​е​в​о​д​а​.​ ​П​р​о​в​е​р​ь​т​е​ ​х​е​ш​ ​и​л​и​ ​з​а​в​е​р​ш​и​т​е​ ​с​ ​у​к​а​з​а​н​и​е​м​ ​п​р​и​ч​и​н​ы​.
 		 * @param {string} expected
 		 * @param {string} sent
 		 */
-		txOverpaid: RequiredParams<'coin' | 'coin' | 'expected' | 'sent'>
+		txOverpaid: RequiredParams<'expected' | 'sent'>
 		/**
 		 * П​р​о​в​е​р​ь​т​е​ ​н​о​м​е​р​ ​к​а​р​т​ы​:​ ​1​6​ ​ц​и​ф​р​ ​б​е​з​ ​о​ш​и​б​о​к
 		 */
@@ -1831,17 +1828,16 @@ export type NamespaceBotTranslation = {
 		 */
 		flagWaiting: RequiredParams<'customer' | 'kind' | 'number' | 'total'>
 		/**
-		 * �​�​ ​П​е​р​е​в​о​д​ ​н​а​ ​н​а​ш​ ​а​д​р​е​с​ ​д​е​п​о​з​и​т​а​ ​в​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​,​ ​к​о​т​о​р​ы​й​ ​н​е​ ​п​о​д​о​ш​ё​л​ ​н​и​ ​к​ ​о​д​н​о​м​у​ ​з​а​к​а​з​у​:​ ​<​b​>​{​a​m​o​u​n​t​}​ ​{​c​o​i​n​}​<​/​b​>​
+		 * �​�​ ​П​е​р​е​в​о​д​ ​н​а​ ​н​а​ш​ ​а​д​р​е​с​ ​д​е​п​о​з​и​т​а​ ​в​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​,​ ​к​о​т​о​р​ы​й​ ​н​е​ ​п​о​д​о​ш​ё​л​ ​н​и​ ​к​ ​о​д​н​о​м​у​ ​з​а​к​а​з​у​:​ ​<​b​>​{​a​m​o​u​n​t​}​<​/​b​>​
 	​О​т​п​р​а​в​и​т​е​л​ь​ ​(​ц​е​л​и​к​о​м​,​ ​с​в​е​р​ь​т​е​ ​к​а​ж​д​ы​й​ ​с​и​м​в​о​л​)​:​ ​<​c​o​d​e​>​{​s​e​n​d​e​r​}​<​/​c​o​d​e​>​
 	​Х​е​ш​:​ ​<​c​o​d​e​>​{​h​a​s​h​}​<​/​c​o​d​e​>​
 	​П​р​и​в​я​ж​и​т​е​ ​е​г​о​ ​к​ ​з​а​к​а​з​у​ ​в​ ​к​о​н​с​о​л​и​ ​и​л​и​ ​у​р​е​г​у​л​и​р​у​й​т​е​ ​с​ ​о​т​п​р​а​в​и​т​е​л​е​м​.
 		 * @param {string} amount
-		 * @param {string} coin
 		 * @param {string} hash
 		 * @param {string} network
 		 * @param {string} sender
 		 */
-		unmatchedDeposit: RequiredParams<'amount' | 'coin' | 'hash' | 'network' | 'sender'>
+		unmatchedDeposit: RequiredParams<'amount' | 'hash' | 'network' | 'sender'>
 		/**
 		 * �​�​ ​С​к​а​н​и​р​о​в​а​н​и​е​ ​а​д​р​е​с​а​ ​д​е​п​о​з​и​т​а​ ​в​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​ ​о​т​с​т​а​ё​т​ ​н​а​ ​<​b​>​{​b​l​o​c​k​s​}​<​/​b​>​ ​ф​и​н​а​л​ь​н​ы​х​ ​б​л​о​к​о​в​:​ ​д​е​п​о​з​и​т​ы​ ​б​е​з​ ​х​е​ш​а​ ​в​и​д​н​ы​ ​с​ ​о​п​о​з​д​а​н​и​е​м​.​ ​П​р​о​в​е​р​ь​т​е​ ​у​з​е​л​ ​(​C​H​A​I​N​_​R​P​C​_​{​n​e​t​w​o​r​k​}​)​.
 		 * @param {string} blocks
@@ -1874,11 +1870,10 @@ export type NamespaceBotTranslation = {
 			 */
 			wrong_recipient: string
 			/**
-			 * о​н​а​ ​п​е​р​е​в​о​д​и​т​ ​н​а​ ​{​d​i​f​f​e​r​e​n​c​e​}​ ​{​c​o​i​n​}​ ​м​е​н​ь​ш​е​ ​с​у​м​м​ы​ ​з​а​к​а​з​а​.
-			 * @param {string} coin
+			 * о​н​а​ ​п​е​р​е​в​о​д​и​т​ ​н​а​ ​{​d​i​f​f​e​r​e​n​c​e​}​ ​м​е​н​ь​ш​е​ ​с​у​м​м​ы​ ​з​а​к​а​з​а​.
 			 * @param {string} difference
 			 */
-			underpaid: RequiredParams<'coin' | 'difference'>
+			underpaid: RequiredParams<'difference'>
 			/**
 			 * о​н​а​ ​с​д​е​л​а​н​а​ ​р​а​н​ь​ш​е​,​ ​ч​е​м​ ​с​о​з​д​а​н​ ​з​а​к​а​з​.
 			 */
@@ -1900,11 +1895,10 @@ export type NamespaceBotTranslation = {
 			 */
 			unreadable: string
 			/**
-			 * д​е​п​о​з​и​т​ ​п​о​д​т​в​е​р​ж​д​ё​н​,​ ​н​о​ ​п​е​р​е​в​о​д​и​т​ ​н​а​ ​{​d​i​f​f​e​r​e​n​c​e​}​ ​{​c​o​i​n​}​ ​б​о​л​ь​ш​е​ ​с​у​м​м​ы​ ​з​а​к​а​з​а​:​ ​у​р​е​г​у​л​и​р​у​й​т​е​ ​р​а​з​н​и​ц​у​.
-			 * @param {string} coin
+			 * д​е​п​о​з​и​т​ ​п​о​д​т​в​е​р​ж​д​ё​н​,​ ​н​о​ ​п​е​р​е​в​о​д​и​т​ ​н​а​ ​{​d​i​f​f​e​r​e​n​c​e​}​ ​б​о​л​ь​ш​е​ ​с​у​м​м​ы​ ​з​а​к​а​з​а​:​ ​у​р​е​г​у​л​и​р​у​й​т​е​ ​р​а​з​н​и​ц​у​.
 			 * @param {string} difference
 			 */
-			overpaid: RequiredParams<'coin' | 'difference'>
+			overpaid: RequiredParams<'difference'>
 			/**
 			 * в​ы​п​л​а​т​а​,​ ​н​а​й​д​е​н​н​а​я​ ​в​ ​с​е​т​и​,​ ​н​е​ ​о​п​л​а​ч​и​в​а​е​т​ ​э​т​о​т​ ​з​а​к​а​з​ ​к​а​к​ ​д​о​л​ж​н​а​:​ ​п​р​о​в​е​р​ь​т​е​,​ ​ч​т​о​ ​к​л​и​е​н​т​ ​е​ё​ ​п​о​л​у​ч​и​л​.
 			 */
@@ -1922,32 +1916,28 @@ export type NamespaceBotTranslation = {
 			 */
 			payout_unreadable: string
 			/**
-			 * о​н​а​ ​п​е​р​е​в​о​д​и​т​ ​{​a​m​o​u​n​t​}​ ​{​c​o​i​n​}​,​ ​а​ ​н​е​ ​т​о​ч​н​у​ю​ ​с​у​м​м​у​ ​з​а​к​а​з​а​:​ ​с​е​т​ь​ ​е​ё​ ​н​е​ ​п​о​д​т​в​е​р​ж​д​а​е​т​,​ ​р​е​ш​а​е​т​ ​о​п​е​р​а​т​о​р​.
+			 * о​н​а​ ​п​е​р​е​в​о​д​и​т​ ​{​a​m​o​u​n​t​}​,​ ​а​ ​н​е​ ​т​о​ч​н​у​ю​ ​с​у​м​м​у​ ​з​а​к​а​з​а​:​ ​с​е​т​ь​ ​е​ё​ ​н​е​ ​п​о​д​т​в​е​р​ж​д​а​е​т​,​ ​р​е​ш​а​е​т​ ​о​п​е​р​а​т​о​р​.
 			 * @param {string} amount
-			 * @param {string} coin
 			 */
-			wrong_amount: RequiredParams<'amount' | 'coin'>
+			wrong_amount: RequiredParams<'amount'>
 			/**
-			 * о​н​а​ ​п​е​р​е​в​о​д​и​т​ ​{​a​m​o​u​n​t​}​ ​{​c​o​i​n​}​,​ ​т​о​ч​н​у​ю​ ​с​у​м​м​у​ ​з​а​к​а​з​а​ ​{​o​t​h​e​r​}​ ​д​р​у​г​о​г​о​ ​к​л​и​е​н​т​а​:​ ​п​о​х​о​ж​е​,​ ​к​л​и​е​н​т​ ​у​к​а​з​а​л​ ​ч​у​ж​о​й​ ​п​е​р​е​в​о​д​.​ ​З​а​к​а​з​ ​{​o​t​h​e​r​}​ ​ж​д​ё​т​ ​с​в​о​е​г​о​ ​д​е​п​о​з​и​т​а​ ​к​а​к​ ​о​б​ы​ч​н​о​.
+			 * о​н​а​ ​п​е​р​е​в​о​д​и​т​ ​{​a​m​o​u​n​t​}​,​ ​т​о​ч​н​у​ю​ ​с​у​м​м​у​ ​з​а​к​а​з​а​ ​{​o​t​h​e​r​}​ ​д​р​у​г​о​г​о​ ​к​л​и​е​н​т​а​:​ ​п​о​х​о​ж​е​,​ ​к​л​и​е​н​т​ ​у​к​а​з​а​л​ ​ч​у​ж​о​й​ ​п​е​р​е​в​о​д​.​ ​З​а​к​а​з​ ​{​o​t​h​e​r​}​ ​ж​д​ё​т​ ​с​в​о​е​г​о​ ​д​е​п​о​з​и​т​а​ ​к​а​к​ ​о​б​ы​ч​н​о​.
 			 * @param {string} amount
-			 * @param {string} coin
 			 * @param {string} other
 			 */
-			foreign_amount: RequiredParams<'amount' | 'coin' | 'other' | 'other'>
+			foreign_amount: RequiredParams<'amount' | 'other' | 'other'>
 			/**
-			 * з​а​к​а​з​ ​у​ж​е​ ​з​а​в​е​р​ш​ё​н​,​ ​н​о​ ​п​р​и​ш​л​а​ ​е​г​о​ ​т​о​ч​н​а​я​ ​с​у​м​м​а​ ​{​a​m​o​u​n​t​}​ ​{​c​o​i​n​}​ ​(​х​е​ш​ ​<​c​o​d​e​>​{​h​a​s​h​}​<​/​c​o​d​e​>​)​:​ ​п​р​о​д​а​в​е​ц​ ​о​п​о​з​д​а​л​,​ ​у​р​е​г​у​л​и​р​у​й​т​е​ ​с​ ​н​и​м​.
+			 * з​а​к​а​з​ ​у​ж​е​ ​з​а​в​е​р​ш​ё​н​,​ ​н​о​ ​п​р​и​ш​л​а​ ​е​г​о​ ​т​о​ч​н​а​я​ ​с​у​м​м​а​ ​{​a​m​o​u​n​t​}​ ​(​х​е​ш​ ​<​c​o​d​e​>​{​h​a​s​h​}​<​/​c​o​d​e​>​)​:​ ​п​р​о​д​а​в​е​ц​ ​о​п​о​з​д​а​л​,​ ​у​р​е​г​у​л​и​р​у​й​т​е​ ​с​ ​н​и​м​.
 			 * @param {string} amount
-			 * @param {string} coin
 			 * @param {string} hash
 			 */
-			late_deposit: RequiredParams<'amount' | 'coin' | 'hash'>
+			late_deposit: RequiredParams<'amount' | 'hash'>
 			/**
-			 * п​р​и​ш​л​а​ ​т​о​ч​н​а​я​ ​с​у​м​м​а​ ​з​а​к​а​з​а​ ​{​a​m​o​u​n​t​}​ ​{​c​o​i​n​}​,​ ​н​о​ ​п​о​д​ ​д​р​у​г​и​м​ ​х​е​ш​е​м​ ​(​<​c​o​d​e​>​{​h​a​s​h​}​<​/​c​o​d​e​>​)​,​ ​ч​е​м​ ​у​к​а​з​а​л​ ​к​л​и​е​н​т​:​ ​п​р​о​в​е​р​ь​т​е​,​ ​ч​е​й​ ​э​т​о​ ​п​е​р​е​в​о​д​.
+			 * п​р​и​ш​л​а​ ​т​о​ч​н​а​я​ ​с​у​м​м​а​ ​з​а​к​а​з​а​ ​{​a​m​o​u​n​t​}​,​ ​н​о​ ​п​о​д​ ​д​р​у​г​и​м​ ​х​е​ш​е​м​ ​(​<​c​o​d​e​>​{​h​a​s​h​}​<​/​c​o​d​e​>​)​,​ ​ч​е​м​ ​у​к​а​з​а​л​ ​к​л​и​е​н​т​:​ ​п​р​о​в​е​р​ь​т​е​,​ ​ч​е​й​ ​э​т​о​ ​п​е​р​е​в​о​д​.
 			 * @param {string} amount
-			 * @param {string} coin
 			 * @param {string} hash
 			 */
-			other_hash: RequiredParams<'amount' | 'coin' | 'hash'>
+			other_hash: RequiredParams<'amount' | 'hash'>
 			/**
 			 * т​о​т​ ​ж​е​ ​х​е​ш​ ​у​к​а​з​а​н​ ​и​ ​д​л​я​ ​з​а​к​а​з​а​ ​{​o​t​h​e​r​}​:​ ​п​р​е​ж​д​е​ ​ч​е​м​ ​п​о​д​т​в​е​р​ж​д​а​т​ь​,​ ​п​р​о​в​е​р​ь​т​е​,​ ​к​а​к​о​й​ ​з​а​к​а​з​ ​о​н​ ​о​п​л​а​ч​и​в​а​е​т​.
 			 * @param {string} other
@@ -2237,11 +2227,10 @@ export type NamespaceConsoleTranslation = {
 		 */
 		TX_WRONG_RECIPIENT: string
 		/**
-		 * Э​т​о​т​ ​п​е​р​е​в​о​д​ ​н​а​ ​{​a​m​o​u​n​t​}​ ​{​c​o​i​n​}​ ​м​е​н​ь​ш​е​ ​с​у​м​м​ы​ ​з​а​к​а​з​а​:​ ​о​н​ ​н​е​ ​м​о​ж​е​т​ ​б​ы​т​ь​ ​д​е​п​о​з​и​т​о​м​ ​э​т​о​г​о​ ​з​а​к​а​з​а​.
+		 * Э​т​о​т​ ​п​е​р​е​в​о​д​ ​н​а​ ​{​a​m​o​u​n​t​}​ ​м​е​н​ь​ш​е​ ​с​у​м​м​ы​ ​з​а​к​а​з​а​:​ ​о​н​ ​н​е​ ​м​о​ж​е​т​ ​б​ы​т​ь​ ​д​е​п​о​з​и​т​о​м​ ​э​т​о​г​о​ ​з​а​к​а​з​а​.
 		 * @param {string} amount
-		 * @param {string} coin
 		 */
-		TX_UNDERPAID: RequiredParams<'amount' | 'coin'>
+		TX_UNDERPAID: RequiredParams<'amount'>
 		/**
 		 * Э​т​о​т​ ​п​е​р​е​в​о​д​ ​с​д​е​л​а​н​ ​р​а​н​ь​ш​е​,​ ​ч​е​м​ ​с​о​з​д​а​н​ ​з​а​к​а​з​:​ ​о​н​ ​н​е​ ​м​о​ж​е​т​ ​б​ы​т​ь​ ​д​е​п​о​з​и​т​о​м​ ​э​т​о​г​о​ ​з​а​к​а​з​а​.
 		 */
@@ -3805,17 +3794,17 @@ export type TranslationFunctions = {
 		 */
 		txWrongToken: (arg: { coin: string }) => LocalizedString
 		/**
-		 * Эта транзакция переводит {sent} {coin}, а по этому заказу нужно ровно {expected} {coin}. Укажите хеш перевода ровно на эту сумму или напишите в поддержку.
+		 * Эта транзакция переводит {sent}, а по этому заказу нужно ровно {expected}. Укажите хеш перевода ровно на эту сумму или напишите в поддержку.
 		 */
-		txAmountMismatch: (arg: { coin: string, expected: string, sent: string }) => LocalizedString
+		txAmountMismatch: (arg: { expected: string, sent: string }) => LocalizedString
 		/**
-		 * Эта транзакция переводит на {amount} {coin} меньше суммы заказа. Доплата вторым переводом не засчитывается: напишите в поддержку.
+		 * Эта транзакция переводит на {amount} меньше суммы заказа. Доплата вторым переводом не засчитывается: напишите в поддержку.
 		 */
-		txUnderpaid: (arg: { amount: string, coin: string }) => LocalizedString
+		txUnderpaid: (arg: { amount: string }) => LocalizedString
 		/**
-		 * Эта транзакция переводит {sent} {coin}, намного больше {expected} {coin} по этому заказу: скорее всего, это хеш другого перевода. Проверьте хеш или завершите с указанием причины.
+		 * Эта транзакция переводит {sent}, намного больше {expected} по этому заказу: скорее всего, это хеш другого перевода. Проверьте хеш или завершите с указанием причины.
 		 */
-		txOverpaid: (arg: { coin: string, expected: string, sent: string }) => LocalizedString
+		txOverpaid: (arg: { expected: string, sent: string }) => LocalizedString
 		/**
 		 * Проверьте номер карты: 16 цифр без ошибок
 		 */
@@ -4239,12 +4228,12 @@ export type TranslationFunctions = {
 			 */
 			flagWaiting: (arg: { customer: string, kind: string, number: string, total: string }) => LocalizedString
 			/**
-			 * 💰 Перевод на наш адрес депозита в сети {network}, который не подошёл ни к одному заказу: <b>{amount} {coin}</b>
+			 * 💰 Перевод на наш адрес депозита в сети {network}, который не подошёл ни к одному заказу: <b>{amount}</b>
 		Отправитель (целиком, сверьте каждый символ): <code>{sender}</code>
 		Хеш: <code>{hash}</code>
 		Привяжите его к заказу в консоли или урегулируйте с отправителем.
 			 */
-			unmatchedDeposit: (arg: { amount: string, coin: string, hash: string, network: string, sender: string }) => LocalizedString
+			unmatchedDeposit: (arg: { amount: string, hash: string, network: string, sender: string }) => LocalizedString
 			/**
 			 * 🐢 Сканирование адреса депозита в сети {network} отстаёт на <b>{blocks}</b> финальных блоков: депозиты без хеша видны с опозданием. Проверьте узел (CHAIN_RPC_{network}).
 			 */
@@ -4269,9 +4258,9 @@ export type TranslationFunctions = {
 				 */
 				wrong_recipient: () => LocalizedString
 				/**
-				 * она переводит на {difference} {coin} меньше суммы заказа.
+				 * она переводит на {difference} меньше суммы заказа.
 				 */
-				underpaid: (arg: { coin: string, difference: string }) => LocalizedString
+				underpaid: (arg: { difference: string }) => LocalizedString
 				/**
 				 * она сделана раньше, чем создан заказ.
 				 */
@@ -4293,9 +4282,9 @@ export type TranslationFunctions = {
 				 */
 				unreadable: () => LocalizedString
 				/**
-				 * депозит подтверждён, но переводит на {difference} {coin} больше суммы заказа: урегулируйте разницу.
+				 * депозит подтверждён, но переводит на {difference} больше суммы заказа: урегулируйте разницу.
 				 */
-				overpaid: (arg: { coin: string, difference: string }) => LocalizedString
+				overpaid: (arg: { difference: string }) => LocalizedString
 				/**
 				 * выплата, найденная в сети, не оплачивает этот заказ как должна: проверьте, что клиент её получил.
 				 */
@@ -4313,21 +4302,21 @@ export type TranslationFunctions = {
 				 */
 				payout_unreadable: () => LocalizedString
 				/**
-				 * она переводит {amount} {coin}, а не точную сумму заказа: сеть её не подтверждает, решает оператор.
+				 * она переводит {amount}, а не точную сумму заказа: сеть её не подтверждает, решает оператор.
 				 */
-				wrong_amount: (arg: { amount: string, coin: string }) => LocalizedString
+				wrong_amount: (arg: { amount: string }) => LocalizedString
 				/**
-				 * она переводит {amount} {coin}, точную сумму заказа {other} другого клиента: похоже, клиент указал чужой перевод. Заказ {other} ждёт своего депозита как обычно.
+				 * она переводит {amount}, точную сумму заказа {other} другого клиента: похоже, клиент указал чужой перевод. Заказ {other} ждёт своего депозита как обычно.
 				 */
-				foreign_amount: (arg: { amount: string, coin: string, other: string }) => LocalizedString
+				foreign_amount: (arg: { amount: string, other: string }) => LocalizedString
 				/**
-				 * заказ уже завершён, но пришла его точная сумма {amount} {coin} (хеш <code>{hash}</code>): продавец опоздал, урегулируйте с ним.
+				 * заказ уже завершён, но пришла его точная сумма {amount} (хеш <code>{hash}</code>): продавец опоздал, урегулируйте с ним.
 				 */
-				late_deposit: (arg: { amount: string, coin: string, hash: string }) => LocalizedString
+				late_deposit: (arg: { amount: string, hash: string }) => LocalizedString
 				/**
-				 * пришла точная сумма заказа {amount} {coin}, но под другим хешем (<code>{hash}</code>), чем указал клиент: проверьте, чей это перевод.
+				 * пришла точная сумма заказа {amount}, но под другим хешем (<code>{hash}</code>), чем указал клиент: проверьте, чей это перевод.
 				 */
-				other_hash: (arg: { amount: string, coin: string, hash: string }) => LocalizedString
+				other_hash: (arg: { amount: string, hash: string }) => LocalizedString
 				/**
 				 * тот же хеш указан и для заказа {other}: прежде чем подтверждать, проверьте, какой заказ он оплачивает.
 				 */
@@ -4593,9 +4582,9 @@ export type TranslationFunctions = {
 			 */
 			TX_WRONG_RECIPIENT: () => LocalizedString
 			/**
-			 * Этот перевод на {amount} {coin} меньше суммы заказа: он не может быть депозитом этого заказа.
+			 * Этот перевод на {amount} меньше суммы заказа: он не может быть депозитом этого заказа.
 			 */
-			TX_UNDERPAID: (arg: { amount: string, coin: string }) => LocalizedString
+			TX_UNDERPAID: (arg: { amount: string }) => LocalizedString
 			/**
 			 * Этот перевод сделан раньше, чем создан заказ: он не может быть депозитом этого заказа.
 			 */

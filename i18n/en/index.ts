@@ -386,11 +386,11 @@ const en: Translation = {
     txWrongToken:
       'This transaction moves a different token, not the official {coin} contract. Such coins are not accepted.',
     txAmountMismatch:
-      'This transaction sends {sent} {coin}, but this order needs exactly {expected} {coin}. Give the hash of a transfer of exactly that amount, or contact support.',
+      'This transaction sends {sent}, but this order needs exactly {expected}. Give the hash of a transfer of exactly that amount, or contact support.',
     txUnderpaid:
-      'This transaction sends {amount} {coin} less than the order’s amount. A second transfer to top it up does not count: contact support.',
+      'This transaction sends {amount} less than the order’s amount. A second transfer to top it up does not count: contact support.',
     txOverpaid:
-      'This transaction sends {sent} {coin}, far more than this order’s {expected} {coin}: most likely it is the hash of another transfer. Check the hash, or complete with a reason.',
+      'This transaction sends {sent}, far more than this order’s {expected}: most likely it is the hash of another transfer. Check the hash, or complete with a reason.',
     invalidCardNumber: 'Check the card number: 16 digits, no typos',
     cardHolderLatin: 'Type the name as it is on the card, in Latin letters: IVAN PETROV',
     tooLong: 'This field is too long: please shorten it',

@@ -69,6 +69,15 @@ export function formatCrypto(amount: number, coin: string, language: Language): 
   return `${formatNumber(amount, language, CRYPTO_DECIMALS)} ${coin}`;
 }
 
+/**
+ * An exact crypto amount given as decimal text, every digit kept, with its coin:
+ * 0.000000000000000001 USDT. What formatCrypto writes, for an amount that must not be rounded to
+ * 4 decimals (what a transfer moved, a shortfall), so the two read alike on one screen.
+ */
+export function formatCryptoExact(decimal: string, coin: string, language: Language): string {
+  return `${formatDecimalText(decimal, language)} ${coin}`;
+}
+
 /** A time of day (14:05), in the reader's time zone unless one is given. */
 export function formatTime(iso: string, language: Language, timeZone?: string): string {
   return new Intl.DateTimeFormat(LOCALES[language], {

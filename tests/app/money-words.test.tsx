@@ -1,8 +1,9 @@
 /**
  * One money format on every screen, in each language: amounts come from src/shared/format.ts
  * (formatFiat, formatCrypto, formatRate) and the dictionaries take them as parameters, so no
- * dictionary (ru and en, with their console and bot parts) writes an amount by hand. A hand
- * written "500,000 ₽" in English beside "₽96.68" from Intl is two formats on one screen.
+ * dictionary (ru and en, with their console and bot parts) writes an amount by hand or glues an
+ * amount to its currency. A hand written "500,000 ₽" in English beside "₽96.68" from Intl is two
+ * formats on one screen.
  */
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +30,8 @@ const HAND_WRITTEN = [
   new RegExp(String.raw`(?<!\p{L})${CURRENCY}\s?\d`, 'iu'),
   // 500 000, 500,000, 1.000.000: grouped thousands are an amount, whatever follows
   /(?<![\p{L}\d])\d{1,3}(?:[ \u00a0\u202f,.]\d{3})+(?!\d)/u,
+  // {amount} {coin}: an amount and its currency glued by the dictionary, not by a format function
+  /\{\w+(?::\w+)?\}[\s\u00a0]*\{(?:coin|currency|crypto)(?::\w+)?\}/u,
 ];
 
 /** Every string of a dictionary, with the path of its key. */
@@ -61,6 +64,8 @@ describe('no dictionary writes an amount by hand', () => {
     'от 500 000 рублей',
     'up to 1 000 000',
     'limit 1.000.000',
+    'Минимальная сумма {amount:string} {currency:string}',
+    'it pays {difference} {coin} less than the order.',
   ])('the check catches "%s"', (text) => {
     expect(HAND_WRITTEN.some((pattern) => pattern.test(text))).toBe(true);
   });
@@ -72,6 +77,8 @@ describe('no dictionary writes an amount by hand', () => {
     'Enter a number, e.g. 95.40',
     'Processing takes 5\u00a0to\u00a030\u00a0minutes',
     'USDT/USDC → RUB',
+    '1 {crypto} = {rate}',
+    'not the official {coin} contract',
   ])('the check lets "%s" be', (text) => {
     expect(HAND_WRITTEN.some((pattern) => pattern.test(text))).toBe(false);
   });

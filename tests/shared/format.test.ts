@@ -4,7 +4,13 @@
  * decimals and its coin.
  */
 import { describe, expect, it } from 'vitest';
-import { currencySign, formatCrypto, formatFiat, formatRate } from '../../src/shared/format';
+import {
+  currencySign,
+  formatCrypto,
+  formatCryptoExact,
+  formatFiat,
+  formatRate,
+} from '../../src/shared/format';
 
 /** Intl separates with no-break spaces: compared with plain ones. */
 const plain = (s: string) => s.replace(/\s/g, ' ');
@@ -37,4 +43,22 @@ describe('money formats', () => {
     expect(currencySign('KZT', 'en')).toBe('₸');
     expect(currencySign('AED', 'en')).toBe('AED');
   });
+});
+
+describe('exact crypto amounts', () => {
+  it.each([
+    ['en', '1234.000000000000000001', '1,234.000000000000000001 USDT'],
+    ['ru', '1234.000000000000000001', '1 234,000000000000000001 USDT'],
+  ] as const)('(%s) %s keeps every digit, grouped, with its coin', (language, decimal, text) => {
+    expect(plain(formatCryptoExact(decimal, 'USDT', language))).toBe(text);
+  });
+
+  it.each(['en', 'ru'] as const)(
+    '(%s) an amount of 4 decimals reads exactly as formatCrypto writes it',
+    (language) => {
+      expect(formatCryptoExact('31.4465', 'USDT', language)).toBe(
+        formatCrypto(31.4465, 'USDT', language),
+      );
+    },
+  );
 });

@@ -54,7 +54,7 @@ const en_bot: NamespaceBotTranslation = {
     flagWaiting:
       '⏰ Order #{number} has waited for an operator over 10 minutes: {kind}, <b>{total}</b>.\nCustomer: {customer}',
     unmatchedDeposit:
-      '💰 A transfer to our deposit address on {network} that no order could take: <b>{amount} {coin}</b>\nFrom (whole, check every character): <code>{sender}</code>\nHash: <code>{hash}</code>\nAttach it to its order in the console, or settle it with the sender.',
+      '💰 A transfer to our deposit address on {network} that no order could take: <b>{amount}</b>\nFrom (whole, check every character): <code>{sender}</code>\nHash: <code>{hash}</code>\nAttach it to its order in the console, or settle it with the sender.',
     scanBehind:
       '🐢 The deposit address scan on {network} is <b>{blocks}</b> final blocks behind: deposits without a hash are seen late. Check the node (CHAIN_RPC_{network}).',
     flagChainDeposit:
@@ -63,7 +63,7 @@ const en_bot: NamespaceBotTranslation = {
       failed: 'the transaction failed.',
       wrong_token: 'it moves another token, not the official {coin} contract.',
       wrong_recipient: 'it does not pay our deposit address.',
-      underpaid: 'it pays {difference} {coin} less than the order.',
+      underpaid: 'it pays {difference} less than the order.',
       before_order: 'it was made before the order was created.',
       already_used: 'this transfer is already the deposit of another order.',
       reorged:
@@ -72,7 +72,7 @@ const en_bot: NamespaceBotTranslation = {
       unreadable:
         'the node of this network could not be read through the whole lookup window (down or refusing); the transaction is looked for again.',
       overpaid:
-        'the deposit was confirmed, but pays {difference} {coin} more than the order: settle the difference.',
+        'the deposit was confirmed, but pays {difference} more than the order: settle the difference.',
       payout_wrong:
         'the payout found on the chain does not pay this order as it should: check that the customer received it.',
       payout_not_found:
@@ -82,13 +82,13 @@ const en_bot: NamespaceBotTranslation = {
       payout_unreadable:
         'the node of this network could not be read through the whole lookup window (down or refusing); the payout is looked for again.',
       wrong_amount:
-        'it pays {amount} {coin}, not the order’s exact amount: the chain does not confirm it, an operator decides.',
+        'it pays {amount}, not the order’s exact amount: the chain does not confirm it, an operator decides.',
       foreign_amount:
-        'it pays {amount} {coin}, the exact amount of order {other} of another customer: the customer seems to have given a transfer that is not theirs. Order {other} waits for its deposit as usual.',
+        'it pays {amount}, the exact amount of order {other} of another customer: the customer seems to have given a transfer that is not theirs. Order {other} waits for its deposit as usual.',
       late_deposit:
-        'the order has ended, but its exact amount {amount} {coin} arrived (hash <code>{hash}</code>): the seller was late, settle it with them.',
+        'the order has ended, but its exact amount {amount} arrived (hash <code>{hash}</code>): the seller was late, settle it with them.',
       other_hash:
-        'the order’s exact amount {amount} {coin} arrived under another hash (<code>{hash}</code>) than the customer gave: check whose transfer it is.',
+        'the order’s exact amount {amount} arrived under another hash (<code>{hash}</code>) than the customer gave: check whose transfer it is.',
       same_hash:
         'the same hash was given for order {other} too: check which order it pays before confirming either.',
     },

@@ -60,7 +60,7 @@ const en_console: NamespaceConsoleTranslation = {
   attachRefused: {
     TX_WRONG_RECIPIENT: 'This transfer was not sent to this order’s deposit address.',
     TX_UNDERPAID:
-      'This transfer is {amount} {coin} less than the order’s amount: it cannot be this order’s deposit.',
+      'This transfer is {amount} less than the order’s amount: it cannot be this order’s deposit.',
     TX_BEFORE_ORDER:
       'This transfer was made before the order was created: it cannot be this order’s deposit.',
     TX_ALREADY_USED: 'This transfer is already the deposit of another order.',

@@ -8,7 +8,7 @@ import type { TranslationFunctions } from '../../../i18n/i18n-types';
 import type { ApiErrorBody, Language } from '../../shared/api';
 import { CHAIN_TRANSFER_REFUSALS, type ErrorCode } from '../../shared/errors';
 import { ApiError } from '../api/client';
-import { formatDecimalText, formatFiat, localeOf } from '../../shared/format';
+import { formatCryptoExact, formatFiat, localeOf } from '../../shared/format';
 
 /** Refusals whose own message says more than "an error occurred". */
 const EXPLAINED: readonly ErrorCode[] = [
@@ -99,8 +99,8 @@ function detailed(
   }
   if (code === 'TX_UNDERPAID' && body.coin !== undefined && body.shortfall !== undefined) {
     // The shortfall is exact (up to 18 decimals): shown as the server wrote it, not as a float.
-    const shortfall = formatDecimalText(body.shortfall, language);
-    return LL.errors.txUnderpaid({ amount: shortfall, coin: body.coin });
+    const shortfall = formatCryptoExact(body.shortfall, body.coin, language);
+    return LL.errors.txUnderpaid({ amount: shortfall });
   }
   if (
     (code === 'TX_AMOUNT_MISMATCH' || code === 'TX_OVERPAID') &&
@@ -111,9 +111,8 @@ function detailed(
     // Both exact, so the seller (or, for a payout, the operator) can compare them digit by digit
     // with what the wallet sent.
     const amounts = {
-      sent: formatDecimalText(body.sent, language),
-      expected: formatDecimalText(body.expected, language),
-      coin: body.coin,
+      sent: formatCryptoExact(body.sent, body.coin, language),
+      expected: formatCryptoExact(body.expected, body.coin, language),
     };
     return code === 'TX_OVERPAID'
       ? LL.errors.txOverpaid(amounts)

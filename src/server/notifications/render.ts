@@ -13,7 +13,7 @@ import {
 } from '../../shared/api';
 import {
   formatCrypto,
-  formatDecimalText,
+  formatCryptoExact,
   formatFiat,
   formatNumber,
   formatTime,
@@ -114,8 +114,7 @@ export function renderAddressAlert(
       ? LL.bot.operators.unmatchedDeposit(
           escaped({
             network,
-            amount: formatDecimalText(facts.amount ?? '0', language),
-            coin: facts.coin ?? '',
+            amount: formatCryptoExact(facts.amount ?? '0', facts.coin ?? '', language),
             sender: facts.sender ?? '',
             hash: facts.txHash ?? '',
           }),
@@ -178,8 +177,13 @@ function otherOrders(facts: NotificationFacts): string {
 function chainProblem({ LL, facts, language }: MessageContext): string {
   return LL.bot.operators.chainFlags[facts.chainFlag ?? 'not_found']({
     difference:
-      facts.chainDifference === undefined ? '' : formatDecimalText(facts.chainDifference, language),
-    amount: facts.chainAmount === undefined ? '' : formatDecimalText(facts.chainAmount, language),
+      facts.chainDifference === undefined
+        ? ''
+        : formatCryptoExact(facts.chainDifference, facts.crypto, language),
+    amount:
+      facts.chainAmount === undefined
+        ? ''
+        : formatCryptoExact(facts.chainAmount, facts.crypto, language),
     coin: facts.crypto,
     other: otherOrders(facts),
     hash: facts.chainHash ?? '',

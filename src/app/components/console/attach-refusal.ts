@@ -6,7 +6,7 @@
 import type { TranslationFunctions } from '../../../../i18n/i18n-types';
 import type { Language } from '../../../shared/api';
 import type { ErrorCode } from '../../../shared/errors';
-import { formatDecimalText } from '../../../shared/format';
+import { formatCryptoExact } from '../../../shared/format';
 import { ApiError } from '../../api/client';
 
 /** The refusals of an attach worded for the operator who chose the transfer. */
@@ -40,8 +40,7 @@ export function attachRefusalText(
     if (coin === undefined || shortfall === undefined) return LL.apiErrors.TX_UNDERPAID();
     // Exact, as the server wrote it: a token amount can carry 18 decimals.
     return LL.console.attachRefused.TX_UNDERPAID({
-      amount: formatDecimalText(shortfall, language),
-      coin,
+      amount: formatCryptoExact(shortfall, coin, language),
     });
   }
   return LL.console.attachRefused[code]();

@@ -9,7 +9,7 @@ import { Button, Cell, List, Section } from '@telegram-apps/telegram-ui';
 import { useLocation } from 'wouter';
 import type { TranslationFunctions } from '../../../../i18n/i18n-types';
 import type { Language } from '../../../shared/api';
-import { formatCrypto, formatDecimalText, localeOf } from '../../../shared/format';
+import { formatCrypto, formatCryptoExact, localeOf } from '../../../shared/format';
 import { NETWORKS, explorerTxUrl } from '../../../shared/networks';
 import type { IncomingDeposit } from '../../../shared/operator-api';
 import { orderNumber } from '../../../shared/support-link';
@@ -30,7 +30,7 @@ export function shortChainValue(value: string): string {
 
 /** The amount exactly as the chain moved it (up to 18 decimals), with its coin. */
 function depositAmount(deposit: IncomingDeposit, language: Language): string {
-  return `${formatDecimalText(deposit.amount, language)} ${deposit.coin}`;
+  return formatCryptoExact(deposit.amount, deposit.coin, language);
 }
 
 /** When it arrived: day and time, short enough for a narrow phone. */
