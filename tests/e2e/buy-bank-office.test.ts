@@ -43,7 +43,36 @@ async function openMethod(page: Page, currency: string, method: string) {
   await page.locator(`[data-method="${method}"]`).click();
 }
 
+/** Where the rouble sign stands in an amount: before the digits (en) or after them (ru). */
+const signSide = (amount: string) => (/₽\s?\d/.test(amount) ? 'before' : 'after');
+
 describe('bank-transfer buy', () => {
+  it.each([
+    ['ru', 'Перевод по реквизитам, от 500 000 ₽', 'Минимальная сумма 500 000 ₽'],
+    ['en', 'Bank transfer, from ₽500,000', 'Minimum amount ₽500,000'],
+  ] as const)(
+    '(%s) names its minimum as the rate beside it is written: "%s", "%s"',
+    async (language, description, hint) => {
+      for (const width of [390, 360]) {
+        await withPhoneNoAlerts({ storedLanguage: language, width }, async (page) => {
+          await page.goto(`${e2e.server.url}/currencies`);
+          await page.locator('[data-currency="RUB"]').click();
+          await onScreen(page, 'rub-method');
+          expect(text(await page.locator('[data-method="bankAccount"]').textContent())).toContain(
+            description,
+          );
+          await page.locator('[data-method="bankAccount"]').click();
+          await onScreen(page, 'bank-account');
+          await expect.poll(() => page.getByTestId('rate').textContent()).toMatch(/₽/);
+          const rate = text(await page.getByTestId('rate').textContent());
+          expect(text(await page.getByTestId('min-hint').textContent())).toBe(hint);
+          expect(signSide(hint)).toBe(signSide(rate));
+          await screenshot(page, `bank-account-min-hint-${language}-light-${width}`);
+        });
+      }
+    },
+  );
+
   it('takes digits only, says the minimum inline, and goes to COMPLETED with an operator', async () => {
     await withPhoneNoAlerts(
       { storedLanguage: 'ru' },

@@ -19,7 +19,7 @@ export function BankAccount() {
     <RequireCurrency>
       {() => (
         <Screen testId="bank-account" header={{ title: LL.bankForm.title(), back: '/rub-method' }}>
-          <Text className="screen__hint">
+          <Text className="screen__hint" data-testid="min-hint">
             {LL.bankForm.minHint({ amount: formatFiat(bounds.min, 'RUB', language) })}
           </Text>
           <BuyForm
