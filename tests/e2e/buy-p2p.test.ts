@@ -199,8 +199,21 @@ describe('P2P buy', () => {
         .getByTestId('reject-reason')
         .getByText('Оплата пришла со счёта другого человека: Отправитель: Петров П. П.')
         .waitFor();
-      await page.getByTestId('money-note').getByText('Не оплачивайте этот заказ').waitFor();
+      const note = page.getByTestId('money-note');
+      await note.getByText('Не оплачивайте этот заказ').waitFor();
+      // The heading on a line of its own: run into the sentence it reads as one broken sentence.
+      expect((await note.innerText()).split(/\n+/)).toEqual([
+        'Что с деньгами',
+        expect.stringMatching(/^Не оплачивайте этот заказ\./),
+      ]);
       await screenshot(page, 'details-rejected-ru-light');
+      await page.getByRole('button', { name: 'EN', exact: true }).click();
+      await note.getByText('Do not pay for this order').waitFor();
+      expect((await note.innerText()).split(/\n+/)).toEqual([
+        'Your money',
+        expect.stringMatching(/^Do not pay for this order\./),
+      ]);
+      await screenshot(page, 'details-rejected-en-light');
     });
   });
 

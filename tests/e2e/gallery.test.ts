@@ -317,6 +317,13 @@ const SHOTS: readonly Shot[] = [
     text: { ru: /Не отправляйте криптовалюту/, en: /Do not send crypto/ },
   },
   {
+    // A link to an order that is not the customer's: titled with the order, not the screen.
+    name: 'order-not-found',
+    open: visit('/order/0b7e5a3c-9d1f-4e2a-8c6b-5f4d3e2a1b0c/details'),
+    screen: 'details',
+    text: { ru: /Заказ не найден/, en: /Order not found/ },
+  },
+  {
     name: 'details-no-operator',
     open: order('noOperator', 'details'),
     screen: 'details',

@@ -227,22 +227,41 @@ describe('order history', () => {
     }
   });
 
-  it("a deep link to someone else's order says 'Order not found'", async () => {
-    const s = await startServer();
-    try {
-      const foreign = await insertOrder(
-        s.database.db,
-        { id: 555_000_555, first_name: 'Other' },
-        { status: 'WAITING_REQUISITES' },
-      );
-      await withPhone(e2e.browser, { storedLanguage: 'en' }, async (page) => {
-        await page.goto(`${s.url}/?startapp=order_${foreign}`);
-        await onScreen(page, 'my-orders');
-        await page.getByText('Order not found').waitFor();
-        await screenshot(page, 'deep-link-not-found-en-light');
-      });
-    } finally {
-      await s.close();
-    }
-  });
+  it.each([
+    ['en', 'Order #', 'Order not found', 'My orders'],
+    ['ru', 'Заказ №', 'Заказ не найден', 'Мои заказы'],
+  ] as const)(
+    "(%s) a link to someone else's order is titled '%s…' and says '%s', on the deep link and on an order screen",
+    async (language, title, notFound, myOrders) => {
+      const s = await startServer();
+      try {
+        const foreign = await insertOrder(
+          s.database.db,
+          { id: 555_000_555, first_name: 'Other' },
+          { status: 'WAITING_REQUISITES' },
+        );
+        const titleOf = async (page: Page) =>
+          (await page.locator('.app-header__title').textContent()) ?? '';
+        for (const width of [390, 360]) {
+          await withPhone(e2e.browser, { storedLanguage: language, width }, async (page) => {
+            await page.goto(`${s.url}/?startapp=order_${foreign}`);
+            await onScreen(page, 'my-orders');
+            await page.getByText(notFound).waitFor();
+            expect(await titleOf(page)).toBe(`${title}${foreign.slice(0, 8)}`);
+            expect(await titleOf(page)).not.toBe(myOrders);
+            await screenshot(page, `deep-link-not-found-${language}-light-${width}`);
+
+            await page.goto(`${s.url}/order/${foreign}/waiting`);
+            await onScreen(page, 'waiting');
+            await page.getByText(notFound).waitFor();
+            expect(await titleOf(page)).toBe(`${title}${foreign.slice(0, 8)}`);
+            await page.getByRole('button', { name: myOrders }).click();
+            await onScreen(page, 'my-orders');
+          });
+        }
+      } finally {
+        await s.close();
+      }
+    },
+  );
 });

@@ -24,11 +24,13 @@ const WORDS = {
     // 100 and a tag in the 4th decimal: above 100, below 101, its last digit never 0.
     figure: /^100\.\d{3}[1-9] USDT$/,
     note: /^To the last digit, in one transfer:/,
+    copy: 'Copy',
   },
   ru: {
     heading: 'Отправьте ровно',
     figure: /^100,\d{3}[1-9] USDT$/,
     note: /^До последней цифры и одним переводом:/,
+    copy: 'Копировать',
   },
 } as const;
 
@@ -99,6 +101,13 @@ describe('the exact amount of a sell', () => {
         await expectOnFirstScreen(page.getByTestId('copy-amount'), width, 'the copy button');
         await expectOnFirstScreen(note, width, 'the note');
         await expectNothingCut(page, width);
+        // Copy where the seller pastes: the amount and the deposit address, nothing else.
+        const offers = page.getByText(words.copy, { exact: true });
+        expect(await offers.count()).toBe(2);
+        for (const row of ['send-network', 'send-receive']) {
+          expect(await page.getByTestId(row).getByText(words.copy).count()).toBe(0);
+        }
+        expect(await page.getByTestId('deposit-address').getByText(words.copy).count()).toBe(1);
         await screenshot(page, `send-crypto-exact-${language}-light-${width}`);
         expect(dialogs).toEqual([]);
       });
