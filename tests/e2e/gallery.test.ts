@@ -266,7 +266,7 @@ const SHOTS: readonly Shot[] = [
     name: 'bank-account',
     open: route('/bank-account'),
     screen: 'bank-account',
-    text: { ru: /Минимальная сумма 500 000 ₽/, en: /Minimum amount ₽500,000/ },
+    text: { ru: /Минимальная сумма 500\s000\s₽/, en: /Minimum amount ₽500,000/ },
   },
   {
     name: 'office-exchange',
