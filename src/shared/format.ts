@@ -51,12 +51,24 @@ export function formatFiat(value: number, currency: string, language: Language):
 
 /** The sign a currency is written with in the customer's language (₽, $, €, ₸; AED has none). */
 export function currencySign(currency: string, language: Language): string {
-  const parts = new Intl.NumberFormat(LOCALES[language], {
+  return moneyParts(currency, language).find((part) => part.type === 'currency')?.value ?? currency;
+}
+
+/**
+ * Which side of the digits formatFiat writes the currency's sign on: before in English
+ * (₽500,000, AED 20,000), after in Russian (500 000 ₽). A field's unit stands on the same side.
+ */
+export function currencySignSide(currency: string, language: Language): 'before' | 'after' {
+  const parts = moneyParts(currency, language).map((part) => part.type);
+  return parts.indexOf('currency') < parts.indexOf('integer') ? 'before' : 'after';
+}
+
+function moneyParts(currency: string, language: Language): Intl.NumberFormatPart[] {
+  return new Intl.NumberFormat(LOCALES[language], {
     style: 'currency',
     currency,
     currencyDisplay: 'narrowSymbol',
   }).formatToParts(0);
-  return parts.find((part) => part.type === 'currency')?.value ?? currency;
 }
 
 /** A rate, always with its 2 decimals and its currency (spec section 9): 95,40 ₽, ₽95.40. */

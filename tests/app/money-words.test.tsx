@@ -110,6 +110,15 @@ describe('the bank form names its minimum as every other amount on it', () => {
     // The minimum is the bank bound written by formatFiat, its sign where the rate has it.
     expect(shownHint).toContain(plain(formatFiat(BANK_RUB_MIN, 'RUB', language)));
     expect(signSide(shownHint)).toBe(signSide(shownRate));
+    // The amount field's ₽ stands on the same side of the number typed into it.
+    const field = document.querySelector('input[name="fiatAmount"]');
+    const unit = field?.closest('label')?.querySelector('.input-unit');
+    expect(unit?.textContent).toBe('₽');
+    const unitFirst =
+      field !== null && unit !== null && unit !== undefined
+        ? (field.compareDocumentPosition(unit) & Node.DOCUMENT_POSITION_PRECEDING) !== 0
+        : undefined;
+    expect(unitFirst ? 'before' : 'after').toBe(signSide(shownRate));
     expect(setup.dialogs.alert).not.toHaveBeenCalled();
   });
 

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   currencySign,
+  currencySignSide,
   formatCrypto,
   formatCryptoExact,
   formatFiat,
@@ -61,4 +62,18 @@ describe('exact crypto amounts', () => {
       );
     },
   );
+});
+
+describe('the side of the sign', () => {
+  it.each([
+    ['en', 'RUB', 'before'],
+    ['en', 'AED', 'before'],
+    ['ru', 'RUB', 'after'],
+    ['ru', 'USD', 'after'],
+  ] as const)('(%s) %s: %s the digits, as formatFiat writes it', (language, currency, side) => {
+    expect(currencySignSide(currency, language)).toBe(side);
+    const text = formatFiat(5000, currency, language);
+    const sign = currencySign(currency, language);
+    expect(side === 'before' ? text.startsWith(sign) : text.endsWith(sign)).toBe(true);
+  });
 });

@@ -5,7 +5,7 @@
  */
 import { Input } from '@telegram-apps/telegram-ui';
 import { sanitizeAmountInput } from '../../shared/amounts';
-import { currencySign, formatNumber } from '../../shared/format';
+import { currencySign, currencySignSide, formatNumber } from '../../shared/format';
 import { CRYPTO_DECIMALS } from '../../shared/limits';
 import type { CryptoCurrency } from '../../shared/networks';
 import { useI18nContext, useLanguage } from '../i18n/language';
@@ -67,6 +67,11 @@ export function FiatAmountInput({
   readonly onChange: (amount: string) => void;
 }) {
   const { language } = useLanguage();
+  // The sign stands where the amounts around the field have it: ₽ 500,000 in English.
+  const side = currencySignSide(currency, language);
+  const unit = (
+    <span className={`input-unit input-unit--${side}`}>{currencySign(currency, language)}</span>
+  );
   return (
     <FieldInput
       header={header}
@@ -81,7 +86,8 @@ export function FiatAmountInput({
       onChange={(event) =>
         onChange(sanitizeAmountInput(event.target.value, { decimals: !whole, maxDecimals: 2 }))
       }
-      after={<span className="input-unit">{currencySign(currency, language)}</span>}
+      before={side === 'before' ? unit : undefined}
+      after={side === 'after' ? unit : undefined}
     />
   );
 }
