@@ -338,6 +338,157 @@ type RootTranslation = {
 		 */
 		notAddress: RequiredParams<'network'>
 	}
+	savedDetails: {
+		/**
+		 * С​о​х​р​а​н​ё​н​н​ы​е​ ​к​о​ш​е​л​ь​к​и
+		 */
+		offeredWallets: string
+		/**
+		 * П​о​д​с​т​а​в​и​т​ь​ ​к​о​ш​е​л​ё​к​ ​«​{​l​a​b​e​l​}​»​,​ ​{​a​d​d​r​e​s​s​}
+		 * @param {string} address
+		 * @param {string} label
+		 */
+		useWallet: RequiredParams<'address' | 'label'>
+		/**
+		 * С​о​х​р​а​н​ё​н​н​ы​е​ ​к​а​р​т​ы
+		 */
+		offeredCards: string
+		/**
+		 * П​о​д​с​т​а​в​и​т​ь​ ​к​а​р​т​у​ ​«​{​l​a​b​e​l​}​»​,​ ​{​n​u​m​b​e​r​}
+		 * @param {string} label
+		 * @param {string} number
+		 */
+		useCard: RequiredParams<'label' | 'number'>
+		/**
+		 * С​о​х​р​а​н​и​т​ь​ ​э​т​о​т​ ​к​о​ш​е​л​ё​к
+		 */
+		saveWalletTitle: string
+		/**
+		 * В​ ​с​л​е​д​у​ю​щ​и​й​ ​р​а​з​ ​ф​о​р​м​а​ ​п​о​к​у​п​к​и​ ​п​р​е​д​л​о​ж​и​т​ ​е​г​о​ ​д​л​я​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​.
+		 * @param {string} network
+		 */
+		saveWalletHint: RequiredParams<'network'>
+		/**
+		 * С​о​х​р​а​н​и​т​ь​ ​э​т​у​ ​к​а​р​т​у
+		 */
+		saveCardTitle: string
+		/**
+		 * В​ ​с​л​е​д​у​ю​щ​и​й​ ​р​а​з​ ​ф​о​р​м​а​ ​п​р​о​д​а​ж​и​ ​п​р​е​д​л​о​ж​и​т​ ​е​ё​ ​п​е​р​в​о​й​.
+		 */
+		saveCardHint: string
+		/**
+		 * Н​а​з​в​а​н​и​е
+		 */
+		label: string
+		/**
+		 * К​о​ш​е​л​ё​к​ ​{​n​e​t​w​o​r​k​}
+		 * @param {string} network
+		 */
+		defaultWalletLabel: RequiredParams<'network'>
+		/**
+		 * К​а​р​т​а​ ​{​b​a​n​k​}
+		 * @param {string} bank
+		 */
+		defaultCardLabel: RequiredParams<'bank'>
+		/**
+		 * С​о​х​р​а​н​и​т​ь
+		 */
+		save: string
+		/**
+		 * С​о​х​р​а​н​и​т​ь​ ​к​о​ш​е​л​ё​к
+		 */
+		saveWallet: string
+		/**
+		 * С​о​х​р​а​н​и​т​ь​ ​к​а​р​т​у
+		 */
+		saveCard: string
+		/**
+		 * Э​т​о​т​ ​к​о​ш​е​л​ё​к​ ​с​о​х​р​а​н​ё​н​ ​к​а​к​ ​«​{​l​a​b​e​l​}​»​.
+		 * @param {string} label
+		 */
+		walletIsSaved: RequiredParams<'label'>
+		/**
+		 * Э​т​а​ ​к​а​р​т​а​ ​с​о​х​р​а​н​е​н​а​ ​к​а​к​ ​«​{​l​a​b​e​l​}​»​.
+		 * @param {string} label
+		 */
+		cardIsSaved: RequiredParams<'label'>
+		/**
+		 * Н​е​ ​у​д​а​л​о​с​ь​ ​с​о​х​р​а​н​и​т​ь​.
+		 */
+		saveFailed: string
+		/**
+		 * Н​а​с​т​р​о​й​к​и
+		 */
+		settingsEntry: string
+		/**
+		 * Н​а​с​т​р​о​й​к​и
+		 */
+		settingsTitle: string
+		/**
+		 * Я​з​ы​к
+		 */
+		language: string
+		/**
+		 * С​о​х​р​а​н​ё​н​н​ы​е​ ​к​о​ш​е​л​ь​к​и
+		 */
+		wallets: string
+		/**
+		 * С​о​х​р​а​н​ё​н​н​ы​е​ ​к​а​р​т​ы
+		 */
+		cards: string
+		/**
+		 * С​о​х​р​а​н​ё​н​н​ы​х​ ​к​о​ш​е​л​ь​к​о​в​ ​н​е​т​.​ ​К​о​ш​е​л​ё​к​ ​м​о​ж​н​о​ ​с​о​х​р​а​н​и​т​ь​ ​п​о​с​л​е​ ​п​о​к​у​п​к​и​.
+		 */
+		noWallets: string
+		/**
+		 * С​о​х​р​а​н​ё​н​н​ы​х​ ​к​а​р​т​ ​н​е​т​.​ ​К​а​р​т​у​ ​м​о​ж​н​о​ ​с​о​х​р​а​н​и​т​ь​ ​п​о​с​л​е​ ​с​о​з​д​а​н​и​я​ ​п​р​о​д​а​ж​и​.
+		 */
+		noCards: string
+		/**
+		 * Н​е​ ​у​д​а​л​о​с​ь​ ​з​а​г​р​у​з​и​т​ь​ ​с​о​х​р​а​н​ё​н​н​ы​е​ ​к​о​ш​е​л​ь​к​и​ ​и​ ​к​а​р​т​ы​.
+		 */
+		loadFailed: string
+		/**
+		 * П​е​р​е​и​м​е​н​о​в​а​т​ь
+		 */
+		rename: string
+		/**
+		 * П​е​р​е​и​м​е​н​о​в​а​т​ь​ ​«​{​l​a​b​e​l​}​»
+		 * @param {string} label
+		 */
+		renameItem: RequiredParams<'label'>
+		/**
+		 * Н​о​в​о​е​ ​н​а​з​в​а​н​и​е​ ​д​л​я​ ​«​{​l​a​b​e​l​}​»
+		 * @param {string} label
+		 */
+		newLabel: RequiredParams<'label'>
+		/**
+		 * Н​е​ ​у​д​а​л​о​с​ь​ ​п​е​р​е​и​м​е​н​о​в​а​т​ь​.
+		 */
+		renameFailed: string
+		/**
+		 * У​д​а​л​и​т​ь
+		 */
+		'delete': string
+		/**
+		 * У​д​а​л​и​т​ь​ ​«​{​l​a​b​e​l​}​»
+		 * @param {string} label
+		 */
+		deleteItem: RequiredParams<'label'>
+		/**
+		 * У​д​а​л​и​т​ь​ ​«​{​l​a​b​e​l​}​»​?​ ​В​е​р​н​у​т​ь​ ​е​г​о​ ​б​у​д​е​т​ ​н​е​л​ь​з​я​.
+		 * @param {string} label
+		 */
+		deleteConfirm: RequiredParams<'label'>
+		/**
+		 * О​с​т​а​в​и​т​ь
+		 */
+		keep: string
+		/**
+		 * Н​е​ ​у​д​а​л​о​с​ь​ ​у​д​а​л​и​т​ь​.
+		 */
+		deleteFailed: string
+	}
 	buyForm: {
 		/**
 		 * П​о​к​у​п​к​а
@@ -2849,6 +3000,144 @@ export type TranslationFunctions = {
 		 * В этом QR-коде нет адреса кошелька для сети {network}.
 		 */
 		notAddress: (arg: { network: string }) => LocalizedString
+	}
+	savedDetails: {
+		/**
+		 * Сохранённые кошельки
+		 */
+		offeredWallets: () => LocalizedString
+		/**
+		 * Подставить кошелёк «{label}», {address}
+		 */
+		useWallet: (arg: { address: string, label: string }) => LocalizedString
+		/**
+		 * Сохранённые карты
+		 */
+		offeredCards: () => LocalizedString
+		/**
+		 * Подставить карту «{label}», {number}
+		 */
+		useCard: (arg: { label: string, number: string }) => LocalizedString
+		/**
+		 * Сохранить этот кошелёк
+		 */
+		saveWalletTitle: () => LocalizedString
+		/**
+		 * В следующий раз форма покупки предложит его для сети {network}.
+		 */
+		saveWalletHint: (arg: { network: string }) => LocalizedString
+		/**
+		 * Сохранить эту карту
+		 */
+		saveCardTitle: () => LocalizedString
+		/**
+		 * В следующий раз форма продажи предложит её первой.
+		 */
+		saveCardHint: () => LocalizedString
+		/**
+		 * Название
+		 */
+		label: () => LocalizedString
+		/**
+		 * Кошелёк {network}
+		 */
+		defaultWalletLabel: (arg: { network: string }) => LocalizedString
+		/**
+		 * Карта {bank}
+		 */
+		defaultCardLabel: (arg: { bank: string }) => LocalizedString
+		/**
+		 * Сохранить
+		 */
+		save: () => LocalizedString
+		/**
+		 * Сохранить кошелёк
+		 */
+		saveWallet: () => LocalizedString
+		/**
+		 * Сохранить карту
+		 */
+		saveCard: () => LocalizedString
+		/**
+		 * Этот кошелёк сохранён как «{label}».
+		 */
+		walletIsSaved: (arg: { label: string }) => LocalizedString
+		/**
+		 * Эта карта сохранена как «{label}».
+		 */
+		cardIsSaved: (arg: { label: string }) => LocalizedString
+		/**
+		 * Не удалось сохранить.
+		 */
+		saveFailed: () => LocalizedString
+		/**
+		 * Настройки
+		 */
+		settingsEntry: () => LocalizedString
+		/**
+		 * Настройки
+		 */
+		settingsTitle: () => LocalizedString
+		/**
+		 * Язык
+		 */
+		language: () => LocalizedString
+		/**
+		 * Сохранённые кошельки
+		 */
+		wallets: () => LocalizedString
+		/**
+		 * Сохранённые карты
+		 */
+		cards: () => LocalizedString
+		/**
+		 * Сохранённых кошельков нет. Кошелёк можно сохранить после покупки.
+		 */
+		noWallets: () => LocalizedString
+		/**
+		 * Сохранённых карт нет. Карту можно сохранить после создания продажи.
+		 */
+		noCards: () => LocalizedString
+		/**
+		 * Не удалось загрузить сохранённые кошельки и карты.
+		 */
+		loadFailed: () => LocalizedString
+		/**
+		 * Переименовать
+		 */
+		rename: () => LocalizedString
+		/**
+		 * Переименовать «{label}»
+		 */
+		renameItem: (arg: { label: string }) => LocalizedString
+		/**
+		 * Новое название для «{label}»
+		 */
+		newLabel: (arg: { label: string }) => LocalizedString
+		/**
+		 * Не удалось переименовать.
+		 */
+		renameFailed: () => LocalizedString
+		/**
+		 * Удалить
+		 */
+		'delete': () => LocalizedString
+		/**
+		 * Удалить «{label}»
+		 */
+		deleteItem: (arg: { label: string }) => LocalizedString
+		/**
+		 * Удалить «{label}»? Вернуть его будет нельзя.
+		 */
+		deleteConfirm: (arg: { label: string }) => LocalizedString
+		/**
+		 * Оставить
+		 */
+		keep: () => LocalizedString
+		/**
+		 * Не удалось удалить.
+		 */
+		deleteFailed: () => LocalizedString
 	}
 	buyForm: {
 		/**

@@ -64,6 +64,8 @@ const OfficeDetails = onDemand(() =>
 );
 // The operators' console: its own chunk, which customers never load.
 const ConsoleRoutes = onDemand(() => import('./console-routes').then((m) => m.ConsoleRoutes));
+// Settings: the language and the saved details
+const Settings = onDemand(() => import('./screens/settings/settings').then((m) => m.Settings));
 // History and the order screens
 const MyOrders = onDemand(() => import('./screens/history/my-orders').then((m) => m.MyOrders));
 const ORDER_SCREEN_COMPONENTS: Record<OrderScreen, OnDemand<{ readonly orderId: string }>> = {
@@ -104,6 +106,7 @@ export function AppRoutes() {
         <Route path="/office-exchange" component={OfficeExchange} />
         <Route path="/office-details" component={OfficeDetails} />
         <Route path="/my-orders" component={MyOrders} />
+        <Route path="/settings" component={Settings} />
         {ORDER_SCREENS.map((screen) => {
           const Screen = ORDER_SCREEN_COMPONENTS[screen];
           return (

@@ -125,7 +125,7 @@ export function stubDialogs(confirmAnswer = true) {
 // ---------------------------------------------------------------------------------------------
 // The fake API
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface ApiCall {
   readonly method: HttpMethod;

@@ -23,6 +23,7 @@ import {
   type BuyOrder,
   type BuyOrderOptions,
 } from '../hooks/use-buy-order';
+import { useSavedDetails } from '../hooks/use-saved-details';
 import { useI18nContext } from '../i18n/language';
 import { CryptoAmountInput, FiatAmountInput } from './amount-inputs';
 import { CoinRateSection } from './coin-rate-section';
@@ -30,6 +31,7 @@ import { FieldError } from './field-error';
 import { FieldInput } from './field-input';
 import { NetworkSelect } from './network-select';
 import { OrderFormSubmit } from './order-form-submit';
+import { SavedWalletChoices } from './saved-choices';
 import { ScanRefusedText, WalletScanButton, type ScanRefused } from './wallet-scan';
 
 export interface BuyFormProps extends BuyOrderOptions {
@@ -175,8 +177,9 @@ function BuyExtra({
 }
 
 /**
- * The network of the coin and the wallet the coins go to, its placeholder that network's, typed
- * or scanned (a refused scan's message stays until the customer types, scans or changes network).
+ * The network of the coin and the wallet the coins go to, its placeholder that network's, typed,
+ * scanned or picked among the saved wallets of that network (a refused scan's message stays until
+ * the customer types, scans, picks or changes network).
  */
 function BuyWallet({ options }: { readonly options: BuyFormProps }) {
   const { LL } = useI18nContext();
@@ -186,6 +189,7 @@ function BuyWallet({ options }: { readonly options: BuyFormProps }) {
     name: ['cryptoCurrency', 'network', 'walletAddress'],
   });
   const [scanRefused, setScanRefused] = useState<ScanRefused | null>(null);
+  const saved = useSavedDetails();
   const errorText = useBuyErrorText(form.control, options);
   const set = fieldSetter(form);
   const setWallet = (next: string) => {
@@ -193,35 +197,40 @@ function BuyWallet({ options }: { readonly options: BuyFormProps }) {
     set('walletAddress', next);
   };
   return (
-    <Section>
-      <NetworkSelect
-        label={LL.buyForm.network()}
-        networks={networksFor(options.method, coin)}
-        value={network}
-        onChange={(next) => {
-          setScanRefused(null);
-          set('network', next);
-        }}
-      />
-      <FieldInput
-        header={LL.buyForm.walletAddress()}
-        name="walletAddress"
-        code
-        placeholder={
-          isEvmNetwork(network)
-            ? LL.buyForm.walletPlaceholderEvm()
-            : LL.buyForm.walletPlaceholderTron()
-        }
-        value={walletAddress}
-        error={errorText(form.formState.errors.walletAddress?.message)}
-        errorTestId="wallet-error"
-        onChange={(event) => setWallet(event.target.value)}
-        after={
-          <WalletScanButton network={network} onAddress={setWallet} onRefused={setScanRefused} />
-        }
-      />
-      <ScanRefusedText refused={scanRefused?.network === network ? scanRefused : null} />
-    </Section>
+    <>
+      <Section>
+        <NetworkSelect
+          label={LL.buyForm.network()}
+          networks={networksFor(options.method, coin)}
+          value={network}
+          onChange={(next) => {
+            setScanRefused(null);
+            set('network', next);
+          }}
+        />
+      </Section>
+      <SavedWalletChoices network={network} wallets={saved.details?.wallets} onPick={setWallet} />
+      <Section>
+        <FieldInput
+          header={LL.buyForm.walletAddress()}
+          name="walletAddress"
+          code
+          placeholder={
+            isEvmNetwork(network)
+              ? LL.buyForm.walletPlaceholderEvm()
+              : LL.buyForm.walletPlaceholderTron()
+          }
+          value={walletAddress}
+          error={errorText(form.formState.errors.walletAddress?.message)}
+          errorTestId="wallet-error"
+          onChange={(event) => setWallet(event.target.value)}
+          after={
+            <WalletScanButton network={network} onAddress={setWallet} onRefused={setScanRefused} />
+          }
+        />
+        <ScanRefusedText refused={scanRefused?.network === network ? scanRefused : null} />
+      </Section>
+    </>
   );
 }
 

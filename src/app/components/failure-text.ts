@@ -31,6 +31,7 @@ const EXPLAINED: readonly ErrorCode[] = [
   'NO_FILE',
   'RATE_LIMITED',
   'OPERATOR_REOPEN',
+  'SAVED_DETAILS_FULL',
 ];
 
 /**

@@ -1,5 +1,5 @@
 /**
- * `/currencies`: the five currencies, the hint, My orders and Logout (spec section 2); for an
+ * `/currencies`: the five currencies, the hint, My orders, Settings and Logout (spec section 2); for an
  * operator (the server says so in `GET /api/me`), the entry to the console.
  */
 import { Button, Cell, List, Section } from '@telegram-apps/telegram-ui';
@@ -71,6 +71,15 @@ export function Currencies() {
             {LL.currencies.consoleEntry()}
           </Button>
         )}
+        <Button
+          size="l"
+          stretched
+          mode="plain"
+          onClick={() => navigate('/settings')}
+          data-testid="settings-entry"
+        >
+          {LL.savedDetails.settingsEntry()}
+        </Button>
         <Button
           size="l"
           stretched

@@ -14,6 +14,7 @@ import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
 import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
+import { SaveCardOffer, SaveWalletOffer } from '../../components/save-offer';
 import { Screen } from '../../components/screen';
 import { ChainCheckRow } from '../../components/chain-check-row';
 import { ElectronicReceiptRow } from '../../components/tx-hash-row';
@@ -60,7 +61,10 @@ export function Complete({ orderId }: { readonly orderId: string }) {
   );
 }
 
-/** COMPLETED: success, the amounts, the electronic receipt and what the chain shows of it. */
+/**
+ * COMPLETED: success, the amounts, the electronic receipt and what the chain shows of it, and the
+ * offer to keep the order's wallet or card for the next one.
+ */
 function Completed({ order }: { readonly order: OrderDetails }) {
   const { LL } = useI18nContext();
   return (
@@ -78,6 +82,8 @@ function Completed({ order }: { readonly order: OrderDetails }) {
           </Section>
         )}
         <ChainCheckRow check={order.chainCheck} of="payout" />
+        <SaveWalletOffer order={order} />
+        <SaveCardOffer order={order} />
       </List>
     </>
   );

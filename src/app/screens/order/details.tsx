@@ -16,6 +16,7 @@ import { NoteText } from '../../components/order-ended';
 import { moneyNote, rejectReasonText } from '../../../shared/order-ended';
 import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
+import { SaveWalletOffer } from '../../components/save-offer';
 import { Screen } from '../../components/screen';
 import { ElectronicReceiptRow, TxHashRow } from '../../components/tx-hash-row';
 import { useDateTime } from '../../hooks/use-date-time';
@@ -84,6 +85,7 @@ function DetailsBody({ order }: { readonly order: OrderDetails }) {
             <ElectronicReceiptRow order={order} />
           </Section>
         )}
+        {order.status === 'COMPLETED' && <SaveWalletOffer order={order} />}
       </List>
     </>
   );

@@ -2,7 +2,8 @@
  * `/order/{orderId}/sell-waiting`: the chain check of a sell (spec sections 2 and 4): the amounts
  * and the submitted hash while the table's polling waits for the order to move on, with what the
  * chain shows of it where the network is checked on the chain; support with the
- * order's number. The hash opens on the network's block explorer.
+ * order's number. The hash opens on the network's block explorer. The card of a sell made in this
+ * tab may be saved here for the next sell.
  */
 import { List, Placeholder, Section, Spinner } from '@telegram-apps/telegram-ui';
 import { ChainCheckRow, showsDepositCheck } from '../../components/chain-check-row';
@@ -11,6 +12,7 @@ import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
 import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
+import { SaveCardOffer } from '../../components/save-offer';
 import { Screen } from '../../components/screen';
 import { TxHashRow } from '../../components/tx-hash-row';
 import { useOrderScreen } from '../../hooks/use-order-screen';
@@ -54,6 +56,7 @@ export function SellWaiting({ orderId }: { readonly orderId: string }) {
                 />
               </Section>
             )}
+            <SaveCardOffer order={order} />
           </List>
           <div className="screen__actions">
             <MyOrdersButton />

@@ -23,9 +23,11 @@ import { FieldInput } from '../../components/field-input';
 import { formErrorText } from '../../components/form-error-text';
 import { NetworkSelect } from '../../components/network-select';
 import { OrderFormSubmit } from '../../components/order-form-submit';
+import { SavedCardChoices } from '../../components/saved-choices';
 import { RequireCurrency } from '../../components/require-currency';
 import { Screen } from '../../components/screen';
 import { fieldSetter } from '../../forms';
+import { useSavedDetails } from '../../hooks/use-saved-details';
 import { useSellOrder, type SellOrder } from '../../hooks/use-sell-order';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 
@@ -75,6 +77,7 @@ function SellForm() {
             <CoinRateSection rate={order.rate} currency="RUB" computed="fiatAmount" />
             <SellAmounts rate={order.rate} />
             <SellNetwork />
+            <SellSavedCards />
             <SellCard />
           </List>
           <SellSubmit order={order} />
@@ -144,6 +147,23 @@ function SellNetwork() {
         onChange={(next) => form.setValue('network', next)}
       />
     </Section>
+  );
+}
+
+/** The saved cards, first: a tap fills the number, the holder and the bank. */
+function SellSavedCards() {
+  const form = useFormContext<SellFormValues>();
+  const saved = useSavedDetails();
+  const set = fieldSetter(form);
+  return (
+    <SavedCardChoices
+      cards={saved.details?.cards}
+      onPick={(card) => {
+        set('cardNumber', cardDigits(card.cardNumber));
+        set('cardHolder', normalizeCardHolder(card.cardHolder));
+        set('bankName', card.bankName);
+      }}
+    />
   );
 }
 
