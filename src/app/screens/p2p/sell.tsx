@@ -5,8 +5,8 @@
  * /order/{orderId}/send-crypto.
  *
  * One react-hook-form form, shared through FormProvider by its parts: the coin and rate, the
- * amounts, the network, the card the roubles go to, and the submit; useSellOrder holds the rate
- * and the order's creation.
+ * amounts, the network, the saved cards (a tap fills the card), the card the roubles go to, and
+ * the submit; useSellOrder holds the rate and the order's creation.
  */
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { List, Section } from '@telegram-apps/telegram-ui';
