@@ -57,7 +57,7 @@ async function openForm(path: string, language: 'ru' | 'en' = 'en') {
 }
 
 const offered = () =>
-  [...document.querySelectorAll<HTMLElement>('[data-saved-wallet]')].map((cell) =>
+  [...document.querySelectorAll<HTMLElement>('[data-saved-choice]')].map((cell) =>
     cell.getAttribute('aria-label'),
   );
 

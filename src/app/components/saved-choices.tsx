@@ -5,6 +5,7 @@
  * Nothing is shown while nothing is saved, or while the list is not known.
  */
 import { Cell, Section } from '@telegram-apps/telegram-ui';
+import type { ReactNode } from 'react';
 import type { NetworkId } from '../../shared/networks';
 import { maskCardNumber, walletsFor } from '../../shared/saved-details';
 import type { SavedCard, SavedWallet } from '../../shared/schemas/saved-details';
@@ -22,6 +23,50 @@ export function shortAddress(address: string): string {
     : `${address.slice(0, ADDRESS_HEAD)}…${address.slice(-ADDRESS_TAIL)}`;
 }
 
+/** One saved item as a choice: its label, what tells it apart, and what a tap does. */
+interface Choice {
+  readonly id: number;
+  readonly label: string;
+  readonly detail: ReactNode;
+  /** The accessible name: what the tap does, with the item named. */
+  readonly name: string;
+  readonly pick: () => void;
+}
+
+/** A section of saved choices under `header`; nothing at all when there is none. */
+function Choices({
+  header,
+  testId,
+  choices,
+}: {
+  readonly header: string;
+  readonly testId: string;
+  readonly choices: readonly Choice[];
+}) {
+  if (choices.length === 0) return null;
+  return (
+    <Section header={header} data-testid={testId}>
+      {choices.map((choice) => (
+        <Cell
+          key={choice.id}
+          Component="button"
+          type="button"
+          className="saved-choice"
+          data-saved-choice={choice.id}
+          aria-label={choice.name}
+          subtitle={choice.detail}
+          onClick={() => {
+            hapticSelection();
+            choice.pick();
+          }}
+        >
+          {choice.label}
+        </Cell>
+      ))}
+    </Section>
+  );
+}
+
 export function SavedWalletChoices({
   network,
   wallets,
@@ -32,31 +77,18 @@ export function SavedWalletChoices({
   readonly onPick: (address: string) => void;
 }) {
   const { LL } = useI18nContext();
-  const offered = walletsFor(network, wallets ?? []);
-  if (offered.length === 0) return null;
+  const choices = walletsFor(network, wallets ?? []).map((wallet) => {
+    const address = shortAddress(wallet.address);
+    return {
+      id: wallet.id,
+      label: wallet.label,
+      detail: <span className="saved-choice__code">{address}</span>,
+      name: LL.savedDetails.useWallet({ label: wallet.label, address }),
+      pick: () => onPick(wallet.address),
+    };
+  });
   return (
-    <Section header={LL.savedDetails.offeredWallets()} data-testid="saved-wallets">
-      {offered.map((wallet) => (
-        <Cell
-          key={wallet.id}
-          Component="button"
-          type="button"
-          className="saved-choice"
-          data-saved-wallet={wallet.id}
-          aria-label={LL.savedDetails.useWallet({
-            label: wallet.label,
-            address: shortAddress(wallet.address),
-          })}
-          subtitle={<span className="saved-choice__code">{shortAddress(wallet.address)}</span>}
-          onClick={() => {
-            hapticSelection();
-            onPick(wallet.address);
-          }}
-        >
-          {wallet.label}
-        </Cell>
-      ))}
-    </Section>
+    <Choices header={LL.savedDetails.offeredWallets()} testId="saved-wallets" choices={choices} />
   );
 }
 
@@ -68,29 +100,15 @@ export function SavedCardChoices({
   readonly onPick: (card: SavedCard) => void;
 }) {
   const { LL } = useI18nContext();
-  if (cards === undefined || cards.length === 0) return null;
-  return (
-    <Section header={LL.savedDetails.offeredCards()} data-testid="saved-cards">
-      {cards.map((card) => (
-        <Cell
-          key={card.id}
-          Component="button"
-          type="button"
-          className="saved-choice"
-          data-saved-card={card.id}
-          aria-label={LL.savedDetails.useCard({
-            label: card.label,
-            number: maskCardNumber(card.cardNumber),
-          })}
-          subtitle={`${maskCardNumber(card.cardNumber)} · ${card.bankName}`}
-          onClick={() => {
-            hapticSelection();
-            onPick(card);
-          }}
-        >
-          {card.label}
-        </Cell>
-      ))}
-    </Section>
-  );
+  const choices = (cards ?? []).map((card) => {
+    const number = maskCardNumber(card.cardNumber);
+    return {
+      id: card.id,
+      label: card.label,
+      detail: `${number} · ${card.bankName}`,
+      name: LL.savedDetails.useCard({ label: card.label, number }),
+      pick: () => onPick(card),
+    };
+  });
+  return <Choices header={LL.savedDetails.offeredCards()} testId="saved-cards" choices={choices} />;
 }

@@ -94,51 +94,71 @@ export function SavedItem(props: SavedItemProps) {
       {item.error !== null && <FieldError text={item.error} testId={`${props.testId}-error`} />}
       <div className="saved-item__actions">
         {item.draft === null ? (
-          <>
-            <Button
-              type="button"
-              size="s"
-              mode="bezeled"
-              aria-label={LL.savedDetails.renameItem({ label: props.label })}
-              disabled={item.busy}
-              onClick={() => item.edit(props.label)}
-            >
-              {LL.savedDetails.rename()}
-            </Button>
-            <Button
-              type="button"
-              size="s"
-              mode="plain"
-              aria-label={LL.savedDetails.deleteItem({ label: props.label })}
-              loading={item.busy}
-              onClick={() => void item.remove()}
-            >
-              {LL.savedDetails.delete()}
-            </Button>
-          </>
+          <ItemActions
+            busy={item.busy}
+            first={{
+              text: LL.savedDetails.rename(),
+              name: LL.savedDetails.renameItem({ label: props.label }),
+              run: () => item.edit(props.label),
+            }}
+            second={{
+              text: LL.savedDetails.delete(),
+              name: LL.savedDetails.deleteItem({ label: props.label }),
+              run: () => void item.remove(),
+            }}
+            loading="second"
+          />
         ) : (
-          <>
-            <Button
-              type="button"
-              size="s"
-              mode="bezeled"
-              loading={item.busy}
-              onClick={() => void item.rename()}
-            >
-              {LL.savedDetails.save()}
-            </Button>
-            <Button
-              type="button"
-              size="s"
-              mode="plain"
-              disabled={item.busy}
-              onClick={() => item.edit(null)}
-            >
-              {LL.common.cancel()}
-            </Button>
-          </>
+          <ItemActions
+            busy={item.busy}
+            first={{ text: LL.savedDetails.save(), run: () => void item.rename() }}
+            second={{ text: LL.common.cancel(), run: () => item.edit(null) }}
+            loading="first"
+          />
         )}
       </div>
     </li>
+  );
+}
+
+interface ItemAction {
+  readonly text: string;
+  /** The accessible name, when the text alone does not say which item it acts on. */
+  readonly name?: string;
+  readonly run: () => void;
+}
+
+/**
+ * An item's two actions: the first bezeled, the second plain. While one runs, it shows it
+ * (`loading`) and the other waits.
+ */
+function ItemActions({
+  busy,
+  first,
+  second,
+  loading,
+}: {
+  readonly busy: boolean;
+  readonly first: ItemAction;
+  readonly second: ItemAction;
+  readonly loading: 'first' | 'second';
+}) {
+  const button = (action: ItemAction, mode: 'bezeled' | 'plain', runs: boolean) => (
+    <Button
+      type="button"
+      size="s"
+      mode={mode}
+      aria-label={action.name}
+      {...(runs ? { loading: busy } : { disabled: busy })}
+      onClick={action.run}
+    >
+      {action.text}
+    </Button>
+  );
+  return (
+    <>
+      {button(first, 'bezeled', loading === 'first')}
+      {button(second, 'plain', loading === 'second')}
+    </>
   );
 }

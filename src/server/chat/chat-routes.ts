@@ -28,9 +28,8 @@ import { orderIdParam } from '../platform/http/validation';
 import { customerCalls } from '../platform/identity/identity-plugin';
 import { POLLED } from '../platform/logging/request-log';
 import { checkInScope } from '../operator/queue';
+import { readsFileBodies, sendDownload } from '../receipts/file-transfer';
 import { ReceivedDataUrl } from '../receipts/receipt-body';
-import { parseReceiptJson } from '../receipts/receipt-json';
-import type { ReceiptDownload } from '../receipts/receipts';
 import { checkChatOrder, openAttachment, readChat, writeMessage, type ChatParty } from './chat';
 import { toChatMessage, toOperatorChatMessage } from './chat-view';
 
@@ -54,32 +53,6 @@ function chatAnswers(schema: v.GenericSchema) {
 const ATTACHMENT_FILE = described(
   "The attachment's file (image/jpeg, image/png, image/webp, image/heic or application/pdf)",
 );
-
-/**
- * A scope's bodies: a message's is read as a receipt's is, and its file, when the message did not
- * keep it (refused, or a body that failed its schema), is gone before the answer leaves.
- */
-function messageBodies(app: ContractInstance): void {
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', parseReceiptJson);
-  app.addHook('onSend', async (request, _reply, payload) => {
-    const { fileData } = (request.body ?? {}) as { fileData?: unknown };
-    if (fileData instanceof ReceivedDataUrl) await fileData.discard();
-    return payload;
-  });
-}
-
-/** A file sent as a download, never cached, never shown in place of the app. */
-function sendFile(reply: FastifyReply, download: ReceiptDownload): FastifyReply {
-  return reply
-    .header('content-type', download.mimeType)
-    .header('cache-control', 'private, no-store')
-    .header(
-      'content-disposition',
-      `attachment; filename*=UTF-8''${encodeURIComponent(download.fileName)}`,
-    )
-    .send(download.file);
-}
 
 /** The three calls of one side: read the chat, write in it, fetch a message's file. */
 interface SideRoutes {
@@ -139,7 +112,7 @@ function sideRoutes(app: ContractInstance, side: SideRoutes): void {
     { schema: { tags, params: ChatAttachmentParamsSchema, response: ATTACHMENT_FILE } },
     async (request, reply) => {
       const { id, messageId } = request.params;
-      return sendFile(reply, await openAttachment(app, side.party(request), id, messageId));
+      return sendDownload(reply, await openAttachment(app, side.party(request), id, messageId));
     },
   );
 }
@@ -148,7 +121,7 @@ function sideRoutes(app: ContractInstance, side: SideRoutes): void {
 export const customerChatRoutes: FastifyPluginCallback = (plain, _options, done) => {
   const app = plain.withTypeProvider<ValibotTypeProvider>();
   customerCalls(app);
-  messageBodies(app);
+  readsFileBodies(app);
   sideRoutes(app, {
     prefix: '/api/orders',
     tags: ['orders'],
@@ -170,7 +143,7 @@ export const operatorChatRoutes: FastifyPluginCallback = (plain, _options, done)
     if (request.consoleScope === null) return;
     await checkInScope(app, orderIdParam(request.params), request.consoleScope);
   });
-  messageBodies(app);
+  readsFileBodies(app);
   sideRoutes(app, {
     prefix: '/api/operator/orders',
     tags: ['operator'],

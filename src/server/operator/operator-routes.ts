@@ -43,6 +43,7 @@ import {
 import { answerAction, type OrderActionService } from '../orders/transition';
 import { checkInScope, operatorQueue, searchOrders } from './queue';
 import { readRates, setBaseRate, setSpread } from '../rates/rates';
+import { sendDownload } from '../receipts/file-transfer';
 import { openReceipt } from '../receipts/receipts';
 import { orderIdParam } from '../platform/http/validation';
 import {
@@ -106,14 +107,7 @@ function readRoutes(app: Console): void {
     { schema: { tags, params: ReceiptParamsSchema, response: RECEIPT_FILE } },
     async (request, reply) => {
       const receipt = await openReceipt(app, request.params.id, request.params.receiptId);
-      return reply
-        .header('content-type', receipt.mimeType)
-        .header('cache-control', 'private, no-store')
-        .header(
-          'content-disposition',
-          `attachment; filename*=UTF-8''${encodeURIComponent(receipt.fileName)}`,
-        )
-        .send(receipt.file);
+      return sendDownload(reply, receipt);
     },
   );
 }

@@ -15,7 +15,7 @@ import { documentedAs, ok, type ValibotTypeProvider } from '../platform/http/con
 import { orderIdParam } from '../platform/http/validation';
 import { customerCalls } from '../platform/identity/identity-plugin';
 import { ReceivedDataUrl } from './receipt-body';
-import { parseReceiptJson } from './receipt-json';
+import { readsFileBodies } from './file-transfer';
 
 /** The receipt upload as its parser gives it: the wire's fields, fileData decoded into a file. */
 const ReceivedUploadSchema = documentedAs(
@@ -26,15 +26,7 @@ const ReceivedUploadSchema = documentedAs(
 export const receiptRoutes: FastifyPluginCallback = (plain, _options, done) => {
   const app = plain.withTypeProvider<ValibotTypeProvider>();
   customerCalls(app);
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', parseReceiptJson);
-  // The file written as the body arrived, when the upload did not keep it (refused, or a body
-  // that failed its schema): gone before the answer leaves. A kept one was renamed already.
-  app.addHook('onSend', async (request, _reply, payload) => {
-    const { fileData } = (request.body ?? {}) as { fileData?: unknown };
-    if (fileData instanceof ReceivedDataUrl) await fileData.discard();
-    return payload;
-  });
+  readsFileBodies(app);
   app.post(
     '/api/orders/:id/receipt',
     {

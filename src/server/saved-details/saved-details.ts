@@ -62,15 +62,18 @@ export async function savedDetails(
   };
 }
 
-/** Refuses a new one of `kind` when the customer keeps as many as they may. */
-async function roomFor(db: Kysely<Database>, userId: number, kind: SavedKind): Promise<void> {
+/**
+ * Refuses what was just saved when it leaves the customer more of `kind` than they may keep: a new
+ * one past the limit (the transaction it ran in is undone); one saved again changes no count.
+ */
+async function withinLimit(db: Kysely<Database>, userId: number, kind: SavedKind): Promise<void> {
   const { table, max } = KINDS[kind];
   const { count } = await db
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
     .where('user_id', '=', userId)
     .executeTakeFirstOrThrow();
-  if (Number(count) >= max) throw new AppError('SAVED_DETAILS_FULL', { max });
+  if (Number(count) > max) throw new AppError('SAVED_DETAILS_FULL', { max });
 }
 
 /** Saves a wallet for its network, checked as a typed one is; saved again, it is renamed. */
@@ -83,14 +86,6 @@ export async function saveWallet(
   const key = walletKey(network, address);
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
-    const kept = await trx
-      .selectFrom('saved_wallets')
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('network', '=', network)
-      .where('address_key', '=', key)
-      .executeTakeFirst();
-    if (kept === undefined) await roomFor(trx, userId, 'wallets');
     await trx
       .insertInto('saved_wallets')
       .values({
@@ -108,6 +103,7 @@ export async function saveWallet(
           .doUpdateSet({ address, label, used_at: now }),
       )
       .execute();
+    await withinLimit(trx, userId, 'wallets');
   });
   return savedDetails(ctx.db, userId);
 }
@@ -121,18 +117,12 @@ export async function saveCard(
   const now = ctx.now();
   const card = { card_holder: cardHolder.toUpperCase(), bank_name: bankName, label, used_at: now };
   await ctx.db.transaction().execute(async (trx) => {
-    const kept = await trx
-      .selectFrom('saved_cards')
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('card_number', '=', cardNumber)
-      .executeTakeFirst();
-    if (kept === undefined) await roomFor(trx, userId, 'cards');
     await trx
       .insertInto('saved_cards')
       .values({ user_id: userId, card_number: cardNumber, created_at: now, ...card })
       .onConflict((oc) => oc.columns(['user_id', 'card_number']).doUpdateSet(card))
       .execute();
+    await withinLimit(trx, userId, 'cards');
   });
   return savedDetails(ctx.db, userId);
 }

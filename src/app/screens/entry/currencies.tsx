@@ -3,6 +3,7 @@
  * operator (the server says so in `GET /api/me`), the entry to the console.
  */
 import { Button, Cell, List, Section } from '@telegram-apps/telegram-ui';
+import type { ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import {
   CURRENCIES,
@@ -61,37 +62,41 @@ export function Currencies() {
       <div className="screen__actions">
         <MyOrdersButton />
         {me.data?.operator === true && (
-          <Button
-            size="l"
-            stretched
-            mode="gray"
-            onClick={() => navigate('/console')}
-            data-testid="console-entry"
-          >
+          <ScreenLink mode="gray" testId="console-entry" onClick={() => navigate('/console')}>
             {LL.currencies.consoleEntry()}
-          </Button>
+          </ScreenLink>
         )}
-        <Button
-          size="l"
-          stretched
-          mode="plain"
-          onClick={() => navigate('/settings')}
-          data-testid="settings-entry"
-        >
+        <ScreenLink testId="settings-entry" onClick={() => navigate('/settings')}>
           {LL.savedDetails.settingsEntry()}
-        </Button>
-        <Button
-          size="l"
-          stretched
-          mode="plain"
+        </ScreenLink>
+        <ScreenLink
           onClick={() => {
             clearStoredLanguage();
             navigate('/');
           }}
         >
           {LL.common.logout()}
-        </Button>
+        </ScreenLink>
       </div>
     </Screen>
+  );
+}
+
+/** One of the screen's own buttons below the list: full width, plain unless said otherwise. */
+function ScreenLink({
+  mode = 'plain',
+  testId,
+  onClick,
+  children,
+}: {
+  readonly mode?: 'gray' | 'plain';
+  readonly testId?: string;
+  readonly onClick: () => void;
+  readonly children: ReactNode;
+}) {
+  return (
+    <Button size="l" stretched mode={mode} onClick={onClick} data-testid={testId}>
+      {children}
+    </Button>
   );
 }

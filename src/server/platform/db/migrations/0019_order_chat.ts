@@ -1,18 +1,7 @@
 /** The order chat: its messages, what each side has read, and each order's verification code. */
 import { sql, type Kysely } from 'kysely';
-import {
-  addColumns,
-  bigInteger,
-  createIndex,
-  dropColumns,
-  dropTables,
-  required,
-  runInTurn,
-  serialId,
-  zero,
-  type Dialect,
-  type DialectMigration,
-} from './schema-steps';
+// Every step of this migration is schema-steps.ts's, named by its module.
+import * as step from './schema-steps';
 
 /**
  * The characters of a verification code, as src/shared/verification-code.ts had them when this
@@ -22,7 +11,7 @@ const ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 const CODE_LENGTH = 6;
 
 /** A new random code as an SQL expression of the dialect, evaluated anew for each row. */
-function randomCode(dialect: Dialect): string {
+function randomCode(dialect: step.Dialect): string {
   const pick =
     dialect === 'postgres'
       ? `substr('${ALPHABET}', 1 + floor(random() * 32)::integer, 1)`
@@ -35,16 +24,16 @@ function randomCode(dialect: Dialect): string {
  * An order written without a code (by an instance of the version before, by hand) is given one
  * by the database; the server writes its own, from a cryptographic generator (orders/create.ts).
  */
-async function codeOnInsert(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+async function codeOnInsert(db: Kysely<unknown>, dialect: step.Dialect): Promise<void> {
   if (dialect === 'sqlite') {
-    await runInTurn(db, [
+    await step.runInTurn(db, [
       `CREATE TRIGGER orders_verification_code AFTER INSERT ON orders
        FOR EACH ROW WHEN NEW.verification_code IS NULL
        BEGIN UPDATE orders SET verification_code = ${randomCode(dialect)} WHERE id = NEW.id; END`,
     ]);
     return;
   }
-  await runInTurn(db, [
+  await step.runInTurn(db, [
     `CREATE FUNCTION orders_verification_code() RETURNS trigger LANGUAGE plpgsql AS $$
      BEGIN
        IF NEW.verification_code IS NULL THEN
@@ -57,7 +46,7 @@ async function codeOnInsert(db: Kysely<unknown>, dialect: Dialect): Promise<void
   ]);
 }
 
-export const createOrderChat: DialectMigration = {
+export const createOrderChat: step.DialectMigration = {
   // An order's conversation between its customer and the operators (chat/), kept for good with
   // the order: evidence, which no housekeeping removes. A message holds a text, a file checked
   // and stored as a receipt is (under RECEIPTS_DIR, named by `attachment_key`), or both. What each
@@ -65,27 +54,31 @@ export const createOrderChat: DialectMigration = {
   // order's version (the status answer carries the customer's unread count) and a message is
   // counted unread while its id is above it. Each message is also an order event (`message_id`).
   async up(db, dialect) {
-    const big = bigInteger(dialect);
+    const big = step.bigInteger(dialect);
     await db.schema
       .createTable('order_messages')
-      .$call(serialId(dialect))
+      .$call(step.serialId(dialect))
       .addColumn('order_id', 'text', (c) => c.notNull().references('orders.id'))
-      .addColumn('author', 'text', required)
-      .addColumn('author_id', big, required)
+      .addColumn('author', 'text', step.required)
+      .addColumn('author_id', big, step.required)
       .addColumn('text', 'text')
       .addColumn('attachment_name', 'text')
       .addColumn('attachment_type', 'text')
       .addColumn('attachment_size', 'integer')
       .addColumn('attachment_sha256', 'text')
       .addColumn('attachment_key', 'text', (c) => c.unique())
-      .addColumn('created_at', big, required)
+      .addColumn('created_at', big, step.required)
       .execute();
     // A chat read in order, and the unread count of one side: (order, author, id).
-    await createIndex(db, 'order_messages_order', 'order_messages', ['order_id', 'author', 'id']);
-    await addColumns(db, [
+    await step.createIndex(db, 'order_messages_order', 'order_messages', [
+      'order_id',
+      'author',
+      'id',
+    ]);
+    await step.addColumns(db, [
       ['orders', 'verification_code', 'text'],
-      ['orders', 'customer_read_message_id', big, zero],
-      ['orders', 'operator_read_message_id', big, zero],
+      ['orders', 'customer_read_message_id', big, step.zero],
+      ['orders', 'operator_read_message_id', big, step.zero],
       ['order_events', 'message_id', big],
     ]);
     await codeOnInsert(db, dialect);
@@ -97,7 +90,7 @@ export const createOrderChat: DialectMigration = {
     }
   },
   async down(db, dialect) {
-    await runInTurn(
+    await step.runInTurn(
       db,
       dialect === 'postgres'
         ? [
@@ -106,12 +99,12 @@ export const createOrderChat: DialectMigration = {
           ]
         : ['DROP TRIGGER orders_verification_code'],
     );
-    await dropColumns(db, [
+    await step.dropColumns(db, [
       ['order_events', 'message_id'],
       ['orders', 'operator_read_message_id'],
       ['orders', 'customer_read_message_id'],
       ['orders', 'verification_code'],
     ]);
-    await dropTables(db, ['order_messages']);
+    await step.dropTables(db, ['order_messages']);
   },
 };
