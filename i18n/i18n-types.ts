@@ -1922,6 +1922,17 @@ export type NamespaceBotTranslation = {
 		 * @param {string} number
 		 */
 		reminderSend: RequiredParams<'amount' | 'deadline' | 'network' | 'number'>
+		/**
+		 * �​�​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​,​ ​к​о​д​ ​<​b​>​{​c​o​d​e​}​<​/​b​>​:​ ​о​б​м​е​н​н​и​к​ ​п​и​ш​е​т​ ​в​ ​ч​а​т​е​ ​з​а​к​а​з​а​.​
+	​
+	​{​m​e​s​s​a​g​e​}​
+	​
+	​О​б​м​е​н​н​и​к​ ​п​и​ш​е​т​ ​т​о​л​ь​к​о​ ​в​ ​ч​а​т​е​ ​з​а​к​а​з​а​ ​и​ ​в​ ​э​т​о​м​ ​б​о​т​е​,​ ​с​ ​э​т​и​м​ ​к​о​д​о​м​,​ ​и​ ​н​и​к​о​г​д​а​ ​н​е​ ​п​р​о​с​и​т​ ​п​л​а​т​и​т​ь​ ​в​н​е​ ​р​е​к​в​и​з​и​т​о​в​ ​и​ ​с​у​м​м​ы​ ​з​а​к​а​з​а​.
+		 * @param {string} code
+		 * @param {string} message
+		 * @param {string} number
+		 */
+		operatorMessage: RequiredParams<'code' | 'message' | 'number'>
 	}
 	operators: {
 		/**
@@ -1978,6 +1989,18 @@ export type NamespaceBotTranslation = {
 		 * @param {string} total
 		 */
 		flagWaiting: RequiredParams<'customer' | 'kind' | 'number' | 'total'>
+		/**
+		 * �​�​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​,​ ​к​о​д​ ​{​c​o​d​e​}​:​ ​к​л​и​е​н​т​ ​п​и​ш​е​т​ ​в​ ​ч​а​т​е​ ​з​а​к​а​з​а​.​
+	​
+	​{​m​e​s​s​a​g​e​}​
+	​
+	​К​л​и​е​н​т​:​ ​{​c​u​s​t​o​m​e​r​}
+		 * @param {string} code
+		 * @param {string} customer
+		 * @param {string} message
+		 * @param {string} number
+		 */
+		customerMessage: RequiredParams<'code' | 'customer' | 'message' | 'number'>
 		/**
 		 * �​�​ ​П​е​р​е​в​о​д​ ​н​а​ ​н​а​ш​ ​а​д​р​е​с​ ​д​е​п​о​з​и​т​а​ ​в​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​,​ ​к​о​т​о​р​ы​й​ ​н​е​ ​п​о​д​о​ш​ё​л​ ​н​и​ ​к​ ​о​д​н​о​м​у​ ​з​а​к​а​з​у​:​ ​<​b​>​{​a​m​o​u​n​t​}​<​/​b​>​
 	​О​т​п​р​а​в​и​т​е​л​ь​ ​(​ц​е​л​и​к​о​м​,​ ​с​в​е​р​ь​т​е​ ​к​а​ж​д​ы​й​ ​с​и​м​в​о​л​)​:​ ​<​c​o​d​e​>​{​s​e​n​d​e​r​}​<​/​c​o​d​e​>​
@@ -2122,6 +2145,13 @@ export type NamespaceBotTranslation = {
 			SELL_OFFICE: string
 		}
 	}
+	chat: {
+		/**
+		 * �​�​ ​Ф​а​й​л​:​ ​{​n​a​m​e​}
+		 * @param {string} name
+		 */
+		file: RequiredParams<'name'>
+	}
 	summaries: {
 		/**
 		 * �​�​ ​{​s​h​o​w​n​}​ ​{​{​н​о​в​ы​х​ ​з​а​к​а​з​о​в​|​н​о​в​ы​й​ ​з​а​к​а​з​|​н​о​в​ы​х​ ​з​а​к​а​з​а​|​н​о​в​ы​х​ ​з​а​к​а​з​а​|​н​о​в​ы​х​ ​з​а​к​а​з​о​в​|​н​о​в​о​г​о​ ​з​а​к​а​з​а​}​}​.​ ​В​с​е​ ​о​н​и​ ​в​ ​о​ч​е​р​е​д​и​ ​к​о​н​с​о​л​и​.
@@ -2158,6 +2188,11 @@ export type NamespaceBotTranslation = {
 		 * @param {string} shown
 		 */
 		flag_waiting: RequiredParams<'shown'>
+		/**
+		 * �​�​ ​{​s​h​o​w​n​}​ ​{​{​с​о​о​б​щ​е​н​и​й​|​с​о​о​б​щ​е​н​и​е​|​с​о​о​б​щ​е​н​и​я​|​с​о​о​б​щ​е​н​и​я​|​с​о​о​б​щ​е​н​и​й​|​с​о​о​б​щ​е​н​и​я​}​}​ ​о​т​ ​к​л​и​е​н​т​о​в​ ​в​ ​ч​а​т​а​х​ ​з​а​к​а​з​о​в​.​ ​В​с​е​ ​о​н​и​ ​в​ ​о​ч​е​р​е​д​и​ ​к​о​н​с​о​л​и​.
+		 * @param {string} shown
+		 */
+		customer_message: RequiredParams<'shown'>
 		/**
 		 * �​�​ ​{​s​h​o​w​n​}​ ​{​{​п​е​р​е​в​о​д​о​в​|​п​е​р​е​в​о​д​|​п​е​р​е​в​о​д​а​|​п​е​р​е​в​о​д​а​|​п​е​р​е​в​о​д​о​в​|​п​е​р​е​в​о​д​а​}​}​ ​н​а​ ​а​д​р​е​с​ ​д​е​п​о​з​и​т​а​,​ ​{​{​к​о​т​о​р​ы​е​|​к​о​т​о​р​ы​й​|​к​о​т​о​р​ы​е​|​к​о​т​о​р​ы​е​|​к​о​т​о​р​ы​е​|​к​о​т​о​р​ы​е​}​}​ ​н​е​ ​п​о​д​о​ш​л​и​ ​н​и​ ​к​ ​о​д​н​о​м​у​ ​з​а​к​а​з​у​.​ ​В​с​е​ ​о​н​и​ ​в​ ​о​ч​е​р​е​д​и​ ​к​о​н​с​о​л​и​.
 		 * @param {string} shown
@@ -4482,6 +4517,14 @@ export type TranslationFunctions = {
 			 * Заказ №{number}: осталось 5 минут, чтобы отправить <b>{amount}</b> в сети {network} (до {deadline} по Москве). Уже отправили? Укажите хеш транзакции в приложении.
 			 */
 			reminderSend: (arg: { amount: string, deadline: string, network: string, number: string }) => LocalizedString
+			/**
+			 * 💬 Заказ №{number}, код <b>{code}</b>: обменник пишет в чате заказа.
+	
+		{message}
+	
+		Обменник пишет только в чате заказа и в этом боте, с этим кодом, и никогда не просит платить вне реквизитов и суммы заказа.
+			 */
+			operatorMessage: (arg: { code: string, message: string, number: string }) => LocalizedString
 		}
 		operators: {
 			/**
@@ -4516,6 +4559,14 @@ export type TranslationFunctions = {
 		Клиент: {customer}
 			 */
 			flagWaiting: (arg: { customer: string, kind: string, number: string, total: string }) => LocalizedString
+			/**
+			 * 💬 Заказ №{number}, код {code}: клиент пишет в чате заказа.
+	
+		{message}
+	
+		Клиент: {customer}
+			 */
+			customerMessage: (arg: { code: string, customer: string, message: string, number: string }) => LocalizedString
 			/**
 			 * 💰 Перевод на наш адрес депозита в сети {network}, который не подошёл ни к одному заказу: <b>{amount}</b>
 		Отправитель (целиком, сверьте каждый символ): <code>{sender}</code>
@@ -4638,6 +4689,12 @@ export type TranslationFunctions = {
 				SELL_OFFICE: () => LocalizedString
 			}
 		}
+		chat: {
+			/**
+			 * 📎 Файл: {name}
+			 */
+			file: (arg: { name: string }) => LocalizedString
+		}
 		summaries: {
 			/**
 			 * 🆕 {shown} {{новых заказов|новый заказ|новых заказа|новых заказа|новых заказов|нового заказа}}. Все они в очереди консоли.
@@ -4667,6 +4724,10 @@ export type TranslationFunctions = {
 			 * ⏰ {shown} {{заказов ждут|заказ ждёт|заказа ждут|заказа ждут|заказов ждут|заказа ждут}} оператора больше 10 минут. Все они в очереди консоли.
 			 */
 			flag_waiting: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
+			/**
+			 * 💬 {shown} {{сообщений|сообщение|сообщения|сообщения|сообщений|сообщения}} от клиентов в чатах заказов. Все они в очереди консоли.
+			 */
+			customer_message: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
 			/**
 			 * 💰 {shown} {{переводов|перевод|перевода|перевода|переводов|перевода}} на адрес депозита, {{которые|который|которые|которые|которые|которые}} не подошли ни к одному заказу. Все они в очереди консоли.
 			 */

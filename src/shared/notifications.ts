@@ -16,6 +16,8 @@ export const CUSTOMER_NOTICES = [
   'rejected',
   'cancelled',
   'payment_reminder',
+  // An operator wrote in the order's chat: the message itself, with the order's verification code.
+  'operator_message',
 ] as const;
 export type CustomerNotice = (typeof CUSTOMER_NOTICES)[number];
 
@@ -40,6 +42,8 @@ export const OPERATOR_ALERTS = [
   'flag_reused_receipt',
   'flag_waiting',
   'flag_chain_deposit',
+  // The customer wrote in the order's chat: the message, with a button to the order in the console.
+  'customer_message',
   ...ADDRESS_ALERTS,
 ] as const;
 export type OperatorAlert = (typeof OPERATOR_ALERTS)[number];
@@ -90,6 +94,15 @@ export const CHAIN_FLAGS = [
 export type ChainFlag = (typeof CHAIN_FLAGS)[number];
 
 export type NotificationKind = CustomerNotice | OperatorAlert;
+
+/**
+ * A message written in an order's chat, passed on by the bot: its own message, never part of the
+ * order's thread of status messages (a confirmation edits the last of those, not a chat message).
+ */
+export const CHAT_MESSAGE_KINDS = [
+  'operator_message',
+  'customer_message',
+] as const satisfies readonly NotificationKind[];
 
 export function isCustomerNotice(kind: NotificationKind): kind is CustomerNotice {
   return (CUSTOMER_NOTICES as readonly string[]).includes(kind);

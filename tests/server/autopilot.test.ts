@@ -7,6 +7,7 @@ import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { AUTOPILOT_DELAY_MS, runAutopilot } from '../../src/server/operator/autopilot';
 import { ConfigError, loadConfig } from '../../src/server/platform/config/config';
 import { checkTxHash } from '../../src/shared/addresses';
+import { API_PATHS } from '../../src/shared/api';
 import { AUTOPILOT_OPERATOR_ID } from '../../src/shared/operator-api';
 import { ALICE } from '../helpers/identity';
 import {
@@ -110,6 +111,53 @@ describe('the autopilot plays the operator', () => {
     expect(await status(opened)).toBe('WAITING_REQUISITES');
     expect(await status(actedOn)).toBe('RECEIPT_UPLOADED');
     expect((await orderRow(t.database.db, opened)).taken_by).toBe(OPERATOR.id);
+  });
+});
+
+describe("the autopilot in the order's chat", () => {
+  const write = (id: string, text: string) => send(t, 'POST', API_PATHS.chat(id), ALICE, { text });
+  const messagesOf = (id: string) =>
+    t.database.db
+      .selectFrom('order_messages')
+      .select(['author', 'author_id', 'text'])
+      .where('order_id', '=', id)
+      .orderBy('id')
+      .execute();
+
+  it("answers a customer's first message once, a few seconds later, as the exchange, in both languages", async () => {
+    const id = await createOrderViaHttp(t, ALICE, 'officeBuy');
+    expect((await write(id, 'Здравствуйте, когда будут инструкции?')).statusCode).toBe(201);
+    t.clock.advance(AUTOPILOT_DELAY_MS - 1);
+    await runAutopilot(t.app, t.app.log);
+    expect(await messagesOf(id)).toHaveLength(1);
+    await later();
+    const [, answer] = await messagesOf(id);
+    expect(answer).toMatchObject({ author: 'operator', author_id: AUTOPILOT_OPERATOR_ID });
+    expect(answer?.text).toMatch(/^Демо: .*\nDemo: /s);
+    // The customer is told by the bot, as of any operator's message.
+    const told = await t.database.db
+      .selectFrom('notifications')
+      .select('kind')
+      .where('order_id', '=', id)
+      .where('kind', '=', 'operator_message')
+      .execute();
+    expect(told).toHaveLength(1);
+    expect((await write(id, 'Спасибо')).statusCode).toBe(201);
+    await later();
+    await later();
+    expect((await messagesOf(id)).map((m) => m.author)).toEqual([
+      'customer',
+      'operator',
+      'customer',
+    ]);
+  });
+
+  it('leaves the chat of an order a person took to that person', async () => {
+    const id = await createOrderViaHttp(t, ALICE, 'p2pBuy');
+    expect((await send(t, 'GET', OPERATOR_PATHS.order(id), OPERATOR)).statusCode).toBe(200);
+    expect((await write(id, 'Есть кто?')).statusCode).toBe(201);
+    await later();
+    expect((await messagesOf(id)).map((m) => m.author)).toEqual(['customer']);
   });
 });
 

@@ -26,6 +26,7 @@ import {
   type OperatorOrderResponse,
   type OperatorQueueResponse,
 } from '../../src/shared/operator-api';
+import { renderStored } from '../../src/server/notifications/render';
 import { VERIFICATION_CODE_PATTERN } from '../../src/shared/verification-code';
 import {
   createOrder,
@@ -349,5 +350,68 @@ describe('the verification code', () => {
       codes.add((await statusOf(t, user, id)).verificationCode);
     }
     expect(codes.size).toBe(5);
+  });
+});
+
+describe('the other side is told, through the outbox, with the verification code', () => {
+  const options = { botUsername: 'exchange_bot', supportUrl: 'https://t.me/exchange_support' };
+  const toldOf = async (id: string) =>
+    t.database.db
+      .selectFrom('notifications')
+      .select(['kind', 'recipient', 'payload', 'language'])
+      .where('order_id', '=', id)
+      .where('kind', 'in', ['operator_message', 'customer_message'])
+      .orderBy('id')
+      .execute();
+
+  /** The one message told of an order's chat. */
+  const only = <T>(rows: readonly T[]): T => {
+    expect(rows).toHaveLength(1);
+    const [row] = rows;
+    if (row === undefined) throw new Error('no message was told');
+    return row;
+  };
+
+  it("an operator's message reaches the customer by the bot: the text as text, the file named, the code, a button to the order", async () => {
+    const { user, id } = await newOrder();
+    const code = (await statusOf(t, user, id)).verificationCode;
+    created(
+      await operatorWrite(id, {
+        text: 'Пришлите, пожалуйста, чек <b>целиком</b>',
+        fileName: 'how-to.png',
+        fileData: dataUrl('image/png', png()),
+        fileSize: 2_008,
+      }),
+    );
+    const row = only(await toldOf(id));
+    expect(row).toMatchObject({ kind: 'operator_message', recipient: `customer:${user.id}` });
+    // In the customer's language (their Telegram's here: English), whatever the operators' chat's.
+    expect(row.language).toBe('en');
+    const { text, buttons } = renderStored(row, 'ru', options);
+    expect(text).toContain(`<b>${code}</b>`);
+    expect(text).toContain('Пришлите, пожалуйста, чек &lt;b&gt;целиком&lt;/b&gt;');
+    expect(text).toContain('📎 File: how-to.png');
+    expect(text).toMatch(/never asks you to pay outside the order’s own details/);
+    expect(buttons.map((b) => b.url)).toEqual([`https://t.me/exchange_bot?startapp=order_${id}`]);
+  });
+
+  it("a customer's message reaches the operators' chat: the text, the code and who wrote, a button to the console", async () => {
+    const { user, id } = await newOrder('Вера');
+    const code = (await statusOf(t, user, id)).verificationCode;
+    created(await write(user, id, { text: 'Оплатил, где монеты?' }));
+    const row = only(await toldOf(id));
+    expect(row).toMatchObject({ kind: 'customer_message', recipient: 'operators', language: null });
+    const { text, buttons } = renderStored(row, 'en', options);
+    expect(text).toContain(`code ${code}`);
+    expect(text).toContain('Оплатил, где монеты?');
+    expect(text).toContain(`id ${user.id}`);
+    expect(buttons).toHaveLength(1);
+    expect(buttons[0]?.url).toContain(`console_${id}`);
+  });
+
+  it('a message refused is told to nobody', async () => {
+    const { user, id } = await newOrder();
+    expectError(await write(user, id, { text: '   ' }), 'MESSAGE_EMPTY');
+    expect(await toldOf(id)).toEqual([]);
   });
 });

@@ -210,6 +210,26 @@ describe('the worker sends through the Bot API', () => {
     );
   });
 
+  it("an operator's message in the order's chat is a message of its own: the confirmation that follows edits the requisites' message, not it", async () => {
+    const id = await p2pBuyWithRequisites(BOB, 'en');
+    await drain();
+    const requisitesRow = (await rows()).find((r) => r.kind === 'requisites_ready');
+    const written = await send(t, 'POST', OPERATOR_PATHS.chat(id), OPERATOR, {
+      text: 'We see your transfer coming',
+    });
+    expect(written.statusCode, written.body).toBe(201);
+    await drain();
+    const chatRow = (await rows()).find((r) => r.kind === 'operator_message');
+    expect(chatRow).toMatchObject({ status: 'sent' });
+    expect(chatRow?.message_id).not.toBe(requisitesRow?.message_id);
+    await perform(t, 'confirmPayment', id, BOB);
+    await perform(t, 'uploadReceipt', id, BOB, receiptBody(pngFile(), 'image/png', 'r.png'));
+    await perform(t, 'operatorConfirmPayment', id, BOB);
+    await drain();
+    const edits = api.callsOf('editMessageText');
+    expect(edits.map((e) => e.payload['message_id'])).toEqual([requisitesRow?.message_id]);
+  });
+
   it("one order, one thread: the payment's confirmation edits the message of the requisites; the completion is a new message with the explorer link", async () => {
     const id = await p2pBuyWithRequisites(BOB, 'en');
     await drain();

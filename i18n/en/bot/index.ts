@@ -39,6 +39,8 @@ const en_bot: NamespaceBotTranslation = {
       'Order #{number}: send exactly <b>{amount}</b> on {network}, in one transfer, to\n<code>{address}</code>\nby <b>{deadline}</b> Moscow time. The last digits tell us the transfer is yours: any other amount waits for an operator. Then give the transaction hash in the app.',
     reminderSend:
       'Order #{number}: 5 minutes left to send <b>{amount}</b> on {network} (until {deadline} Moscow time). Already sent? Give the transaction hash in the app.',
+    operatorMessage:
+      '💬 Order #{number}, code <b>{code}</b>: the exchange writes in the order’s chat.\n\n{message}\n\nThe exchange writes only in the order’s chat and in this bot, with this code, and never asks you to pay outside the order’s own details and amount.',
   },
   operators: {
     newOrder:
@@ -53,6 +55,8 @@ const en_bot: NamespaceBotTranslation = {
       '⚠️ Order #{number}: the same receipt is attached to orders {others}. Check the payment.\nCustomer: {customer}',
     flagWaiting:
       '⏰ Order #{number} has waited for an operator over 10 minutes: {kind}, <b>{total}</b>.\nCustomer: {customer}',
+    customerMessage:
+      '💬 Order #{number}, code {code}: the customer writes in the order’s chat.\n\n{message}\n\nCustomer: {customer}',
     unmatchedDeposit:
       '💰 A transfer to our deposit address on {network} that no order could take: <b>{amount}</b>\nFrom (whole, check every character): <code>{sender}</code>\nHash: <code>{hash}</code>\nAttach it to its order in the console, or settle it with the sender.',
     scanBehind:
@@ -101,6 +105,9 @@ const en_bot: NamespaceBotTranslation = {
       SELL_OFFICE: 'sell at an office',
     },
   },
+  chat: {
+    file: '📎 File: {name}',
+  },
   summaries: {
     new_order: '🆕 {shown} new {{count:order|orders}}. All of them are in the console’s queue.',
     receipt_uploaded:
@@ -115,6 +122,8 @@ const en_bot: NamespaceBotTranslation = {
       '⛓ {shown} {{count:transfer|transfers}} checked on the chain {{count:needs|need}} an operator. All of them are in the console’s queue.',
     flag_waiting:
       '⏰ {shown} {{count:order|orders}} waiting for an operator over 10 minutes. All of them are in the console’s queue.',
+    customer_message:
+      '💬 {shown} {{count:message|messages}} from customers in their orders’ chats. All of them are in the console’s queue.',
     unmatched_deposit:
       '💰 {shown} {{count:transfer|transfers}} to a deposit address that no order could take. All of them are in the console’s queue.',
     scan_behind:

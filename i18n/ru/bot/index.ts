@@ -1,7 +1,7 @@
 import type { BaseTranslation } from '../../i18n-types';
 
 /**
- * The bot's messages (issue 12), in Russian, the base locale: only the server loads this
+ * The bot's messages, in Russian, the base locale: only the server loads this
  * namespace, so none of it reaches the customer's app. Values in `{…}` arrive HTML-escaped; the
  * tags here are Telegram's HTML (<b>, <code>, <a>).
  */
@@ -44,6 +44,8 @@ const ru_bot: BaseTranslation = {
       'Заказ №{number:string}: отправьте ровно <b>{amount:string}</b> в сети {network:string}, одним переводом, на адрес\n<code>{address:string}</code>\nдо <b>{deadline:string}</b> по Москве. По последним цифрам мы узнаём ваш перевод: любая другая сумма ждёт оператора. Затем укажите хеш транзакции в приложении.',
     reminderSend:
       'Заказ №{number:string}: осталось 5 минут, чтобы отправить <b>{amount:string}</b> в сети {network:string} (до {deadline:string} по Москве). Уже отправили? Укажите хеш транзакции в приложении.',
+    operatorMessage:
+      '💬 Заказ №{number:string}, код <b>{code:string}</b>: обменник пишет в чате заказа.\n\n{message:string}\n\nОбменник пишет только в чате заказа и в этом боте, с этим кодом, и никогда не просит платить вне реквизитов и суммы заказа.',
   },
   operators: {
     newOrder:
@@ -58,6 +60,8 @@ const ru_bot: BaseTranslation = {
       '⚠️ Заказ №{number:string}: тот же чек приложен к заказам {others:string}. Проверьте оплату.\nКлиент: {customer:string}',
     flagWaiting:
       '⏰ Заказ №{number:string} ждёт оператора больше 10 минут: {kind:string}, <b>{total:string}</b>.\nКлиент: {customer:string}',
+    customerMessage:
+      '💬 Заказ №{number:string}, код {code:string}: клиент пишет в чате заказа.\n\n{message:string}\n\nКлиент: {customer:string}',
     unmatchedDeposit:
       '💰 Перевод на наш адрес депозита в сети {network:string}, который не подошёл ни к одному заказу: <b>{amount:string}</b>\nОтправитель (целиком, сверьте каждый символ): <code>{sender:string}</code>\nХеш: <code>{hash:string}</code>\nПривяжите его к заказу в консоли или урегулируйте с отправителем.',
     scanBehind:
@@ -109,6 +113,9 @@ const ru_bot: BaseTranslation = {
    * A flood's summary in the operators' chat: `shown` is the count as written in the language
    * ("1 234"), `count` picks the plural.
    */
+  chat: {
+    file: '📎 Файл: {name:string}',
+  },
   summaries: {
     new_order:
       '🆕 {shown:string} {{count:новых заказов|новый заказ|новых заказа|новых заказа|новых заказов|нового заказа}}. Все они в очереди консоли.',
@@ -124,6 +131,8 @@ const ru_bot: BaseTranslation = {
       '⛓ {shown:string} {{count:переводов|перевод|перевода|перевода|переводов|перевода}} после проверки в сети {{count:ждут|ждёт|ждут|ждут|ждут|ждут}} оператора. Все они в очереди консоли.',
     flag_waiting:
       '⏰ {shown:string} {{count:заказов ждут|заказ ждёт|заказа ждут|заказа ждут|заказов ждут|заказа ждут}} оператора больше 10 минут. Все они в очереди консоли.',
+    customer_message:
+      '💬 {shown:string} {{count:сообщений|сообщение|сообщения|сообщения|сообщений|сообщения}} от клиентов в чатах заказов. Все они в очереди консоли.',
     unmatched_deposit:
       '💰 {shown:string} {{count:переводов|перевод|перевода|перевода|переводов|перевода}} на адрес депозита, {{count:которые|который|которые|которые|которые|которые}} не подошли ни к одному заказу. Все они в очереди консоли.',
     scan_behind:

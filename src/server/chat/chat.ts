@@ -11,12 +11,13 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { ChatAuthor } from '../../shared/api';
 import type { ServerContext } from '../platform/context';
 import { compiledOnce } from '../platform/db/compiled-once';
-import type { Database, OrderMessagesTable } from '../platform/db/schema';
+import { ORDER_COLUMNS, type Database, type OrderMessagesTable } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
+import { alertOperators, notifyCustomer } from '../notifications/outbox';
 import type { ReceivedDataUrl } from '../receipts/receipt-body';
 import {
   checkReceiptFile,
@@ -243,7 +244,7 @@ export async function writeMessage(
 
 /** The message and its order event, in the caller's transaction. */
 async function insertMessage(
-  trx: Kysely<Database>,
+  trx: Transaction<Database>,
   party: ChatParty,
   orderId: string,
   text: string,
@@ -258,7 +259,7 @@ async function insertMessage(
     .set((eb) => ({ updated_at: eb.ref('updated_at') }))
     .where('id', '=', orderId);
   if (party.side === 'customer') touch = touch.where('user_id', '=', party.telegramId);
-  const order = await touch.returning(['status']).executeTakeFirst();
+  const order = await touch.returning(ORDER_COLUMNS).executeTakeFirst();
   if (order === undefined) throw new AppError('ORDER_NOT_FOUND');
   const message = await trx
     .insertInto('order_messages')
@@ -290,9 +291,18 @@ async function insertMessage(
       created_at: now,
     })
     .execute();
-  // The other side is told from here, in this same transaction, once the outbox has a kind for
-  // a chat message (notifications/outbox.ts): the customer by the bot, the operators in their
-  // chat, each with the order's verification code.
+  // The other side is told through the outbox, in this same transaction: the customer by the
+  // bot, the operators in their chat; each message says the order's verification code.
+  const said = {
+    ...(message.text === null ? {} : { messageText: message.text }),
+    ...(message.attachment_name === null ? {} : { messageFile: message.attachment_name }),
+  };
+  const event = `chat:${message.id}`;
+  if (party.side === 'operator') {
+    await notifyCustomer(trx, 'operator_message', order, event, now, said);
+  } else {
+    await alertOperators(trx, 'customer_message', order, event, now, said);
+  }
   return message;
 }
 

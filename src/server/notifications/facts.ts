@@ -65,6 +65,11 @@ export interface NotificationFacts {
    */
   readonly chainAmount?: string;
   readonly chainHash?: string;
+  /** The order's verification code (shared/verification-code.ts), said by every chat message. */
+  readonly verificationCode?: string;
+  /** A chat message (operator_message, customer_message): its text, and its file's name if any. */
+  readonly messageText?: string;
+  readonly messageFile?: string;
   /** The other orders the same receipt file was sent to (a reused receipt). */
   readonly otherOrderIds?: readonly string[];
   /**
@@ -126,6 +131,7 @@ export async function orderFacts(
         ? null
         : (JSON.parse(order.payout_card) as { cardNumber: string }).cardNumber.slice(-4),
     customer: forCustomer ? null : await customerOf(trx, order.user_id),
+    verificationCode: order.verification_code,
   };
 }
 

@@ -104,6 +104,7 @@ export async function notifyCustomer(
   order: OrderRow,
   event: string,
   now: number,
+  extra: Partial<NotificationFacts> = {},
 ): Promise<void> {
   await enqueue(
     trx,
@@ -113,7 +114,7 @@ export async function notifyCustomer(
       event,
       orderId: order.id,
       language: await customerLanguage(trx, order.user_id),
-      facts: await orderFacts(trx, order, kind),
+      facts: { ...(await orderFacts(trx, order, kind)), ...extra },
     },
     now,
   );

@@ -190,6 +190,24 @@ function chainProblem({ LL, facts, language }: MessageContext): string {
   });
 }
 
+/**
+ * A chat message as the other side reads it in Telegram: its text shown as text (escaped with
+ * the other values), its file named on a line of its own, and the order's verification code.
+ */
+function chatMessage({ LL, facts }: MessageContext): {
+  readonly code: string;
+  readonly message: string;
+} {
+  const lines = [
+    facts.messageText ?? '',
+    facts.messageFile === undefined ? '' : LL.bot.chat.file({ name: facts.messageFile }),
+  ];
+  return {
+    code: facts.verificationCode ?? '',
+    message: lines.filter((line) => line !== '').join('\n'),
+  };
+}
+
 /** A finished order: a sell's payout to the card, an office buy, or a buy's coins sent. */
 function completedText({ LL, facts, common }: MessageContext): string {
   if (facts.type === 'SELL') {
@@ -252,6 +270,10 @@ const MESSAGE_TEXTS: Readonly<Record<OrderMessageKind, (m: MessageContext) => st
       escaped({ ...forOperators(m), others: otherOrders(m.facts) }),
     ),
   flag_waiting: (m) => m.LL.bot.operators.flagWaiting(escaped(forOperators(m))),
+  operator_message: (m) =>
+    m.LL.bot.customer.operatorMessage(escaped({ ...m.common, ...chatMessage(m) })),
+  customer_message: (m) =>
+    m.LL.bot.operators.customerMessage(escaped({ ...forOperators(m), ...chatMessage(m) })),
   flag_chain_deposit: (m) =>
     m.LL.bot.operators.flagChainDeposit(
       escaped({

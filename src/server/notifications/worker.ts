@@ -33,7 +33,11 @@ import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Language } from '../../shared/api';
-import { OPERATOR_ALERTS, type NotificationKind } from '../../shared/notifications';
+import {
+  CHAT_MESSAGE_KINDS,
+  OPERATOR_ALERTS,
+  type NotificationKind,
+} from '../../shared/notifications';
 import type { Dialect } from '../platform/db/migrations';
 import type { Database, NotificationRow } from '../platform/db/schema';
 import type { JobMonitor } from '../platform/jobs/periodic';
@@ -492,6 +496,7 @@ async function lastMessageOf(
     .select('message_id')
     .where('order_id', '=', row.order_id)
     .where('recipient', '=', row.recipient)
+    .where('kind', 'not in', CHAT_MESSAGE_KINDS)
     .where('status', '=', 'sent')
     .where('message_id', 'is not', null)
     .orderBy('id', 'desc')

@@ -26,6 +26,7 @@ import {
   giveOfficeInstructions,
   giveRequisites,
 } from './operator-orders';
+import { writeMessage } from '../chat/chat';
 import { inBatches } from '../platform/jobs/batches';
 import { periodicJob, type JobMonitor, type PeriodicJob } from '../platform/jobs/periodic';
 
@@ -55,6 +56,11 @@ const DEMO_BANK_ACCOUNT: BankRequisites = {
   beneficiaryName: 'ООО «Демо Обмен»',
   beneficiaryAccount: '40702810938000123456',
 };
+
+/** The autopilot's answer to a customer's first message in an order's chat. */
+const CHAT_ANSWER =
+  'Демо: это автоответ обменника. В настоящем сервисе здесь отвечает оператор.\n' +
+  'Demo: this is the exchange answering automatically. In the real service an operator answers here.';
 
 const OFFICE_INSTRUCTIONS =
   'Демо: возьмите паспорт и назовите код брони на ресепшене.\n' +
@@ -181,8 +187,45 @@ export async function runAutopilot(
       return processed;
     },
   });
+  acted += await answerFirstMessages(ctx);
   if (acted > 0) log.info({ orders: acted }, 'autopilot acted');
   return acted;
+}
+
+/**
+ * Answers, once, the chat of each order whose customer wrote and that nobody has answered, a
+ * few seconds after the customer's first message, unless a person has taken the order. Its
+ * message is an operator's like any other: the customer is told by the bot, with the code.
+ */
+async function answerFirstMessages(ctx: ServerContext): Promise<number> {
+  const unanswered = await ctx.db
+    .selectFrom('order_messages as asked')
+    .innerJoin('orders', 'orders.id', 'asked.order_id')
+    .select('asked.order_id')
+    .distinct()
+    .where('asked.author', '=', 'customer')
+    .where('asked.created_at', '<=', ctx.now() - AUTOPILOT_DELAY_MS)
+    .where('orders.taken_by', 'is', null)
+    .where((w) =>
+      w.not(
+        w.exists(
+          w
+            .selectFrom('order_messages as answered')
+            .select('answered.id')
+            .whereRef('answered.order_id', '=', 'asked.order_id')
+            .where('answered.author', '=', 'operator'),
+        ),
+      ),
+    )
+    .limit(AUTOPILOT_BATCH)
+    .execute();
+  for (const { order_id } of unanswered) {
+    await writeMessage(ctx, { side: 'operator', telegramId: AUTOPILOT_OPERATOR_ID }, order_id, {
+      text: CHAT_ANSWER,
+      fileName: '',
+    });
+  }
+  return unanswered.length;
 }
 
 export function createAutopilot(
