@@ -15,7 +15,11 @@ import { testDatabaseKind } from './test-database';
 import type { DatabaseConfig } from '../../src/server/platform/config/config';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-/** How many lines of the server's output are kept to explain a failure. */
+/**
+ * How many lines of the server's output are kept: its first (how it started: a build, however
+ * long the build's own output runs) and its last (to explain a failure).
+ */
+const FIRST_LINES = 20;
 const OUTPUT_LINES = 200;
 
 const running = new Set<ServerProcess>();
@@ -115,6 +119,7 @@ export class ServerProcess {
   readonly url: string;
   /** Settles when the process has ended, however it ended. */
   readonly exited: Promise<ServerExit>;
+  private readonly first: string[] = [];
   private readonly lines: string[] = [];
   private ended = false;
 
@@ -128,6 +133,10 @@ export class ServerProcess {
     const keep = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) {
         if (line.trim() === '') continue;
+        if (this.first.length < FIRST_LINES) {
+          this.first.push(line);
+          continue;
+        }
         this.lines.push(line);
         if (this.lines.length > OUTPUT_LINES) this.lines.shift();
       }
@@ -190,7 +199,7 @@ export class ServerProcess {
 
   /** The last lines the server wrote (JSON log lines, or a start-up error). */
   outputTail(lines = 30): string {
-    return this.lines.slice(-lines).join('\n');
+    return [...this.first, ...this.lines].slice(-lines).join('\n');
   }
 
   /** Sends SIGKILL now, without waiting: the moment of the kill is the caller's. */
@@ -202,9 +211,9 @@ export class ServerProcess {
     else this.child.kill('SIGKILL');
   }
 
-  /** Everything the process wrote so far (the last lines of it). */
+  /** What the process wrote so far: its first lines, and the last ones. */
   get output(): string {
-    return this.lines.join('\n');
+    return [...this.first, ...this.lines].join('\n');
   }
 
   /** Asks the server to stop (SIGTERM, as a deploy does) and waits until it has ended. */
