@@ -97,26 +97,35 @@ async function customerLanguage(trx: Transaction<Database>, telegramId: number):
   return preferredLanguage(user?.language, user?.language_code);
 }
 
+/** What a message about an order is for: its event (with the recipient, its unique key), when, and facts beyond the order's own. */
+type OrderMessage = [event: string, now: number, extra?: Partial<NotificationFacts>];
+
+/** Writes a message about `order` to `to`, with the order's facts as they are now. */
+async function aboutOrder(
+  trx: Transaction<Database>,
+  kind: Exclude<NotificationKind, AddressAlert>,
+  order: OrderRow,
+  to: Pick<Notification, 'recipient' | 'language'>,
+  ...[event, now, extra = {}]: OrderMessage
+): Promise<void> {
+  const facts = { ...(await orderFacts(trx, order, kind)), ...extra };
+  await enqueue(trx, { kind, ...to, event, orderId: order.id, facts }, now);
+}
+
 /** Tells the customer of an order. */
 export async function notifyCustomer(
   trx: Transaction<Database>,
   kind: CustomerNotice,
   order: OrderRow,
-  event: string,
-  now: number,
-  extra: Partial<NotificationFacts> = {},
+  ...message: OrderMessage
 ): Promise<void> {
-  await enqueue(
+  const language = await customerLanguage(trx, order.user_id);
+  await aboutOrder(
     trx,
-    {
-      kind,
-      recipient: customerRecipient(order.user_id),
-      event,
-      orderId: order.id,
-      language: await customerLanguage(trx, order.user_id),
-      facts: { ...(await orderFacts(trx, order, kind)), ...extra },
-    },
-    now,
+    kind,
+    order,
+    { recipient: customerRecipient(order.user_id), language },
+    ...message,
   );
 }
 
@@ -172,21 +181,14 @@ export async function alertOperators(
   trx: Transaction<Database>,
   kind: OrderAlert,
   order: OrderRow,
-  event: string,
-  now: number,
-  extra: Partial<NotificationFacts> = {},
+  ...message: OrderMessage
 ): Promise<void> {
-  await enqueue(
+  await aboutOrder(
     trx,
-    {
-      kind,
-      recipient: OPERATORS_RECIPIENT,
-      event,
-      orderId: order.id,
-      language: null,
-      facts: { ...(await orderFacts(trx, order, kind)), ...extra },
-    },
-    now,
+    kind,
+    order,
+    { recipient: OPERATORS_RECIPIENT, language: null },
+    ...message,
   );
 }
 
