@@ -12,7 +12,7 @@ import type { AppConfig } from '../../src/server/platform/config/config';
 import { unitsToTokenAmount } from '../../src/shared/money';
 import type { NetworkId } from '../../src/shared/networks';
 import { createOrder, newCustomer, type TestUser } from './api';
-import { insertOrder } from './orders';
+import { insertOrder, insertPaidEvent } from './orders';
 import { startEvmChain, type EvmTestChain } from './evm-chain';
 import { createTestApp, type TestApp } from './test-app';
 import { testDatabaseKind } from './test-database';
@@ -181,17 +181,6 @@ export async function insertPaidBuy(
     amount_units: fields.units,
     created_at: paidAt - 60_000,
   });
-  await t.database.db
-    .insertInto('order_events')
-    .values({
-      order_id: id,
-      from_status: 'RECEIPT_UPLOADED',
-      to_status: 'PAYMENT_CONFIRMED',
-      actor: 'operator',
-      actor_id: operatorId,
-      reason: null,
-      created_at: paidAt,
-    })
-    .execute();
+  await insertPaidEvent(t.database.db, id, operatorId, paidAt);
   return { id, customer };
 }

@@ -68,3 +68,27 @@ export async function insertOrder(
     .execute();
   return id;
 }
+
+/**
+ * The event of an operator confirming a buy's payment at `paidAt`, written as the transition
+ * writes it: the payout check and the console read when an order was paid from it.
+ */
+export async function insertPaidEvent(
+  db: Kysely<Database>,
+  orderId: string,
+  operatorId: number,
+  paidAt: number,
+): Promise<void> {
+  await db
+    .insertInto('order_events')
+    .values({
+      order_id: orderId,
+      from_status: 'RECEIPT_UPLOADED',
+      to_status: 'PAYMENT_CONFIRMED',
+      actor: 'operator',
+      actor_id: operatorId,
+      reason: null,
+      created_at: paidAt,
+    })
+    .execute();
+}

@@ -25,7 +25,7 @@ import { VERIFICATION_CODE_PATTERN } from '../../src/shared/verification-code';
 import { expectError, get, newCustomer, post } from '../helpers/api';
 import { ALICE, BOB } from '../helpers/identity';
 import { createLifecycleApp, send } from '../helpers/lifecycle';
-import { insertOrder } from '../helpers/orders';
+import { insertOrder, insertPaidEvent } from '../helpers/orders';
 import { createTestDatabase } from '../helpers/test-database';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
@@ -124,18 +124,7 @@ describe("a chat message's order event", () => {
   it('leaves when a buy was paid as its status says (a payout is judged against it)', async () => {
     const paidAt = t.clock.now() - 60_000;
     const id = await insertOrder(t.database.db, ALICE, { status: 'PAYMENT_CONFIRMED' });
-    await t.database.db
-      .insertInto('order_events')
-      .values({
-        order_id: id,
-        from_status: 'RECEIPT_UPLOADED',
-        to_status: 'PAYMENT_CONFIRMED',
-        actor: 'operator',
-        actor_id: BOB.id,
-        reason: null,
-        created_at: paidAt,
-      })
-      .execute();
+    await insertPaidEvent(t.database.db, id, BOB.id, paidAt);
     const res = await post(t, API_PATHS.chat(id), { text: 'Когда отправите?' }, ALICE);
     expect(res.statusCode, res.body).toBe(201);
     expect(await paidAtOf(t.database.db, id, 'PAYMENT_CONFIRMED')).toBe(paidAt);

@@ -2,8 +2,7 @@
  * `/currencies`: the five currencies, the hint, My orders, Settings and Logout (spec section 2); for an
  * operator (the server says so in `GET /api/me`), the entry to the console.
  */
-import { Button, Cell, List, Section } from '@telegram-apps/telegram-ui';
-import type { ReactNode } from 'react';
+import { Cell, List, Section } from '@telegram-apps/telegram-ui';
 import { useLocation } from 'wouter';
 import {
   CURRENCIES,
@@ -14,6 +13,7 @@ import {
 import { fetchMe } from '../../api/orders';
 import { MyOrdersButton } from '../../components/my-orders-button';
 import { Screen } from '../../components/screen';
+import { ScreenButton } from '../../components/screen-action-button';
 import { useFetchState } from '../../hooks/use-fetch-state';
 import { currencyName } from '../../../shared/format';
 import { useI18nContext, useLanguage } from '../../i18n/language';
@@ -62,41 +62,23 @@ export function Currencies() {
       <div className="screen__actions">
         <MyOrdersButton />
         {me.data?.operator === true && (
-          <ScreenLink mode="gray" testId="console-entry" onClick={() => navigate('/console')}>
+          <ScreenButton mode="gray" testId="console-entry" onClick={() => navigate('/console')}>
             {LL.currencies.consoleEntry()}
-          </ScreenLink>
+          </ScreenButton>
         )}
-        <ScreenLink testId="settings-entry" onClick={() => navigate('/settings')}>
+        <ScreenButton mode="plain" testId="settings-entry" onClick={() => navigate('/settings')}>
           {LL.savedDetails.settingsEntry()}
-        </ScreenLink>
-        <ScreenLink
+        </ScreenButton>
+        <ScreenButton
+          mode="plain"
           onClick={() => {
             clearStoredLanguage();
             navigate('/');
           }}
         >
           {LL.common.logout()}
-        </ScreenLink>
+        </ScreenButton>
       </div>
     </Screen>
-  );
-}
-
-/** One of the screen's own buttons below the list: full width, plain unless said otherwise. */
-function ScreenLink({
-  mode = 'plain',
-  testId,
-  onClick,
-  children,
-}: {
-  readonly mode?: 'gray' | 'plain';
-  readonly testId?: string;
-  readonly onClick: () => void;
-  readonly children: ReactNode;
-}) {
-  return (
-    <Button size="l" stretched mode={mode} onClick={onClick} data-testid={testId}>
-      {children}
-    </Button>
   );
 }
