@@ -50,6 +50,8 @@ export const API_PATHS = {
   savedDetails: '/api/saved-details',
   savedWallets: '/api/saved-details/wallets',
   savedCards: '/api/saved-details/cards',
+  // Saves the card one of the caller's sells pays out to, read on the server from the order.
+  savedCardFromOrder: '/api/saved-details/cards/from-order',
   savedItem: (kind: 'wallets' | 'cards', id: number) => `/api/saved-details/${kind}/${id}`,
   cities: (currencyCode: string) => `/api/cities/${encodeURIComponent(currencyCode)}`,
   orderStatus: (id: string) => `/api/orders/${encodeURIComponent(id)}/status`,

@@ -7,7 +7,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { SavedDetailsResponse } from '../../src/shared/schemas/saved-details';
-import { rememberSellCard } from '../../src/app/sell-card-memory';
+import { maskCardNumber } from '../../src/shared/saved-details';
 import { serveOrder } from '../helpers/order-fixtures';
 import {
   fakeApi,
@@ -193,41 +193,52 @@ describe('after a completed buy: save this wallet', () => {
     );
   });
 
-  it('a sell made elsewhere offers no card: its order does not carry the card', async () => {
-    const served = serveOrder({ status: 'COMPLETED', type: 'SELL', walletAddress: null });
+  it('a buy offers no card: only a sell pays out to one', async () => {
+    const served = serveOrder({ status: 'COMPLETED', type: 'BUY', payoutCard: null });
     served.api.on('GET', '/api/saved-details', { json: SAVED });
     renderApp('/order/ord-1/complete', { language: 'en' });
     await settle();
     expect(screen.queryByTestId('save-card')).toBeNull();
-    expect(screen.queryByTestId('save-wallet')).toBeNull();
   });
 
-  it('a sell made in this tab offers its card, masked, and saves it whole', async () => {
-    rememberSellCard('ord-1', {
-      cardNumber: '2200700199990000',
-      cardHolder: 'IVAN PETROV',
-      bankName: 'T-Bank',
+  it('a sell offers its card, masked, on any device, and has the server save it from the order', async () => {
+    const served = serveOrder({
+      status: 'TX_PENDING',
+      type: 'SELL',
+      walletAddress: null,
+      payoutCard: { maskedNumber: '•••• 0000', bankName: 'T-Bank' },
     });
-    const served = serveOrder({ status: 'TX_PENDING', type: 'SELL', walletAddress: null });
     served.api.on('GET', '/api/saved-details', { json: SAVED });
-    served.api.on('POST', '/api/saved-details/cards', { status: 201, json: SAVED });
+    served.api.on('POST', '/api/saved-details/cards/from-order', { status: 201, json: SAVED });
     renderApp('/order/ord-1/sell-waiting', { language: 'en' });
     await settle();
     const offer = screen.getByTestId('save-card');
     expect(offer.textContent).toContain('•••• 0000 · T-Bank');
-    expect(offer.textContent).not.toContain('2200700199990000');
     expect(within(offer).getByRole('textbox', { name: 'Name' })).toHaveProperty(
       'value',
       'T-Bank card',
     );
     fireEvent.click(within(offer).getByRole('button', { name: 'Save card' }));
     await settle();
-    expect(served.api.callsTo('POST', '/api/saved-details/cards')[0]?.body).toEqual({
-      cardNumber: '2200700199990000',
-      cardHolder: 'IVAN PETROV',
-      bankName: 'T-Bank',
+    expect(served.api.callsTo('POST', '/api/saved-details/cards/from-order')[0]?.body).toEqual({
+      orderId: 'ord-1',
       label: 'T-Bank card',
     });
+  });
+
+  it('a sell whose card is saved says so instead of offering it again', async () => {
+    const card = SAVED.cards[0];
+    if (card === undefined) throw new Error('the fixture keeps a card');
+    const served = serveOrder({
+      status: 'COMPLETED',
+      type: 'SELL',
+      walletAddress: null,
+      payoutCard: { maskedNumber: maskCardNumber(card.cardNumber), bankName: card.bankName },
+    });
+    served.api.on('GET', '/api/saved-details', { json: SAVED });
+    renderApp('/order/ord-1/complete', { language: 'ru' });
+    await settle();
+    expect(screen.getByTestId('save-card-done').textContent).toContain(card.label);
   });
 });
 

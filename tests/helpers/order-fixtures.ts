@@ -47,6 +47,7 @@ export const FIXTURE_SELL: Partial<OrderDetails> = {
   totalRub: 9713,
   walletAddress: null,
   requisites: { walletAddress: FIXTURE_TRON_DEPOSIT },
+  payoutCard: { maskedNumber: '•••• 0366', bankName: 'Sberbank' },
 };
 
 /** A history card: the buy above, created at FIXTURE_NOW. */
@@ -90,6 +91,7 @@ export function makeOrder(fields: Partial<OrderDetails> = {}): OrderDetails {
     deepLink: null,
     chainCheck: null,
     verificationCode: 'K7P3QX',
+    payoutCard: null,
     serverTime: iso(Date.now()),
     ...fields,
   };

@@ -96,6 +96,7 @@ describe('GET /api/orders/{id}/status', () => {
       deepLink: `https://t.me/exchange_bot?startapp=order_${id}`,
       chainCheck: null,
       verificationCode: expect.stringMatching(VERIFICATION_CODE_PATTERN) as unknown,
+      payoutCard: null,
       serverTime: new Date(created + 90_000).toISOString(),
     });
   });

@@ -6,19 +6,22 @@
  * SAVED_LABEL_MAX characters; no log line carries a card number.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PATHS } from '../../src/shared/api';
+import { API_PATHS, type OrderDetails } from '../../src/shared/api';
+import { maskCardNumber } from '../../src/shared/saved-details';
 import { SAVED_CARDS_MAX, SAVED_LABEL_MAX, SAVED_WALLETS_MAX } from '../../src/shared/limits';
 import type { SavedDetailsResponse } from '../../src/shared/schemas/saved-details';
 import {
   EVM_WALLET,
   TRON_WALLET,
   VALID_CARD,
+  createOrder,
   expectError,
   forgedInitData,
   get,
   headersFor,
   newCustomer,
   post,
+  statusOf,
   type TestUser,
 } from '../helpers/api';
 import { authHeader } from '../helpers/identity';
@@ -261,9 +264,40 @@ describe('saved details', () => {
     expectError(forged, 'AUTH_INVALID');
   });
 
+  it("keep a sell's card from its order, on any device: its owner's only, a buy or another's is ORDER_NOT_FOUND", async () => {
+    const seller = newCustomer('Sveta');
+    const sell = await createOrder(t, seller, { type: 'SELL', total: 10_000 });
+    const shown = await get(t, API_PATHS.orderStatus(sell), seller);
+    expect(shown.json<OrderDetails>().payoutCard).toEqual({
+      maskedNumber: maskCardNumber(VALID_CARD),
+      bankName: 'Sberbank',
+    });
+    // The status call carries no identity: whoever holds the link never reads the number.
+    expect(shown.body).not.toContain(VALID_CARD);
+    const fromOrder = (orderId: string, user: TestUser) =>
+      post(t, API_PATHS.savedCardFromOrder, { orderId, label: 'Payout card' }, user);
+    const buy = await createOrder(t, seller, { total: 10_000 });
+    expect((await statusOf(t, seller, buy)).payoutCard).toBeNull();
+    expectError(await fromOrder(sell, newCustomer('Mallory')), 'ORDER_NOT_FOUND');
+    expectError(await fromOrder(buy, seller), 'ORDER_NOT_FOUND');
+    expectError(await fromOrder('not-an-order', seller), 'ORDER_NOT_FOUND');
+    expect((await list(seller)).cards).toEqual([]);
+    const saved = await fromOrder(sell, seller);
+    expect(saved.statusCode, saved.body).toBe(201);
+    expect(saved.json<SavedDetailsResponse>().cards).toMatchObject([
+      {
+        cardNumber: VALID_CARD,
+        cardHolder: 'IVAN PETROV',
+        bankName: 'Sberbank',
+        label: 'Payout card',
+      },
+    ]);
+  });
+
   it('no log line carries a saved card number, not even at debug', () => {
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.some((line) => line.includes(API_PATHS.savedCards))).toBe(true);
+    expect(lines.some((line) => line.includes(API_PATHS.savedCardFromOrder))).toBe(true);
     expect(lines.filter((line) => line.includes(VALID_CARD))).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { API_PATHS } from '../../shared/api';
 import type {
-  SaveCardPayload,
+  SaveOrderCardPayload,
   SaveWalletPayload,
   SavedDetailsResponse,
   SavedKind,
@@ -22,8 +22,12 @@ export function saveWallet(payload: SaveWalletPayload): Promise<SavedDetailsResp
   });
 }
 
-export function saveCard(payload: SaveCardPayload): Promise<SavedDetailsResponse> {
-  return apiRequest<SavedDetailsResponse>(API_PATHS.savedCards, { method: 'POST', body: payload });
+/** Saves the card a sell of the caller's pays out to: the server reads it from the order. */
+export function saveOrderCard(payload: SaveOrderCardPayload): Promise<SavedDetailsResponse> {
+  return apiRequest<SavedDetailsResponse>(API_PATHS.savedCardFromOrder, {
+    method: 'POST',
+    body: payload,
+  });
 }
 
 export function renameSaved(

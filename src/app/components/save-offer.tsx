@@ -8,10 +8,9 @@ import { useState } from 'react';
 import type { OrderDetails } from '../../shared/api';
 import { NETWORKS } from '../../shared/networks';
 import { maskCardNumber, walletKey } from '../../shared/saved-details';
-import { saveCard, saveWallet } from '../api/saved-details';
+import { saveOrderCard, saveWallet } from '../api/saved-details';
 import { useSavedDetails } from '../hooks/use-saved-details';
 import { useI18nContext, useLanguage } from '../i18n/language';
-import { sellCardOf } from '../sell-card-memory';
 import { hapticError, hapticSuccess } from '../telegram/actions';
 import { failureText } from './failure-text';
 import { FieldError } from './field-error';
@@ -43,23 +42,29 @@ export function SaveWalletOffer({ order }: { readonly order: OrderDetails }) {
   );
 }
 
-/** "Save this card" under a sell created in this tab (the order does not carry its card back). */
+/**
+ * "Save this card" under a sell, on any device: the order shows its card masked, and the server
+ * saves it from the order. Said to be kept when a saved card looks the same (number's last
+ * digits and bank), which is all this screen may know of it.
+ */
 export function SaveCardOffer({ order }: { readonly order: OrderDetails }) {
   const { LL } = useI18nContext();
   const saved = useSavedDetails();
-  const card = order.type === 'SELL' ? sellCardOf(order.id) : undefined;
-  if (card === undefined || saved.details === undefined) return null;
-  const kept = saved.details.cards.find((one) => one.cardNumber === card.cardNumber);
+  const card = order.payoutCard;
+  if (order.type !== 'SELL' || card === null || saved.details === undefined) return null;
+  const kept = saved.details.cards.find(
+    (one) => maskCardNumber(one.cardNumber) === card.maskedNumber && one.bankName === card.bankName,
+  );
   return (
     <SaveOffer
       testId="save-card"
       title={LL.savedDetails.saveCardTitle()}
       hint={LL.savedDetails.saveCardHint()}
-      shown={`${maskCardNumber(card.cardNumber)} · ${card.bankName}`}
+      shown={`${card.maskedNumber} · ${card.bankName}`}
       button={LL.savedDetails.saveCard()}
       proposed={proposedLabel(LL.savedDetails.defaultCardLabel({ bank: card.bankName }))}
       keptText={kept === undefined ? null : LL.savedDetails.cardIsSaved({ label: kept.label })}
-      save={(label) => saved.write(() => saveCard({ ...card, label }))}
+      save={(label) => saved.write(() => saveOrderCard({ orderId: order.id, label }))}
     />
   );
 }

@@ -15,7 +15,6 @@ import { P2P_RATE_DEBOUNCE_MS } from '../../shared/limits';
 import { orderScreenPath } from '../../shared/order-screens';
 import type { SellFormValues } from '../../shared/schemas/forms';
 import { createOrder } from '../api/orders';
-import { rememberSellCard } from '../sell-card-memory';
 import { createFailureText } from '../components/failure-text';
 import { useEnvironment } from '../environment-context';
 import { useI18nContext, useLanguage } from '../i18n/language';
@@ -112,11 +111,6 @@ function sellAttempt(
         phone: data.phone.trim(),
         comment: data.comment.trim(),
         paymentMethod: 'P2P',
-      });
-      rememberSellCard(orderId, {
-        cardNumber: cardDigits(data.cardNumber),
-        cardHolder: data.cardHolder.trim(),
-        bankName: data.bankName.trim(),
       });
       return orderId;
     },

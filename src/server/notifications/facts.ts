@@ -14,6 +14,7 @@ import type { CancelReason, OrderType, PaymentMethod } from '../../shared/order-
 import type { RejectReason } from '../../shared/reject-reasons';
 import type { Database, OrderRow } from '../platform/db/schema';
 import { officeWithCity, rowDeadline, type StoredReservation } from '../orders/order-view';
+import { readPayoutCard } from '../orders/payout-card';
 
 /** A text in both languages, picked when the message is written. */
 export interface Bilingual {
@@ -126,10 +127,7 @@ export async function orderFacts(
         ? null
         : (JSON.parse(order.reservation) as StoredReservation).reservationCode,
     office: kind === 'office_ready' ? await officeOf(trx, order) : null,
-    payoutCardLast4:
-      order.payout_card === null
-        ? null
-        : (JSON.parse(order.payout_card) as { cardNumber: string }).cardNumber.slice(-4),
+    payoutCardLast4: readPayoutCard(order.payout_card)?.cardNumber.slice(-4) ?? null,
     customer: forCustomer ? null : await customerOf(trx, order.user_id),
     verificationCode: order.verification_code,
   };

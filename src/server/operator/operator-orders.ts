@@ -54,6 +54,7 @@ import { PAYOUT_FROM_STATUS, checkPayout, overrideEvidence } from '../chain/payo
 import { OPERATORS_RECIPIENT } from '../notifications/outbox';
 import { plainText, renderStored, type RenderedMessage } from '../notifications/render';
 import { rowDeadline, toOrderDetails, type StoredReservation } from '../orders/order-view';
+import { readPayoutCard } from '../orders/payout-card';
 import {
   applyTransition,
   type OrderActionService,
@@ -241,10 +242,7 @@ export async function orderForOperator(
       },
       now,
     ),
-    payoutCard:
-      row.payout_card === null
-        ? null
-        : (JSON.parse(row.payout_card) as OperatorOrderResponse['payoutCard']),
+    payoutCard: readPayoutCard(row.payout_card),
     events: eventsView(events),
     receipts: receiptsView(receipts, shared),
     offices: offices.map((o) => ({

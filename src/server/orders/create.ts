@@ -30,6 +30,7 @@ import { alertOperators, notifyCustomer } from '../notifications/outbox';
 import { quote } from '../rates/rates';
 import { methodTakesCurrency } from '../../shared/currencies';
 import { holdDepositAmount } from './deposit-amounts';
+import { storedPayoutCard } from './payout-card';
 import { VERIFICATION_CODE_LENGTH, verificationCodeFrom } from '../../shared/verification-code';
 
 /** The customer's total may differ from the server's by rounding, never by more than 1 unit. */
@@ -183,17 +184,6 @@ function startOf(config: AppConfig, payload: CreateOrderPayload, now: number): S
 }
 
 /** The card a sell is paid out to, as stored: digits only, the holder in capitals. */
-function payoutCardOf(payload: CreateOrderPayload): string | null {
-  if (payload.type !== 'SELL') return null;
-  return JSON.stringify({
-    cardNumber: payload.cardNumber.replace(/\s/g, ''),
-    cardHolder: payload.cardHolder.toUpperCase(),
-    bankName: payload.bankName,
-    phone: payload.phone,
-    comment: payload.comment,
-  });
-}
-
 /** The order's row as the customer asked for it (a sell's exact amount is held later, on insert). */
 function newOrderRow(
   customerId: number,
@@ -217,7 +207,7 @@ function newOrderRow(
     rate_units: priced.rateUnits,
     wallet_address: payload.type === 'BUY' ? payload.walletAddress : null,
     requisites: start.requisites,
-    payout_card: payoutCardOf(payload),
+    payout_card: storedPayoutCard(payload),
     city_id: cityId,
     office_instructions: null,
     reservation: null,

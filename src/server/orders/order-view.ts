@@ -16,6 +16,7 @@ import { ORDER_START_PARAM_PREFIX, startAppLink } from '../../shared/api';
 import { fromMinor, fromUnits } from '../../shared/money';
 import { orderDeadline } from '../../shared/order-status';
 import type { ChainCheckKind, Database, OrderRow } from '../platform/db/schema';
+import { shownPayoutCard } from './payout-card';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -53,6 +54,7 @@ export const DETAILS_COLUMNS = [
   'reservation',
   'office_id',
   'verification_code',
+  'payout_card',
 ] as const satisfies readonly (keyof OrderRow)[];
 
 /** The unread count of the order's chat for the reader of the answer (chat/unread.ts). */
@@ -200,6 +202,7 @@ export async function toTimelessDetails(
         : startAppLink(options.botUsername, `${ORDER_START_PARAM_PREFIX}${row.id}`),
     chainCheck,
     verificationCode: row.verification_code,
+    payoutCard: shownPayoutCard(row.payout_card),
   });
 }
 

@@ -8,14 +8,24 @@ import { API_PATHS } from '../../shared/api';
 import {
   RenameSavedSchema,
   SaveCardSchema,
+  SaveOrderCardSchema,
   SaveWalletSchema,
   SavedDetailsResponseSchema,
   SavedItemParamsSchema,
   type SavedDetailsResponse,
 } from '../../shared/schemas/saved-details';
+import type * as v from 'valibot';
+import type { ServerContext } from '../platform/context';
 import { created, ok, type ValibotTypeProvider } from '../platform/http/contract';
 import { customerCalls } from '../platform/identity/identity-plugin';
-import { deleteSaved, renameSaved, saveCard, saveWallet, savedDetails } from './saved-details';
+import {
+  deleteSaved,
+  renameSaved,
+  saveCard,
+  saveOrderCard,
+  saveWallet,
+  savedDetails,
+} from './saved-details';
 
 export const savedDetailsRoutes: FastifyPluginCallback = (plain, _options, done) => {
   const app = plain.withTypeProvider<ValibotTypeProvider>();
@@ -28,30 +38,29 @@ export const savedDetailsRoutes: FastifyPluginCallback = (plain, _options, done)
     { schema: { tags, response: answer } },
     (request): Promise<SavedDetailsResponse> => savedDetails(app.db, request.caller.telegramId),
   );
-  app.post(
-    API_PATHS.savedWallets,
-    {
-      schema: { tags, body: SaveWalletSchema, response: created(SavedDetailsResponseSchema) },
-      ...write,
-    },
-    async (request, reply): Promise<SavedDetailsResponse> => {
-      const saved = await saveWallet(app, request.caller.telegramId, request.body);
-      void reply.status(201);
-      return saved;
-    },
-  );
-  app.post(
-    API_PATHS.savedCards,
-    {
-      schema: { tags, body: SaveCardSchema, response: created(SavedDetailsResponseSchema) },
-      ...write,
-    },
-    async (request, reply): Promise<SavedDetailsResponse> => {
-      const saved = await saveCard(app, request.caller.telegramId, request.body);
-      void reply.status(201);
-      return saved;
-    },
-  );
+  /** A save: its body checked by `schema`, answered 201 with the whole list. */
+  function saving<S extends v.GenericSchema>(
+    path: string,
+    schema: S,
+    save: (
+      ctx: ServerContext,
+      userId: number,
+      body: v.InferOutput<S>,
+    ) => Promise<SavedDetailsResponse>,
+  ): void {
+    app.post(
+      path,
+      { schema: { tags, body: schema, response: created(SavedDetailsResponseSchema) }, ...write },
+      async (request, reply): Promise<SavedDetailsResponse> => {
+        const saved = await save(app, request.caller.telegramId, request.body);
+        void reply.status(201);
+        return saved;
+      },
+    );
+  }
+  saving(API_PATHS.savedWallets, SaveWalletSchema, saveWallet);
+  saving(API_PATHS.savedCards, SaveCardSchema, saveCard);
+  saving(API_PATHS.savedCardFromOrder, SaveOrderCardSchema, saveOrderCard);
   const item = `${API_PATHS.savedDetails}/:kind/:id`;
   app.patch(
     item,

@@ -9,6 +9,7 @@ import { SAVED_CARDS_MAX, SAVED_WALLETS_MAX } from '../../shared/limits';
 import { walletKey } from '../../shared/saved-details';
 import type {
   SaveCardPayload,
+  SaveOrderCardPayload,
   SaveWalletPayload,
   SavedDetailsResponse,
   SavedKind,
@@ -16,6 +17,7 @@ import type {
 import type { ServerContext } from '../platform/context';
 import type { Database } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
+import { readPayoutCard } from '../orders/payout-card';
 
 /** Each kind's table and how many of it a customer may keep. */
 const KINDS = {
@@ -125,6 +127,28 @@ export async function saveCard(
     await withinLimit(trx, userId, 'cards');
   });
   return savedDetails(ctx.db, userId);
+}
+
+/**
+ * Saves the card a sell of the caller's pays out to, read from the order on the server: the
+ * customer may save it from any device, and the card's number never travels back to the app to
+ * be sent again. Anyone else's order, or a buy, is ORDER_NOT_FOUND.
+ */
+export async function saveOrderCard(
+  ctx: ServerContext,
+  userId: number,
+  { orderId, label }: SaveOrderCardPayload,
+): Promise<SavedDetailsResponse> {
+  const order = await ctx.db
+    .selectFrom('orders')
+    .select('payout_card')
+    .where('id', '=', orderId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  const card = readPayoutCard(order?.payout_card ?? null);
+  if (card === null) throw new AppError('ORDER_NOT_FOUND');
+  const { cardNumber, cardHolder, bankName } = card;
+  return saveCard(ctx, userId, { cardNumber, cardHolder, bankName, label });
 }
 
 /** Renames one of the caller's saved wallets or cards. */

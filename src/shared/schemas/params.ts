@@ -10,8 +10,11 @@ import { UUID_PATTERN } from './text';
 const uuid = (missing: ErrorCode & ('ORDER_NOT_FOUND' | 'NOT_FOUND')) =>
   v.pipe(v.string(missing), v.regex(UUID_PATTERN, missing), v.toLowerCase());
 
+/** An order's id wherever it is given, in a path or in a body. */
+export const orderIdField = uuid('ORDER_NOT_FOUND');
+
 /** `/api/orders/{id}/…` and `/api/operator/orders/{id}/…`. */
-export const OrderParamsSchema = v.object({ id: uuid('ORDER_NOT_FOUND') });
+export const OrderParamsSchema = v.object({ id: orderIdField });
 
 /** `/api/operator/orders/{id}/receipts/{receiptId}`: the order's id is judged first. */
 export const ReceiptParamsSchema = v.object({

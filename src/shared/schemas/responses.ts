@@ -283,6 +283,11 @@ export const OrderDetailsSchema = v.object({
    * impersonator.
    */
   verificationCode: v.string(),
+  /**
+   * The card a sell pays out to, as the customer may be shown it anywhere (the status call
+   * carries no identity): its number masked (`maskCardNumber`) and its bank. Null on a buy.
+   */
+  payoutCard: v.nullable(v.object({ maskedNumber: v.string(), bankName: v.string() })),
   /** The server's clock, so countdowns stay right on a phone whose clock is off. */
   serverTime: timestamp,
 });

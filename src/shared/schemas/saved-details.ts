@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { SAVED_LABEL_MAX } from '../limits';
 import { NETWORK_IDS } from '../networks';
 import { bankNameField, cardHolderField, cardNumberField, walletAddressField } from './fields';
+import { orderIdField } from './params';
 import { line } from './text';
 
 /** A saved item's label as typed: one line, required, at most SAVED_LABEL_MAX characters. */
@@ -26,6 +27,13 @@ export const SaveCardSchema = v.object({
   label: labelField,
 });
 export type SaveCardPayload = v.InferOutput<typeof SaveCardSchema>;
+
+/** Saving the card a sell of the caller's pays out to: the order names it, the server reads it. */
+export const SaveOrderCardSchema = v.object({
+  orderId: orderIdField,
+  label: labelField,
+});
+export type SaveOrderCardPayload = v.InferOutput<typeof SaveOrderCardSchema>;
 
 export const RenameSavedSchema = v.object({ label: labelField });
 
