@@ -187,3 +187,54 @@ describe('a returning customer buys with a saved wallet', () => {
     },
   );
 });
+
+describe("a sell's card is saved from any device", () => {
+  it.each([
+    ['ru', 'Сохранить карту', 'Т-Банк', (label: string) => `Эта карта сохранена как «${label}».`],
+    ['en', 'Save card', 'T-Bank', (label: string) => `This card is saved as “${label}”.`],
+  ] as const)(
+    "%s: a phone that never typed the card saves it, masked, from the sell's done screen, and the sell form then offers it",
+    async (language, saveCard, bank, savedAs) => {
+      const sell = await insertOrder(e2e.server.database.db, DEMO_CUSTOMER, {
+        status: 'COMPLETED',
+        type: 'SELL',
+        wallet_address: null,
+        payout_card: JSON.stringify({
+          cardNumber: '2200700123456781',
+          cardHolder: 'IVAN PETROV',
+          bankName: bank,
+        }),
+      });
+      await withPhone(e2e.browser, { storedLanguage: language }, async (page) => {
+        await page.goto(`${e2e.server.url}/order/${sell}/complete`);
+        await onScreen(page, 'complete');
+        const offer = page.getByTestId('save-card');
+        await offer.getByText(`•••• 6781 · ${bank}`).waitFor();
+        expect(await offer.textContent()).not.toContain('2200700123456781');
+        await offer.getByRole('button', { name: saveCard }).click();
+        await page.getByTestId('save-card-done').waitFor();
+        expect(await page.getByTestId('save-card-done').textContent()).toContain(
+          savedAs(await savedCardLabel()),
+        );
+        await page.goto(`${e2e.server.url}/currencies`);
+        await page.locator('[data-currency="RUB"]').click();
+        await page.locator('[data-method="p2p"]').click();
+        await page.locator('[data-direction="sell"]').click();
+        await onScreen(page, 'p2p-sell');
+        await page.locator('[data-saved-choice]').first().click();
+        expect(await page.locator('input[name="cardHolder"]').inputValue()).toBe('IVAN PETROV');
+        expect(await page.locator('input[name="bankName"]').inputValue()).toBe(bank);
+      });
+      await e2e.server.database.db.deleteFrom('saved_cards').execute();
+    },
+  );
+});
+
+/** The label the one saved card was kept under (the offer's proposal, in the page's language). */
+async function savedCardLabel(): Promise<string> {
+  const row = await e2e.server.database.db
+    .selectFrom('saved_cards')
+    .select('label')
+    .executeTakeFirstOrThrow();
+  return row.label;
+}
