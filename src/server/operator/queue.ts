@@ -23,8 +23,8 @@ import { ACTIVE_STATUSES, PAID_STATUSES, WAITING_FOR_OPERATOR } from '../../shar
 import type { OperatorListQuerySchema } from '../../shared/schemas/operator';
 import type { ServerContext } from '../platform/context';
 import { pageOf } from '../platform/db/paging';
-import { AppError } from '../platform/errors';
 import type { Database } from '../platform/db/schema';
+import { ownOrder } from '../orders/customer-orders';
 import { rowDeadline, toOrderSummary } from '../orders/order-view';
 import { unreadMessages } from '../chat/unread';
 
@@ -161,13 +161,7 @@ export async function checkInScope(
   scope: number | null,
 ): Promise<void> {
   if (scope === null) return;
-  const owned = await ctx.db
-    .selectFrom('orders')
-    .select('id')
-    .where('id', '=', orderId)
-    .where('user_id', '=', scope)
-    .executeTakeFirst();
-  if (owned === undefined) throw new AppError('ORDER_NOT_FOUND');
+  await ownOrder(ctx.db, orderId, scope, ['id']);
 }
 
 /** `GET /api/operator/orders?q&status&type&method&from&to&limit&offset`, newest first. */

@@ -54,19 +54,25 @@ import type { StatusAnswers } from './status/status-answers';
 import type { ReceivedDataUrl } from '../receipts/receipt-body';
 import { unreadMessages } from '../chat/unread';
 
-async function ownOrder(
+/**
+ * The `columns` of an order of `customerId`'s: anyone else's, like an order that does not exist,
+ * is ORDER_NOT_FOUND.
+ */
+export async function ownOrder<C extends keyof OrderRow>(
   db: Kysely<Database>,
   orderId: string,
   customerId: number,
-): Promise<OrderRow> {
+  columns: readonly C[],
+): Promise<Pick<OrderRow, C>> {
   const row = await db
     .selectFrom('orders')
-    .select(ORDER_COLUMNS)
+    .select(columns)
     .where('id', '=', orderId)
     .where('user_id', '=', customerId)
     .executeTakeFirst();
   if (row === undefined) throw new AppError('ORDER_NOT_FOUND');
-  return row;
+  // Kysely cannot name the type of a selection of generic columns; the row holds exactly those.
+  return row as unknown as Pick<OrderRow, C>;
 }
 
 /** A customer's order with its version and the count of its receipts: a status answer's data. */
@@ -124,13 +130,7 @@ export async function bankRequisites(
   orderId: string,
 ): Promise<BankRequisitesResponse> {
   // Polled every 3 s on the bank-requisites screen: the two columns it reads, by name.
-  const row = await ctx.db
-    .selectFrom('orders')
-    .select(['payment_method', 'requisites'])
-    .where('id', '=', orderId)
-    .where('user_id', '=', customerId)
-    .executeTakeFirst();
-  if (row === undefined) throw new AppError('ORDER_NOT_FOUND');
+  const row = await ownOrder(ctx.db, orderId, customerId, ['payment_method', 'requisites']);
   if (row.payment_method !== 'BANK_ACCOUNT' || row.requisites === null) {
     return { requisitesNotConfigured: true, requisites: null };
   }
@@ -241,7 +241,7 @@ export async function orderTakingReceipt(
   customerId: number,
   orderId: string,
 ): Promise<OrderRow> {
-  const order = await ownOrder(ctx.db, orderId, customerId);
+  const order = await ownOrder(ctx.db, orderId, customerId, ORDER_COLUMNS);
   if (
     order.payment_method === 'OFFICE' ||
     order.type === 'SELL' ||
@@ -372,7 +372,7 @@ export async function submitTxHash(
   orderId: string,
   body: { readonly txHash: string; readonly network?: string | undefined },
 ): Promise<TransitionResult> {
-  const order = await ownOrder(ctx.db, orderId, customerId);
+  const order = await ownOrder(ctx.db, orderId, customerId, ORDER_COLUMNS);
   if (order.type !== 'SELL') throw new AppError('INVALID_STATUS', { status: order.status });
   if (body.network !== undefined && body.network !== order.network) {
     throw new AppError('INVALID_TX_HASH');

@@ -17,6 +17,7 @@ import type {
 import type { ServerContext } from '../platform/context';
 import type { Database } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
+import { ownOrder } from '../orders/customer-orders';
 import { readPayoutCard } from '../orders/payout-card';
 
 /** Each kind's table and how many of it a customer may keep. */
@@ -139,13 +140,8 @@ export async function saveOrderCard(
   userId: number,
   { orderId, label }: SaveOrderCardPayload,
 ): Promise<SavedDetailsResponse> {
-  const order = await ctx.db
-    .selectFrom('orders')
-    .select('payout_card')
-    .where('id', '=', orderId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  const card = readPayoutCard(order?.payout_card ?? null);
+  const order = await ownOrder(ctx.db, orderId, userId, ['payout_card']);
+  const card = readPayoutCard(order.payout_card);
   if (card === null) throw new AppError('ORDER_NOT_FOUND');
   const { cardNumber, cardHolder, bankName } = card;
   return saveCard(ctx, userId, { cardNumber, cardHolder, bankName, label });

@@ -13,26 +13,25 @@ import { line } from './text';
 /** A saved item's label as typed: one line, required, at most SAVED_LABEL_MAX characters. */
 const labelField = line(SAVED_LABEL_MAX);
 
-export const SaveWalletSchema = v.object({
+/** A save's body: what is saved, and the label it is kept under. */
+const labelled = <E extends v.ObjectEntries>(entries: E) =>
+  v.object({ ...entries, label: labelField });
+
+export const SaveWalletSchema = labelled({
   network: v.picklist(NETWORK_IDS),
   address: walletAddressField,
-  label: labelField,
 });
 export type SaveWalletPayload = v.InferOutput<typeof SaveWalletSchema>;
 
-export const SaveCardSchema = v.object({
+export const SaveCardSchema = labelled({
   cardNumber: cardNumberField,
   cardHolder: cardHolderField,
   bankName: bankNameField,
-  label: labelField,
 });
 export type SaveCardPayload = v.InferOutput<typeof SaveCardSchema>;
 
 /** Saving the card a sell of the caller's pays out to: the order names it, the server reads it. */
-export const SaveOrderCardSchema = v.object({
-  orderId: orderIdField,
-  label: labelField,
-});
+export const SaveOrderCardSchema = labelled({ orderId: orderIdField });
 export type SaveOrderCardPayload = v.InferOutput<typeof SaveOrderCardSchema>;
 
 export const RenameSavedSchema = v.object({ label: labelField });
