@@ -1923,16 +1923,15 @@ export type NamespaceBotTranslation = {
 		 */
 		reminderSend: RequiredParams<'amount' | 'deadline' | 'network' | 'number'>
 		/**
-		 * �​�​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​,​ ​к​о​д​ ​<​b​>​{​c​o​d​e​}​<​/​b​>​:​ ​о​б​м​е​н​н​и​к​ ​п​и​ш​е​т​ ​в​ ​ч​а​т​е​ ​з​а​к​а​з​а​.​
+		 * �​�​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​о​б​м​е​н​н​и​к​ ​п​и​ш​е​т​ ​в​ ​ч​а​т​е​ ​з​а​к​а​з​а​.​
 	​
 	​{​m​e​s​s​a​g​e​}​
 	​
-	​О​б​м​е​н​н​и​к​ ​п​и​ш​е​т​ ​т​о​л​ь​к​о​ ​в​ ​ч​а​т​е​ ​з​а​к​а​з​а​ ​и​ ​в​ ​э​т​о​м​ ​б​о​т​е​,​ ​с​ ​э​т​и​м​ ​к​о​д​о​м​,​ ​и​ ​н​и​к​о​г​д​а​ ​н​е​ ​п​р​о​с​и​т​ ​п​л​а​т​и​т​ь​ ​в​н​е​ ​р​е​к​в​и​з​и​т​о​в​ ​и​ ​с​у​м​м​ы​ ​з​а​к​а​з​а​.
-		 * @param {string} code
+	​О​б​м​е​н​н​и​к​ ​п​и​ш​е​т​ ​т​о​л​ь​к​о​ ​в​ ​ч​а​т​е​ ​з​а​к​а​з​а​ ​и​ ​в​ ​э​т​о​м​ ​б​о​т​е​,​ ​в​с​е​г​д​а​ ​с​ ​к​о​д​о​м​ ​п​р​о​в​е​р​к​и​ ​з​а​к​а​з​а​,​ ​и​ ​н​и​к​о​г​д​а​ ​н​е​ ​п​р​о​с​и​т​ ​п​л​а​т​и​т​ь​ ​в​н​е​ ​р​е​к​в​и​з​и​т​о​в​ ​и​ ​с​у​м​м​ы​ ​з​а​к​а​з​а​.
 		 * @param {string} message
 		 * @param {string} number
 		 */
-		operatorMessage: RequiredParams<'code' | 'message' | 'number'>
+		operatorMessage: RequiredParams<'message' | 'number'>
 	}
 	operators: {
 		/**
@@ -1990,17 +1989,16 @@ export type NamespaceBotTranslation = {
 		 */
 		flagWaiting: RequiredParams<'customer' | 'kind' | 'number' | 'total'>
 		/**
-		 * �​�​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​,​ ​к​о​д​ ​{​c​o​d​e​}​:​ ​к​л​и​е​н​т​ ​п​и​ш​е​т​ ​в​ ​ч​а​т​е​ ​з​а​к​а​з​а​.​
+		 * �​�​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​к​л​и​е​н​т​ ​п​и​ш​е​т​ ​в​ ​ч​а​т​е​ ​з​а​к​а​з​а​.​
 	​
 	​{​m​e​s​s​a​g​e​}​
 	​
 	​К​л​и​е​н​т​:​ ​{​c​u​s​t​o​m​e​r​}
-		 * @param {string} code
 		 * @param {string} customer
 		 * @param {string} message
 		 * @param {string} number
 		 */
-		customerMessage: RequiredParams<'code' | 'customer' | 'message' | 'number'>
+		customerMessage: RequiredParams<'customer' | 'message' | 'number'>
 		/**
 		 * �​�​ ​П​е​р​е​в​о​д​ ​н​а​ ​н​а​ш​ ​а​д​р​е​с​ ​д​е​п​о​з​и​т​а​ ​в​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​,​ ​к​о​т​о​р​ы​й​ ​н​е​ ​п​о​д​о​ш​ё​л​ ​н​и​ ​к​ ​о​д​н​о​м​у​ ​з​а​к​а​з​у​:​ ​<​b​>​{​a​m​o​u​n​t​}​<​/​b​>​
 	​О​т​п​р​а​в​и​т​е​л​ь​ ​(​ц​е​л​и​к​о​м​,​ ​с​в​е​р​ь​т​е​ ​к​а​ж​д​ы​й​ ​с​и​м​в​о​л​)​:​ ​<​c​o​d​e​>​{​s​e​n​d​e​r​}​<​/​c​o​d​e​>​
@@ -2152,6 +2150,11 @@ export type NamespaceBotTranslation = {
 		 */
 		file: RequiredParams<'name'>
 	}
+	/**
+	 * �​�​ ​К​о​д​ ​п​р​о​в​е​р​к​и​ ​з​а​к​а​з​а​:​ ​<​b​>​{​c​o​d​e​}​<​/​b​>
+	 * @param {string} code
+	 */
+	verificationCode: RequiredParams<'code'>
 	summaries: {
 		/**
 		 * �​�​ ​{​s​h​o​w​n​}​ ​{​{​н​о​в​ы​х​ ​з​а​к​а​з​о​в​|​н​о​в​ы​й​ ​з​а​к​а​з​|​н​о​в​ы​х​ ​з​а​к​а​з​а​|​н​о​в​ы​х​ ​з​а​к​а​з​а​|​н​о​в​ы​х​ ​з​а​к​а​з​о​в​|​н​о​в​о​г​о​ ​з​а​к​а​з​а​}​}​.​ ​В​с​е​ ​о​н​и​ ​в​ ​о​ч​е​р​е​д​и​ ​к​о​н​с​о​л​и​.
@@ -4518,13 +4521,13 @@ export type TranslationFunctions = {
 			 */
 			reminderSend: (arg: { amount: string, deadline: string, network: string, number: string }) => LocalizedString
 			/**
-			 * 💬 Заказ №{number}, код <b>{code}</b>: обменник пишет в чате заказа.
+			 * 💬 Заказ №{number}: обменник пишет в чате заказа.
 	
 		{message}
 	
-		Обменник пишет только в чате заказа и в этом боте, с этим кодом, и никогда не просит платить вне реквизитов и суммы заказа.
+		Обменник пишет только в чате заказа и в этом боте, всегда с кодом проверки заказа, и никогда не просит платить вне реквизитов и суммы заказа.
 			 */
-			operatorMessage: (arg: { code: string, message: string, number: string }) => LocalizedString
+			operatorMessage: (arg: { message: string, number: string }) => LocalizedString
 		}
 		operators: {
 			/**
@@ -4560,13 +4563,13 @@ export type TranslationFunctions = {
 			 */
 			flagWaiting: (arg: { customer: string, kind: string, number: string, total: string }) => LocalizedString
 			/**
-			 * 💬 Заказ №{number}, код {code}: клиент пишет в чате заказа.
+			 * 💬 Заказ №{number}: клиент пишет в чате заказа.
 	
 		{message}
 	
 		Клиент: {customer}
 			 */
-			customerMessage: (arg: { code: string, customer: string, message: string, number: string }) => LocalizedString
+			customerMessage: (arg: { customer: string, message: string, number: string }) => LocalizedString
 			/**
 			 * 💰 Перевод на наш адрес депозита в сети {network}, который не подошёл ни к одному заказу: <b>{amount}</b>
 		Отправитель (целиком, сверьте каждый символ): <code>{sender}</code>
@@ -4695,6 +4698,10 @@ export type TranslationFunctions = {
 			 */
 			file: (arg: { name: string }) => LocalizedString
 		}
+		/**
+		 * 🔐 Код проверки заказа: <b>{code}</b>
+		 */
+		verificationCode: (arg: { code: string }) => LocalizedString
 		summaries: {
 			/**
 			 * 🆕 {shown} {{новых заказов|новый заказ|новых заказа|новых заказа|новых заказов|нового заказа}}. Все они в очереди консоли.

@@ -402,7 +402,7 @@ describe('the other side is told, through the outbox, with the verification code
     const row = only(await toldOf(id));
     expect(row).toMatchObject({ kind: 'customer_message', recipient: 'operators', language: null });
     const { text, buttons } = renderStored(row, 'en', options);
-    expect(text).toContain(`code ${code}`);
+    expect(text).toContain(`<b>${code}</b>`);
     expect(text).toContain('Оплатил, где монеты?');
     expect(text).toContain(`id ${user.id}`);
     expect(buttons).toHaveLength(1);

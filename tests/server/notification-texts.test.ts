@@ -67,18 +67,41 @@ const KINDS = [...CUSTOMER_NOTICES, ...OPERATOR_ALERTS].filter(
   (kind): kind is Exclude<NotificationKind, AddressAlert> => !isAddressAlert(kind),
 );
 
+/** The order's verification code, as orderFacts keeps it with every message about the order. */
+const CODE = 'H4X9PW';
+
 describe.each(LANGUAGES)('every message in %s', (language) => {
-  it.each(KINDS)('%s: names the order, says what to act on, opens it', (kind) => {
-    const message = renderNotification(kind, base, language, {
-      botUsername: 'exchange_bot',
-      supportUrl: 'https://t.me/exchange_support',
-    });
-    expect(message.text).toContain('3f9c2a7b');
-    expect(message.text).not.toMatch(/\{|\}|undefined|null|NaN/);
-    for (const needed of MUST_SAY[kind] ?? []) expect(message.text).toContain(needed);
-    const param = isCustomerNotice(kind) ? `order_${ORDER_ID}` : `console_${ORDER_ID}`;
-    expect(message.buttons[0]?.url).toBe(`https://t.me/exchange_bot?startapp=${param}`);
-  });
+  it.each(KINDS)(
+    '%s: names the order, says what to act on, opens it, ends with its verification code',
+    (kind) => {
+      const message = renderNotification(kind, { ...base, verificationCode: CODE }, language, {
+        botUsername: 'exchange_bot',
+        supportUrl: 'https://t.me/exchange_support',
+      });
+      expect(message.text).toContain('3f9c2a7b');
+      expect(message.text).not.toMatch(/\{|\}|undefined|null|NaN/);
+      for (const needed of MUST_SAY[kind] ?? []) expect(message.text).toContain(needed);
+      // Said once, on the last line, whoever reads it.
+      expect(message.text.split(CODE)).toHaveLength(2);
+      expect(message.text.split('\n').at(-1)).toBe(
+        language === 'ru'
+          ? `🔐 Код проверки заказа: <b>${CODE}</b>`
+          : `🔐 Order verification code: <b>${CODE}</b>`,
+      );
+      const param = isCustomerNotice(kind) ? `order_${ORDER_ID}` : `console_${ORDER_ID}`;
+      expect(message.buttons[0]?.url).toBe(`https://t.me/exchange_bot?startapp=${param}`);
+    },
+  );
+});
+
+it('a message stored before orders had verification codes reads as it did', () => {
+  const text = renderNotification('payment_confirmed', base, 'en', {
+    botUsername: undefined,
+    supportUrl: 'https://t.me/exchange_support',
+  }).text;
+  expect(text).toBe(
+    'Order #3f9c2a7b: your payment of <b>₽15,000</b> has arrived. We are sending <b>157.2327 USDT</b> to your wallet on TRC20.',
+  );
 });
 
 it('an office buy completed says so without a hash; a sell completed names the card it paid', () => {

@@ -74,6 +74,18 @@ async function rows() {
 }
 
 /** Sends until nothing is due now. */
+/** The order's verification code, which every message about it ends with. */
+async function codeLine(orderId: string, language: 'ru' | 'en'): Promise<string> {
+  const { verification_code: code } = await t.database.db
+    .selectFrom('orders')
+    .select('verification_code')
+    .where('id', '=', orderId)
+    .executeTakeFirstOrThrow();
+  return language === 'ru'
+    ? `\n\n🔐 Код проверки заказа: <b>${code}</b>`
+    : `\n\n🔐 Order verification code: <b>${code}</b>`;
+}
+
 async function drain(settings: OutboxSettings = outbox()): Promise<void> {
   while ((await sendDueNotifications(settings)).claimed > 0);
 }
@@ -178,7 +190,7 @@ describe('the worker sends through the Bot API', () => {
     const toBob = sent.find((c) => c.payload['chat_id'] === BOB.id);
     expect(toAlice?.payload['text']).toMatch(
       new RegExp(
-        `^Заказ №${ru.slice(0, 8)}: реквизиты готовы\\.\\nПереведите <b>15\\s000\\s₽</b> на карту <code>2200700123456781</code> \\(Т-Банк, IVAN PETROV\\) до <b>\\d\\d:\\d\\d</b> по Москве\\.\\nПосле перевода нажмите «Я оплатил» в приложении и приложите чек\\.$`,
+        `^Заказ №${ru.slice(0, 8)}: реквизиты готовы\\.\\nПереведите <b>15\\s000\\s₽</b> на карту <code>2200700123456781</code> \\(Т-Банк, IVAN PETROV\\) до <b>\\d\\d:\\d\\d</b> по Москве\\.\\nПосле перевода нажмите «Я оплатил» в приложении и приложите чек\\.${await codeLine(ru, 'ru')}$`,
       ),
     );
     expect(toBob?.payload['text']).toMatch(
@@ -247,7 +259,7 @@ describe('the worker sends through the Bot API', () => {
     expect(edits[0]?.payload['chat_id']).toBe(BOB.id);
     expect(edits[0]?.payload['text']).toMatch(
       new RegExp(
-        `^Order #${id.slice(0, 8)}: your payment of <b>₽[\\d,]+</b> has arrived\\. We are sending <b>[\\d.,]+ USDT</b> to your wallet on TRC20\\.$`,
+        `^Order #${id.slice(0, 8)}: your payment of <b>₽[\\d,]+</b> has arrived\\. We are sending <b>[\\d.,]+ USDT</b> to your wallet on TRC20\\.${await codeLine(id, 'en')}$`,
       ),
     );
     const toBob = api.callsOf('sendMessage').filter((c) => c.payload['chat_id'] === BOB.id);
@@ -269,7 +281,8 @@ describe('the worker sends through the Bot API', () => {
     const rejected = api.callsOf('sendMessage').filter((c) => c.payload['chat_id'] === BOB.id)[1];
     expect(rejected?.payload['text']).toBe(
       `Order #${id.slice(0, 8)} was rejected. Reason: The payment came from someone else's account: Paid from &lt;Ivanov&gt;\n\n` +
-        'Do not pay for this order. If you already paid, contact support: we return the money to the account it came from.',
+        'Do not pay for this order. If you already paid, contact support: we return the money to the account it came from.' +
+        (await codeLine(id, 'en')),
     );
     const buttons = (rejected?.payload['reply_markup'] as { inline_keyboard: { url: string }[][] })
       .inline_keyboard;
@@ -285,7 +298,7 @@ describe('the worker sends through the Bot API', () => {
     const alert = api.callsOf('sendMessage').find((c) => c.payload['chat_id'] === OPERATOR_CHAT);
     expect(alert?.payload['text']).toMatch(
       new RegExp(
-        `^🆕 Новый заказ №${id.slice(0, 8)}: покупка, перевод на карту\\n<b>[\\d,]+\\sUSDT</b> за <b>15\\s000\\s₽</b>\\nКлиент: Алиса, @alice, id ${ALICE.id}$`,
+        `^🆕 Новый заказ №${id.slice(0, 8)}: покупка, перевод на карту\\n<b>[\\d,]+\\sUSDT</b> за <b>15\\s000\\s₽</b>\\nКлиент: Алиса, @alice, id ${ALICE.id}${await codeLine(id, 'ru')}$`,
       ),
     );
     expect(alert?.payload['reply_markup']).toEqual({

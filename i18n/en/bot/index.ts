@@ -40,7 +40,7 @@ const en_bot: NamespaceBotTranslation = {
     reminderSend:
       'Order #{number}: 5 minutes left to send <b>{amount}</b> on {network} (until {deadline} Moscow time). Already sent? Give the transaction hash in the app.',
     operatorMessage:
-      '💬 Order #{number}, code <b>{code}</b>: the exchange writes in the order’s chat.\n\n{message}\n\nThe exchange writes only in the order’s chat and in this bot, with this code, and never asks you to pay outside the order’s own details and amount.',
+      '💬 Order #{number}: the exchange writes in the order’s chat.\n\n{message}\n\nThe exchange writes only in the order’s chat and in this bot, always with the order’s verification code, and never asks you to pay outside the order’s own details and amount.',
   },
   operators: {
     newOrder:
@@ -56,7 +56,7 @@ const en_bot: NamespaceBotTranslation = {
     flagWaiting:
       '⏰ Order #{number} has waited for an operator over 10 minutes: {kind}, <b>{total}</b>.\nCustomer: {customer}',
     customerMessage:
-      '💬 Order #{number}, code {code}: the customer writes in the order’s chat.\n\n{message}\n\nCustomer: {customer}',
+      '💬 Order #{number}: the customer writes in the order’s chat.\n\n{message}\n\nCustomer: {customer}',
     unmatchedDeposit:
       '💰 A transfer to our deposit address on {network} that no order could take: <b>{amount}</b>\nFrom (whole, check every character): <code>{sender}</code>\nHash: <code>{hash}</code>\nAttach it to its order in the console, or settle it with the sender.',
     scanBehind:
@@ -108,6 +108,7 @@ const en_bot: NamespaceBotTranslation = {
   chat: {
     file: '📎 File: {name}',
   },
+  verificationCode: '🔐 Order verification code: <b>{code}</b>',
   summaries: {
     new_order: '🆕 {shown} new {{count:order|orders}}. All of them are in the console’s queue.',
     receipt_uploaded:

@@ -45,7 +45,7 @@ const ru_bot: BaseTranslation = {
     reminderSend:
       'Заказ №{number:string}: осталось 5 минут, чтобы отправить <b>{amount:string}</b> в сети {network:string} (до {deadline:string} по Москве). Уже отправили? Укажите хеш транзакции в приложении.',
     operatorMessage:
-      '💬 Заказ №{number:string}, код <b>{code:string}</b>: обменник пишет в чате заказа.\n\n{message:string}\n\nОбменник пишет только в чате заказа и в этом боте, с этим кодом, и никогда не просит платить вне реквизитов и суммы заказа.',
+      '💬 Заказ №{number:string}: обменник пишет в чате заказа.\n\n{message:string}\n\nОбменник пишет только в чате заказа и в этом боте, всегда с кодом проверки заказа, и никогда не просит платить вне реквизитов и суммы заказа.',
   },
   operators: {
     newOrder:
@@ -61,7 +61,7 @@ const ru_bot: BaseTranslation = {
     flagWaiting:
       '⏰ Заказ №{number:string} ждёт оператора больше 10 минут: {kind:string}, <b>{total:string}</b>.\nКлиент: {customer:string}',
     customerMessage:
-      '💬 Заказ №{number:string}, код {code:string}: клиент пишет в чате заказа.\n\n{message:string}\n\nКлиент: {customer:string}',
+      '💬 Заказ №{number:string}: клиент пишет в чате заказа.\n\n{message:string}\n\nКлиент: {customer:string}',
     unmatchedDeposit:
       '💰 Перевод на наш адрес депозита в сети {network:string}, который не подошёл ни к одному заказу: <b>{amount:string}</b>\nОтправитель (целиком, сверьте каждый символ): <code>{sender:string}</code>\nХеш: <code>{hash:string}</code>\nПривяжите его к заказу в консоли или урегулируйте с отправителем.',
     scanBehind:
@@ -109,13 +109,18 @@ const ru_bot: BaseTranslation = {
       SELL_OFFICE: 'продажа в офисе',
     },
   },
+  chat: {
+    file: '📎 Файл: {name:string}',
+  },
+  /**
+   * The last line of every message about an order, to the customer and to operators alike: the
+   * order's verification code, by which a customer tells the exchange from an impostor.
+   */
+  verificationCode: '🔐 Код проверки заказа: <b>{code:string}</b>',
   /**
    * A flood's summary in the operators' chat: `shown` is the count as written in the language
    * ("1 234"), `count` picks the plural.
    */
-  chat: {
-    file: '📎 Файл: {name:string}',
-  },
   summaries: {
     new_order:
       '🆕 {shown:string} {{count:новых заказов|новый заказ|новых заказа|новых заказа|новых заказов|нового заказа}}. Все они в очереди консоли.',

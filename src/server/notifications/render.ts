@@ -192,20 +192,14 @@ function chainProblem({ LL, facts, language }: MessageContext): string {
 
 /**
  * A chat message as the other side reads it in Telegram: its text shown as text (escaped with
- * the other values), its file named on a line of its own, and the order's verification code.
+ * the other values), its file named on a line of its own.
  */
-function chatMessage({ LL, facts }: MessageContext): {
-  readonly code: string;
-  readonly message: string;
-} {
+function chatMessage({ LL, facts }: MessageContext): { readonly message: string } {
   const lines = [
     facts.messageText ?? '',
     facts.messageFile === undefined ? '' : LL.bot.chat.file({ name: facts.messageFile }),
   ];
-  return {
-    code: facts.verificationCode ?? '',
-    message: lines.filter((line) => line !== '').join('\n'),
-  };
+  return { message: lines.filter((line) => line !== '').join('\n') };
 }
 
 /** A finished order: a sell's payout to the card, an office buy, or a buy's coins sent. */
@@ -303,7 +297,24 @@ export function renderNotification(
         : formatTime(new Date(facts.deadline).toISOString(), language, MESSAGE_TIME_ZONE),
   };
   const text = MESSAGE_TEXTS[kind]({ LL, facts, language, common });
-  return { text, buttons: buttons(kind, facts, LL, options) };
+  return {
+    text: withVerificationCode(text, facts.verificationCode, LL),
+    buttons: buttons(kind, facts, LL, options),
+  };
+}
+
+/**
+ * A message about an order with the order's verification code on its last line: every one the
+ * bot writes about an order, to the customer and to operators, so that a customer can tell the
+ * exchange from someone writing in its name. A message stored before orders had codes has none.
+ */
+export function withVerificationCode(
+  text: string,
+  code: string | undefined,
+  LL: TranslationFunctions,
+): string {
+  if (code === undefined) return text;
+  return `${text}\n\n${LL.bot.verificationCode({ code: escapeHtml(code) })}`;
 }
 
 /** Why the order ended, then on its own paragraph what happens to the money: the app's words. */
