@@ -2,10 +2,13 @@
  * A local fake of Telegram's Bot API for the bot's tests (grammY's `apiRoot` points at it): it
  * answers `POST /bot<token>/<method>` as Telegram does, records every call, and can be told to
  * fail: a 429 with `retry_after`, a 500, a 403 for a chat that blocked the bot. Updates queued
- * with `pushUpdate` are handed out by `getUpdates` (long polling).
+ * with `pushUpdate` are handed out by `getUpdates` (long polling). Files a user sends (`addFile`)
+ * are described by `getFile` and downloaded from `/file/bot<token>/<file_path>`, as Telegram's
+ * Bot API serves them.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
 
 export interface BotApiCall {
   readonly method: string;
@@ -57,6 +60,31 @@ export const FAULTS = {
   hangUp: (): FakeAnswer => ({ status: 0, body: {} }),
 };
 
+/** Who sends a message: a Telegram user, as an update's `from` carries them. */
+export interface FakeUser {
+  readonly id: number;
+  readonly first_name: string;
+  readonly language_code?: string;
+  readonly username?: string;
+}
+
+/** A file a user sent, as a message's photo size or document describes it. */
+export interface FakeFile {
+  readonly file_id: string;
+  readonly file_unique_id: string;
+  readonly file_size: number;
+}
+
+/** What a reply carries: a text, or a photo or a document with an optional caption. */
+export type ReplyContent =
+  | { readonly text: string }
+  | { readonly photo: FakeFile; readonly caption?: string }
+  | {
+      readonly document: FakeFile & { readonly file_name?: string; readonly mime_type?: string };
+      readonly caption?: string;
+    }
+  | { readonly sticker: FakeFile };
+
 export class FakeBotApi {
   readonly calls: BotApiCall[] = [];
   /** Answers for the next calls, in order, before the normal ones. */
@@ -70,6 +98,10 @@ export class FakeBotApi {
   private nextUpdateId = 1;
   private nextMessageId = 1;
   private waiting: (() => void)[] = [];
+  /** The message id Telegram gave each message the bot sent. */
+  private readonly sentIds = new Map<BotApiCall, number>();
+  /** Files users sent, by file_id: where Telegram keeps them and their bytes. */
+  private readonly files = new Map<string, { readonly path: string; readonly bytes: Buffer }>();
   url = '';
 
   constructor(readonly token: string) {
@@ -97,10 +129,7 @@ export class FakeBotApi {
   }
 
   /** A private message from `user`, as Telegram delivers it. */
-  pushMessage(
-    user: { id: number; first_name: string; language_code?: string; username?: string },
-    text: string,
-  ): void {
+  pushMessage(user: FakeUser, text: string): void {
     const command = /^\/\w+/.exec(text);
     this.pushUpdate({
       message: {
@@ -114,6 +143,63 @@ export class FakeBotApi {
           : { entities: [{ type: 'bot_command', offset: 0, length: command[0].length }] }),
       },
     });
+  }
+
+  /** A file a user sends, kept for getFile and its download; `size` may claim another size. */
+  addFile(bytes: Buffer, size = bytes.length): FakeFile {
+    const n = this.files.size + 1;
+    const file = { file_id: `file-${n}-${randomUUID()}`, file_unique_id: `unique-${n}` };
+    this.files.set(file.file_id, { path: `documents/file_${n}.bin`, bytes });
+    return { ...file, file_size: size };
+  }
+
+  /**
+   * A message from `user` in `chat` that replies to the bot's message `replyTo` (a sent message's
+   * id, `sentMessageId`), as Telegram delivers it: the message replied to comes with it.
+   */
+  pushReply(
+    user: FakeUser,
+    chat: { readonly id: number; readonly type: 'private' | 'supergroup' },
+    replyTo: number,
+    content: ReplyContent,
+  ): number {
+    const date = Math.floor(Date.now() / 1000);
+    const messageId = this.nextMessageId++;
+    const photo =
+      'photo' in content
+        ? {
+            // Telegram gives each size of a photo; the last is the largest.
+            photo: [
+              { ...content.photo, file_size: 1_000, width: 90, height: 60 },
+              { ...content.photo, width: 1280, height: 853 },
+            ],
+          }
+        : {};
+    this.pushUpdate({
+      message: {
+        ...content,
+        ...photo,
+        message_id: messageId,
+        date,
+        chat,
+        from: { is_bot: false, ...user },
+        reply_to_message: {
+          message_id: replyTo,
+          date,
+          chat,
+          from: { id: BOT_INFO.id, is_bot: true, first_name: BOT_INFO.first_name },
+          text: 'The bot’s message',
+        },
+      },
+    });
+    return messageId;
+  }
+
+  /** The message id Telegram gave the message of a sendMessage call. */
+  sentMessageId(call: BotApiCall): number {
+    const id = this.sentIds.get(call);
+    if (id === undefined) throw new Error(`no message was sent by this ${call.method} call`);
+    return id;
   }
 
   /** The calls of one method (the messages sent, say). */
@@ -154,6 +240,23 @@ export class FakeBotApi {
     return found;
   }
 
+  /** Waits for the bot's message to `chatId` that replies to the message `messageId`; its text. */
+  async waitForReplyTo(chatId: number, messageId: number, timeoutMs = 10_000): Promise<string> {
+    const find = () =>
+      this.callsOf('sendMessage').find(
+        (call) =>
+          call.payload['chat_id'] === chatId &&
+          (call.payload['reply_parameters'] as { message_id?: unknown } | undefined)?.message_id ===
+            messageId,
+      );
+    await this.waitUntil(
+      () => find() !== undefined,
+      timeoutMs,
+      () => `a reply to message ${messageId} in ${chatId}`,
+    );
+    return String(find()?.payload['text']);
+  }
+
   private async waitUntil(done: () => boolean, timeoutMs: number, what: () => string) {
     const deadline = Date.now() + timeoutMs;
     while (!done()) {
@@ -166,6 +269,11 @@ export class FakeBotApi {
     request: http.IncomingMessage,
     response: http.ServerResponse,
   ): Promise<void> {
+    const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(request.url ?? '');
+    if (download !== null) {
+      this.serveFile(download[1], download[2], response);
+      return;
+    }
     const match = /^\/bot([^/]+)\/(\w+)$/.exec(request.url ?? '');
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -197,7 +305,29 @@ export class FakeBotApi {
         return;
       }
     }
-    reply(await this.answer(method, payload));
+    const answer = await this.answer(method, payload);
+    const sent = (answer.body['result'] as { message_id?: unknown } | undefined)?.message_id;
+    if (method === 'sendMessage' && typeof sent === 'number') this.sentIds.set(call, sent);
+    reply(answer);
+  }
+
+  /** A file's download, as Telegram serves it: its bytes, or 404 for a path it never gave. */
+  private serveFile(
+    token: string | undefined,
+    filePath: string | undefined,
+    response: http.ServerResponse,
+  ): void {
+    const file = [...this.files.values()].find((f) => f.path === filePath);
+    if (token !== this.token || file === undefined) {
+      response.writeHead(404, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ ok: false, error_code: 404, description: 'Not Found' }));
+      return;
+    }
+    response.writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-length': file.bytes.length,
+    });
+    response.end(file.bytes);
   }
 
   /** What Telegram answers when nothing goes wrong (or the chat blocked the bot). */
@@ -209,6 +339,22 @@ export class FakeBotApi {
         return ok(BOT_INFO);
       case 'getUpdates':
         return ok(await this.takeUpdates(payload));
+      case 'getFile': {
+        const fileId = String(payload['file_id']);
+        const file = this.files.get(fileId);
+        if (file === undefined) {
+          return {
+            status: 400,
+            body: { ok: false, error_code: 400, description: 'Bad Request: invalid file_id' },
+          };
+        }
+        return ok({
+          file_id: fileId,
+          file_unique_id: fileId.replace(/^file-(\d+)-.*$/, 'unique-$1'),
+          file_size: file.bytes.length,
+          file_path: file.path,
+        });
+      }
       case 'sendMessage':
       case 'editMessageText':
         if (this.blockedChats.has(chatId)) return FAULTS.blocked();

@@ -108,6 +108,19 @@ const en_bot: NamespaceBotTranslation = {
   chat: {
     file: '📎 File: {name}',
   },
+  replies: {
+    landedFromCustomer:
+      '✅ Your message is in the chat of order #{number}. The answer will come here and in the order’s chat in the app.',
+    landedFromOperator:
+      '✅ The answer is passed on to the customer in the chat of order #{number}.',
+    notAboutOrder:
+      '⚠️ Nothing was passed on: this message of the bot is not about an order. Reply to the bot’s message about the order, or write in the order’s chat.',
+    notOperator:
+      '⚠️ The answer was not passed on to the customer: only operators listed in OPERATOR_IDS can write to customers from here.',
+    tooLong:
+      '⚠️ The message was not passed on to the order’s chat: it is longer than {max} characters. Shorten it or split it into several.',
+    refused: '⚠️ The message was not passed on to the order’s chat.\n{reason}',
+  },
   verificationCode: '🔐 Order verification code: <b>{code}</b>',
   summaries: {
     new_order: '🆕 {shown} new {{count:order|orders}}. All of them are in the console’s queue.',

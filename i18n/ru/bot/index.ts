@@ -113,6 +113,22 @@ const ru_bot: BaseTranslation = {
     file: '📎 Файл: {name:string}',
   },
   /**
+   * The bot's answers to a reply to its message about an order: passed on to the order's chat
+   * (to the customer's private chat, and to the operators' chat), or why not.
+   */
+  replies: {
+    landedFromCustomer:
+      '✅ Сообщение передано в чат заказа №{number:string}. Ответ придёт сюда и в чат заказа в приложении.',
+    landedFromOperator: '✅ Ответ передан клиенту в чат заказа №{number:string}.',
+    notAboutOrder:
+      '⚠️ Сообщение никуда не передано: это сообщение бота не о заказе. Ответьте на сообщение бота о заказе или напишите в чате заказа.',
+    notOperator:
+      '⚠️ Ответ не передан клиенту: писать клиентам отсюда могут только операторы из OPERATOR_IDS.',
+    tooLong:
+      '⚠️ Сообщение не передано в чат заказа: оно длиннее {max:string} знаков. Сократите его или разделите на несколько.',
+    refused: '⚠️ Сообщение не передано в чат заказа.\n{reason:string}',
+  },
+  /**
    * The last line of every message about an order, to the customer and to operators alike: the
    * order's verification code, by which a customer tells the exchange from an impostor.
    */

@@ -1,7 +1,8 @@
 /**
  * The Telegram bot, on grammY, in the server process: `/start` greets in the customer's language
  * with a button that opens the app (on the order of an `order_<id>` payload), `/help` gives the
- * support chat, `/chatid` tells a group its id (for OPERATOR_CHAT_ID). Updates come by long
+ * support chat, `/chatid` tells a group its id (for OPERATOR_CHAT_ID); a reply to the bot's message
+ * about an order is written into that order's chat (bot-replies.ts). Updates come by long
  * polling, or by webhook when `WEBHOOK_URL` is set (Telegram's secret token checked). The
  * notifications themselves are sent by the outbox worker (src/server/notifications).
  */
@@ -20,6 +21,7 @@ import { orderNumber } from '../../shared/support-link';
 import { recordCustomer } from '../platform/identity/telegram-auth';
 import type { Database } from '../platform/db/schema';
 import { preferredLanguage, translator } from '../platform/i18n';
+import { answerReply, type ReplyOptions } from './bot-replies';
 import { escapeHtml } from './render';
 import { TelegramLimiter } from './telegram-limits';
 import { failureKindOf, type FailureKind } from './telegram-sender';
@@ -38,6 +40,8 @@ export interface BotOptions {
   readonly limiter?: TelegramLimiter;
   /** Told of the bot's failures (the server's metrics). */
   readonly monitor?: BotMonitor;
+  /** How a reply to the bot's message about an order is written into the order's chat. */
+  readonly replies: Omit<ReplyOptions, 'apiRoot' | 'token'>;
 }
 
 /** What the bot tells the server's metrics (src/server/platform/metrics/metrics.ts). */
@@ -85,7 +89,7 @@ export function isWebhookSecret(token: string, header: unknown): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** Only messages reach the bot: its commands. */
+/** Only messages reach the bot: its commands, and replies to its messages. */
 export const ALLOWED_UPDATES = ['message'] as const;
 
 /**
@@ -199,6 +203,8 @@ export function createBot(options: BotOptions): Bot {
   for (const [command, handler] of Object.entries(COMMANDS)) {
     bot.command(command, (ctx) => handler(ctx, deps));
   }
+  const replies = { ...options.replies, apiRoot: options.apiRoot, token: options.token };
+  bot.on('message', (ctx) => answerReply(ctx, replies, () => languageOf(options.db, ctx)));
 
   bot.catch((error) => {
     options.log.error(

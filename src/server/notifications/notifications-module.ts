@@ -12,6 +12,7 @@ import fp from 'fastify-plugin';
 import type { Bot } from 'grammy';
 import type { Update } from 'grammy/types';
 import { AppError } from '../platform/errors';
+import { createRateLimiter } from '../platform/limits/rate-limit';
 import { described } from '../platform/http/contract';
 import type { ModuleOptions } from '../platform/jobs/run-jobs';
 import type { DatabaseGauge, Metrics } from '../platform/metrics/metrics';
@@ -212,6 +213,12 @@ export const notificationsModule = fp<ModuleOptions>(
             botUsername: config.botUsername,
             limiter,
             monitor,
+            replies: {
+              context: app,
+              // Read when a reply comes: the identity plugin decorates it after this module.
+              isOperator: (telegramId) => app.isOperator(telegramId),
+              limiter: createRateLimiter(app.db, app.now, config.callLimits, config.addressLimits),
+            },
           });
     if (bot !== undefined && config.webhookUrl !== undefined)
       webhookRoute(app, bot, config.webhookUrl);
