@@ -16,7 +16,6 @@ import {
   OPERATOR,
   OPERATOR_PATHS,
   ORDER_KINDS,
-  createLifecycleApp,
   createPayload,
   orderRow,
   pngFile,
@@ -24,6 +23,7 @@ import {
   send,
 } from '../helpers/lifecycle';
 import { API_PATHS } from '../../src/shared/api';
+import { startBotApp } from '../helpers/bot-app';
 import type { TestApp } from '../helpers/test-app';
 
 const OPERATOR_CHAT = -1_009_876_543_211;
@@ -45,17 +45,7 @@ let t: TestApp;
 function withBot(): void {
   beforeAll(async () => {
     api = await new FakeBotApi(FAKE_TOKEN).start();
-    t = await createLifecycleApp(
-      {
-        botToken: FAKE_TOKEN,
-        telegramApiRoot: api.url,
-        operatorChatId: OPERATOR_CHAT,
-        operatorIds: [OPERATOR.id],
-        operatorChatLanguage: 'en',
-      },
-      { realClock: true, jobs: true },
-    );
-    await t.app.ready();
+    t = await startBotApp(api, OPERATOR_CHAT, { operatorChatLanguage: 'en' });
   });
   afterAll(async () => {
     await t.close();

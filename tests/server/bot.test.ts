@@ -17,6 +17,7 @@ import {
   ORDER_KINDS,
   type TestUser,
 } from '../helpers/lifecycle';
+import { startBotApp } from '../helpers/bot-app';
 import type { TestApp } from '../helpers/test-app';
 import { OPERATOR_PATHS } from '../../src/shared/operator-api';
 import type { CreateOrderResponse } from '../../src/shared/api';
@@ -46,16 +47,7 @@ describe('long polling', () => {
   let t: TestApp;
   beforeAll(async () => {
     api = await new FakeBotApi(FAKE_TOKEN).start();
-    t = await createLifecycleApp(
-      {
-        botToken: FAKE_TOKEN,
-        telegramApiRoot: api.url,
-        operatorChatId: OPERATOR_CHAT,
-        operatorIds: [OPERATOR.id],
-      },
-      { realClock: true, jobs: true },
-    );
-    await t.app.ready();
+    t = await startBotApp(api, OPERATOR_CHAT);
   });
   afterAll(async () => {
     await t.close();
