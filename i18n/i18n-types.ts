@@ -936,6 +936,20 @@ type RootTranslation = {
 		 */
 		supportMessage: RequiredParams<'id'>
 	}
+	repeatOrder: {
+		/**
+		 * П​о​в​т​о​р​и​т​ь​ ​з​а​к​а​з
+		 */
+		repeat: string
+		/**
+		 * П​о​в​т​о​р​и​т​ь​ ​п​о​с​л​е​д​н​и​й​ ​з​а​к​а​з
+		 */
+		repeatLast: string
+		/**
+		 * Т​а​ ​ж​е​ ​с​у​м​м​а​,​ ​с​е​т​ь​ ​и​ ​к​о​ш​е​л​ё​к​ ​и​л​и​ ​к​а​р​т​а​ ​п​о​ ​с​е​г​о​д​н​я​ш​н​е​м​у​ ​к​у​р​с​у​:​ ​о​с​т​а​н​е​т​с​я​ ​п​р​о​в​е​р​и​т​ь​ ​и​ ​п​о​д​т​в​е​р​д​и​т​ь​.
+		 */
+		hint: string
+	}
 	sellWaiting: {
 		/**
 		 * П​р​о​в​е​р​я​е​м​ ​т​р​а​н​з​а​к​ц​и​ю
@@ -3639,6 +3653,20 @@ export type TranslationFunctions = {
 		 * Заказ №{id}: 
 		 */
 		supportMessage: (arg: { id: string }) => LocalizedString
+	}
+	repeatOrder: {
+		/**
+		 * Повторить заказ
+		 */
+		repeat: () => LocalizedString
+		/**
+		 * Повторить последний заказ
+		 */
+		repeatLast: () => LocalizedString
+		/**
+		 * Та же сумма, сеть и кошелёк или карта по сегодняшнему курсу: останется проверить и подтвердить.
+		 */
+		hint: () => LocalizedString
 	}
 	sellWaiting: {
 		/**

@@ -263,6 +263,11 @@ const en: Translation = {
     keepOrder: 'Keep the order',
     supportMessage: 'Order #{id}: ',
   },
+  repeatOrder: {
+    repeat: 'Repeat order',
+    repeatLast: 'Repeat last order',
+    hint: 'The same amount, network and wallet or card at today’s rate: check it and confirm.',
+  },
   sellWaiting: {
     title: 'Checking the transaction',
     headerTitle: 'Chain check',

@@ -268,6 +268,11 @@ const ru: BaseTranslation = {
     keepOrder: 'Не отменять',
     supportMessage: 'Заказ №{id:string}: ',
   },
+  repeatOrder: {
+    repeat: 'Повторить заказ',
+    repeatLast: 'Повторить последний заказ',
+    hint: 'Та же сумма, сеть и кошелёк или карта по сегодняшнему курсу: останется проверить и подтвердить.',
+  },
   sellWaiting: {
     title: 'Проверяем транзакцию',
     headerTitle: 'Проверка сети',

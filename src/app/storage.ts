@@ -143,3 +143,15 @@ export function waitingStart(orderId: string, now: number = Date.now()): number 
 export function clearWaitingStart(orderId: string): void {
   write(localStorage, waitingStartKey(orderId), null);
 }
+
+const HOME_SCREEN_OFFERED_KEY = 'homeScreenOffered';
+
+/**
+ * Marks the offer to add the app to the home screen as made on this device; answers true the
+ * first time only, so the offer is made once.
+ */
+export function takeHomeScreenOffer(): boolean {
+  if (read(localStorage, HOME_SCREEN_OFFERED_KEY) !== null) return false;
+  write(localStorage, HOME_SCREEN_OFFERED_KEY, '1');
+  return true;
+}

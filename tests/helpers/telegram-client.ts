@@ -23,21 +23,37 @@ export function launchParameters(
   ].join('&');
 }
 
-/** What the page's fake client holds: the events posted to it, and the codes its scanner will read. */
+/** An event the app posted to the client, with its parameters (JSON-parsed; undefined without). */
+export interface PostedEvent {
+  readonly eventType: string;
+  readonly eventData: unknown;
+}
+
+/**
+ * What the page's fake client holds: the events posted to it (their names, and with their
+ * parameters), the codes its scanner will read, what it answers of the home screen, and a way to
+ * send the app an event as the client would (a press of its secondary or settings button).
+ */
 export interface FakeTelegramWindow {
   readonly __telegramPosted: string[];
+  readonly __telegramPostedEvents: PostedEvent[];
   /** Each opening of the QR scanner reads the first of these; with none, the customer closes it. */
   readonly __telegramQrCodes: string[];
+  /** The answer to `web_app_check_home_screen`: 'missed' (no shortcut yet) unless set. */
+  __telegramHomeScreenStatus: 'unsupported' | 'unknown' | 'added' | 'missed';
+  readonly __telegramEmit: (eventType: string, eventData?: unknown) => void;
 }
 
 /**
  * Stands in for the Telegram client in the page: the `TelegramWebviewProxy` that Android and iOS
  * clients inject, answering what the SDK asks at start-up (theme, viewport, safe areas) and the
  * QR scanner (`qr_text_received` with the next code of `__telegramQrCodes`, or
- * `scan_qr_popup_closed` when there is none). Runs in the browser, so it is self-contained.
+ * `scan_qr_popup_closed` when there is none) and the home screen's status (`home_screen_checked`
+ * with `__telegramHomeScreenStatus`). Runs in the browser, so it is self-contained.
  */
 export function fakeTelegramClient(theme: Record<string, string>): void {
   const posted: string[] = [];
+  const postedEvents: { eventType: string; eventData: unknown }[] = [];
   const qrCodes: string[] = [];
   const answer = (eventType: string, eventData: unknown) => {
     // As a client answers: later, as a message from window.parent (the bridge ignores any other).
@@ -47,12 +63,19 @@ export function fakeTelegramClient(theme: Record<string, string>): void {
     }, 0);
   };
   const insets = { top: 0, bottom: 0, left: 0, right: 0 };
-  Object.assign(window, {
+  const client = Object.assign(window, {
     __telegramPosted: posted,
+    __telegramPostedEvents: postedEvents,
     __telegramQrCodes: qrCodes,
+    __telegramHomeScreenStatus: 'missed',
+    __telegramEmit: answer,
     TelegramWebviewProxy: {
-      postEvent(eventType: string): void {
+      postEvent(eventType: string, eventData?: string): void {
         posted.push(eventType);
+        postedEvents.push({
+          eventType,
+          eventData: eventData === undefined ? undefined : (JSON.parse(eventData) as unknown),
+        });
         switch (eventType) {
           case 'web_app_request_theme':
             answer('theme_changed', { theme_params: theme });
@@ -77,6 +100,9 @@ export function fakeTelegramClient(theme: Record<string, string>): void {
             else answer('qr_text_received', { data: code });
             break;
           }
+          case 'web_app_check_home_screen':
+            answer('home_screen_checked', { status: client.__telegramHomeScreenStatus });
+            break;
         }
       },
     },

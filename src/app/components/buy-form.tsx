@@ -3,7 +3,9 @@
  * (/office-exchange): spec sections 2 and 5. The fiat and crypto amounts recompute each other
  * with the live rate; the coin switch resets the network to its default; the wallet placeholder
  * follows the network; the schema of src/shared checks every rule before the order is sent, and
- * a RATE_CHANGED answer is shown to the customer to confirm, never applied silently.
+ * a RATE_CHANGED answer is shown to the customer to confirm, never applied silently. A repeated
+ * order opens it filled (repeat-order.ts); inside Telegram, closing the app asks first while the
+ * customer's own amount or wallet is in it.
  *
  * One react-hook-form form, shared through FormProvider by its parts: the coin and rate, the
  * amounts, the form's extra fields, the network and wallet, and the submit; useBuyOrder holds
@@ -16,7 +18,7 @@ import { FormProvider, useForm, useFormContext, useWatch } from 'react-hook-form
 import { cryptoForFiat, fiatForCrypto, parseAmount } from '../../shared/amounts';
 import { DEFAULT_CRYPTO, DEFAULT_NETWORK, isEvmNetwork, networksFor } from '../../shared/networks';
 import { buyFormSchema, type BuyFormValues } from '../../shared/schemas/forms';
-import { fieldSetter } from '../forms';
+import { fieldSetter, useFormHoldsInput } from '../forms';
 import {
   useBuyErrorText,
   useBuyOrder,
@@ -25,6 +27,8 @@ import {
 } from '../hooks/use-buy-order';
 import { useSavedDetails } from '../hooks/use-saved-details';
 import { useI18nContext } from '../i18n/language';
+import { useRepeatedValues } from '../repeat-order';
+import { useClosingConfirmation } from '../telegram/closing-confirmation';
 import { CryptoAmountInput, FiatAmountInput } from './amount-inputs';
 import { CoinRateSection } from './coin-rate-section';
 import { FieldError } from './field-error';
@@ -51,6 +55,7 @@ export interface BuyFormProps extends BuyOrderOptions {
 }
 
 export function BuyForm(props: BuyFormProps) {
+  const repeated = useRepeatedValues('BUY');
   const form = useForm<BuyFormValues>({
     resolver: valibotResolver(
       buyFormSchema(props.bounds, { requireCity: props.requireCity ?? false }),
@@ -62,11 +67,13 @@ export function BuyForm(props: BuyFormProps) {
       network: DEFAULT_NETWORK[DEFAULT_CRYPTO],
       walletAddress: '',
       cityId: '',
+      ...repeated,
     },
     mode: 'onSubmit',
     reValidateMode: 'onChange',
   });
   const order = useBuyOrder(form, props);
+  useClosingConfirmation(useFormHoldsInput(form, ['fiatAmount', 'walletAddress']));
 
   return (
     <FormProvider {...form}>

@@ -12,6 +12,12 @@ import { historyCardTarget, orderScreenPath } from '../../shared/order-screens';
 import { STATUS_LABEL_KEYS, customerAction } from '../../shared/order-status';
 import { formatCrypto, formatFiat, formatTime } from '../../shared/format';
 import { useI18nContext, useLanguage } from '../i18n/language';
+import type { TranslationFunctions } from '../../../i18n/i18n-types';
+
+/** The order's network and payment method, as its card names them. */
+export function orderNetworkAndMethod(order: OrderSummary, LL: TranslationFunctions): string {
+  return `${NETWORKS[order.network].name} · ${LL.paymentMethods[order.paymentMethod]()}`;
+}
 
 /** A card that opens its order where the history-card table says (spec section 4). */
 export function OrderCard({ order }: { readonly order: OrderSummary }) {
@@ -35,7 +41,7 @@ export function OrderCard({ order }: { readonly order: OrderSummary }) {
           {buy ? '↓' : '↑'}
         </span>
       }
-      subtitle={`${NETWORKS[order.network].name} · ${LL.paymentMethods[order.paymentMethod]()}`}
+      subtitle={orderNetworkAndMethod(order, LL)}
       description={
         <>
           <span className={`status-badge status-badge--${order.status.toLowerCase()}`}>

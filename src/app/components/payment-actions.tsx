@@ -1,6 +1,7 @@
 /**
  * The actions under what to pay (P2P card, bank details): 'I have paid' (Telegram's main button
- * inside Telegram), cancel while the order may be cancelled, and support. Each of 'I have paid'
+ * inside Telegram), cancel while the order may be cancelled (Telegram's secondary button where the
+ * client has one), and support. Each of 'I have paid'
  * and cancel waits while the other runs.
  */
 import type { OrderCancel } from '../hooks/use-order-cancel';
@@ -34,7 +35,7 @@ export function PaymentActions({
         onClick={onPaid}
         testId="i-have-paid"
       />
-      <CancelOrderButton cancel={cancel} disabled={paying} />
+      <CancelOrderButton cancel={cancel} disabled={paying} second />
       <OrderSupportButton orderId={orderId} />
     </div>
   );

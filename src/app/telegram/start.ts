@@ -1,16 +1,19 @@
 /**
  * Telegram start-up (conventions, "Telegram start-up"): detect Telegram, mock it in demo mode
- * outside Telegram, initialise the SDK, mount the back and main buttons, mini app, theme and viewport and
- * bind their CSS variables.
+ * outside Telegram, initialise the SDK, mount the back, main and secondary buttons, the settings
+ * entry of the menu, the closing behaviour, mini app, theme and viewport and bind their CSS variables.
  */
 import {
   backButton,
+  closingBehavior,
   init,
   initData,
   isTMA,
   mainButton,
   miniApp,
   retrieveLaunchParams,
+  secondaryButton,
+  settingsButton,
   themeParams,
   viewport,
 } from '@telegram-apps/sdk-react';
@@ -56,9 +59,16 @@ export async function startTelegram(): Promise<StartResult> {
 
   init();
   backButton.mount.ifAvailable();
-  // The main button carries each screen's primary action inside Telegram only; the demo's
-  // imitation of Telegram keeps the in-page buttons.
-  if (inTelegram) mainButton.mount.ifAvailable();
+  // The main and secondary buttons carry each screen's primary and second action, the menu's
+  // settings entry opens the settings and the closing confirmation guards typed input, inside
+  // Telegram only: the demo's imitation of Telegram keeps the in-page buttons. Each mounts only
+  // on a client that has it (by its Mini Apps version), so an older one keeps the page's own.
+  if (inTelegram) {
+    mainButton.mount.ifAvailable();
+    secondaryButton.mount.ifAvailable();
+    settingsButton.mount.ifAvailable();
+    closingBehavior.mount.ifAvailable();
+  }
   initData.restore();
   if (miniApp.mountSync.isAvailable()) {
     miniApp.mountSync();

@@ -3,10 +3,12 @@
  * by creation date (today, yesterday, a date, in the customer's language), pages of 20 with
  * 'load more', an empty message per tab. A card opens the screen the history-card table of
  * src/shared names. `?orderId=<id>` (a deep link) opens that order's screen at once, or says
- * 'Order not found'. Back goes to /.
+ * 'Order not found'. Back goes to /. Above the tabs, the newest ended order can be repeated in one
+ * tap (its form, filled, at today's rate).
  */
 import {
   Button,
+  Cell,
   List,
   Placeholder,
   Section,
@@ -20,12 +22,14 @@ import { HISTORY_PAGE_SIZE } from '../../../shared/limits';
 import { historyCardTarget, orderScreenPath } from '../../../shared/order-screens';
 import { ApiError } from '../../api/client';
 import { fetchHistory, fetchOrder } from '../../api/orders';
-import { OrderCard } from '../../components/order-card';
+import { OrderCard, orderNetworkAndMethod } from '../../components/order-card';
 import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { Screen } from '../../components/screen';
 import { ScreenActionButton } from '../../components/screen-action-button';
-import { localeOf } from '../../../shared/format';
+import { formatCrypto, formatFiat, localeOf } from '../../../shared/format';
 import { useFetchState } from '../../hooks/use-fetch-state';
+import { useRepeatOrder, type RepeatableOrder } from '../../hooks/use-repeat-order';
+import { isRepeatable } from '../../repeat-order';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { hapticSelection } from '../../telegram/actions';
 
@@ -75,9 +79,11 @@ function History({ back }: { readonly back: string }) {
   const history = useHistoryPages();
   const { filter, orders, page } = history;
   const failed = page.error !== undefined;
+  const last = orders.find((order) => isRepeatable(order));
 
   return (
     <Screen testId="my-orders" header={{ title: LL.myOrders.title(), back, home: true }}>
+      {last !== undefined && <RepeatLast order={last} />}
       <HistoryTabs filter={filter} onChoose={history.choose} />
       {orders.length === 0 && page.loading && (
         <div className="screen--center">
@@ -147,6 +153,39 @@ function useHistoryPages() {
     choose,
     loadMore,
   };
+}
+
+/** The newest ended order of those shown, repeated in one tap. */
+function RepeatLast({ order }: { readonly order: RepeatableOrder }) {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
+  const repeat = useRepeatOrder();
+  return (
+    <List>
+      <Section footer={LL.repeatOrder.hint()}>
+        <Cell
+          data-testid="repeat-last"
+          before={
+            <span className="repeat-last__icon" aria-hidden="true">
+              ↻
+            </span>
+          }
+          subtitle={`${formatCrypto(order.amount, order.cryptoCurrency, language)} · ${orderNetworkAndMethod(order, LL)}`}
+          after={
+            repeat.busy ? (
+              <Spinner size="s" />
+            ) : (
+              formatFiat(order.totalRub, order.currency, language)
+            )
+          }
+          multiline
+          onClick={() => void repeat.run(order)}
+        >
+          {LL.repeatOrder.repeatLast()}
+        </Cell>
+      </Section>
+    </List>
+  );
 }
 
 /** All / active / completed. */

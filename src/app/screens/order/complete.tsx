@@ -14,12 +14,14 @@ import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
 import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
+import { RepeatOrderButton } from '../../components/repeat-order-button';
 import { SaveCardOffer, SaveWalletOffer } from '../../components/save-offer';
 import { Screen } from '../../components/screen';
 import { ChainCheckRow } from '../../components/chain-check-row';
 import { ElectronicReceiptRow } from '../../components/tx-hash-row';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
+import { useHomeScreenOffer } from '../../telegram/home-screen';
 
 /** The in-progress set of spec section 4, in order. */
 const PROGRESS: readonly OrderStatus[] = [
@@ -44,6 +46,7 @@ export function Complete({ orderId }: { readonly orderId: string }) {
     <Screen testId="complete" header={{ title: LL.complete.title(), back: '/my-orders' }}>
       <div data-status={order?.status}>{body}</div>
       <div className="screen__actions">
+        {order?.status === 'COMPLETED' && <RepeatOrderButton order={order} />}
         <MyOrdersButton />
         {order !== undefined && (
           <Button
@@ -62,11 +65,13 @@ export function Complete({ orderId }: { readonly orderId: string }) {
 }
 
 /**
- * COMPLETED: success, the amounts, the electronic receipt and what the chain shows of it, and the
- * offer to keep the order's wallet or card for the next one.
+ * COMPLETED: success, the amounts, the electronic receipt and what the chain shows of it, the
+ * offer to keep the order's wallet or card for the next one, and inside Telegram, after the first
+ * completed order, Telegram's offer to add the app to the home screen.
  */
 function Completed({ order }: { readonly order: OrderDetails }) {
   const { LL } = useI18nContext();
+  useHomeScreenOffer(true);
   return (
     <>
       <Placeholder header={LL.complete.success()}>

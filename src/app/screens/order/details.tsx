@@ -16,12 +16,14 @@ import { NoteText } from '../../components/order-ended';
 import { moneyNote, rejectReasonText } from '../../../shared/order-ended';
 import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
+import { RepeatOrderButton } from '../../components/repeat-order-button';
 import { SaveWalletOffer } from '../../components/save-offer';
 import { Screen } from '../../components/screen';
 import { ElectronicReceiptRow, TxHashRow } from '../../components/tx-hash-row';
 import { useDateTime } from '../../hooks/use-date-time';
 import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
+import { useHomeScreenOffer } from '../../telegram/home-screen';
 
 function DetailsBody({ order }: { readonly order: OrderDetails }) {
   const { LL } = useI18nContext();
@@ -95,6 +97,8 @@ export function Details({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
   const { order, notFound, failed } = useOrderScreen('details', orderId);
   const ended = order?.status === 'CANCELLED' || order?.status === 'REJECTED';
+  // A completed order opened from the bot's message lands here, not on the done screen.
+  useHomeScreenOffer(order?.status === 'COMPLETED');
 
   if (notFound) return <OrderNotFoundScreen testId="details" orderId={orderId} />;
   let body;
@@ -105,11 +109,10 @@ export function Details({ orderId }: { readonly orderId: string }) {
   return (
     <Screen testId="details" header={{ title: LL.details.title(), back: '/my-orders' }}>
       {body}
-      {!ended && (
-        <div className="screen__actions">
-          <OrderSupportButton orderId={orderId} />
-        </div>
-      )}
+      <div className="screen__actions">
+        {order !== undefined && <RepeatOrderButton order={order} />}
+        {!ended && <OrderSupportButton orderId={orderId} />}
+      </div>
     </Screen>
   );
 }

@@ -95,7 +95,7 @@ export function SendCrypto({ orderId }: { readonly orderId: string }) {
       </div>
       <TxHashForm network={order.network} busy={busy} submit={txAction} />
       <div className="screen__actions">
-        <CancelOrderButton cancel={cancel} disabled={txAction.busy} />
+        <CancelOrderButton cancel={cancel} disabled={txAction.busy} second />
         <OrderSupportButton orderId={orderId} />
       </div>
     </Screen>

@@ -6,7 +6,8 @@
  *
  * One react-hook-form form, shared through FormProvider by its parts: the coin and rate, the
  * amounts, the network, the saved cards (a tap fills the card), the card the roubles go to, and
- * the submit; useSellOrder holds the rate and the order's creation.
+ * the submit; useSellOrder holds the rate and the order's creation. A repeated order opens it
+ * filled (repeat-order.ts).
  */
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { List, Section } from '@telegram-apps/telegram-ui';
@@ -26,12 +27,16 @@ import { OrderFormSubmit } from '../../components/order-form-submit';
 import { SavedCardChoices } from '../../components/saved-choices';
 import { RequireCurrency } from '../../components/require-currency';
 import { Screen } from '../../components/screen';
-import { fieldSetter } from '../../forms';
+import { fieldSetter, useFormHoldsInput } from '../../forms';
 import { useSavedDetails } from '../../hooks/use-saved-details';
 import { useSellOrder, type SellOrder } from '../../hooks/use-sell-order';
 import { useI18nContext, useLanguage } from '../../i18n/language';
+import { useRepeatedValues } from '../../repeat-order';
+import { useClosingConfirmation } from '../../telegram/closing-confirmation';
 
 const BOUNDS = fiatBounds('P2P', 'RUB');
+/** The fields the customer types: while one differs from how the form opened, closing asks first. */
+const TYPED = ['cryptoAmount', 'cardNumber', 'cardHolder', 'bankName', 'phone', 'comment'] as const;
 
 export function P2pSell() {
   return <RequireCurrency>{() => <SellForm />}</RequireCurrency>;
@@ -46,6 +51,7 @@ function useSellErrorText(): (key: string | undefined) => string | null {
 
 function SellForm() {
   const { LL } = useI18nContext();
+  const repeated = useRepeatedValues('SELL');
   const form = useForm<SellFormValues>({
     resolver: valibotResolver(sellFormSchema(BOUNDS)),
     defaultValues: {
@@ -58,11 +64,13 @@ function SellForm() {
       bankName: '',
       phone: '',
       comment: '',
+      ...repeated,
     },
     mode: 'onSubmit',
     reValidateMode: 'onChange',
   });
   const order = useSellOrder(form, useSellErrorText());
+  useClosingConfirmation(useFormHoldsInput(form, TYPED));
 
   return (
     <Screen testId="p2p-sell" header={{ title: LL.sellForm.title(), back: '/p2p' }}>
