@@ -13,6 +13,21 @@ export const TRON_WALLET = 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL';
 /** The order id of the order screen a page shows ('' on any other page). */
 export const orderIdOf = (page: Page) => /\/order\/([0-9a-f-]{36})\//.exec(page.url())?.[1] ?? '';
 
+/** Taps counted: `tap` clicks and counts, `count` says how many so far (the three-tap goal). */
+export function tapCounter(): {
+  readonly tap: (locator: ReturnType<Page['locator']>) => Promise<void>;
+  readonly count: () => number;
+} {
+  let taps = 0;
+  return {
+    tap: async (locator) => {
+      taps += 1;
+      await locator.click();
+    },
+    count: () => taps,
+  };
+}
+
 /** RUB → P2P → buy or sell, on the server at `base`. */
 async function openP2p(page: Page, base: string, direction: 'buy' | 'sell'): Promise<void> {
   await page.goto(`${base}/currencies`);

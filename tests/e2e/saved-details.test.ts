@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { insertOrder } from '../helpers/orders';
 import { DEMO_CUSTOMER, onScreen, screenshot, useBrowserAndServer, withPhone } from './harness';
-import { orderIdOf } from './journeys';
+import { orderIdOf, tapCounter } from './journeys';
 
 /** The EIP-55 specification's first mixed-case address, a real-looking EVM wallet. */
 const EVM_WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -102,11 +102,7 @@ async function buyWithSavedWallet(
   language: 'ru' | 'en',
   label: string,
 ): Promise<number> {
-  let taps = 0;
-  const tap = async (locator: ReturnType<Page['locator']>) => {
-    taps += 1;
-    await locator.click();
-  };
+  const { tap, count } = tapCounter();
   await page.goto(`${e2e.server.url}/`);
   await onScreen(page, 'currencies');
   await tap(page.locator('[data-currency="RUB"]'));
@@ -119,7 +115,7 @@ async function buyWithSavedWallet(
     await screenshot(page, `saved-wallet-form-${language}-light-${width}`);
   }
   await tap(choice);
-  const ready = taps;
+  const ready = count();
   expect(await page.locator('input[name="walletAddress"]').inputValue()).toBe(EVM_WALLET);
   await expect.poll(() => page.getByTestId('rate').textContent()).toMatch(/1 USDC = /);
   await page.locator('input[name="fiatAmount"]').fill('600000');
