@@ -7,7 +7,8 @@
  * again once emptied or left; the first completed order has the client offer the home screen
  * (`web_app_check_home_screen`, then `web_app_add_to_home_screen`), once. A client of Mini Apps 6.9
  * has none of the secondary button, the settings entry and the home screen: the page keeps its own
- * cancel and settings buttons, and nothing is asked of the home screen.
+ * cancel and settings buttons, and nothing is asked of the home screen; its main button repeats a
+ * completed order from the done screen.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -35,11 +36,13 @@ const WORDS = {
     cancel: 'Отменить заказ',
     cancelConfirm: (id: string) => `Отменить заказ №${orderNumber(id)}? Вернуть его будет нельзя.`,
     settings: 'Настройки',
+    repeat: 'Повторить заказ',
   },
   en: {
     cancel: 'Cancel order',
     cancelConfirm: (id: string) => `Cancel order #${orderNumber(id)}? This cannot be undone.`,
     settings: 'Settings',
+    repeat: 'Repeat order',
   },
 } as const;
 
@@ -313,9 +316,17 @@ describe(`a client of Mini Apps ${OLD_CLIENT}`, () => {
 
         await page.goto(opened.url(`/order/${done}/complete`));
         await onScreen(page, 'complete');
-        await page.getByTestId('repeat-order').waitFor();
+        // Repeating the order is the done screen's primary action: the main button.
+        await expect
+          .poll(() => lastOf(page, 'web_app_setup_main_button'))
+          .toMatchObject({ text: words.repeat, is_visible: true });
         await page.waitForTimeout(300);
         await expectNoneNewer(opened);
+        await emit(page, 'main_button_pressed');
+        await onScreen(page, 'p2p-buy');
+        expect(await page.locator('input[name="walletAddress"]').inputValue()).toBe(
+          'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL',
+        );
       } finally {
         await opened.context.close();
       }

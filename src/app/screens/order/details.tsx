@@ -3,7 +3,8 @@
  * reason (the catalogue's, in the customer's language, and the operator's words); a cancelled one
  * why; both say what happens to money already paid or sent and offer support first.
  * Amounts speak in the order's tense; hashes open on the network's explorer. A missing order
- * shows 'Order not found'. Asked once; the table says a failed call alerts.
+ * shows 'Order not found'. Asked once; the table says a failed call alerts. An ended order can
+ * be repeated from here.
  */
 import { Cell, List, Section } from '@telegram-apps/telegram-ui';
 import type { OrderDetails } from '../../../shared/api';
