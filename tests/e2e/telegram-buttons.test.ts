@@ -232,6 +232,30 @@ describe("Telegram's closing confirmation", () => {
   );
 });
 
+describe("Telegram's closing confirmation on the sell form", () => {
+  it('on once a card number is typed, off again once it is cleared', async () => {
+    const opened = await open('en', { path: '/currencies' });
+    const { page } = opened;
+    const confirmation = async () =>
+      (await lastOf(page, 'web_app_setup_closing_behavior'))?.['need_confirmation'];
+    try {
+      await onScreen(page, 'currencies');
+      await page.locator('[data-currency="RUB"]').click();
+      await page.locator('[data-method="p2p"]').click();
+      await page.locator('[data-direction="sell"]').click();
+      await onScreen(page, 'p2p-sell');
+      expect(await confirmation()).not.toBe(true);
+      const card = page.locator('input[name="cardNumber"]');
+      await card.fill('2202200000000001');
+      await expect.poll(confirmation).toBe(true);
+      await card.fill('');
+      await expect.poll(confirmation).toBe(false);
+    } finally {
+      await opened.context.close();
+    }
+  });
+});
+
 describe('the offer to add the app to the home screen', () => {
   it('after the first completed order the client is asked, and offers it once only', async () => {
     const first = await insertOrder(e2e.server.database.db, ALICE, { status: 'COMPLETED' });
