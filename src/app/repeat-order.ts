@@ -1,7 +1,7 @@
 /**
  * Repeating an order: the form it was made with, filled with what it was made of (the coin, the
  * network, the amount the form leads with, the buy's wallet and office city, the sell's card when
- * this tab knows it), and nothing else: the form quotes it again at today's rate and the customer
+ * it is saved), and nothing else: the form quotes it again at today's rate and the customer
  * confirms as for any order. The values travel in the navigation's history state and the form
  * takes them as its default values, so a repeated form is the same form, only not empty.
  */
@@ -10,8 +10,9 @@ import type { OrderDetails, OrderSummary } from '../shared/api';
 import { isListedCurrency, type ListedCurrency } from '../shared/currencies';
 import { networksFor } from '../shared/networks';
 import { isFinalStatus, type PaymentMethod } from '../shared/order-status';
+import { savedCardShownAs } from '../shared/saved-details';
 import type { BuyFormValues, SellFormValues } from '../shared/schemas/forms';
-import { sellCardOf } from './sell-card-memory';
+import type { SavedCard } from '../shared/schemas/saved-details';
 
 /** The history state a repeated form opens with. */
 export type RepeatState =
@@ -48,15 +49,21 @@ export function isRepeatable<T extends OrderSummary>(
   );
 }
 
-/** Where and with what a repeatable order is repeated. */
+/**
+ * Where and with what a repeatable order is repeated; a sell's card is filled in when it is one of
+ * `savedCards` (the order shows its card masked only), else the form offers the saved cards.
+ */
 export function repeatPlan(
   order: OrderDetails & { readonly currency: ListedCurrency },
+  savedCards: readonly SavedCard[],
 ): RepeatPlan {
   const chosen = { cryptoCurrency: order.cryptoCurrency, network: order.network };
   if (order.type === 'SELL') {
-    // The order does not carry its card back: only a sell made in this tab knows it; otherwise the
-    // form offers the saved cards.
-    const card = sellCardOf(order.id);
+    const saved = savedCardShownAs(savedCards, order.payoutCard);
+    const card =
+      saved === undefined
+        ? {}
+        : { cardNumber: saved.cardNumber, cardHolder: saved.cardHolder, bankName: saved.bankName };
     return {
       currency: order.currency,
       path: SELL_FORM_ROUTE,

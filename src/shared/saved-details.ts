@@ -32,3 +32,20 @@ export function maskCardNumber(cardNumber: string): string {
   const digits = cardNumber.replace(/\D/g, '').slice(0, CARD_NUMBER_MAX_DIGITS);
   return `•••• ${digits.slice(-SHOWN_CARD_DIGITS)}`;
 }
+
+/**
+ * The saved card an order's card is, as far as the order shows it (its masked number and bank:
+ * the status answer never carries the whole number); undefined when none looks the same.
+ */
+export function savedCardShownAs<
+  C extends { readonly cardNumber: string; readonly bankName: string },
+>(
+  cards: readonly C[],
+  shown: { readonly maskedNumber: string; readonly bankName: string } | null,
+): C | undefined {
+  if (shown === null) return undefined;
+  return cards.find(
+    (card) =>
+      maskCardNumber(card.cardNumber) === shown.maskedNumber && card.bankName === shown.bankName,
+  );
+}

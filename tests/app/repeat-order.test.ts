@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isRepeatable, repeatPlan } from '../../src/app/repeat-order';
-import { rememberSellCard } from '../../src/app/sell-card-memory';
 import type { OrderDetails } from '../../src/shared/api';
 import { FIXTURE_WALLET, makeOrder, orderSummary } from '../helpers/order-fixtures';
 
@@ -55,6 +54,7 @@ describe('what a repeated order fills its form with', () => {
           walletAddress: FIXTURE_WALLET,
         }),
       ),
+      [],
     );
     expect(plan).toEqual({
       currency: 'RUB',
@@ -83,6 +83,7 @@ describe('what a repeated order fills its form with', () => {
           cityId: 'dubai',
         }),
       ),
+      [],
     );
     expect(plan.currency).toBe('USD');
     expect(plan.path).toBe('/office-exchange');
@@ -101,7 +102,7 @@ describe('what a repeated order fills its form with', () => {
         walletAddress: null,
       }),
     );
-    expect(repeatPlan(sell)).toEqual({
+    expect(repeatPlan(sell, [])).toEqual({
       currency: 'RUB',
       path: '/p2p/sell',
       state: {
@@ -110,7 +111,12 @@ describe('what a repeated order fills its form with', () => {
       },
     });
     const card = { cardNumber: '2202200000000001', cardHolder: 'IVAN PETROV', bankName: 'Sber' };
-    rememberSellCard('sell-1', card);
-    expect(repeatPlan(sell).state.values).toMatchObject(card);
+    const saved = { ...card, id: 1, label: 'Sber card', createdAt: '2026-11-01T10:00:00.000Z' };
+    const paidTo = { ...sell, payoutCard: { maskedNumber: '•••• 0001', bankName: 'Sber' } };
+    expect(repeatPlan(paidTo, [saved]).state.values).toMatchObject(card);
+    // Another bank's card with the same last digits is not the order's card.
+    expect(repeatPlan(paidTo, [{ ...saved, bankName: 'Alfa' }]).state.values).not.toHaveProperty(
+      'cardNumber',
+    );
   });
 });

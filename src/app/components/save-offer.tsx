@@ -7,7 +7,7 @@ import { Button, Input, Section } from '@telegram-apps/telegram-ui';
 import { useState } from 'react';
 import type { OrderDetails } from '../../shared/api';
 import { NETWORKS } from '../../shared/networks';
-import { maskCardNumber, walletKey } from '../../shared/saved-details';
+import { savedCardShownAs, walletKey } from '../../shared/saved-details';
 import { saveOrderCard, saveWallet } from '../api/saved-details';
 import { useSavedDetails } from '../hooks/use-saved-details';
 import { useI18nContext, useLanguage } from '../i18n/language';
@@ -44,17 +44,14 @@ export function SaveWalletOffer({ order }: { readonly order: OrderDetails }) {
 
 /**
  * "Save this card" under a sell, on any device: the order shows its card masked, and the server
- * saves it from the order. Said to be kept when a saved card looks the same (number's last
- * digits and bank), which is all this screen may know of it.
+ * saves it from the order. Said to be kept when a saved card looks the same (savedCardShownAs).
  */
 export function SaveCardOffer({ order }: { readonly order: OrderDetails }) {
   const { LL } = useI18nContext();
   const saved = useSavedDetails();
   const card = order.payoutCard;
   if (order.type !== 'SELL' || card === null || saved.details === undefined) return null;
-  const kept = saved.details.cards.find(
-    (one) => maskCardNumber(one.cardNumber) === card.maskedNumber && one.bankName === card.bankName,
-  );
+  const kept = savedCardShownAs(saved.details.cards, card);
   return (
     <SaveOffer
       testId="save-card"

@@ -1,12 +1,13 @@
 /**
  * Repeating an order from the screen that shows it (the done screen, the details) or from the
  * history, which knows only the order's summary: the order's wallet and city are then read from
- * its status first. Busy while it reads; a failure is told with the generic headline.
+ * its status first, and a sell's card from the saved ones. Busy while it reads; a failure is told with the generic headline.
  */
 import { useLocation } from 'wouter';
 import type { OrderDetails, OrderSummary } from '../../shared/api';
 import type { ListedCurrency } from '../../shared/currencies';
 import { fetchOrder } from '../api/orders';
+import { fetchSavedDetails } from '../api/saved-details';
 import { repeatPlan } from '../repeat-order';
 import { setSelectedCurrency } from '../storage';
 import { hapticSelection } from '../telegram/actions';
@@ -21,7 +22,9 @@ export function useRepeatOrder(): OrderAction<[RepeatableOrder]> {
     name: 'repeat',
     call: async (order: RepeatableOrder) => {
       const details = 'walletAddress' in order ? order : await fetchOrder(order.id);
-      return repeatPlan({ ...details, currency: order.currency });
+      // A sell's card is filled in from the saved ones; a buy needs none.
+      const saved = order.type === 'SELL' ? (await fetchSavedDetails()).cards : [];
+      return repeatPlan({ ...details, currency: order.currency }, saved);
     },
     onDone: (plan) => {
       hapticSelection();
