@@ -105,3 +105,32 @@ export async function send(
   }
   return response;
 }
+
+/**
+ * A GET that a screen polls, made conditional: it remembers the ETag of the last 200 for the id
+ * and sends it as `If-None-Match`; on `304 Not Modified` it gives back the very answer it kept
+ * (the same object: nothing downstream changes, useFetchState renders nothing), so `toAnswer`,
+ * which turns a 200's body into what is kept, runs only when a 200 arrives. A 200 without an
+ * ETag is kept without one, and the next call asks without If-None-Match. A 304 to a call that
+ * sent none (nothing kept) is an ApiError like any failed call; the next call asks again.
+ */
+export function versionedPoller<T>(
+  pathOf: (id: string) => string,
+  /** Takes the 200's JSON body as the call's response type says it is. */
+  toAnswer: (body: unknown) => T,
+): (id: string, signal?: AbortSignal) => Promise<T> {
+  let kept: { readonly id: string; readonly etag: string; readonly answer: T } | undefined;
+  return async (id, signal) => {
+    const known = kept?.id === id ? kept : undefined;
+    const response = await send(
+      pathOf(id),
+      { ifNoneMatch: known?.etag, ...(signal ? { signal } : {}) },
+      'application/json',
+    );
+    if (known !== undefined && response.status === 304) return known.answer;
+    const answer = toAnswer(await response.json());
+    const etag = response.headers.get('etag');
+    kept = etag === null ? undefined : { id, etag, answer };
+    return answer;
+  };
+}

@@ -15,7 +15,7 @@ import {
 } from '../../shared/api';
 import type { MeResponse } from '../../shared/operator-api';
 import type { CreateOrderInput } from '../../shared/schemas/create-order';
-import { apiRequest, send } from './client';
+import { apiRequest, versionedPoller } from './client';
 
 export function fetchRate(query: RateQuery, signal?: AbortSignal): Promise<RateResponse> {
   const params = new URLSearchParams({
@@ -52,31 +52,14 @@ export function fetchOrder(id: string, signal?: AbortSignal): Promise<OrderDetai
 }
 
 /**
- * The status call as a screen that polls it makes it: it remembers the ETag of the
- * last 200 for the order and sends it as `If-None-Match`; on `304 Not Modified` it gives back the
- * very answer it kept (the same object: nothing downstream changes), so `toAnswer`, which turns a
- * 200's order into what is kept, runs only when a 200 arrives (the clock offset of `serverTime`
- * is that of the 200, not of a later 304). A 200 without an ETag is kept without one, and the
- * next call asks without If-None-Match. A 304 to a call that sent none (nothing kept) is an
- * ApiError like any failed call; the next call asks again, without If-None-Match.
+ * The status call as a screen that polls it makes it (`versionedPoller`): on `304 Not Modified`
+ * it gives back the very answer it kept, so `toAnswer` runs only when a 200 arrives (the clock
+ * offset of `serverTime` is that of the 200, not of a later 304).
  */
 export function orderStatusPoller<T>(
   toAnswer: (order: OrderDetails) => T,
 ): (id: string, signal?: AbortSignal) => Promise<T> {
-  let kept: { readonly id: string; readonly etag: string; readonly answer: T } | undefined;
-  return async (id, signal) => {
-    const known = kept?.id === id ? kept : undefined;
-    const response = await send(
-      API_PATHS.orderStatus(id),
-      { ifNoneMatch: known?.etag, ...(signal ? { signal } : {}) },
-      'application/json',
-    );
-    if (known !== undefined && response.status === 304) return known.answer;
-    const answer = toAnswer((await response.json()) as OrderDetails);
-    const etag = response.headers.get('etag');
-    kept = etag === null ? undefined : { id, etag, answer };
-    return answer;
-  };
+  return versionedPoller(API_PATHS.orderStatus, (body) => toAnswer(body as OrderDetails));
 }
 
 export function fetchBankRequisites(
