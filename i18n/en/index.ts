@@ -257,6 +257,26 @@ const en: Translation = {
     exactAmountNote:
       'To the last digit, in one transfer: these digits tell us the transfer is yours. If your wallet or exchange charges a fee, it must come on top of this amount. Any other amount is checked by an operator by hand, which takes longer.',
   },
+  chat: {
+    title: 'Order #{id} chat',
+    open: 'Chat',
+    openUnread: 'Chat, {count}\u00a0unread',
+    newMessages: '{count}\u00a0new {{count:message|messages}}',
+    code: 'Verification code',
+    noticeTitle: 'How to know the exchange',
+    notice:
+      'The exchange writes to you only here and in our bot, and every message it sends carries this code. We never ask you to pay to other details or another amount than the order shows.',
+    you: 'You',
+    exchange: 'Exchange',
+    empty: 'No messages yet. Write if something went wrong.',
+    messages: 'Messages',
+    field: 'Message',
+    attach: 'Attach an image or PDF',
+    removeFile: 'Remove the file',
+    send: 'Send',
+    sendError: 'The message was not sent',
+    loadError: 'The chat could not be loaded. Trying again.',
+  },
   orderHelp: {
     cancelOrder: 'Cancel order',
     cancelConfirm: 'Cancel order #{id}? This cannot be undone.',

@@ -9,6 +9,7 @@ import { Route, Switch } from 'wouter';
 import { LISTED_CURRENCIES, methodRoute } from '../shared/currencies';
 import { ORDER_SCREENS, orderScreenRoute, type OrderScreen } from '../shared/order-screens';
 import { ScreenLoading } from './components/loading';
+import { ORDER_CHAT_ROUTE } from './components/order-chat-button';
 import { Landing } from './screens/entry/landing';
 
 /** A screen loaded on demand. Once its chunk is in, it renders at once, with no fallback. */
@@ -86,6 +87,12 @@ const ORDER_SCREEN_COMPONENTS: Record<OrderScreen, OnDemand<{ readonly orderId: 
   ),
 };
 
+// The order's chat: with the order screens' chunk, though not a screen of their table (it polls
+// the chat, not the order, and no status sends a customer there).
+const OrderChatScreen = onDemand(() =>
+  import('./screens/order/chat').then((m) => m.OrderChatScreen),
+);
+
 export function AppRoutes() {
   return (
     <Suspense fallback={<ScreenLoading />}>
@@ -115,6 +122,9 @@ export function AppRoutes() {
             </Route>
           );
         })}
+        <Route path={ORDER_CHAT_ROUTE}>
+          {(params) => <OrderChatScreen key={params.orderId} orderId={params.orderId} />}
+        </Route>
         <Route path="/console/*?" component={ConsoleRoutes} />
         <Route component={NotFound} />
       </Switch>

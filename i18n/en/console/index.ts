@@ -29,6 +29,9 @@ const en_console: NamespaceConsoleTranslation = {
   deadline: 'Deadline',
   receipts: 'Receipts',
   events: 'History',
+  chat: 'Chat with the customer',
+  chatEmpty: 'The customer has not written yet.',
+  unread: '{count}\u00a0unread in the chat',
   chatMessageEvent: "A message in the order's chat",
   chainCheck: 'On the chain',
   chainManual:

@@ -32,6 +32,10 @@ const ru_console: BaseTranslation = {
   deadline: 'Срок',
   receipts: 'Чеки',
   events: 'История',
+  chat: 'Чат с клиентом',
+  chatEmpty: 'Клиент ещё не писал.',
+  unread:
+    '{count:number}\u00a0{{count:непрочитанных|непрочитанное|непрочитанных|непрочитанных|непрочитанных|непрочитанного}} в\u00a0чате',
   chatMessageEvent: 'Сообщение в чате заказа',
   chainCheck: 'В сети',
   chainManual:

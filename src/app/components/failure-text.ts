@@ -30,6 +30,7 @@ const EXPLAINED: readonly ErrorCode[] = [
   'FILE_TOO_LARGE',
   'NO_FILE',
   'RATE_LIMITED',
+  'MESSAGE_EMPTY',
   'OPERATOR_REOPEN',
   'SAVED_DETAILS_FULL',
 ];

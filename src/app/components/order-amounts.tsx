@@ -1,7 +1,8 @@
 /**
  * The amounts of an order as its screens show them: what is paid and what is received, in the
  * tense of the order (a completed order says "You paid", "You received"; one that
- * ended without completing names the amounts without saying anything moved).
+ * ended without completing names the amounts without saying anything moved), and the order's
+ * verification code, which every message of the exchange about it carries.
  */
 import { Cell, Section } from '@telegram-apps/telegram-ui';
 import type { TranslationFunctions } from '../../../i18n/i18n-types';
@@ -10,6 +11,7 @@ import { NETWORKS } from '../../shared/networks';
 import { orderNumber } from '../../shared/support-link';
 import { formatCrypto, formatFiat, formatRate } from '../../shared/format';
 import { useI18nContext, useLanguage } from '../i18n/language';
+import { VerificationCodeCell } from './verification-code';
 
 /** The labels of the side the customer gives and the side they get. */
 export function amountLabels(
@@ -33,7 +35,12 @@ export function amountLabels(
     : { give: LL.sellForm.youSend(), get: LL.sellForm.youReceive() };
 }
 
-export function OrderAmounts({ order }: { readonly order: OrderSummary }) {
+export function OrderAmounts({
+  order,
+}: {
+  /** With its verification code where the answer carries one (the order's own screens). */
+  readonly order: OrderSummary & { readonly verificationCode?: string };
+}) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
   const fiat = formatFiat(order.totalRub, order.currency, language);
@@ -54,6 +61,9 @@ export function OrderAmounts({ order }: { readonly order: OrderSummary }) {
           rate: formatRate(order.rate, order.currency, language),
         })}
       </Cell>
+      {order.verificationCode !== undefined && (
+        <VerificationCodeCell code={order.verificationCode} />
+      )}
     </Section>
   );
 }

@@ -2,7 +2,8 @@
  * One order as a list shows it (spec section 2, /my-orders): direction arrow, crypto amount,
  * network, payment method, fiat total, status badge and time. An order that waits for its
  * customer (requisites ready: pay; waiting for the crypto: send…) stands out with what to do,
- * apart from those where the customer only waits.
+ * apart from those where the customer only waits; one with messages of the exchange unread says
+ * how many.
  */
 import { Cell } from '@telegram-apps/telegram-ui';
 import { useLocation } from 'wouter';
@@ -55,6 +56,11 @@ export function OrderCard({ order }: { readonly order: OrderSummary }) {
           {order.cancelReason !== null && (
             <span className="order-card__reason" data-testid="card-cancel-reason">
               {LL.cancelReasonsShort[order.cancelReason]()}
+            </span>
+          )}
+          {order.unreadMessages > 0 && (
+            <span className="order-card__unread" data-testid="card-unread">
+              {LL.chat.newMessages({ count: order.unreadMessages })}
             </span>
           )}
         </>

@@ -41,7 +41,7 @@ export function OrderNotFoundScreen({
         </span>
       </Placeholder>
       <div className="screen__actions">
-        <OrderSupportButton orderId={orderId} mode="bezeled" />
+        <OrderSupportButton orderId={orderId} mode="bezeled" chat={false} />
       </div>
     </Screen>
   );

@@ -9,7 +9,7 @@
  * back as `304 Not Modified` and the screen keeps that answer, its clock offset included (the
  * offset is measured when a 200 arrives; a kept `serverTime` is older than the 304).
  */
-import { useCallback, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { useLocation } from 'wouter';
 import type { OrderDetails } from '../../shared/api';
 import {
@@ -25,6 +25,7 @@ import { orderStatusPoller } from '../api/orders';
 import { useEnvironment } from '../environment-context';
 import { useI18nContext } from '../i18n/language';
 import { hapticSuccess, showAlert } from '../telegram/actions';
+import { noteUnread } from './use-chat-unread';
 import { clockOffset } from './use-countdown';
 import { useFetchState } from './use-fetch-state';
 
@@ -123,6 +124,12 @@ export function useOrderScreen(
     onData,
     onError,
   });
+
+  // The count beside the chat button, told once the answer is shown.
+  const unread = fetched.data?.order.unreadMessages;
+  useEffect(() => {
+    if (unread !== undefined) noteUnread(orderId, unread);
+  }, [orderId, unread]);
 
   return {
     order: fetched.data?.order,

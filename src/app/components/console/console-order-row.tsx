@@ -1,6 +1,7 @@
 /**
  * One order as the console lists it: direction and method, the amounts, the customer, its age,
- * the countdown that matters (red once overdue) and its flags. Opens the order.
+ * the countdown that matters (red once overdue), its flags and the customer's chat messages no
+ * operator has read. Opens the order.
  */
 import { Cell } from '@telegram-apps/telegram-ui';
 import { useLocation } from 'wouter';
@@ -40,14 +41,23 @@ export function ConsoleOrderRow({
       subhead={`№${orderNumber(order.id)} · ${kind}`}
       subtitle={`${customerName(order.customer)} · ${ageText(order.createdAt, now, LL)}`}
       description={
-        order.flags.length === 0 ? undefined : (
-          <span className="console-flags">
-            {order.flags.map((flag) => (
-              <span key={flag} className="console-flag" data-flag={flag}>
-                {LL.console.flags[flag]()}
+        order.flags.length === 0 && order.unreadMessages === 0 ? undefined : (
+          <>
+            {order.unreadMessages > 0 && (
+              <span className="console-unread" data-testid="row-unread">
+                {LL.console.unread({ count: order.unreadMessages })}
               </span>
-            ))}
-          </span>
+            )}
+            {order.flags.length > 0 && (
+              <span className="console-flags">
+                {order.flags.map((flag) => (
+                  <span key={flag} className="console-flag" data-flag={flag}>
+                    {LL.console.flags[flag]()}
+                  </span>
+                ))}
+              </span>
+            )}
+          </>
         )
       }
       after={

@@ -3,15 +3,15 @@
  * the countdown that matters, the amounts, the customer (with a link to write to them in
  * Telegram, how many orders they have had, when first seen), what was given and sent (requisites,
  * hashes on the explorer, the payout card of a sell), the receipts (images inline, PDFs opened),
- * the audit trail, and the actions of its status. Asked again every 5 seconds, and after each
- * action, so a change by another operator shows.
+ * the audit trail, and the actions of its status; below it (beside it on a wide screen) the
+ * order's chat with the customer. Asked again every 5 seconds, and after each action, so a
+ * change by another operator shows.
  */
 import { Button, Cell, List, Placeholder, Section } from '@telegram-apps/telegram-ui';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import type { CardRequisites, BankRequisites, WalletRequisites } from '../../../shared/api';
 import type { TranslationFunctions } from '../../../../i18n/i18n-types';
 import {
-  AUTOPILOT_OPERATOR_ID,
   type OperatorEvent,
   type OperatorMessage,
   type OperatorOrderResponse,
@@ -31,10 +31,12 @@ import { chainCheckText } from '../../components/chain-check-row';
 import { useEnvironment } from '../../environment-context';
 import { clockOffset } from '../../hooks/use-countdown';
 import { useDateTime } from '../../hooks/use-date-time';
+import { useDownloadedFile } from '../../hooks/use-downloaded-file';
 import { useFetchState } from '../../hooks/use-fetch-state';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { openSupportLink } from '../../telegram/actions';
 import { ConsoleActions } from '../../components/console/console-actions';
+import { ConsoleChat, actorName } from '../../components/console/console-chat';
 import { clearDrafts } from '../../components/console/console-draft';
 import { customerName } from '../../components/console/console-order-row';
 import { deadlineText, useServerNow } from '../../components/console/console-time';
@@ -54,24 +56,10 @@ function Receipt({
   readonly date: (iso: string) => string;
 }) {
   const { LL } = useI18nContext();
-  const [url, setUrl] = useState<string>();
   const image = receipt.mimeType.startsWith('image/');
-  useEffect(() => {
-    let revoked = false;
-    let objectUrl: string | undefined;
-    void fetchReceiptFile(orderId, receipt.id).then(
-      (blob) => {
-        if (revoked) return;
-        objectUrl = URL.createObjectURL(blob);
-        setUrl(objectUrl);
-      },
-      (error: unknown) => console.warn('receipt download failed', error),
-    );
-    return () => {
-      revoked = true;
-      if (objectUrl !== undefined) URL.revokeObjectURL(objectUrl);
-    };
-  }, [orderId, receipt.id]);
+  const url = useDownloadedFile(`${orderId}/${receipt.id}`, () =>
+    fetchReceiptFile(orderId, receipt.id),
+  );
   return (
     <div className="console-receipt" data-receipt={receipt.id}>
       <Cell
@@ -127,13 +115,6 @@ function Requisites({ view }: { readonly view: OperatorOrderResponse }) {
       value={`${card.bankName} · ${card.cardNumber} · ${card.cardHolder}`}
     />
   );
-}
-
-function actorName(event: OperatorEvent, LL: TranslationFunctions): string {
-  if (event.actor !== 'operator') return LL.console.actors[event.actor]();
-  return event.actorId === AUTOPILOT_OPERATOR_ID
-    ? LL.console.actors.autopilot()
-    : LL.console.actors.operator({ id: event.actorId ?? 0 });
 }
 
 function messageStatus(
@@ -447,11 +428,14 @@ export function ConsoleOrder({ orderId }: { readonly orderId: string }) {
             {action.notice.text}
           </div>
         )}
-        <OrderView
-          view={view}
-          now={now}
-          actions={<ConsoleActions key={view.order.status} view={view} action={action} />}
-        />
+        <div className="console-order-layout">
+          <OrderView
+            view={view}
+            now={now}
+            actions={<ConsoleActions key={view.order.status} view={view} action={action} />}
+          />
+          <ConsoleChat orderId={orderId} />
+        </div>
       </>
     );
   }

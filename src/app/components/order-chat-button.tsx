@@ -1,0 +1,55 @@
+/**
+ * The order's chat one tap away, beside support on every order screen, with the count of the
+ * exchange's messages the customer has not read (as the order screen's last status answer said,
+ * or zero once the chat was read). The chat's back goes to the screen it was opened from.
+ */
+import { Button } from '@telegram-apps/telegram-ui';
+import { useLocation } from 'wouter';
+import { useChatUnread } from '../hooks/use-chat-unread';
+import { useI18nContext } from '../i18n/language';
+
+/** The chat's route pattern, for the router. */
+export const ORDER_CHAT_ROUTE = '/order/:orderId/chat';
+
+/** The route of an order's chat. */
+export const orderChatPath = (orderId: string) => `/order/${encodeURIComponent(orderId)}/chat`;
+
+/** Where the chat's back goes: the screen that opened it, else the orders. */
+export function chatBackPath(): string {
+  const state: unknown = window.history.state;
+  if (typeof state === 'object' && state !== null && 'back' in state) {
+    const { back } = state;
+    if (typeof back === 'string' && back.startsWith('/')) return back;
+  }
+  return '/my-orders';
+}
+
+export function OrderChatButton({
+  orderId,
+  mode,
+}: {
+  readonly orderId: string;
+  readonly mode: 'plain' | 'bezeled';
+}) {
+  const { LL } = useI18nContext();
+  const [location, navigate] = useLocation();
+  const unread = useChatUnread(orderId) ?? 0;
+  return (
+    <Button
+      size="l"
+      stretched
+      mode={mode}
+      onClick={() => navigate(orderChatPath(orderId), { state: { back: location } })}
+      aria-label={unread > 0 ? LL.chat.openUnread({ count: unread }) : undefined}
+      data-testid="order-chat"
+      data-unread={unread}
+    >
+      {LL.chat.open()}
+      {unread > 0 && (
+        <span className="unread-badge" aria-hidden="true" data-testid="chat-unread">
+          {unread}
+        </span>
+      )}
+    </Button>
+  );
+}
