@@ -918,7 +918,7 @@ type RootTranslation = {
 	}
 	chat: {
 		/**
-		 * Ч​а​т​ ​з​а​к​а​з​а​ ​№​{​i​d​}
+		 * Ч​а​т​ ​№​{​i​d​}
 		 * @param {string} id
 		 */
 		title: RequiredParams<'id'>
@@ -3724,7 +3724,7 @@ export type TranslationFunctions = {
 	}
 	chat: {
 		/**
-		 * Чат заказа №{id}
+		 * Чат №{id}
 		 */
 		title: (arg: { id: string }) => LocalizedString
 		/**

@@ -258,7 +258,7 @@ const en: Translation = {
       'To the last digit, in one transfer: these digits tell us the transfer is yours. If your wallet or exchange charges a fee, it must come on top of this amount. Any other amount is checked by an operator by hand, which takes longer.',
   },
   chat: {
-    title: 'Order #{id} chat',
+    title: 'Chat #{id}',
     open: 'Chat',
     openUnread: 'Chat, {count}\u00a0unread',
     newMessages: '{count}\u00a0new {{count:message|messages}}',

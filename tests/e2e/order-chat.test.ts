@@ -8,22 +8,14 @@
  * displays whole at 360 px. Screenshots of the chat at 360 and 390 px, in both languages and
  * both themes (order-chat-<language>-<theme>-<width>).
  */
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { onScreen, openPhone, screenshot, useBrowserAndServer } from './harness';
+import { pngChunk } from '../helpers/lifecycle';
 import { createP2pBuy } from './journeys';
 
 const e2e = useBrowserAndServer({ maxActiveOrders: 50, demoAutopilot: true });
-
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
 
 /** A real 48×48 PNG (a blue square with a lighter band), big enough to see as a thumbnail. */
 function squarePng(): Buffer {
@@ -43,9 +35,9 @@ function squarePng(): Buffer {
   }
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.from(rows))),
-    chunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(Buffer.from(rows))),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
 
@@ -169,6 +161,7 @@ describe('the order chat', () => {
         .poll(() => chatButton.getAttribute('data-unread'), { timeout: 20_000 })
         .toBe('1');
       await customer.page.getByTestId('chat-unread').getByText('1').waitFor();
+      await screenshot(customer.page, 'order-chat-button-unread-ru-light-390');
       await chatButton.click();
       await onScreen(customer.page, 'chat');
       await customer.page.getByText('Payment received, thank you 👍').waitFor();
@@ -186,6 +179,8 @@ describe('the order chat', () => {
     let id: string;
     try {
       id = await createP2pBuy(first.page, e2e.server.url);
+      await onScreen(first.page, 'payment');
+      await screenshot(first.page, 'order-chat-button-ru-light-360');
       await first.page.getByTestId('order-chat').click();
       await onScreen(first.page, 'chat');
       await send(first.page, 'Добрый день, вот чек', PNG);
