@@ -14,7 +14,9 @@
  * of runs taken in turn with the bare server's sent the same requests (BENCH_PAIRS, 3), so a
  * machine whose speed drifts moves both sides of each ratio; the median pair is reported with the
  * spread, and beside it the ratio against the bare server sent `GET /` without headers.
- * BENCH_STATUS_ONLY=1 measures only those pairs, on SQLite.
+ * Then an open chat (its poll with the version it holds, answered 304) is measured beside the
+ * status poll sent the same way, in pairs of runs taken in turn, and its cost over the poll's is
+ * printed under the status/bare ratios. BENCH_STATUS_ONLY=1 measures only those pairs, on SQLite.
  * Nothing is asserted. PostgreSQL is measured too when TEST_DATABASE_URL names a server (a
  * database of its own is created and dropped). BENCH_SECONDS sets each run's length (8).
  *
@@ -257,11 +259,17 @@ const historyTarget = (headers: Record<string, string>, offset = 0): LoadTarget 
   headers,
 });
 
-/** Each customer's status poll carrying the ETag of its last answer. */
-async function revalidating(url: string, customers: readonly Customer[]): Promise<LoadTarget[]> {
+/** An open chat's poll: the customer's order's chat. */
+const chatTarget = (c: Customer): LoadTarget => ({
+  method: 'GET',
+  path: API_PATHS.chat(c.orderId),
+  headers: c.headers,
+});
+
+/** Each poll carrying the ETag of its last answer, as an app that holds the answer sends it. */
+async function revalidating(url: string, targets: readonly LoadTarget[]): Promise<LoadTarget[]> {
   return Promise.all(
-    customers.map(async (c) => {
-      const target = statusTarget(c);
+    targets.map(async (target) => {
       const res = await fetch(`${url}${target.path}`, { headers: target.headers });
       await res.arrayBuffer();
       return {
@@ -366,6 +374,70 @@ async function measurePairs(
   pairRatios.set(`${db$}, ${connections} conns`, ratios);
 }
 
+/** A few messages in every customer's chat, both sides writing, as an open chat holds them. */
+async function seedChats(db: Kysely<Database>, customers: readonly Customer[]): Promise<void> {
+  const now = Date.now();
+  for (let from = 0; from < customers.length; from += 100) {
+    await db
+      .insertInto('order_messages')
+      .values(
+        customers.slice(from, from + 100).flatMap((c) =>
+          (['customer', 'operator', 'customer'] as const).map((author, n) => ({
+            order_id: c.orderId,
+            author,
+            author_id: author === 'customer' ? c.id : 1,
+            text: `Message ${n + 1} about the payment`,
+            created_at: now + n,
+          })),
+        ),
+      )
+      .execute();
+  }
+}
+
+/**
+ * What an open chat costs beside the status poll: both as a polling app mostly sends them, with
+ * the version it holds (If-None-Match), answered 304 while nothing changed; taken in turn,
+ * PAIRS times, so that a machine whose speed drifts moves both sides of each ratio.
+ */
+async function measureOpenChat(
+  db$: string,
+  server: Running,
+  db: Kysely<Database>,
+  customers: readonly Customer[],
+): Promise<void> {
+  await seedChats(db, customers);
+  const statuses = await revalidating(server.url, customers.map(statusTarget));
+  const chats = await revalidating(server.url, customers.map(chatTarget));
+  const ratios = { perSecond: [] as number[], cpu: [] as number[] };
+  for (let pair = 1; pair <= PAIRS; pair += 1) {
+    const status = await measure(
+      `status revalidated (304), ${db$} pair ${pair}, 32 conns`,
+      server,
+      statuses,
+    );
+    const chat = await measure(`open chat (304), ${db$} pair ${pair}, 32 conns`, server, chats);
+    ratios.perSecond.push(chat.result.perSecond / status.result.perSecond);
+    ratios.cpu.push(chat.cpuPerRequest / status.cpuPerRequest);
+  }
+  chatRatios.set(db$, ratios);
+}
+
+/** The open chat's pairs by database: its requests a second and CPU per request over the status poll's. */
+const chatRatios = new Map<string, { perSecond: number[]; cpu: number[] }>();
+
+/** The open chat's line of a database. */
+function chatLine(db$: string): string {
+  const ratios = chatRatios.get(db$);
+  if (ratios === undefined) return `${db$} n/a`;
+  const cpu = [...ratios.cpu].sort((a, b) => a - b);
+  const times = (x: number | undefined) => `${fixed(x ?? 0, 2)}×`;
+  return (
+    `${db$} requests a second ${medianSpread(ratios.perSecond)}, server CPU per request ` +
+    `${times(cpu[Math.floor(cpu.length / 2)])} (${times(cpu[0])}–${times(cpu.at(-1))})`
+  );
+}
+
 /** The median of ratios, with the lowest and highest. */
 function medianSpread(values: readonly number[] | undefined): string {
   const ratios = [...(values ?? [])].sort((a, b) => a - b);
@@ -425,14 +497,8 @@ async function runDatabase(kind: 'sqlite' | 'postgres'): Promise<void> {
     await generate('closed', { url: server.url, targets: statuses, seconds: 2, connections: 32 });
     await measurePairs(db$, server, statuses, 32);
     await measurePairs(db$, server, statuses, 128);
-    if (process.env['BENCH_STATUS_ONLY'] === '1') return;
-    // What a polling app mostly sends: the version it holds, answered 304 while nothing changed.
-    await measure(
-      `status revalidated (304), ${db$}, 32 conns`,
-      server,
-      await revalidating(server.url, customers),
-    );
-    if (kind === 'postgres') return;
+    await measureOpenChat(db$, server, db, customers);
+    if (process.env['BENCH_STATUS_ONLY'] === '1' || kind === 'postgres') return;
 
     await measure('rates/calculate, SQLite', server, rateTargets(customers));
     await measure(
@@ -750,7 +816,9 @@ async function main(): Promise<void> {
   }
   const statusLine =
     `status/bare sent the same requests, the median of ${PAIRS} pairs (lowest–highest): ` +
-    `${pairLine('SQLite')}; ${pairLine('PostgreSQL')}`;
+    `${pairLine('SQLite')}; ${pairLine('PostgreSQL')}\n` +
+    `open chat/status poll, both revalidated (304), the median of ${PAIRS} pairs ` +
+    `(lowest–highest): ${chatLine('SQLite')}; ${chatLine('PostgreSQL')}`;
   if (process.env['BENCH_STATUS_ONLY'] === '1') {
     console.log(`\n${table()}\n\n${statusLine}`);
     return;
