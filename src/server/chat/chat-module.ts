@@ -6,13 +6,23 @@
  */
 import fp from 'fastify-plugin';
 import { compressedRoutes } from '../platform/http/compression';
+import type { KeptChatState } from './chat';
 import { customerChatRoutes, operatorChatRoutes } from './chat-routes';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The chat states read, each with the order's version it was read at (chat.ts). */
+    readonly chatStates: Map<string, KeptChatState>;
+  }
+}
 
 export const chatModule = fp(
   (app, _options, done) => {
+    app.decorate('chatStates', new Map<string, KeptChatState>());
     void app.register(compressedRoutes(customerChatRoutes));
     void app.register(compressedRoutes(operatorChatRoutes));
     done();
   },
-  { name: 'chat', dependencies: ['context', 'auth', 'call-limits'] },
+  // The orders' versions of their status answers say when a chat's state kept is current.
+  { name: 'chat', dependencies: ['context', 'auth', 'call-limits', 'orders'] },
 );

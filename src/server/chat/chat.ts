@@ -6,7 +6,7 @@
  * and it is written with its order event in one transaction that also moves the order's version,
  * since the status answer carries the customer's unread count. Reading a chat marks the other
  * side's messages read; a reader who holds the chat as it is (its ETag) gets 304 and no body, so
- * an open chat costs no more than a status poll.
+ * an open chat costs no more than a status poll: its state is kept with the order's version.
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
@@ -18,6 +18,8 @@ import { compiledOnce } from '../platform/db/compiled-once';
 import { ORDER_COLUMNS, type Database, type OrderMessagesTable } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
 import { alertOperators, notifyCustomer } from '../notifications/outbox';
+import { STATUS_ANSWERS_KEPT, type StatusAnswers } from '../orders/status/status-answers';
+import { remember } from '../platform/bounded-map';
 import type { ReceivedDataUrl } from '../receipts/receipt-body';
 import {
   checkReceiptFile,
@@ -76,27 +78,49 @@ function chatStateQuery(db: Kysely<Database>, orderId: string) {
     .where('orders.id', '=', orderId);
 }
 
-/** The chat's state for a customer: only on their own order. */
-const customerChatState = compiledOnce((db, orderId: string, customerId: number) =>
-  chatStateQuery(db, orderId).where('orders.user_id', '=', customerId),
-);
+const readChatState = compiledOnce((db, orderId: string) => chatStateQuery(db, orderId));
 
-/** The chat's state for an operator: on any order. */
-const operatorChatState = compiledOnce((db, orderId: string) => chatStateQuery(db, orderId));
+type ChatState = Awaited<ReturnType<typeof readChatState>>[number];
 
-type ChatState = Awaited<ReturnType<typeof operatorChatState>>[number];
+/** A chat's state as read, and the order's version it was read at. */
+export interface KeptChatState {
+  readonly version: number;
+  readonly state: ChatState;
+}
 
-/** The chat of `orderId` as `party` may read it: ORDER_NOT_FOUND for a customer's foreign order. */
+/** Chat states kept: as many as the status answers, one per order polled. */
+const CHAT_STATES_KEPT = STATUS_ANSWERS_KEPT;
+
+/** What reading a chat needs beyond the server's context: the orders' versions, the states kept. */
+export interface ChatReadContext extends ServerContext {
+  readonly statusAnswers: Pick<StatusAnswers, 'versionOf'>;
+  /** The chat states read, by order: chat-module.ts's `app.chatStates`. */
+  readonly chatStates: Map<string, KeptChatState>;
+}
+
+/**
+ * The chat of `orderId` as `party` may read it: ORDER_NOT_FOUND for a customer's foreign order.
+ * Every message written and every read marked moves the order's version (the write and the mark
+ * update the order), so the state read at the order's current version is the state now: an open
+ * chat polled while nothing moves reads only the version, which the status poll keeps too (on
+ * SQLite, from memory while no order changes).
+ */
 async function chatState(
-  db: Kysely<Database>,
+  ctx: ChatReadContext,
   party: ChatParty,
   orderId: string,
 ): Promise<ChatState> {
-  const [state] =
-    party.side === 'customer'
-      ? await customerChatState(db, orderId, party.telegramId)
-      : await operatorChatState(db, orderId);
+  const current = await ctx.statusAnswers.versionOf(orderId);
+  if (current === undefined) throw new AppError('ORDER_NOT_FOUND');
+  if (party.side === 'customer' && current.user_id !== party.telegramId) {
+    throw new AppError('ORDER_NOT_FOUND');
+  }
+  const kept = ctx.chatStates.get(orderId);
+  if (kept?.version === current.version) return kept.state;
+  // Read after the version: a state newer than its version is kept under a version already gone.
+  const [state] = await readChatState(ctx.db, orderId);
   if (state === undefined) throw new AppError('ORDER_NOT_FOUND');
+  remember(ctx.chatStates, orderId, { version: current.version, state }, CHAT_STATES_KEPT);
   return state;
 }
 
@@ -142,12 +166,12 @@ export interface ChatRead {
  * the route's reading of `If-None-Match`); either way, the other side's messages are read now.
  */
 export async function readChat(
-  ctx: ServerContext,
+  ctx: ChatReadContext,
   party: ChatParty,
   orderId: string,
   holds: (etag: string) => boolean,
 ): Promise<ChatRead> {
-  const state = await chatState(ctx.db, party, orderId);
+  const state = await chatState(ctx, party, orderId);
   const other = OTHER_SIDE[party.side];
   const read =
     party.side === 'customer' ? state.customer_read_message_id : state.operator_read_message_id;
