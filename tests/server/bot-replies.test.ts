@@ -23,6 +23,9 @@ import {
   send,
 } from '../helpers/lifecycle';
 import { API_PATHS } from '../../src/shared/api';
+import { CHAT_TEXT_MAX_CHARS } from '../../src/shared/limits';
+import type { AppConfig } from '../../src/server/platform/config/config';
+import { CALL_LIMITS } from '../../src/server/platform/limits/rate-limit';
 import { startBotApp } from '../helpers/bot-app';
 import type { TestApp } from '../helpers/test-app';
 
@@ -42,10 +45,10 @@ let t: TestApp;
  * the operators' chat takes only a few alerts of a kind a minute before it sums them up, so each
  * describe's alerts start afresh.
  */
-function withBot(): void {
+function withBot(overrides: Partial<AppConfig> = {}): void {
   beforeAll(async () => {
     api = await new FakeBotApi(FAKE_TOKEN).start();
-    t = await startBotApp(api, OPERATOR_CHAT, { operatorChatLanguage: 'en' });
+    t = await startBotApp(api, OPERATOR_CHAT, { operatorChatLanguage: 'en', ...overrides });
   });
   afterAll(async () => {
     await t.close();
@@ -178,6 +181,26 @@ describe("a customer's reply to the bot", { timeout: 20_000 }, () => {
     );
     expect(await chatOf(maria.id)).toEqual([]);
     expect(await chatOf(john.id)).toEqual([]);
+  });
+});
+
+describe("a customer's replies past the chat's limits", { timeout: 20_000 }, () => {
+  withBot({ callLimits: { ...CALL_LIMITS, chat: 1 } });
+
+  it("a text longer than the app's is refused with the limit, and a reply past the minute's limit with the app's words", async () => {
+    const order = await orderWithRequisites(JOHN);
+    const long = api.pushReply(JOHN, privateChat(JOHN), order.toCustomer, {
+      text: 'я'.repeat(CHAT_TEXT_MAX_CHARS + 1),
+    });
+    expect(await answerTo(JOHN.id, long)).toBe(
+      '⚠️ The message was not passed on to the order’s chat: it is longer than 3,000 characters. Shorten it or split it into several.',
+    );
+    // The long one was counted, as the app's refused writes are: the minute's one is spent.
+    const next = api.pushReply(JOHN, privateChat(JOHN), order.toCustomer, { text: 'Hello?' });
+    expect(await answerTo(JOHN.id, next)).toBe(
+      '⚠️ The message was not passed on to the order’s chat.\nToo many requests. Please try again shortly.',
+    );
+    expect(await chatOf(order.id)).toEqual([]);
   });
 });
 
