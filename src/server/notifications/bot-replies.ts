@@ -91,19 +91,23 @@ export async function answerReply(
       parse_mode: 'HTML',
       reply_parameters: { message_id: message.message_id, allow_sending_without_reply: true },
     });
+  let landed: string;
   try {
     if (!('party' in writer)) throw new Refused(writer.refusal);
     const order = await landReply(ctx, options, writer, message, replied.message_id);
-    const landed =
+    const text =
       writer.party.side === 'customer'
         ? LL.bot.replies.landedFromCustomer
         : LL.bot.replies.landedFromOperator;
-    await answer(withVerificationCode(landed({ number: orderNumber(order.id) }), order.code, LL));
+    landed = withVerificationCode(text({ number: orderNumber(order.id) }), order.code, LL);
   } catch (error) {
     const refusal = refusalOf(error);
     await answer(refusalText(LL, refusal, writer.language));
     if (refusal === 'INTERNAL') throw error;
+    return;
   }
+  // Outside the refusals: a confirmation that fails to leave never says a written reply was not.
+  await answer(landed);
 }
 
 /**
