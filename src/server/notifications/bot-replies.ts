@@ -28,7 +28,7 @@ import type { RateLimiter } from '../platform/limits/rate-limit';
 import { PartialReceiptFile } from '../receipts/receipts';
 import { ReceivedDataUrl } from '../receipts/receipt-body';
 import type { NotificationFacts } from './facts';
-import { customerRecipient, OPERATORS_RECIPIENT } from './outbox';
+import { customerRecipient, OPERATORS_RECIPIENT, sentTo } from './outbox';
 import { escapeHtml, withVerificationCode } from './render';
 
 /** What the bot needs to write a reply into an order's chat. */
@@ -176,14 +176,10 @@ async function orderOfMessage(
 ): Promise<{ readonly id: string; readonly code: string } | undefined> {
   // The recipient's sent rows, newest first (notifications_recipient): a reply is mostly to a
   // recent message, found after a few rows.
-  const row = await db
-    .selectFrom('notifications')
+  const row = await sentTo(db, recipient)
     .innerJoin('orders', 'orders.id', 'notifications.order_id')
     .select(['orders.id', 'orders.verification_code', 'notifications.payload'])
-    .where('notifications.recipient', '=', recipient)
-    .where('notifications.status', '=', 'sent')
     .where('notifications.message_id', '=', messageId)
-    .orderBy('notifications.id', 'desc')
     .limit(1)
     .executeTakeFirst();
   if (row === undefined) return undefined;

@@ -9,7 +9,7 @@
  * Which event tells whom what is the tables below, read by `recordTransition`, which the one
  * transition function calls for every status change it commits.
  */
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Language } from '../../shared/api';
 import type {
   AddressAlert,
@@ -235,4 +235,16 @@ export async function alertOperatorsOfAddress(
     { kind, recipient: OPERATORS_RECIPIENT, event, orderId: null, language: null, facts },
     now,
   );
+}
+
+/**
+ * The outbox's rows that reached `recipient`'s chat (with the id Telegram gave their message),
+ * newest first: where a thread's edit and a reply to the bot find the message they are about.
+ */
+export function sentTo(db: Kysely<Database>, recipient: string) {
+  return db
+    .selectFrom('notifications')
+    .where('notifications.recipient', '=', recipient)
+    .where('notifications.status', '=', 'sent')
+    .orderBy('notifications.id', 'desc');
 }

@@ -42,7 +42,7 @@ import type { Dialect } from '../platform/db/migrations';
 import type { Database, NotificationRow } from '../platform/db/schema';
 import type { JobMonitor } from '../platform/jobs/periodic';
 import { redactToken } from '../platform/logging/redact-token';
-import { customerOfRecipient, OPERATORS_RECIPIENT } from './outbox';
+import { customerOfRecipient, OPERATORS_RECIPIENT, sentTo } from './outbox';
 import { renderStored, type RenderOptions } from './render';
 import { summariseFlood } from './summaries';
 import type { MessageSender, SendOutcome } from './telegram-sender';
@@ -491,15 +491,11 @@ async function lastMessageOf(
   row: NotificationRow,
 ): Promise<number | undefined> {
   if (row.order_id === null) return undefined;
-  const last = await settings.db
-    .selectFrom('notifications')
+  const last = await sentTo(settings.db, row.recipient)
     .select('message_id')
     .where('order_id', '=', row.order_id)
-    .where('recipient', '=', row.recipient)
     .where('kind', 'not in', CHAT_MESSAGE_KINDS)
-    .where('status', '=', 'sent')
     .where('message_id', 'is not', null)
-    .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
   return last?.message_id ?? undefined;

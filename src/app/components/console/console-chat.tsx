@@ -5,9 +5,8 @@
  * as the customer's.
  */
 import { Section } from '@telegram-apps/telegram-ui';
-import { useCallback } from 'react';
 import type { TranslationFunctions } from '../../../../i18n/i18n-types';
-import { AUTOPILOT_OPERATOR_ID, type OperatorChatMessage } from '../../../shared/operator-api';
+import { AUTOPILOT_OPERATOR_ID } from '../../../shared/operator-api';
 import type { Actor } from '../../../shared/order-status';
 import { useOrderChat } from '../../hooks/use-order-chat';
 import { useI18nContext } from '../../i18n/language';
@@ -33,18 +32,15 @@ export function actorName(
 export function ConsoleChat({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
   const chat = useOrderChat('operator', orderId, { pollMs: CONSOLE_CHAT_POLL_MS });
-  const authorLabel = useCallback(
-    (message: OperatorChatMessage) =>
-      actorName({ actor: message.author, actorId: message.authorId }, LL),
-    [LL],
-  );
   return (
     <Section header={LL.console.chat()} data-testid="console-chat">
       <ChatThread
         side="operator"
         orderId={orderId}
         chat={chat}
-        authorLabel={authorLabel}
+        authorLabel={(message) =>
+          actorName({ actor: message.author, actorId: message.authorId }, LL)
+        }
         emptyText={LL.console.chatEmpty()}
       />
     </Section>

@@ -14,7 +14,6 @@ import { VerificationCode } from '../../components/verification-code';
 import { noteUnread } from '../../hooks/use-chat-unread';
 import { useOrderChat } from '../../hooks/use-order-chat';
 import { useI18nContext } from '../../i18n/language';
-import type { ChatMessage } from '../../../shared/api';
 import { chatBackPath } from '../../components/order-chat-button';
 
 /** As often as the order screens that wait for the exchange ask for their order. */
@@ -24,10 +23,6 @@ export function OrderChatScreen({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
   const onRead = useCallback(() => noteUnread(orderId, 0), [orderId]);
   const chat = useOrderChat('customer', orderId, { pollMs: CHAT_POLL_MS, onRead });
-  const authorLabel = useCallback(
-    (message: ChatMessage) => (message.author === 'customer' ? LL.chat.you() : LL.chat.exchange()),
-    [LL],
-  );
   const back = chatBackPath();
   if (chat.notFound) return <OrderNotFoundScreen testId="chat" orderId={orderId} back={back} />;
   return (
@@ -41,7 +36,9 @@ export function OrderChatScreen({ orderId }: { readonly orderId: string }) {
         side="customer"
         orderId={orderId}
         chat={chat}
-        authorLabel={authorLabel}
+        authorLabel={(message) =>
+          message.author === 'customer' ? LL.chat.you() : LL.chat.exchange()
+        }
         emptyText={LL.chat.empty()}
         followNewest
       />
