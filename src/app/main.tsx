@@ -11,6 +11,8 @@ import { LanguageProvider, loadLanguage, startLanguage } from './i18n/language';
 import { Root } from './root';
 import { OpenInTelegram } from './screens/entry/open-in-telegram';
 import { StartupError } from './screens/entry/startup-error';
+import { LIGHT_THEME } from './telegram/default-themes';
+import { showReadableTheme } from './telegram/readable-theme';
 import { startTelegram } from './telegram/start';
 
 const container = document.getElementById('root');
@@ -28,6 +30,8 @@ function render(node: ReactNode): void {
 async function boot(): Promise<void> {
   const [started] = await Promise.all([startTelegram(), loadLanguage(startLanguage())]);
   if (started.kind === 'open-in-telegram') {
+    // No client sends a theme here: Telegram's light palette, as the app looks inside it.
+    showReadableTheme(LIGHT_THEME);
     render(<OpenInTelegram />);
     return;
   }

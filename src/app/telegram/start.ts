@@ -22,6 +22,7 @@ import { loadAppConfig } from '../api/app-config';
 import { setInitData } from '../api/client';
 import { demoBrowserId, rememberDeepLink } from '../storage';
 import type { AppEnvironment } from './environment';
+import { bindReadableTheme } from './readable-theme';
 
 export type StartResult =
   | { readonly kind: 'ready'; readonly environment: AppEnvironment }
@@ -72,7 +73,7 @@ export async function startTelegram(): Promise<StartResult> {
   initData.restore();
   if (miniApp.mountSync.isAvailable()) {
     miniApp.mountSync();
-    themeParams.bindCssVars.ifAvailable();
+    bindReadableTheme();
   }
   if (viewport.mount.isAvailable()) {
     void viewport.mount().then(() => {
