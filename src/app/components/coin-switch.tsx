@@ -20,7 +20,7 @@ export function CoinSwitch({
           selected={coin === value}
           data-coin={coin}
           type="button"
-          aria-pressed={coin === value}
+          aria-selected={coin === value}
           onClick={() => {
             if (coin === value) return;
             hapticSelection();

@@ -210,7 +210,7 @@ function HistoryTabs({
             key={tab}
             type="button"
             selected={tab === filter}
-            aria-pressed={tab === filter}
+            aria-selected={tab === filter}
             data-tab={tab}
             onClick={() => onChoose(tab)}
           >
