@@ -25,9 +25,11 @@ export function CryptoAmountInput({
   readonly onChange: (amount: string) => void;
 }) {
   const { LL } = useI18nContext();
+  const header = LL.buyForm.amountCrypto({ crypto: coin });
   return (
     <Input
-      header={LL.buyForm.amountCrypto({ crypto: coin })}
+      header={header}
+      aria-label={header}
       name="cryptoAmount"
       inputMode="decimal"
       autoComplete="off"

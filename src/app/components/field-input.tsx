@@ -22,7 +22,13 @@ export function FieldInput({
 }) {
   return (
     <>
-      <Input {...(code ? AS_TYPED : {})} {...input} status={error === null ? 'default' : 'error'} />
+      <Input
+        {...(code ? AS_TYPED : {})}
+        // The kit draws the header beside the field, outside its <label>: the field is named here.
+        aria-label={typeof input.header === 'string' ? input.header : undefined}
+        {...input}
+        status={error === null ? 'default' : 'error'}
+      />
       {error !== null && <FieldError text={error} testId={errorTestId} />}
     </>
   );

@@ -16,6 +16,8 @@ export function NetworkSelect({
   return (
     <Select
       header={label}
+      // The kit draws the header outside the field's <label>: the select is named here.
+      aria-label={label}
       value={value}
       name="network"
       onChange={(event) => {

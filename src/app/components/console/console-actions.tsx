@@ -84,10 +84,16 @@ function Field<T extends FieldValues>({
   return (
     <>
       {multiline ? (
-        <Textarea header={label} status={error === null ? 'default' : 'error'} {...field} />
+        <Textarea
+          header={label}
+          aria-label={label}
+          status={error === null ? 'default' : 'error'}
+          {...field}
+        />
       ) : (
         <Input
           header={label}
+          aria-label={label}
           autoComplete="off"
           status={error === null ? 'default' : 'error'}
           {...field}
@@ -218,7 +224,11 @@ function OfficeForm({
     <form noValidate onSubmit={(e) => void submit(e)} data-testid="office-form">
       <List>
         <Section header={LL.console.giveOffice()}>
-          <Select header={LL.console.office()} {...form.register('officeId')}>
+          <Select
+            header={LL.console.office()}
+            aria-label={LL.console.office()}
+            {...form.register('officeId')}
+          >
             {offices.map((office) => (
               <option key={office.id} value={office.id}>
                 {language === 'ru' ? office.addressRu : office.addressEn}
@@ -268,6 +278,7 @@ function CompleteWithHashForm({ action, view }: ConsoleOrderProps) {
     language,
     network: NETWORKS[network].name,
   });
+  const txHashLabel = `${LL.console.outgoingTxHash()} · ${NETWORKS[network].name}`;
   // The last money action, asked first like the others: what was sent, on which network, to whom.
   const ask = LL.console.completeAsk({
     id: orderNumber(view.order.id),
@@ -292,7 +303,8 @@ function CompleteWithHashForm({ action, view }: ConsoleOrderProps) {
           footer={view.chainChecked ? LL.console.payoutChecked() : LL.console.chainManual()}
         >
           <Input
-            header={`${LL.console.outgoingTxHash()} · ${NETWORKS[network].name}`}
+            header={txHashLabel}
+            aria-label={txHashLabel}
             autoComplete="off"
             spellCheck={false}
             status={error === null ? 'default' : 'error'}
@@ -371,7 +383,11 @@ function RejectForm({ action, id }: { readonly action: ConsoleAction; readonly i
     <form noValidate onSubmit={(e) => void submit(e)} data-testid="reject-form">
       <List>
         <Section header={LL.console.reject()}>
-          <Select header={LL.console.rejectReason()} {...form.register('reasonCode')}>
+          <Select
+            header={LL.console.rejectReason()}
+            aria-label={LL.console.rejectReason()}
+            {...form.register('reasonCode')}
+          >
             {REJECT_REASONS.map((code: RejectReason) => (
               <option key={code} value={code}>
                 {LL.rejectReasons[code]()}

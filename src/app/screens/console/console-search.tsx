@@ -124,12 +124,14 @@ function SearchFilters({ typed, set }: { readonly typed: Filters; readonly set: 
           name="q"
           type="search"
           placeholder={LL.console.searchQuery()}
+          aria-label={LL.console.searchQuery()}
           value={typed.q}
           onChange={(event) => set('q', event.target.value)}
         />
         <Select
           name="status"
           header={LL.console.filterStatus()}
+          aria-label={LL.console.filterStatus()}
           value={typed.status}
           onChange={(event) => set('status', event.target.value, true)}
         >
@@ -145,6 +147,7 @@ function SearchFilters({ typed, set }: { readonly typed: Filters; readonly set: 
         <Select
           name="type"
           header={LL.console.filterType()}
+          aria-label={LL.console.filterType()}
           value={typed.type}
           onChange={(event) => set('type', event.target.value, true)}
         >
@@ -158,6 +161,7 @@ function SearchFilters({ typed, set }: { readonly typed: Filters; readonly set: 
         <Select
           name="method"
           header={LL.console.filterMethod()}
+          aria-label={LL.console.filterMethod()}
           value={typed.method}
           onChange={(event) => set('method', event.target.value, true)}
         >
@@ -172,6 +176,7 @@ function SearchFilters({ typed, set }: { readonly typed: Filters; readonly set: 
           name="from"
           type="date"
           header={LL.console.filterFrom()}
+          aria-label={LL.console.filterFrom()}
           value={typed.from}
           onChange={(event) => set('from', event.target.value, true)}
         />
@@ -179,6 +184,7 @@ function SearchFilters({ typed, set }: { readonly typed: Filters; readonly set: 
           name="to"
           type="date"
           header={LL.console.filterTo()}
+          aria-label={LL.console.filterTo()}
           value={typed.to}
           onChange={(event) => set('to', event.target.value, true)}
         />
