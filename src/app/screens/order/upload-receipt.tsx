@@ -53,6 +53,10 @@ export function UploadReceipt({ orderId }: { readonly orderId: string }) {
           type="file"
           accept={RECEIPT_ACCEPT}
           className="visually-hidden"
+          // Opened by the prompt's button, which names it: hidden from screen readers and Tab so
+          // the one control is met once.
+          aria-hidden="true"
+          tabIndex={-1}
           data-testid="receipt-input"
           onChange={(event) => void choose(event.target.files?.[0])}
         />
