@@ -20,6 +20,13 @@ export function OfficeExchange() {
   return <RequireCurrency>{(currency) => <OfficeForm currency={currency} />}</RequireCurrency>;
 }
 
+/**
+ * A city's name in the customer's language: the cell's text and its radio's name (the kit's
+ * radio is a <label> of its own inside the cell's, so the cell's text does not name it).
+ */
+const cityName = (city: City, language: 'ru' | 'en') =>
+  language === 'ru' ? city.nameRu : city.nameEn;
+
 function OfficeForm({ currency }: { readonly currency: SelectedCurrency }) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
@@ -66,6 +73,7 @@ function OfficeForm({ currency }: { readonly currency: SelectedCurrency }) {
                   <Radio
                     name="cityId"
                     value={city.id}
+                    aria-label={cityName(city, language)}
                     checked={cityId === city.id}
                     onChange={() => setCityId(city.id)}
                   />
@@ -76,7 +84,7 @@ function OfficeForm({ currency }: { readonly currency: SelectedCurrency }) {
                     : undefined
                 }
               >
-                {language === 'ru' ? city.nameRu : city.nameEn}
+                {cityName(city, language)}
               </Cell>
             ))}
             {error}

@@ -45,27 +45,32 @@ function LanguageChoice() {
   return (
     <Section header={LL.savedDetails.language()}>
       <div role="radiogroup" aria-label={LL.savedDetails.language()}>
-        {LANGUAGES.map((one) => (
-          <Cell
-            key={one.language}
-            Component="label"
-            data-language={one.language}
-            before={<span aria-hidden="true">{one.flag}</span>}
-            after={
-              <Radio
-                name="language"
-                value={one.language}
-                checked={language === one.language}
-                onChange={() => {
-                  hapticSelection();
-                  chooseLanguage(one.language);
-                }}
-              />
-            }
-          >
-            {one.language === 'ru' ? LL.landing.russian() : LL.landing.english()}
-          </Cell>
-        ))}
+        {LANGUAGES.map((one) => {
+          const name = one.language === 'ru' ? LL.landing.russian() : LL.landing.english();
+          return (
+            <Cell
+              key={one.language}
+              Component="label"
+              data-language={one.language}
+              before={<span aria-hidden="true">{one.flag}</span>}
+              after={
+                <Radio
+                  name="language"
+                  value={one.language}
+                  // The kit's radio is a <label> of its own inside the cell's: named here.
+                  aria-label={name}
+                  checked={language === one.language}
+                  onChange={() => {
+                    hapticSelection();
+                    chooseLanguage(one.language);
+                  }}
+                />
+              }
+            >
+              {name}
+            </Cell>
+          );
+        })}
       </div>
     </Section>
   );
