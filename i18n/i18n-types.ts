@@ -354,11 +354,12 @@ type RootTranslation = {
 		 */
 		offeredCards: string
 		/**
-		 * П​о​д​с​т​а​в​и​т​ь​ ​к​а​р​т​у​ ​«​{​l​a​b​e​l​}​»​,​ ​{​n​u​m​b​e​r​}
+		 * П​о​д​с​т​а​в​и​т​ь​ ​к​а​р​т​у​ ​«​{​l​a​b​e​l​}​»​,​ ​{​n​u​m​b​e​r​}​,​ ​{​b​a​n​k​}
+		 * @param {string} bank
 		 * @param {string} label
 		 * @param {string} number
 		 */
-		useCard: RequiredParams<'label' | 'number'>
+		useCard: RequiredParams<'bank' | 'label' | 'number'>
 		/**
 		 * С​о​х​р​а​н​и​т​ь​ ​э​т​о​т​ ​к​о​ш​е​л​ё​к
 		 */
@@ -3184,9 +3185,9 @@ export type TranslationFunctions = {
 		 */
 		offeredCards: () => LocalizedString
 		/**
-		 * Подставить карту «{label}», {number}
+		 * Подставить карту «{label}», {number}, {bank}
 		 */
-		useCard: (arg: { label: string, number: string }) => LocalizedString
+		useCard: (arg: { bank: string, label: string, number: string }) => LocalizedString
 		/**
 		 * Сохранить этот кошелёк
 		 */

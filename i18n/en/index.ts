@@ -103,7 +103,7 @@ const en: Translation = {
     offeredWallets: 'Saved wallets',
     useWallet: 'Use saved wallet “{label}”, {address}',
     offeredCards: 'Saved cards',
-    useCard: 'Use saved card “{label}”, {number}',
+    useCard: 'Use saved card “{label}”, {number}, {bank}',
     saveWalletTitle: 'Save this wallet',
     saveWalletHint: 'Next time the buy form offers it for {network}.',
     saveCardTitle: 'Save this card',

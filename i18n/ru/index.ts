@@ -106,7 +106,7 @@ const ru: BaseTranslation = {
     offeredWallets: 'Сохранённые кошельки',
     useWallet: 'Подставить кошелёк «{label:string}», {address:string}',
     offeredCards: 'Сохранённые карты',
-    useCard: 'Подставить карту «{label:string}», {number:string}',
+    useCard: 'Подставить карту «{label:string}», {number:string}, {bank:string}',
     saveWalletTitle: 'Сохранить этот кошелёк',
     saveWalletHint: 'В следующий раз форма покупки предложит его для сети {network:string}.',
     saveCardTitle: 'Сохранить эту карту',

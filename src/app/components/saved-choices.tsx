@@ -60,7 +60,9 @@ function Choices({
             choice.pick();
           }}
         >
-          {choice.label}
+          {/* The kit sets the label and the detail in blocks with no space between them: without
+              one the button's text reads "My Base0x5aAe…", which its name does not contain. */}
+          {choice.label}{' '}
         </Cell>
       ))}
     </Section>
@@ -106,7 +108,7 @@ export function SavedCardChoices({
       id: card.id,
       label: card.label,
       detail: `${number} · ${card.bankName}`,
-      name: LL.savedDetails.useCard({ label: card.label, number }),
+      name: LL.savedDetails.useCard({ label: card.label, number, bank: card.bankName }),
       pick: () => onPick(card),
     };
   });
