@@ -672,6 +672,14 @@ describe('complete (spec section 4)', () => {
     expect(header).toBeTruthy();
   });
 
+  it('the step under way is the current step to a screen reader, not only in bold', async () => {
+    serveOrder({ status: 'PAYMENT_CONFIRMED' });
+    renderApp(path('complete'), { language: 'en' });
+    await settle();
+    const current = document.querySelectorAll('.progress-steps [aria-current="step"]');
+    expect([...current].map((step) => step.textContent)).toEqual(['Sending crypto']);
+  });
+
   it('the label follows the status as it moves on', async () => {
     const served = serveOrder({ status: 'RECEIPT_UPLOADED' });
     renderApp(path('complete'), { language: 'en' });

@@ -122,7 +122,11 @@ function InProgress({ order }: { readonly order: OrderDetails }) {
           const index = PROGRESS.indexOf(status);
           const state = index < step ? 'done' : index === step ? 'current' : 'next';
           return (
-            <li key={status} className={`progress-steps__item progress-steps__item--${state}`}>
+            <li
+              key={status}
+              className={`progress-steps__item progress-steps__item--${state}`}
+              aria-current={state === 'current' ? 'step' : undefined}
+            >
               {labels[status]}
             </li>
           );
