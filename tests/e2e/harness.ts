@@ -21,6 +21,7 @@ import {
 import { initDataFor } from '../helpers/identity';
 import { demoCustomer } from '../../src/server/platform/identity/demo-session';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { expectAccessible } from './accessibility';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIST = path.join(ROOT, 'dist');
@@ -164,9 +165,13 @@ export async function withPhone(
   }
 }
 
-/** Waits for a screen by its `data-screen` name. */
+/**
+ * Waits for a screen by its `data-screen` name, and checks it is usable by everyone
+ * (accessibility.ts): every screen a test reaches is checked without the test asking.
+ */
 export async function onScreen(page: Page, name: string): Promise<void> {
   await page.locator(`[data-screen="${name}"]`).waitFor({ state: 'visible', timeout: 15_000 });
+  await expectAccessible(page, name);
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
@@ -176,6 +181,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(150);
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await expectAccessible(page, name);
   // A title that does not fit is shortened in the dictionary, never cut off (conventions, 16).
   const cut = await page.evaluate(() => {
     const title = document.querySelector<HTMLElement>('.app-header__title');
