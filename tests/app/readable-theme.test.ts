@@ -1,23 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { DARK_THEME, LIGHT_THEME } from '../../src/app/telegram/default-themes';
 import {
+  BACKGROUNDS,
   READABLE_CONTRAST,
+  TEXTS as ONLY_TEXTS,
+  TINTED_TEXTS,
   contrastRatio,
   readableTheme,
   showReadableTheme,
   type ThemeColors,
 } from '../../src/app/telegram/readable-theme';
 
-const BACKGROUNDS = ['bg_color', 'secondary_bg_color', 'section_bg_color', 'header_bg_color'];
-const TEXTS = [
-  'text_color',
-  'hint_color',
-  'subtitle_text_color',
-  'section_header_text_color',
-  'destructive_text_color',
-  'link_color',
-  'accent_text_color',
-];
+const TEXTS = [...ONLY_TEXTS, ...TINTED_TEXTS];
 
 /** The lowest contrast of any text colour on any background of `theme`, and the label on its button. */
 function lowestContrast(theme: ThemeColors): number {
@@ -35,6 +29,15 @@ describe('text reads at WCAG AA contrast (4.5:1) in every Telegram palette', () 
     expect(contrastRatio('#2481cc', '#2481cc')).toBe(1);
     // Telegram's light hint on its light grey: why this exists.
     expect(contrastRatio('#999999', '#efeff3')).toBeLessThan(2.6);
+  });
+
+  it('knows where every colour of a Telegram palette is drawn', () => {
+    const placed = [...BACKGROUNDS, ...TEXTS, 'button_color', 'button_text_color'];
+    // Neither is under or in text: a separator line and the bottom bar behind the main button.
+    const notText = ['section_separator_color', 'bottom_bar_bg_color'];
+    expect(
+      Object.keys(LIGHT_THEME).filter((key) => ![...placed, ...notText].includes(key)),
+    ).toEqual([]);
   });
 
   it.each([

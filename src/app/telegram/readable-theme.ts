@@ -15,9 +15,14 @@ export type ThemeColors = Partial<Record<string, Hex>>;
 export const READABLE_CONTRAST = 4.5;
 
 /** The backgrounds the app and the kit draw text on. */
-const BACKGROUNDS = ['bg_color', 'secondary_bg_color', 'section_bg_color', 'header_bg_color'];
+export const BACKGROUNDS = [
+  'bg_color',
+  'secondary_bg_color',
+  'section_bg_color',
+  'header_bg_color',
+];
 /** The text colours drawn on them. */
-const TEXTS = [
+export const TEXTS = [
   'text_color',
   'hint_color',
   'subtitle_text_color',
@@ -25,7 +30,7 @@ const TEXTS = [
   'destructive_text_color',
 ];
 /** Text colours also drawn on a light tint of themselves (the kit's bezeled buttons). */
-const TINTED_TEXTS = ['link_color', 'accent_text_color'];
+export const TINTED_TEXTS = ['link_color', 'accent_text_color'];
 /** The strongest tint of its own accent the kit puts under a bezeled button's label. */
 const KIT_TINT = 0.15;
 
