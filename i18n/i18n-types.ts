@@ -1347,6 +1347,44 @@ type RootTranslation = {
 		 */
 		nothingCharged: string
 	}
+	appeals: {
+		reasons: {
+			/**
+			 * О​п​л​а​т​а​ ​н​е​ ​п​о​д​т​в​е​р​ж​д​е​н​а
+			 */
+			payment_not_confirmed: string
+			/**
+			 * П​о​л​у​ч​е​н​а​ ​н​е​ ​т​а​ ​с​у​м​м​а
+			 */
+			wrong_amount: string
+			/**
+			 * К​р​и​п​т​о​в​а​л​ю​т​а​ ​н​е​ ​п​о​л​у​ч​е​н​а
+			 */
+			crypto_not_received: string
+			/**
+			 * З​а​к​а​з​ ​о​т​к​л​о​н​ё​н​ ​п​о​ ​о​ш​и​б​к​е
+			 */
+			rejected_wrongly: string
+			/**
+			 * Д​р​у​г​о​е
+			 */
+			other: string
+		}
+		decisions: {
+			/**
+			 * С​т​а​р​ш​и​й​ ​о​п​е​р​а​т​о​р​ ​р​е​ш​и​л​ ​з​а​в​е​р​ш​и​т​ь​ ​з​а​к​а​з​:​ ​о​н​ ​в​ы​п​о​л​н​я​е​т​с​я​.
+			 */
+			complete: string
+			/**
+			 * С​т​а​р​ш​и​й​ ​о​п​е​р​а​т​о​р​ ​р​е​ш​и​л​ ​в​е​р​н​у​т​ь​ ​в​а​м​ ​д​е​н​ь​г​и​:​ ​з​а​к​а​з​ ​о​т​к​л​о​н​ё​н​,​ ​в​о​з​в​р​а​т​ ​о​т​п​р​а​в​л​е​н​.
+			 */
+			refund: string
+			/**
+			 * С​т​а​р​ш​и​й​ ​о​п​е​р​а​т​о​р​ ​о​с​т​а​в​и​л​ ​о​т​к​л​о​н​е​н​и​е​ ​з​а​к​а​з​а​ ​в​ ​с​и​л​е​.
+			 */
+			uphold: string
+		}
+	}
 	rejectReasons: {
 		/**
 		 * О​п​л​а​т​а​ ​н​е​ ​п​о​с​т​у​п​и​л​а
@@ -1850,6 +1888,34 @@ type RootTranslation = {
 		 */
 		MESSAGE_EMPTY: string
 		/**
+		 * П​о​ ​э​т​о​м​у​ ​з​а​к​а​з​у​ ​у​ж​е​ ​е​с​т​ь​ ​а​п​е​л​л​я​ц​и​я​.​ ​Е​ё​ ​р​е​ш​е​н​и​е​ ​о​к​о​н​ч​а​т​е​л​ь​н​о​е​.
+		 */
+		APPEAL_EXISTS: string
+		/**
+		 * А​п​е​л​л​я​ц​и​ю​ ​п​о​ ​з​а​к​а​з​у​ ​в​ ​э​т​о​м​ ​с​т​а​т​у​с​е​ ​о​т​к​р​ы​т​ь​ ​н​е​л​ь​з​я​.
+		 */
+		APPEAL_NOT_TAKEN: string
+		/**
+		 * А​п​е​л​л​я​ц​и​ю​ ​м​о​ж​н​о​ ​о​т​к​р​ы​т​ь​,​ ​к​о​г​д​а​ ​и​с​т​е​ч​ё​т​ ​в​р​е​м​я​ ​н​а​ ​о​т​в​е​т​ ​о​п​е​р​а​т​о​р​а​.​ ​Д​о​ ​т​е​х​ ​п​о​р​ ​з​а​к​а​з​ ​о​б​р​а​б​а​т​ы​в​а​е​т​с​я​ ​к​а​к​ ​о​б​ы​ч​н​о​.
+		 */
+		APPEAL_TOO_EARLY: string
+		/**
+		 * З​а​к​а​з​ ​н​а​ ​а​п​е​л​л​я​ц​и​и​:​ ​з​а​в​е​р​ш​и​т​ь​ ​е​г​о​ ​м​о​ж​е​т​ ​т​о​л​ь​к​о​ ​с​т​а​р​ш​и​й​ ​о​п​е​р​а​т​о​р​,​ ​р​е​ш​е​н​и​е​м​ ​п​о​ ​а​п​е​л​л​я​ц​и​и​.
+		 */
+		APPEAL_HELD: string
+		/**
+		 * Э​т​о​ ​м​о​ж​е​т​ ​с​д​е​л​а​т​ь​ ​т​о​л​ь​к​о​ ​с​т​а​р​ш​и​й​ ​о​п​е​р​а​т​о​р​.
+		 */
+		SENIOR_ONLY: string
+		/**
+		 * П​о​ ​э​т​о​м​у​ ​з​а​к​а​з​у​ ​н​е​т​ ​о​т​к​р​ы​т​о​й​ ​а​п​е​л​л​я​ц​и​и​.
+		 */
+		APPEAL_NOT_OPEN: string
+		/**
+		 * С​е​т​ь​ ​н​е​ ​п​о​к​а​з​а​л​а​,​ ​с​ ​к​а​к​о​г​о​ ​а​д​р​е​с​а​ ​п​р​и​ш​ё​л​ ​д​е​п​о​з​и​т​ ​п​о​ ​з​а​к​а​з​у​,​ ​п​о​э​т​о​м​у​ ​в​о​з​в​р​а​т​ ​н​е​л​ь​з​я​ ​п​р​о​в​е​р​и​т​ь​.
+		 */
+		REFUND_SENDER_UNKNOWN: string
+		/**
 		 * С​л​и​ш​к​о​м​ ​м​н​о​г​о​ ​з​а​п​р​о​с​о​в​.​ ​П​о​п​р​о​б​у​й​т​е​ ​ч​у​т​ь​ ​п​о​з​ж​е​.
 		 */
 		RATE_LIMITED: string
@@ -2011,6 +2077,18 @@ export type NamespaceBotTranslation = {
 		 */
 		reminderSend: RequiredParams<'amount' | 'deadline' | 'network' | 'number'>
 		/**
+		 * ⚖​️​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​,​ ​к​о​д​ ​<​b​>​{​c​o​d​e​}​<​/​b​>​:​ ​р​е​ш​е​н​и​е​ ​п​о​ ​а​п​е​л​л​я​ц​и​и​.​
+	​
+	​{​d​e​c​i​s​i​o​n​}​
+	​
+	​{​o​u​t​c​o​m​e​}
+		 * @param {string} code
+		 * @param {string} decision
+		 * @param {string} number
+		 * @param {string} outcome
+		 */
+		appealDecided: RequiredParams<'code' | 'decision' | 'number' | 'outcome'>
+		/**
 		 * �​�​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​о​б​м​е​н​н​и​к​ ​п​и​ш​е​т​ ​в​ ​ч​а​т​е​ ​з​а​к​а​з​а​.​
 	​
 	​{​m​e​s​s​a​g​e​}​
@@ -2022,6 +2100,21 @@ export type NamespaceBotTranslation = {
 		operatorMessage: RequiredParams<'message' | 'number'>
 	}
 	operators: {
+		/**
+		 * ⚖​️​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​,​ ​{​k​i​n​d​}​:​ ​к​л​и​е​н​т​ ​о​т​к​р​ы​л​ ​а​п​е​л​л​я​ц​и​ю​.​
+	​П​р​и​ч​и​н​а​:​ ​{​r​e​a​s​o​n​}​
+	​
+	​{​t​e​x​t​}​
+	​
+	​К​л​и​е​н​т​:​ ​{​c​u​s​t​o​m​e​r​}​
+	​Р​е​ш​а​е​т​ ​с​т​а​р​ш​и​й​ ​о​п​е​р​а​т​о​р​ ​в​ ​к​о​н​с​о​л​и​.
+		 * @param {string} customer
+		 * @param {string} kind
+		 * @param {string} number
+		 * @param {string} reason
+		 * @param {string} text
+		 */
+		appealOpened: RequiredParams<'customer' | 'kind' | 'number' | 'reason' | 'text'>
 		/**
 		 * �​�​ ​Н​о​в​ы​й​ ​з​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​{​k​i​n​d​}​
 	​<​b​>​{​a​m​o​u​n​t​}​<​/​b​>​ ​з​а​ ​<​b​>​{​t​o​t​a​l​}​<​/​b​>​
@@ -2276,6 +2369,11 @@ export type NamespaceBotTranslation = {
 	verificationCode: RequiredParams<'code'>
 	summaries: {
 		/**
+		 * ⚖​️​ ​{​s​h​o​w​n​}​ ​{​{​а​п​е​л​л​я​ц​и​й​ ​о​т​к​р​ы​т​о​|​а​п​е​л​л​я​ц​и​я​ ​о​т​к​р​ы​т​а​|​а​п​е​л​л​я​ц​и​и​ ​о​т​к​р​ы​т​о​|​а​п​е​л​л​я​ц​и​и​ ​о​т​к​р​ы​т​о​|​а​п​е​л​л​я​ц​и​й​ ​о​т​к​р​ы​т​о​|​а​п​е​л​л​я​ц​и​и​ ​о​т​к​р​ы​т​о​}​}​.​ ​В​с​е​ ​о​н​и​ ​в​ ​н​а​ч​а​л​е​ ​о​ч​е​р​е​д​и​ ​к​о​н​с​о​л​и​.
+		 * @param {string} shown
+		 */
+		appeal_opened: RequiredParams<'shown'>
+		/**
 		 * �​�​ ​{​s​h​o​w​n​}​ ​{​{​н​о​в​ы​х​ ​з​а​к​а​з​о​в​|​н​о​в​ы​й​ ​з​а​к​а​з​|​н​о​в​ы​х​ ​з​а​к​а​з​а​|​н​о​в​ы​х​ ​з​а​к​а​з​а​|​н​о​в​ы​х​ ​з​а​к​а​з​о​в​|​н​о​в​о​г​о​ ​з​а​к​а​з​а​}​}​.​ ​В​с​е​ ​о​н​и​ ​в​ ​о​ч​е​р​е​д​и​ ​к​о​н​с​о​л​и​.
 		 * @param {string} shown
 		 */
@@ -2342,6 +2440,10 @@ export type NamespaceConsoleTranslation = {
 	 */
 	empty: string
 	groups: {
+		/**
+		 * А​п​е​л​л​я​ц​и​и
+		 */
+		appeals: string
 		/**
 		 * В​ы​д​а​т​ь​ ​р​е​к​в​и​з​и​т​ы
 		 */
@@ -4133,6 +4235,44 @@ export type TranslationFunctions = {
 		 */
 		nothingCharged: () => LocalizedString
 	}
+	appeals: {
+		reasons: {
+			/**
+			 * Оплата не подтверждена
+			 */
+			payment_not_confirmed: () => LocalizedString
+			/**
+			 * Получена не та сумма
+			 */
+			wrong_amount: () => LocalizedString
+			/**
+			 * Криптовалюта не получена
+			 */
+			crypto_not_received: () => LocalizedString
+			/**
+			 * Заказ отклонён по ошибке
+			 */
+			rejected_wrongly: () => LocalizedString
+			/**
+			 * Другое
+			 */
+			other: () => LocalizedString
+		}
+		decisions: {
+			/**
+			 * Старший оператор решил завершить заказ: он выполняется.
+			 */
+			complete: () => LocalizedString
+			/**
+			 * Старший оператор решил вернуть вам деньги: заказ отклонён, возврат отправлен.
+			 */
+			refund: () => LocalizedString
+			/**
+			 * Старший оператор оставил отклонение заказа в силе.
+			 */
+			uphold: () => LocalizedString
+		}
+	}
 	rejectReasons: {
 		/**
 		 * Оплата не поступила
@@ -4625,6 +4765,34 @@ export type TranslationFunctions = {
 		 */
 		MESSAGE_EMPTY: () => LocalizedString
 		/**
+		 * По этому заказу уже есть апелляция. Её решение окончательное.
+		 */
+		APPEAL_EXISTS: () => LocalizedString
+		/**
+		 * Апелляцию по заказу в этом статусе открыть нельзя.
+		 */
+		APPEAL_NOT_TAKEN: () => LocalizedString
+		/**
+		 * Апелляцию можно открыть, когда истечёт время на ответ оператора. До тех пор заказ обрабатывается как обычно.
+		 */
+		APPEAL_TOO_EARLY: () => LocalizedString
+		/**
+		 * Заказ на апелляции: завершить его может только старший оператор, решением по апелляции.
+		 */
+		APPEAL_HELD: () => LocalizedString
+		/**
+		 * Это может сделать только старший оператор.
+		 */
+		SENIOR_ONLY: () => LocalizedString
+		/**
+		 * По этому заказу нет открытой апелляции.
+		 */
+		APPEAL_NOT_OPEN: () => LocalizedString
+		/**
+		 * Сеть не показала, с какого адреса пришёл депозит по заказу, поэтому возврат нельзя проверить.
+		 */
+		REFUND_SENDER_UNKNOWN: () => LocalizedString
+		/**
 		 * Слишком много запросов. Попробуйте чуть позже.
 		 */
 		RATE_LIMITED: () => LocalizedString
@@ -4737,6 +4905,14 @@ export type TranslationFunctions = {
 			 */
 			reminderSend: (arg: { amount: string, deadline: string, network: string, number: string }) => LocalizedString
 			/**
+			 * ⚖️ Заказ №{number}, код <b>{code}</b>: решение по апелляции.
+	
+		{decision}
+	
+		{outcome}
+			 */
+			appealDecided: (arg: { code: string, decision: string, number: string, outcome: string }) => LocalizedString
+			/**
 			 * 💬 Заказ №{number}: обменник пишет в чате заказа.
 	
 		{message}
@@ -4746,6 +4922,16 @@ export type TranslationFunctions = {
 			operatorMessage: (arg: { message: string, number: string }) => LocalizedString
 		}
 		operators: {
+			/**
+			 * ⚖️ Заказ №{number}, {kind}: клиент открыл апелляцию.
+		Причина: {reason}
+	
+		{text}
+	
+		Клиент: {customer}
+		Решает старший оператор в консоли.
+			 */
+			appealOpened: (arg: { customer: string, kind: string, number: string, reason: string, text: string }) => LocalizedString
 			/**
 			 * 🆕 Новый заказ №{number}: {kind}
 		<b>{amount}</b> за <b>{total}</b>
@@ -4947,6 +5133,10 @@ export type TranslationFunctions = {
 		verificationCode: (arg: { code: string }) => LocalizedString
 		summaries: {
 			/**
+			 * ⚖️ {shown} {{апелляций открыто|апелляция открыта|апелляции открыто|апелляции открыто|апелляций открыто|апелляции открыто}}. Все они в начале очереди консоли.
+			 */
+			appeal_opened: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
+			/**
 			 * 🆕 {shown} {{новых заказов|новый заказ|новых заказа|новых заказа|новых заказов|нового заказа}}. Все они в очереди консоли.
 			 */
 			new_order: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
@@ -5002,6 +5192,10 @@ export type TranslationFunctions = {
 		 */
 		empty: () => LocalizedString
 		groups: {
+			/**
+			 * Апелляции
+			 */
+			appeals: () => LocalizedString
 			/**
 			 * Выдать реквизиты
 			 */

@@ -389,6 +389,21 @@ const en: Translation = {
       'Do not send crypto for this order. If you already sent it, contact support with the transaction hash: we return it to the address it came from.',
     nothingCharged: 'Nothing was charged: you can create a new order.',
   },
+  appeals: {
+    reasons: {
+      payment_not_confirmed: 'The payment was not confirmed',
+      wrong_amount: 'A wrong amount was received',
+      crypto_not_received: 'The crypto was not received',
+      rejected_wrongly: 'The order was rejected wrongly',
+      other: 'Something else',
+    },
+    decisions: {
+      complete: 'A senior operator decided to complete the order: it goes ahead.',
+      refund:
+        'A senior operator decided to return your money: the order is rejected and the refund is sent.',
+      uphold: 'A senior operator upheld the rejection of the order.',
+    },
+  },
   rejectReasons: {
     payment_not_received: 'The payment did not arrive',
     amount_mismatch: 'The amount paid does not match the order',
@@ -539,6 +554,16 @@ const en: Translation = {
     RATE_CHANGE_UNCONFIRMED: 'The rate changes by more than 5%. Confirm the change once more.',
     SAVED_DETAILS_FULL: 'There is no room to save another: delete one of those saved first.',
     MESSAGE_EMPTY: 'Write a message or attach a file',
+    APPEAL_EXISTS: 'This order already has an appeal. Its decision is final.',
+    APPEAL_NOT_TAKEN: 'An appeal cannot be opened for this order in its current status.',
+    APPEAL_TOO_EARLY:
+      'An appeal can be opened once the time for the operator to answer has passed. Until then the order is being processed as usual.',
+    APPEAL_HELD:
+      'This order is under appeal: only a senior operator ends it, with the appeal’s decision.',
+    SENIOR_ONLY: 'Only a senior operator can do this.',
+    APPEAL_NOT_OPEN: 'This order has no open appeal to decide.',
+    REFUND_SENDER_UNKNOWN:
+      'The chain never showed where this order’s deposit came from, so a refund cannot be checked against it.',
     RATE_LIMITED: 'Too many requests. Please try again shortly.',
     SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Please try again in a minute.',
     INTERNAL: 'Internal server error. Please try again later.',

@@ -8,6 +8,7 @@
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import { appealsModule } from './appeals/appeals-module';
 import { chainModule } from './chain/chain-module';
 import { chatModule } from './chat/chat-module';
 import { notificationsModule } from './notifications/notifications-module';
@@ -118,6 +119,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(ordersModule, { ...modules, lane });
   await app.register(receiptsModule, modules);
   await app.register(chatModule);
+  await app.register(appealsModule);
   await app.register(ratesModule, modules);
   await app.register(operatorModule, modules);
   await app.register(savedDetailsModule);

@@ -8,6 +8,7 @@ import type { OrderType, PaymentMethod } from './order-status';
 import type {
   ActiveOrdersResponseSchema,
   ApiErrorBodySchema,
+  AppealViewSchema,
   ApiErrorDetailsSchema,
   AppConfigResponseSchema,
   BankRequisitesResponseSchema,
@@ -65,6 +66,8 @@ export const API_PATHS = {
   chat: (id: string) => `/api/orders/${encodeURIComponent(id)}/chat`,
   chatAttachment: (id: string, messageId: number) =>
     `/api/orders/${encodeURIComponent(id)}/chat/${messageId}/attachment`,
+  /** Opens the order's appeal (shared/appeals.ts). */
+  appeal: (id: string) => `/api/orders/${encodeURIComponent(id)}/appeal`,
 } as const;
 
 /** Languages the app and the server speak; ru is the default (spec section 1). */
@@ -191,6 +194,9 @@ export type ChainCheckState = (typeof CHAIN_CHECK_STATES)[number];
 
 /** What the chain says of a sell's deposit or a buy's payout: its state and confirmations. */
 export type ChainCheckView = ResponseOf<typeof ChainCheckViewSchema>;
+
+/** An order's appeal as its customer reads it. */
+export type AppealView = ResponseOf<typeof AppealViewSchema>;
 
 /** `POST /api/orders/create` answer. */
 export type CreateOrderResponse = ResponseOf<typeof CreateOrderResponseSchema>;

@@ -79,6 +79,17 @@ const ERROR_CODES = [
   'SAVED_DETAILS_FULL',
   // An order chat's message with neither text nor a file (chat/chat.ts).
   'MESSAGE_EMPTY',
+  // Appeals (shared/appeals.ts): the order has its appeal already; none is taken in its state;
+  // a paid order's deadline has not passed yet; the order is under appeal, which only a senior
+  // operator's decision ends; the call is a senior operator's; no open appeal to decide; a sell's
+  // refund cannot be checked since the chain never showed where its deposit came from.
+  'APPEAL_EXISTS',
+  'APPEAL_NOT_TAKEN',
+  'APPEAL_TOO_EARLY',
+  'APPEAL_HELD',
+  'SENIOR_ONLY',
+  'APPEAL_NOT_OPEN',
+  'REFUND_SENDER_UNKNOWN',
   // The server cannot serve now: its database does not answer, or it is stopping (a deploy).
   'SERVICE_UNAVAILABLE',
   'INTERNAL',
@@ -137,6 +148,13 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   RATE_CHANGE_UNCONFIRMED: 409,
   SAVED_DETAILS_FULL: 409,
   MESSAGE_EMPTY: 400,
+  APPEAL_EXISTS: 409,
+  APPEAL_NOT_TAKEN: 409,
+  APPEAL_TOO_EARLY: 409,
+  APPEAL_HELD: 409,
+  SENIOR_ONLY: 403,
+  APPEAL_NOT_OPEN: 409,
+  REFUND_SENDER_UNKNOWN: 409,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };

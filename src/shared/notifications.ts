@@ -18,6 +18,8 @@ export const CUSTOMER_NOTICES = [
   'payment_reminder',
   // An operator wrote in the order's chat: the message itself, with the order's verification code.
   'operator_message',
+  // A senior operator decided the order's appeal: the decision's wording and their outcome text.
+  'appeal_decided',
 ] as const;
 export type CustomerNotice = (typeof CUSTOMER_NOTICES)[number];
 
@@ -44,6 +46,8 @@ export const OPERATOR_ALERTS = [
   'flag_chain_deposit',
   // The customer wrote in the order's chat: the message, with a button to the order in the console.
   'customer_message',
+  // The customer opened an appeal: its reason and text, for a senior operator to decide.
+  'appeal_opened',
   ...ADDRESS_ALERTS,
 ] as const;
 export type OperatorAlert = (typeof OPERATOR_ALERTS)[number];

@@ -6,6 +6,7 @@
  */
 import type {
   IncomingDepositSchema,
+  OperatorAppealResponseSchema,
   OperatorChatMessageSchema,
   OperatorChatResponseSchema,
   MeResponseSchema,
@@ -43,6 +44,10 @@ export const OPERATOR_PATHS = {
   chat: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/chat`,
   chatAttachment: (id: string, messageId: number) =>
     `/api/operator/orders/${encodeURIComponent(id)}/chat/${messageId}/attachment`,
+  /** The order's appeal as operators read it. */
+  appeal: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/appeal`,
+  /** A senior operator's decision of the order's appeal. */
+  appealDecision: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/appeal/decision`,
 } as const;
 
 /**
@@ -51,7 +56,7 @@ export const OPERATOR_PATHS = {
  */
 export type OperatorWrite = Exclude<
   keyof typeof OPERATOR_PATHS,
-  'queue' | 'orders' | 'order' | 'receipt' | 'incoming' | 'chat' | 'chatAttachment'
+  'queue' | 'orders' | 'order' | 'receipt' | 'incoming' | 'chat' | 'chatAttachment' | 'appeal'
 >;
 
 /**
@@ -73,6 +78,8 @@ export const MONEY_ACTIONS: Readonly<Record<OperatorWrite, boolean>> = {
   /** Records the crypto sent, the card paid, or the cash taken. */
   complete: true,
   reject: false,
+  /** Completes an order or refunds its customer. */
+  appealDecision: true,
   /** The base rate every customer is quoted. */
   rates: true,
   /** The spread every customer is quoted. */
@@ -129,3 +136,6 @@ export type OperatorChatMessage = ResponseOf<typeof OperatorChatMessageSchema>;
 
 /** `GET /api/operator/orders/{id}/chat`. */
 export type OperatorChatResponse = ResponseOf<typeof OperatorChatResponseSchema>;
+
+/** `GET /api/operator/orders/{id}/appeal`. */
+export type OperatorAppealResponse = ResponseOf<typeof OperatorAppealResponseSchema>;

@@ -14,6 +14,8 @@ import {
 } from './order-status';
 
 export const QUEUE_GROUPS = [
+  // Open appeals head the queue, oldest first: a senior operator decides them.
+  'appeals',
   'requisites',
   'officeInstructions',
   'receipts',
@@ -26,7 +28,7 @@ export type QueueGroup = (typeof QUEUE_GROUPS)[number];
 /** The operator action each group waits for; payouts are the completions where money leaves us. */
 const GROUP_ACTIONS: Readonly<
   Record<
-    Exclude<QueueGroup, 'flagged'>,
+    Exclude<QueueGroup, 'flagged' | 'appeals'>,
     { readonly action: OrderAction; readonly only?: readonly OrderStatus[] }
   >
 > = {
@@ -38,9 +40,12 @@ const GROUP_ACTIONS: Readonly<
   payouts: { action: 'complete', only: ['PAYMENT_CONFIRMED', 'TX_CONFIRMED'] },
 };
 
-/** The statuses of a group's orders (none for `flagged`, which goes by the flag). */
+/**
+ * The statuses of a group's orders (none for `flagged`, which goes by the flag, nor for
+ * `appeals`, which goes by the open appeal).
+ */
 export function queueGroupStatuses(group: QueueGroup): readonly OrderStatus[] {
-  if (group === 'flagged') return [];
+  if (group === 'flagged' || group === 'appeals') return [];
   const { action, only } = GROUP_ACTIONS[group];
   const from = findTransition(action, 'operator')?.from ?? [];
   return only === undefined ? from : from.filter((status) => only.includes(status));

@@ -51,6 +51,7 @@ function row(fields: Partial<OperatorOrderRow> = {}): OperatorOrderRow {
     customer: CUSTOMER,
     deadline: null,
     flags: [],
+    appealOpenedAt: null,
     ...fields,
   };
 }
@@ -203,6 +204,7 @@ describe('the queue', () => {
       (h) => h.textContent,
     );
     expect(headers).toEqual([
+      'Appeals · 0',
       'Give requisites · 2',
       'Give office instructions · 0',
       'Check payments · 0',

@@ -92,6 +92,7 @@ export function makeOrder(fields: Partial<OrderDetails> = {}): OrderDetails {
     chainCheck: null,
     verificationCode: 'K7P3QX',
     payoutCard: null,
+    appeal: null,
     serverTime: iso(Date.now()),
     ...fields,
   };

@@ -97,6 +97,7 @@ describe('GET /api/orders/{id}/status', () => {
       chainCheck: null,
       verificationCode: expect.stringMatching(VERIFICATION_CODE_PATTERN) as unknown,
       payoutCard: null,
+      appeal: null,
       serverTime: new Date(created + 90_000).toISOString(),
     });
   });

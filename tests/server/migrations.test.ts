@@ -42,6 +42,7 @@ const RELEASED = [
   '0018_deposit_amounts',
   '0019_order_chat',
   '0020_saved_details',
+  '0021_appeals',
 ];
 
 /** Strings in the order of their code units, whatever the database's collation. */

@@ -126,6 +126,7 @@ describe('GET /api/me says whether the caller is an operator', () => {
 describe('GET /api/operator/queue', () => {
   it('groups follow the transition table: each status an operator moves is in the group of its action', () => {
     expect(Object.fromEntries(QUEUE_GROUPS.map((g) => [g, queueGroupStatuses(g)]))).toEqual({
+      appeals: [],
       requisites: ['WAITING_REQUISITES'],
       officeInstructions: ['OFFICE_PENDING'],
       receipts: ['PAYMENT_PENDING', 'PAYMENT_STARTED', 'RECEIPT_UPLOADED'],
@@ -159,6 +160,7 @@ describe('GET /api/operator/queue', () => {
     expect(new Set(idsIn(answer, 'payouts'))).toEqual(new Set([payout, sellPayout]));
     expect(idsIn(answer, 'flagged')).toEqual([]);
     expect(answer.groups.map((g) => [g.group, g.count])).toEqual([
+      ['appeals', 0],
       ['requisites', 2],
       ['officeInstructions', 1],
       ['receipts', 1],

@@ -195,6 +195,12 @@ const WRITES: Readonly<
     url: OPERATOR_PATHS.reject,
     body: { reason: 'Подозрение на мошенничество' },
   },
+  appealDecision: {
+    status: 'REJECTED',
+    method: 'POST',
+    url: OPERATOR_PATHS.appealDecision,
+    body: { decision: 'uphold', outcome: 'Проверили: отклонение верное' },
+  },
   rates: {
     status: 'WAITING_REQUISITES',
     method: 'PUT',
@@ -221,13 +227,14 @@ const MONEY = (Object.keys(MONEY_ACTIONS) as OperatorWrite[]).filter((w) => MONE
 const NOT_MONEY = (Object.keys(MONEY_ACTIONS) as OperatorWrite[]).filter((w) => !MONEY_ACTIONS[w]);
 
 describe('money actions want init data at most OPERATOR_INIT_DATA_MAX_AGE old', () => {
-  it('the table: completing, confirming a payment or a transaction, requisites and prices move money; instructions and rejection do not', () => {
+  it('the table: completing, confirming a payment or a transaction, deciding an appeal, requisites and prices move money; instructions and rejection do not', () => {
     expect(MONEY).toEqual([
       'requisites',
       'confirmPayment',
       'confirmTx',
       'attachDeposit',
       'complete',
+      'appealDecision',
       'rates',
       'spreads',
     ]);
@@ -253,8 +260,9 @@ describe('money actions want init data at most OPERATOR_INIT_DATA_MAX_AGE old', 
     },
   );
 
-  // Attaching a deposit reads the chain: accepted in chain-deposit-attach.test.ts.
-  it.each(MONEY.filter((w) => w !== 'attachDeposit'))(
+  // Attaching a deposit reads the chain: accepted in chain-deposit-attach.test.ts; deciding an
+  // appeal wants an open one and a senior operator: accepted in appeals.test.ts.
+  it.each(MONEY.filter((w) => w !== 'attachDeposit' && w !== 'appealDecision'))(
     '%s on init data 59 minutes old is accepted',
     async (write) => {
       const spec = WRITES[write];

@@ -216,6 +216,7 @@ describe("the operators' answers", () => {
     customer: { telegramId: 200_000_001, firstName: 'Иван', lastName: null, username: 'ivan' },
     deadline: iso(FIXTURE_NOW + 600_000),
     flags: ['paidLate', 'reusedReceipt'],
+    appealOpenedAt: null,
   };
   const deposit: IncomingDeposit = {
     network: 'TRC20',

@@ -39,10 +39,14 @@ const en_bot: NamespaceBotTranslation = {
       'Order #{number}: send exactly <b>{amount}</b> on {network}, in one transfer, to\n<code>{address}</code>\nby <b>{deadline}</b> Moscow time. The last digits tell us the transfer is yours: any other amount waits for an operator. Then give the transaction hash in the app.',
     reminderSend:
       'Order #{number}: 5 minutes left to send <b>{amount}</b> on {network} (until {deadline} Moscow time). Already sent? Give the transaction hash in the app.',
+    appealDecided:
+      '⚖️ Order #{number}, code <b>{code}</b>: the appeal is decided.\n\n{decision}\n\n{outcome}',
     operatorMessage:
       '💬 Order #{number}: the exchange writes in the order’s chat.\n\n{message}\n\nThe exchange writes only in the order’s chat and in this bot, always with the order’s verification code, and never asks you to pay outside the order’s own details and amount.',
   },
   operators: {
+    appealOpened:
+      '⚖️ Order #{number}, {kind}: the customer opened an appeal.\nReason: {reason}\n\n{text}\n\nCustomer: {customer}\nA senior operator decides it in the console.',
     newOrder:
       '🆕 New order #{number}: {kind}\n<b>{amount}</b> for <b>{total}</b>\nCustomer: {customer}',
     receiptUploaded:
@@ -123,6 +127,8 @@ const en_bot: NamespaceBotTranslation = {
   },
   verificationCode: '🔐 Order verification code: <b>{code}</b>',
   summaries: {
+    appeal_opened:
+      '⚖️ {shown} {{count:appeal|appeals}} opened. All of them head the console’s queue.',
     new_order: '🆕 {shown} new {{count:order|orders}}. All of them are in the console’s queue.',
     receipt_uploaded:
       '🧾 {shown} {{count:receipt|receipts}} uploaded: check the payments. All of them are in the console’s queue.',

@@ -6,6 +6,7 @@ const en_console: NamespaceConsoleTranslation = {
   orderTitle: 'Order',
   empty: 'Nothing here',
   groups: {
+    appeals: 'Appeals',
     requisites: 'Give requisites',
     officeInstructions: 'Give office instructions',
     receipts: 'Check payments',

@@ -44,10 +44,14 @@ const ru_bot: BaseTranslation = {
       'Заказ №{number:string}: отправьте ровно <b>{amount:string}</b> в сети {network:string}, одним переводом, на адрес\n<code>{address:string}</code>\nдо <b>{deadline:string}</b> по Москве. По последним цифрам мы узнаём ваш перевод: любая другая сумма ждёт оператора. Затем укажите хеш транзакции в приложении.',
     reminderSend:
       'Заказ №{number:string}: осталось 5 минут, чтобы отправить <b>{amount:string}</b> в сети {network:string} (до {deadline:string} по Москве). Уже отправили? Укажите хеш транзакции в приложении.',
+    appealDecided:
+      '⚖️ Заказ №{number:string}, код <b>{code:string}</b>: решение по апелляции.\n\n{decision:string}\n\n{outcome:string}',
     operatorMessage:
       '💬 Заказ №{number:string}: обменник пишет в чате заказа.\n\n{message:string}\n\nОбменник пишет только в чате заказа и в этом боте, всегда с кодом проверки заказа, и никогда не просит платить вне реквизитов и суммы заказа.',
   },
   operators: {
+    appealOpened:
+      '⚖️ Заказ №{number:string}, {kind:string}: клиент открыл апелляцию.\nПричина: {reason:string}\n\n{text:string}\n\nКлиент: {customer:string}\nРешает старший оператор в консоли.',
     newOrder:
       '🆕 Новый заказ №{number:string}: {kind:string}\n<b>{amount:string}</b> за <b>{total:string}</b>\nКлиент: {customer:string}',
     receiptUploaded:
@@ -138,6 +142,8 @@ const ru_bot: BaseTranslation = {
    * ("1 234"), `count` picks the plural.
    */
   summaries: {
+    appeal_opened:
+      '⚖️ {shown:string} {{count:апелляций открыто|апелляция открыта|апелляции открыто|апелляции открыто|апелляций открыто|апелляции открыто}}. Все они в начале очереди консоли.',
     new_order:
       '🆕 {shown:string} {{count:новых заказов|новый заказ|новых заказа|новых заказа|новых заказов|нового заказа}}. Все они в очереди консоли.',
     receipt_uploaded:

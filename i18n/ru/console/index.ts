@@ -9,6 +9,7 @@ const ru_console: BaseTranslation = {
   orderTitle: 'Заказ',
   empty: 'Пусто',
   groups: {
+    appeals: 'Апелляции',
     requisites: 'Выдать реквизиты',
     officeInstructions: 'Выдать инструкции офиса',
     receipts: 'Проверить оплату',

@@ -4,6 +4,7 @@
  */
 import type { Transaction } from 'kysely';
 import type { CardRequisites, WalletRequisites } from '../../shared/api';
+import type { AppealDecision, AppealReason } from '../../shared/appeals';
 import type { CryptoCurrency, NetworkId } from '../../shared/networks';
 import {
   isCustomerNotice,
@@ -71,6 +72,12 @@ export interface NotificationFacts {
   /** A chat message (operator_message, customer_message): its text, and its file's name if any. */
   readonly messageText?: string;
   readonly messageFile?: string;
+  /** appeal_opened: the appeal's reason and the customer's text. */
+  readonly appealReason?: AppealReason;
+  readonly appealText?: string;
+  /** appeal_decided: the senior operator's decision and the outcome text they wrote. */
+  readonly appealDecision?: AppealDecision;
+  readonly appealOutcome?: string;
   /** The other orders the same receipt file was sent to (a reused receipt). */
   readonly otherOrderIds?: readonly string[];
   /**

@@ -268,6 +268,23 @@ const MESSAGE_TEXTS: Readonly<Record<OrderMessageKind, (m: MessageContext) => st
     m.LL.bot.customer.operatorMessage(escaped({ ...m.common, ...chatMessage(m) })),
   customer_message: (m) =>
     m.LL.bot.operators.customerMessage(escaped({ ...forOperators(m), ...chatMessage(m) })),
+  appeal_opened: (m) =>
+    m.LL.bot.operators.appealOpened(
+      escaped({
+        ...forOperators(m),
+        reason: m.LL.appeals.reasons[m.facts.appealReason ?? 'other'](),
+        text: m.facts.appealText ?? '',
+      }),
+    ),
+  appeal_decided: ({ LL, facts, common }) =>
+    LL.bot.customer.appealDecided(
+      escaped({
+        ...common,
+        code: facts.verificationCode ?? '',
+        decision: LL.appeals.decisions[facts.appealDecision ?? 'uphold'](),
+        outcome: facts.appealOutcome ?? '',
+      }),
+    ),
   flag_chain_deposit: (m) =>
     m.LL.bot.operators.flagChainDeposit(
       escaped({

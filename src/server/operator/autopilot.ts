@@ -12,12 +12,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { ExpressionBuilder } from 'kysely';
 import type { BankRequisites } from '../../shared/api';
 import { AUTOPILOT_OPERATOR_ID } from '../../shared/operator-api';
 import { NETWORK_IDS, isEvmNetwork, type NetworkId } from '../../shared/networks';
 import type { OrderStatus } from '../../shared/order-status';
 import type { ServerContext } from '../platform/context';
-import { ORDER_COLUMNS, type OrderRow } from '../platform/db/schema';
+import { ORDER_COLUMNS, type Database, type OrderRow } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
 import {
   completeOrder,
@@ -106,6 +107,29 @@ const ACTIONS: Partial<
 const STATUSES = Object.keys(ACTIONS) as OrderStatus[];
 
 /**
+ * An order no person has made theirs: no operator but the autopilot acted on it, and it has no
+ * appeal (an appeal is the person's trying the console, their own senior: a decision is never
+ * the autopilot's).
+ */
+function notAPersons(w: ExpressionBuilder<Database, 'orders'>) {
+  return w.not(
+    w.or([
+      w.exists(
+        w.selectFrom('appeals').select('appeals.id').whereRef('appeals.order_id', '=', 'orders.id'),
+      ),
+      w.exists(
+        w
+          .selectFrom('order_events')
+          .select('order_events.id')
+          .whereRef('order_events.order_id', '=', 'orders.id')
+          .where('order_events.actor', '=', 'operator')
+          .where('order_events.actor_id', '!=', AUTOPILOT_OPERATOR_ID),
+      ),
+    ]),
+  );
+}
+
+/**
  * One pass: each order due for the staff side and untaken gets its next step, AUTOPILOT_BATCH
  * orders a batch (each action a transaction of its own), until none is due or `signal` aborts.
  * An order whose action throws is logged, flagged for operators and skipped (in `failing`, kept
@@ -136,18 +160,7 @@ export async function runAutopilot(
         .where('status', 'in', STATUSES)
         .where('updated_at', '<=', now - AUTOPILOT_DELAY_MS)
         .where('taken_by', 'is', null)
-        .where((w) =>
-          w.not(
-            w.exists(
-              w
-                .selectFrom('order_events')
-                .select('order_events.id')
-                .whereRef('order_events.order_id', '=', 'orders.id')
-                .where('order_events.actor', '=', 'operator')
-                .where('order_events.actor_id', '!=', AUTOPILOT_OPERATOR_ID),
-            ),
-          ),
-        );
+        .where(notAPersons);
       if (skipped.size > 0) query = query.where('id', 'not in', [...skipped]);
       // A seller's transaction on a network read from a node is the chain checker's to confirm:
       // a demo against a local chain shows the real check, not a pretend operator. A buy's

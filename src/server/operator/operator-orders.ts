@@ -541,12 +541,31 @@ export const attachIncomingDeposit: OrderActionService<
  * payout checked right is written as a 'payout' chain check with the completion and followed to
  * finality by the chain checker.
  */
-export const completeOrder: OrderActionService<v.InferOutput<typeof CompleteSchema>> = async (
+export const completeOrder: OrderActionService<v.InferOutput<typeof CompleteSchema>> = (
   ctx,
   operatorId,
   orderId,
   body,
-) => {
+) => completeWith(ctx, operatorId, orderId, body, {});
+
+/**
+ * What a senior operator's decision of an appeal adds to the completion or rejection it takes
+ * (appeals/appeals.ts): the right to end an order under appeal, and the appeal's own rows,
+ * written in the same transaction. Empty for an operator's ordinary action.
+ */
+export interface AppealStep {
+  readonly decidesAppeal?: true;
+  readonly alongside?: (trx: Transaction<Database>, order: OrderRow) => Promise<void>;
+}
+
+/** `completeOrder`, as a step of an appeal's decision when `step` says so. */
+export async function completeWith(
+  ctx: ServerContext,
+  operatorId: number,
+  orderId: string,
+  body: v.InferOutput<typeof CompleteSchema>,
+  step: AppealStep,
+): Promise<TransitionResult> {
   const order = await findOrder(ctx.db, orderId);
   const hash = body.outgoingTxHash;
   const needsHash = order.type === 'BUY' && order.payment_method !== 'OFFICE';
@@ -569,13 +588,11 @@ export const completeOrder: OrderActionService<v.InferOutput<typeof CompleteSche
         expectedStatus: body.expectedStatus,
         reason,
         patch: hash === undefined ? {} : { outgoing_tx_hash: hash },
-        ...(row === null
-          ? {}
-          : {
-              alongside: async (trx: Transaction<Database>) => {
-                await trx.insertInto('chain_checks').values(row).execute();
-              },
-            }),
+        ...(step.decidesAppeal === undefined ? {} : { decidesAppeal: true }),
+        alongside: async (trx: Transaction<Database>, moved: OrderRow) => {
+          if (row !== null) await trx.insertInto('chain_checks').values(row).execute();
+          await step.alongside?.(trx, moved);
+        },
       },
       ctx.now(),
     );
@@ -600,7 +617,7 @@ export const completeOrder: OrderActionService<v.InferOutput<typeof CompleteSche
     if (override === undefined) throw new AppError('TX_ALREADY_USED');
     return complete(overrideEvidence('TX_ALREADY_USED', override), null);
   }
-};
+}
 
 /** Rejects an order with a catalogue reason and free text the customer reads. */
 export function rejectOrder(
@@ -608,6 +625,7 @@ export function rejectOrder(
   operatorId: number,
   orderId: string,
   { reasonCode, reason, expectedStatus }: v.InferOutput<typeof RejectSchema>,
+  step: AppealStep = {},
 ) {
   return applyTransition(
     ctx.db,
@@ -622,6 +640,8 @@ export function rejectOrder(
         .filter((part) => part !== undefined)
         .join(': '),
       patch: { reject_reason_code: reasonCode, reject_reason: reason ?? null },
+      ...(step.decidesAppeal === undefined ? {} : { decidesAppeal: true }),
+      ...(step.alongside === undefined ? {} : { alongside: step.alongside }),
     },
     ctx.now(),
   );

@@ -75,6 +75,7 @@ function rowsQuery(db: Kysely<Database>) {
       'users.last_name',
       'users.username',
       reusedReceipt(eb).as('reused_receipt'),
+      openAppeal(eb).select('appeals.opened_at').as('appeal_opened_at'),
     ])
     .select(unreadMessages('operator'));
 }
@@ -101,13 +102,26 @@ function toRow(row: JoinedRow, now: number): OperatorOrderRow {
       },
       now,
     ),
+    appealOpenedAt:
+      row.appeal_opened_at === null ? null : new Date(row.appeal_opened_at).toISOString(),
   };
+}
+
+/** The order's open appeal. */
+function openAppeal(eb: ExpressionBuilder<Database, 'orders'>) {
+  return eb
+    .selectFrom('appeals')
+    .whereRef('appeals.order_id', '=', 'orders.id')
+    .where('appeals.decided_at', 'is', null);
 }
 
 /** The orders of a queue group at `now`, as a condition of SQL. */
 function inGroup(group: QueueGroup, now: number) {
-  return (eb: OrdersExpression) =>
-    group === 'flagged' ? flaggedAt(now)(eb) : eb('orders.status', 'in', queueGroupStatuses(group));
+  return (eb: OrdersExpression) => {
+    if (group === 'flagged') return flaggedAt(now)(eb);
+    if (group === 'appeals') return eb.exists(openAppeal(eb).select('appeals.id'));
+    return eb('orders.status', 'in', queueGroupStatuses(group));
+  };
 }
 
 /** `GET /api/operator/queue`, of every customer's orders or of one's (`consoleScope`). */
@@ -123,7 +137,8 @@ export async function operatorQueue(
         rowsQuery(ctx.db)
           .where(inGroup(group, now))
           .$if(scope !== null, (q) => q.where('orders.user_id', '=', scope ?? 0))
-          .orderBy(urgency)
+          // Appeals by their age, oldest first; the other groups by their deadlines.
+          .orderBy(group === 'appeals' ? sql`appeal_opened_at` : urgency)
           .orderBy('orders.created_at')
           .orderBy('orders.id')
           .limit(QUEUE_GROUP_ROWS)

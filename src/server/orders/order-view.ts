@@ -17,6 +17,7 @@ import { fromMinor, fromUnits } from '../../shared/money';
 import { orderDeadline } from '../../shared/order-status';
 import type { ChainCheckKind, Database, OrderRow } from '../platform/db/schema';
 import { shownPayoutCard } from './payout-card';
+import { findAppeal, toAppealView } from '../appeals/appeal-view';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -179,6 +180,7 @@ export async function toTimelessDetails(
       : row.type === 'BUY' && row.status === 'COMPLETED' && row.outgoing_tx_hash !== null
         ? await loadChainCheck(db, row.id, 'payout')
         : null;
+  const appeal = await findAppeal(db, row.id);
   // Object.assign onto the summary, not `{ ...summary, … }`: on Node 20 a spread followed by
   // sixteen more fields takes V8's slow path, about 18 µs against 0.3 (measured on the status
   // poll's hot path).
@@ -203,6 +205,7 @@ export async function toTimelessDetails(
     chainCheck,
     verificationCode: row.verification_code,
     payoutCard: shownPayoutCard(row.payout_card),
+    appeal: appeal === undefined ? null : toAppealView(appeal),
   });
 }
 

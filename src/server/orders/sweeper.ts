@@ -58,12 +58,25 @@ const BY_EXPIRES_AT = EXPIRABLE_STATUSES.filter((s) => s !== 'OFFICE_READY');
  * for its lag (`sweepLag`).
  */
 type Orders = ExpressionBuilder<Database, 'orders'>;
-/** Past its deadline (`expiresAt`): to cancel. */
+/** Under an open appeal: its deadline no longer cancels it (only the appeal's decision ends it). */
+const underAppeal = (eb: Orders) =>
+  eb.exists(
+    eb
+      .selectFrom('appeals')
+      .select('appeals.id')
+      .whereRef('appeals.order_id', '=', 'orders.id')
+      .where('appeals.decided_at', 'is', null),
+  );
+/** Past its deadline (`expiresAt`), not under appeal: to cancel. */
 const pastExpiresAt = (eb: Orders, now: number) =>
-  eb.and([eb('status', 'in', BY_EXPIRES_AT), eb('expires_at', '<=', now)]);
-/** An office reservation past its end (`reservedUntil`): to cancel. */
+  eb.and([eb('status', 'in', BY_EXPIRES_AT), eb('expires_at', '<=', now), eb.not(underAppeal(eb))]);
+/** An office reservation past its end (`reservedUntil`), not under appeal: to cancel. */
 const pastReservation = (eb: Orders, now: number) =>
-  eb.and([eb('status', '=', 'OFFICE_READY'), eb('reserved_until', '<=', now)]);
+  eb.and([
+    eb('status', '=', 'OFFICE_READY'),
+    eb('reserved_until', '<=', now),
+    eb.not(underAppeal(eb)),
+  ]);
 /** Waiting for an operator longer than usual (since `createdAt`), not yet flagged. */
 const waitingTooLong = (eb: Orders, now: number) =>
   eb.and([

@@ -8,6 +8,7 @@
  */
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { OrderActionResponse } from '../../shared/api';
+import { HELD_BY_APPEAL } from '../../shared/appeals';
 import type { ErrorCode } from '../../shared/errors';
 import {
   ALREADY_DONE,
@@ -59,6 +60,11 @@ export interface TransitionRequest {
    * INVALID_STATUS with the status it has now, so a stale view never acts.
    */
   readonly expectedStatus?: OrderStatus | undefined;
+  /**
+   * A senior operator's decision of the order's open appeal: the only request that may end an
+   * order under appeal (HELD_BY_APPEAL); any other is refused with APPEAL_HELD.
+   */
+  readonly decidesAppeal?: boolean;
 }
 
 export interface TransitionResult {
@@ -99,6 +105,26 @@ export async function answerAction<Body>(
   );
 }
 
+/**
+ * APPEAL_HELD when `action` would end an order whose appeal is open: only the appeal's decision
+ * does. Read in the transaction that moves the order, after its row was read (on PostgreSQL the
+ * conditional update then waits for an appeal being opened beside it, which touches the row).
+ */
+async function checkNotHeld(
+  trx: Transaction<Database>,
+  action: OrderAction,
+  orderId: string,
+): Promise<void> {
+  if (!HELD_BY_APPEAL.includes(action)) return;
+  const open = await trx
+    .selectFrom('appeals')
+    .select('id')
+    .where('order_id', '=', orderId)
+    .where('decided_at', 'is', null)
+    .executeTakeFirst();
+  if (open !== undefined) throw new AppError('APPEAL_HELD');
+}
+
 /** Applies one action in a transaction of its own. */
 export async function applyTransition(
   db: Kysely<Database>,
@@ -129,6 +155,8 @@ export async function applyTransitionIn(
     if (request.expectedStatus !== undefined && current.status !== request.expectedStatus) {
       throw new AppError('INVALID_STATUS', { status: current.status });
     }
+
+    if (request.decidesAppeal !== true) await checkNotHeld(trx, request.action, current.id);
 
     const stays = TAKEN_WITHOUT_CHANGE[request.action]?.includes(current.status) ?? false;
     if (!rule.from.includes(current.status) && !stays) {

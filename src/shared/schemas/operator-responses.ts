@@ -9,7 +9,9 @@ import { CUSTOMER_NOTICES, NOTIFICATION_STATUSES, OPERATOR_ALERTS } from '../not
 import { ORDER_FLAGS, QUEUE_GROUPS } from '../operator-queue';
 import type { Actor } from '../order-status';
 import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_METHODS } from '../order-status';
+import { APPEAL_DECISIONS } from '../appeals';
 import {
+  AppealViewSchema,
   BankRequisitesViewSchema,
   ChatAttachmentSchema,
   ChatMessageSchema,
@@ -86,6 +88,8 @@ export const OperatorOrderRowSchema = v.object({
   deadline: v.nullable(timestamp),
   /** Why the order needs a person. */
   flags: v.array(v.picklist(ORDER_FLAGS)),
+  /** When its open appeal was opened (the queue shows its age); null without one. */
+  appealOpenedAt: v.nullable(timestamp),
 });
 
 /** One group of the queue: the orders waiting for one operator action. */
@@ -244,6 +248,25 @@ export const OperatorChatResponseSchema = v.object({
   messages: v.array(OperatorChatMessageSchema),
 });
 
+/** `GET /api/operator/orders/{id}/appeal`: the appeal as operators read it, and who may decide. */
+export const OperatorAppealResponseSchema = v.object({
+  appeal: v.nullable(
+    v.object({
+      ...AppealViewSchema.entries,
+      /** The customer's words. */
+      text: v.string(),
+      /** The order's chat messages given as evidence (their files are the chat's). */
+      evidence: v.array(wholeNumber),
+      /** The senior operator who decided it. */
+      decidedBy: v.nullable(wholeNumber),
+    }),
+  ),
+  /** Whether the caller is a senior operator, who decides appeals. */
+  senior: v.boolean(),
+  /** The decisions the order's status leaves (shared/appeals.ts, `appealDecisions`). */
+  decisions: v.array(v.picklist(APPEAL_DECISIONS)),
+});
+
 /** Every answer of the operators' calls (and of `GET /api/me`) by the name of its type in operator-api.ts. */
 export const OPERATOR_RESPONSE_SCHEMAS = {
   MeResponse: MeResponseSchema,
@@ -254,4 +277,5 @@ export const OPERATOR_RESPONSE_SCHEMAS = {
   OperatorRatesResponse: OperatorRatesResponseSchema,
   OperatorChatResponse: OperatorChatResponseSchema,
   OperatorChatMessage: OperatorChatMessageSchema,
+  OperatorAppealResponse: OperatorAppealResponseSchema,
 } as const satisfies Readonly<Record<string, v.GenericSchema>>;

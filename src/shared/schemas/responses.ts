@@ -7,6 +7,7 @@
  * written on its entry here; the types in api.ts carry it along.
  */
 import * as v from 'valibot';
+import { APPEAL_DECISIONS, APPEAL_REASONS, APPEAL_STATES } from '../appeals';
 import { ERROR_HTTP_STATUS, type ErrorCode } from '../errors';
 import { CRYPTO_CURRENCIES, NETWORK_IDS } from '../networks';
 import { CANCEL_REASONS, ORDER_STATUSES, ORDER_TYPES, PAYMENT_METHODS } from '../order-status';
@@ -245,6 +246,24 @@ export const ChainCheckViewSchema = v.object({
   required: wholeNumber,
 });
 
+/**
+ * The order's appeal as its customer reads it: open ("under review") or decided, with the
+ * decision, the senior operator's outcome text and, for a refund, where it went.
+ */
+export const AppealViewSchema = v.object({
+  state: v.picklist(APPEAL_STATES),
+  reason: v.picklist(APPEAL_REASONS),
+  openedAt: timestamp,
+  decision: v.nullable(v.picklist(APPEAL_DECISIONS)),
+  /** What the senior operator wrote to the customer with the decision. */
+  outcome: v.nullable(v.string()),
+  decidedAt: v.nullable(timestamp),
+  /** A buy's refund: the requisites or reference it went to. */
+  refundDetails: v.nullable(v.string()),
+  /** A sell's refund: the hash of the transfer back to where the deposit came from. */
+  refundTxHash: v.nullable(v.string()),
+});
+
 /** `GET /api/orders/{id}/status`: every order field of spec section 3, and the server's time. */
 export const OrderDetailsSchema = v.object({
   ...OrderSummarySchema.entries,
@@ -288,6 +307,8 @@ export const OrderDetailsSchema = v.object({
    * carries no identity): its number masked (`maskCardNumber`) and its bank. Null on a buy.
    */
   payoutCard: v.nullable(v.object({ maskedNumber: v.string(), bankName: v.string() })),
+  /** The order's appeal (shared/appeals.ts), null when none was opened. */
+  appeal: v.nullable(AppealViewSchema),
   /** The server's clock, so countdowns stay right on a phone whose clock is off. */
   serverTime: timestamp,
 });
@@ -372,4 +393,5 @@ export const RESPONSE_SCHEMAS = {
   OrderActionResponse: OrderActionResponseSchema,
   ChatResponse: ChatResponseSchema,
   ChatMessage: ChatMessageSchema,
+  AppealView: AppealViewSchema,
 } as const satisfies Readonly<Record<string, v.GenericSchema>>;

@@ -37,6 +37,8 @@ export interface AppConfig {
   readonly botToken: string | undefined;
   readonly botUsername: string | undefined;
   readonly operatorIds: readonly number[];
+  /** The operators who decide appeals (SENIOR_OPERATOR_IDS). */
+  readonly seniorOperatorIds: readonly number[];
   readonly supportUrl: string;
   /** How old init data may be, in seconds. */
   readonly initDataMaxAgeSeconds: number;
@@ -183,6 +185,22 @@ const commaList = <T extends v.GenericSchema<string, unknown>>(entry: T) =>
     v.array(entry),
   );
 
+/** Telegram user ids separated by commas, none by default: one message per id that is not one. */
+const telegramIds = (name: string) =>
+  v.optional(
+    commaList(
+      v.pipe(
+        text,
+        v.regex(
+          /^\d{1,15}$/,
+          (issue) => `${name} must be Telegram user ids separated by commas, got "${issue.input}"`,
+        ),
+        v.transform(Number),
+      ),
+    ),
+    '',
+  );
+
 const wholeNumber = (name: string, fallback: number, min: number, max: number) =>
   withRange(
     v.optional(
@@ -304,21 +322,13 @@ export const EnvVariablesSchema = v.object({
   ),
   // One message per id that is not one.
   OPERATOR_IDS: documented(
-    v.optional(
-      commaList(
-        v.pipe(
-          text,
-          v.regex(
-            /^\d{1,15}$/,
-            (issue) =>
-              `OPERATOR_IDS must be Telegram user ids separated by commas, got "${issue.input}"`,
-          ),
-          v.transform(Number),
-        ),
-      ),
-      '',
-    ),
+    telegramIds('OPERATOR_IDS'),
     'the Telegram user ids of the operators, comma-separated: they see the console and may call `/api/operator/*`',
+    { group: 'operators' },
+  ),
+  SENIOR_OPERATOR_IDS: documented(
+    telegramIds('SENIOR_OPERATOR_IDS'),
+    'the Telegram user ids of the senior operators, comma-separated, each also in `OPERATOR_IDS`: only they decide appeals, and only their decision ends an order under appeal',
     { group: 'operators' },
   ),
   SUPPORT_URL: documented(
@@ -342,7 +352,7 @@ export const EnvVariablesSchema = v.object({
   ),
   OPERATOR_INIT_DATA_MAX_AGE: documented(
     wholeNumber('OPERATOR_INIT_DATA_MAX_AGE', 3_600, 60, 86_400),
-    "how old an operator's init data may be, in seconds, for the console's actions that move money (giving requisites, confirming a payment or a transaction, attaching a deposit, completing, setting rates and spreads: `MONEY_ACTIONS` in `src/shared/operator-api.ts`); older, the console asks the operator to reopen it and keeps what they typed",
+    "how old an operator's init data may be, in seconds, for the console's actions that move money (giving requisites, confirming a payment or a transaction, attaching a deposit, completing, deciding an appeal, setting rates and spreads: `MONEY_ACTIONS` in `src/shared/operator-api.ts`); older, the console asks the operator to reopen it and keeps what they typed",
     { group: 'operators' },
   ),
   MAX_ACTIVE_ORDERS: documented(
@@ -656,6 +666,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     botToken: variables.BOT_TOKEN,
     botUsername: variables.BOT_USERNAME,
     operatorIds: variables.OPERATOR_IDS,
+    seniorOperatorIds: variables.SENIOR_OPERATOR_IDS,
     supportUrl: variables.SUPPORT_URL,
     initDataMaxAgeSeconds: variables.INIT_DATA_MAX_AGE,
     operatorInitDataMaxAgeSeconds: variables.OPERATOR_INIT_DATA_MAX_AGE,

@@ -5,6 +5,7 @@
  */
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { ChatAuthor, Language } from '../../../shared/api';
+import type { AppealDecision, AppealReason } from '../../../shared/appeals';
 import type { CryptoCurrency, NetworkId } from '../../../shared/networks';
 import type { NotificationKind, NotificationStatus } from '../../../shared/notifications';
 import type { RejectReason } from '../../../shared/reject-reasons';
@@ -165,6 +166,31 @@ export interface OrderMessagesTable {
   created_at: number;
 }
 
+/** An order's appeal (migration 0021): opened by its customer, decided by a senior operator. */
+export interface AppealsTable {
+  id: Generated<number>;
+  order_id: string;
+  /** The customer who opened it: the order's. */
+  user_id: number;
+  reason: AppealReason;
+  /** The customer's words; empty when they gave none. */
+  text: string;
+  /** JSON: the ids of the order's chat messages given as evidence. */
+  evidence: string;
+  opened_at: number;
+  /** Null while the appeal is open. */
+  decided_at: number | null;
+  /** The senior operator's Telegram id. */
+  decided_by: number | null;
+  decision: AppealDecision | null;
+  /** What the senior operator wrote to the customer. */
+  outcome: string | null;
+  /** A buy's refund: the requisites it went to, or its reference. */
+  refund_details: string | null;
+  /** A sell's refund: the hash of the transfer back to where the deposit came from. */
+  refund_tx_hash: string | null;
+}
+
 export interface CitiesTable {
   id: string;
   name_ru: string;
@@ -247,6 +273,7 @@ export interface Database {
   rate_spreads: RateSpreadsTable;
   receipts: ReceiptsTable;
   order_messages: OrderMessagesTable;
+  appeals: AppealsTable;
   cities: CitiesTable;
   offices: OfficesTable;
   call_counts: CallCountsTable;

@@ -25,6 +25,7 @@ import { listOrderChanges } from './0017_order_changes';
 import { holdDepositAmounts } from './0018_deposit_amounts';
 import { createOrderChat } from './0019_order_chat';
 import { createSavedDetails } from './0020_saved_details';
+import { createAppeals } from './0021_appeals';
 import type { Dialect, DialectMigration } from './schema-steps';
 
 export type { Dialect } from './schema-steps';
@@ -52,6 +53,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: DialectMig
   ['0018_deposit_amounts', holdDepositAmounts],
   ['0019_order_chat', createOrderChat],
   ['0020_saved_details', createSavedDetails],
+  ['0021_appeals', createAppeals],
 ];
 
 /** A migration as Kysely runs it: told the dialect of the database it runs on. */

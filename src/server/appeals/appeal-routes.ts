@@ -1,0 +1,72 @@
+/**
+ * The appeal calls: the customer's `POST /api/orders/{id}/appeal`, behind their identity like
+ * every order call and counted as an action; the console's reading of an order's appeal and a
+ * senior operator's decision, behind `operatorOnly` (and in demo mode the console's own orders
+ * only), the decision wanting fresh init data as every money action does.
+ */
+import type { FastifyPluginCallback } from 'fastify';
+import type { AppealView } from '../../shared/api';
+import { MONEY_ACTIONS } from '../../shared/operator-api';
+import { AppealDecisionSchema, OpenAppealSchema } from '../../shared/schemas/appeals';
+import { OperatorAppealResponseSchema } from '../../shared/schemas/operator-responses';
+import { OrderParamsSchema } from '../../shared/schemas/params';
+import { AppealViewSchema, OrderActionResponseSchema } from '../../shared/schemas/responses';
+import { created, ok, type ValibotTypeProvider } from '../platform/http/contract';
+import { orderIdParam } from '../platform/http/validation';
+import { customerCalls } from '../platform/identity/identity-plugin';
+import { checkInScope } from '../operator/queue';
+import { answerAction } from '../orders/transition';
+import { appealForOperator, decideAppeal, openAppeal } from './appeals';
+
+export const customerAppealRoutes: FastifyPluginCallback = (plain, _options, done) => {
+  const app = plain.withTypeProvider<ValibotTypeProvider>();
+  customerCalls(app);
+  app.post(
+    '/api/orders/:id/appeal',
+    {
+      schema: {
+        tags: ['orders'],
+        params: OrderParamsSchema,
+        body: OpenAppealSchema,
+        response: created(AppealViewSchema),
+      },
+      preValidation: app.callLimit('action'),
+    },
+    async (request, reply): Promise<AppealView> => {
+      const { params, body, caller } = request;
+      const appeal = await openAppeal(app, caller.telegramId, params.id, body);
+      void reply.status(201);
+      return appeal;
+    },
+  );
+  done();
+};
+
+export const operatorAppealRoutes: FastifyPluginCallback = (plain, _options, done) => {
+  const app = plain.withTypeProvider<ValibotTypeProvider>();
+  const tags = ['operator'];
+  app.addHook('onRequest', app.operatorOnly);
+  app.addHook('onRequest', async (request) => {
+    if (request.consoleScope === null) return;
+    await checkInScope(app, orderIdParam(request.params), request.consoleScope);
+  });
+  app.get(
+    '/api/operator/orders/:id/appeal',
+    { schema: { tags, params: OrderParamsSchema, response: ok(OperatorAppealResponseSchema) } },
+    (request) => appealForOperator(app, request.caller.telegramId, request.params.id),
+  );
+  app.post(
+    '/api/operator/orders/:id/appeal/decision',
+    {
+      schema: {
+        tags,
+        params: OrderParamsSchema,
+        body: AppealDecisionSchema,
+        response: ok(OrderActionResponseSchema),
+      },
+      ...(MONEY_ACTIONS.appealDecision ? { onRequest: app.recentOperator } : {}),
+    },
+    (request) => answerAction(app, request, decideAppeal),
+  );
+  done();
+};

@@ -1,0 +1,375 @@
+/**
+ * Appeals (design.md, "Order chat and appeals"; the rules: src/shared/appeals.ts). A customer
+ * opens their order's one appeal where `appealRefusal` allows it, pointing to the order's chat
+ * messages as evidence; from then on the order's deadline no longer cancels it and nothing but
+ * the appeal's decision ends it (the transition refuses the others with APPEAL_HELD). A senior
+ * operator (SENIOR_OPERATOR_IDS) decides: complete (the order's normal completion), refund (it
+ * ends REJECTED, with where the refund went) or uphold (it stays or ends REJECTED). Each step is
+ * an order event and a message through the outbox: the operators are alerted to an opening, the
+ * customer is told the decision.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import type * as v from 'valibot';
+import type { AppealView, ChainCheckState } from '../../shared/api';
+import { appealDecisions, appealRefusal, type AppealDecision } from '../../shared/appeals';
+import type { OperatorAppealResponse } from '../../shared/operator-api';
+import { FREE_TEXT_REJECT_REASON } from '../../shared/reject-reasons';
+import type { AppealDecisionSchema, OpenAppealSchema } from '../../shared/schemas/appeals';
+import type { ServerContext } from '../platform/context';
+import { isDemoMode } from '../platform/config/config';
+import { isUniqueViolation } from '../platform/db/errors';
+import { ORDER_COLUMNS, type Database, type OrderRow } from '../platform/db/schema';
+import { AppError } from '../platform/errors';
+import { isDemoCustomerId } from '../platform/identity/demo-session';
+import { alertOperators, notifyCustomer } from '../notifications/outbox';
+import { completeWith, rejectOrder, type AppealStep } from '../operator/operator-orders';
+import { applyTransition, type TransitionResult } from '../orders/transition';
+import { findAppeal, toAppealView, toOperatorAppeal, type AppealRow } from './appeal-view';
+import { checkRefund } from './refund-check';
+
+/**
+ * Whether an operator decides appeals: listed in SENIOR_OPERATOR_IDS, or, in demo mode, the
+ * visitor trying the console, who is their own senior as they are their own operator.
+ */
+export function isSeniorOperator(ctx: Pick<ServerContext, 'config'>, telegramId: number): boolean {
+  return (
+    ctx.config.seniorOperatorIds.includes(telegramId) ||
+    (isDemoMode(ctx.config) && isDemoCustomerId(telegramId))
+  );
+}
+
+/** The chain check of a sell's deposit as the customer reads its state (order-view.ts). */
+async function depositCheckState(
+  db: Kysely<Database>,
+  orderId: string,
+): Promise<ChainCheckState | null> {
+  const check = await db
+    .selectFrom('chain_checks')
+    .select('state')
+    .where('order_id', '=', orderId)
+    .where('kind', '=', 'deposit')
+    .executeTakeFirst();
+  if (check === undefined || check.state === 'closed') return null;
+  return check.state === 'wrong' ? 'flagged' : check.state;
+}
+
+/** VALIDATION_FAILED unless every id is a message of the order's chat with a file. */
+async function checkEvidence(
+  db: Kysely<Database>,
+  orderId: string,
+  evidence: readonly number[],
+): Promise<void> {
+  if (evidence.length === 0) return;
+  const found = await db
+    .selectFrom('order_messages')
+    .select('id')
+    .where('order_id', '=', orderId)
+    .where('id', 'in', [...evidence])
+    .where('attachment_key', 'is not', null)
+    .execute();
+  if (found.length !== new Set(evidence).size) {
+    throw new AppError('VALIDATION_FAILED', { fields: ['evidence'] });
+  }
+}
+
+/**
+ * Moves the order's version (its status answer carries the appeal) and, on PostgreSQL, locks it
+ * against a transition racing the appeal; only while it is still in `status`.
+ */
+async function touchOrder(
+  trx: Transaction<Database>,
+  orderId: string,
+  status: OrderRow['status'],
+): Promise<OrderRow> {
+  const order = await trx
+    .updateTable('orders')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', orderId)
+    .where('status', '=', status)
+    .returning(ORDER_COLUMNS)
+    .executeTakeFirst();
+  if (order === undefined) throw new AppError('INVALID_STATUS');
+  return order;
+}
+
+/** An appeal's step in the order's audit trail: the order keeps its status. */
+async function appealEvent(
+  trx: Transaction<Database>,
+  order: OrderRow,
+  actor: { readonly actor: 'customer' | 'operator'; readonly id: number },
+  reason: string,
+  now: number,
+): Promise<void> {
+  await trx
+    .insertInto('order_events')
+    .values({
+      order_id: order.id,
+      from_status: order.status,
+      to_status: order.status,
+      actor: actor.actor,
+      actor_id: actor.id,
+      reason,
+      created_at: now,
+    })
+    .execute();
+}
+
+/**
+ * `POST /api/orders/{id}/appeal`: the customer's appeal of their own order (ORDER_NOT_FOUND for
+ * another's), refused with `appealRefusal`'s code where none is taken; evidence must be the
+ * order's chat messages with files.
+ */
+export async function openAppeal(
+  ctx: ServerContext,
+  customerId: number,
+  orderId: string,
+  body: v.InferOutput<typeof OpenAppealSchema>,
+): Promise<AppealView> {
+  const order = await ctx.db
+    .selectFrom('orders')
+    .select(ORDER_COLUMNS)
+    .where('id', '=', orderId)
+    .where('user_id', '=', customerId)
+    .executeTakeFirst();
+  if (order === undefined) throw new AppError('ORDER_NOT_FOUND');
+  const now = ctx.now();
+  const existing = await findAppeal(ctx.db, orderId);
+  const refusal = appealRefusal(
+    {
+      status: order.status,
+      type: order.type,
+      expiresAt: order.expires_at,
+      chainCheckState: await depositCheckState(ctx.db, orderId),
+      appeal: existing === undefined ? null : existing.decided_at === null ? 'open' : 'decided',
+    },
+    now,
+  );
+  if (refusal !== null) throw new AppError(refusal, { status: order.status });
+  await checkEvidence(ctx.db, orderId, body.evidence);
+  try {
+    const row = await ctx.db.transaction().execute(async (trx) => {
+      const touched = await touchOrder(trx, orderId, order.status);
+      const appeal = await trx
+        .insertInto('appeals')
+        .values({
+          order_id: orderId,
+          user_id: customerId,
+          reason: body.reason,
+          text: body.text,
+          evidence: JSON.stringify(body.evidence),
+          opened_at: now,
+          decided_at: null,
+          decided_by: null,
+          decision: null,
+          outcome: null,
+          refund_details: null,
+          refund_tx_hash: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const customer = { actor: 'customer', id: customerId } as const;
+      await appealEvent(trx, touched, customer, `appeal opened: ${body.reason}`, now);
+      await alertOperators(trx, 'appeal_opened', touched, `appeal:${appeal.id}:opened`, now, {
+        appealReason: body.reason,
+        appealText: body.text,
+      });
+      return appeal;
+    });
+    return toAppealView(row);
+  } catch (error) {
+    // Another request opened the order's appeal first (unique by order).
+    if (isUniqueViolation(error)) throw new AppError('APPEAL_EXISTS');
+    throw error;
+  }
+}
+
+/** `GET /api/operator/orders/{id}/appeal`: the appeal, whether the caller decides it, and how. */
+export async function appealForOperator(
+  ctx: ServerContext,
+  operatorId: number,
+  orderId: string,
+): Promise<OperatorAppealResponse> {
+  const order = await ctx.db
+    .selectFrom('orders')
+    .select('status')
+    .where('id', '=', orderId)
+    .executeTakeFirst();
+  if (order === undefined) throw new AppError('ORDER_NOT_FOUND');
+  const appeal = await findAppeal(ctx.db, orderId);
+  const open = appeal !== undefined && appeal.decided_at === null;
+  return {
+    appeal: appeal === undefined ? null : toOperatorAppeal(appeal),
+    senior: isSeniorOperator(ctx, operatorId),
+    decisions: open ? appealDecisions(order.status) : [],
+  };
+}
+
+type DecisionBody = v.InferOutput<typeof AppealDecisionSchema>;
+
+/** What the decision writes on the appeal: the decision, the outcome and a refund's details. */
+interface Decided {
+  readonly decision: AppealDecision;
+  readonly outcome: string;
+  readonly refundDetails: string | null;
+  readonly refundTxHash: string | null;
+  /** The audit trail's words beyond the decision (a refund checked on the chain). */
+  readonly evidence: string | null;
+}
+
+/**
+ * The appeal's decision, in the transaction that ends the order (or, for an order already
+ * REJECTED, in one of its own): APPEAL_NOT_OPEN if another decision came first.
+ */
+function closeAppeal(
+  appeal: AppealRow,
+  seniorId: number,
+  decided: Decided,
+  now: number,
+): (trx: Transaction<Database>, order: OrderRow) => Promise<void> {
+  return async (trx, order) => {
+    const closed = await trx
+      .updateTable('appeals')
+      .set({
+        decided_at: now,
+        decided_by: seniorId,
+        decision: decided.decision,
+        outcome: decided.outcome,
+        refund_details: decided.refundDetails,
+        refund_tx_hash: decided.refundTxHash,
+      })
+      .where('id', '=', appeal.id)
+      .where('decided_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(closed.numUpdatedRows) === 0) throw new AppError('APPEAL_NOT_OPEN');
+    const words = [`appeal decided: ${decided.decision}`, decided.evidence, decided.outcome];
+    const senior = { actor: 'operator', id: seniorId } as const;
+    await appealEvent(trx, order, senior, words.filter((w) => w !== null).join(': '), now);
+    await notifyCustomer(trx, 'appeal_decided', order, `appeal:${appeal.id}:decided`, now, {
+      appealDecision: decided.decision,
+      appealOutcome: decided.outcome,
+    });
+  };
+}
+
+/** The statuses a completion by appeal confirms first: the operator's step it skipped. */
+const CONFIRMS_FIRST: Partial<
+  Record<OrderRow['status'], 'operatorConfirmPayment' | 'confirmIncomingTx'>
+> = {
+  PAYMENT_PENDING: 'operatorConfirmPayment',
+  PAYMENT_STARTED: 'operatorConfirmPayment',
+  RECEIPT_UPLOADED: 'operatorConfirmPayment',
+  TX_PENDING: 'confirmIncomingTx',
+};
+
+/**
+ * Completes the order under appeal: a payment or deposit not confirmed yet is confirmed first
+ * (its own transition, by the senior operator), then the order completes as any completion does,
+ * a buy's payout hash checked on the chain; a refused hash leaves the payment confirmed and the
+ * appeal open, to decide again with the right one.
+ */
+async function completeByAppeal(
+  ctx: ServerContext,
+  order: OrderRow,
+  seniorId: number,
+  body: DecisionBody,
+  step: AppealStep,
+): Promise<TransitionResult> {
+  const first = CONFIRMS_FIRST[order.status];
+  if (first !== undefined) {
+    await applyTransition(
+      ctx.db,
+      {
+        orderId: order.id,
+        action: first,
+        actor: 'operator',
+        actorId: seniorId,
+        expectedStatus: order.status,
+        reason: 'confirmed by a senior operator deciding the appeal',
+      },
+      ctx.now(),
+    );
+  }
+  const { outgoingTxHash, overrideReason } = body;
+  return completeWith(
+    ctx,
+    seniorId,
+    order.id,
+    {
+      ...(outgoingTxHash === undefined ? {} : { outgoingTxHash }),
+      ...(overrideReason === undefined ? {} : { overrideReason }),
+    },
+    step,
+  );
+}
+
+/** A refund's details: a buy's requisites or reference, a sell's hash checked on the chain. */
+async function refundOf(
+  ctx: ServerContext,
+  order: OrderRow,
+  body: DecisionBody,
+): Promise<Pick<Decided, 'refundDetails' | 'refundTxHash' | 'evidence'>> {
+  if (order.type === 'BUY') {
+    if (body.refundDetails === undefined || body.refundDetails === '') {
+      throw new AppError('VALIDATION_FAILED', { fields: ['refundDetails'] });
+    }
+    return { refundDetails: body.refundDetails, refundTxHash: null, evidence: null };
+  }
+  if (body.refundTxHash === undefined || body.refundTxHash === '') {
+    throw new AppError('VALIDATION_FAILED', { fields: ['refundTxHash'] });
+  }
+  const evidence = await checkRefund(ctx, order, body.refundTxHash);
+  return { refundDetails: null, refundTxHash: body.refundTxHash, evidence };
+}
+
+/**
+ * `POST /api/operator/orders/{id}/appeal/decision`: a senior operator's decision (SENIOR_ONLY
+ * for anyone else), on an open appeal (APPEAL_NOT_OPEN), one the order's status leaves
+ * (`appealDecisions`; INVALID_STATUS otherwise).
+ */
+export async function decideAppeal(
+  ctx: ServerContext,
+  seniorId: number,
+  orderId: string,
+  body: DecisionBody,
+): Promise<TransitionResult> {
+  if (!isSeniorOperator(ctx, seniorId)) throw new AppError('SENIOR_ONLY');
+  const appeal = await findAppeal(ctx.db, orderId);
+  if (appeal === undefined || appeal.decided_at !== null) throw new AppError('APPEAL_NOT_OPEN');
+  const order = await ctx.db
+    .selectFrom('orders')
+    .select(ORDER_COLUMNS)
+    .where('id', '=', orderId)
+    .executeTakeFirstOrThrow();
+  const seen = body.expectedStatus;
+  if (
+    (seen !== undefined && seen !== order.status) ||
+    !appealDecisions(order.status).includes(body.decision)
+  ) {
+    throw new AppError('INVALID_STATUS', { status: order.status });
+  }
+  const refund =
+    body.decision === 'refund'
+      ? await refundOf(ctx, order, body)
+      : { refundDetails: null, refundTxHash: null, evidence: null };
+  const decided: Decided = { decision: body.decision, outcome: body.outcome, ...refund };
+  const step = {
+    decidesAppeal: true,
+    alongside: closeAppeal(appeal, seniorId, decided, ctx.now()),
+  } as const;
+  if (body.decision === 'complete') return completeByAppeal(ctx, order, seniorId, body, step);
+  if (order.status !== 'REJECTED') {
+    const rejection = {
+      reasonCode: FREE_TEXT_REJECT_REASON,
+      reason: body.outcome,
+      expectedStatus: order.status,
+    };
+    return rejectOrder(ctx, seniorId, orderId, rejection, step);
+  }
+  // Already rejected: it stays so; the appeal alone is decided.
+  const rejected = await ctx.db.transaction().execute(async (trx) => {
+    const touched = await touchOrder(trx, orderId, 'REJECTED');
+    await step.alongside(trx, touched);
+    return touched;
+  });
+  return { order: rejected, changed: false };
+}
