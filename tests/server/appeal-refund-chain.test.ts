@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/shared/api';
 import { OPERATOR_PATHS } from '../../src/shared/operator-api';
 import { expectError, post, statusOf } from '../helpers/api';
+import { insertFlaggedDeposit } from '../helpers/appeals';
 import {
   amountOf,
   chainTimeNotBefore,
@@ -51,28 +52,13 @@ async function appealedSell(sender: Address | null): Promise<WaitingSell> {
     .set({ tx_hash: hash })
     .where('id', '=', sell.id)
     .execute();
-  await t.database.db
-    .insertInto('chain_checks')
-    .values({
-      order_id: sell.id,
-      kind: 'deposit',
-      network: 'ERC20',
-      tx_hash: hash,
-      state: 'wrong',
-      log_index: 0,
-      block_number: 1,
-      block_time: now - 60_000,
-      required_confirmations: 5,
-      amount: sender === null ? null : amountOf(chain, sell).toString(),
-      decimals: 6,
-      sender,
-      contract: chain.tokens.usdt6,
-      next_check_at: now,
-      look_until: now,
-      created_at: now,
-      updated_at: now,
-    } as never)
-    .execute();
+  await insertFlaggedDeposit(t.database.db, { id: sell.id, network: 'ERC20', hash }, now, {
+    sender,
+    amount: sender === null ? null : amountOf(chain, sell).toString(),
+    decimals: 6,
+    contract: chain.tokens.usdt6,
+    block_time: now - 60_000,
+  });
   const opened = await post(t, API_PATHS.appeal(sell.id), { reason: 'wrong_amount' }, sell.seller);
   expect(opened.statusCode).toBe(201);
   return sell;

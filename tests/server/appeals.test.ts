@@ -30,7 +30,9 @@ import {
   type TestUser,
 } from '../helpers/lifecycle';
 import { expectError } from '../helpers/api';
+import { insertFlaggedDeposit } from '../helpers/appeals';
 import { insertOrder } from '../helpers/orders';
+import { madeUpFacts } from '../helpers/outbox-facts';
 import type { TestApp } from '../helpers/test-app';
 
 const SENIOR: TestUser = { id: 200_000_778, first_name: 'Sergey' };
@@ -69,30 +71,9 @@ function orderIn(
 
 /** A sell waiting for its deposit, which the chain checker flagged for an operator. */
 async function sellWithFlaggedDeposit(deadlineIn = 10 * MINUTE): Promise<string> {
-  const id = await orderIn('WAITING_CRYPTO', deadlineIn, { tx_hash: txHashFor('TRC20') });
-  const now = t.clock.now();
-  await t.database.db
-    .insertInto('chain_checks')
-    .values({
-      order_id: id,
-      kind: 'deposit',
-      network: 'TRC20',
-      tx_hash: txHashFor('TRC20'),
-      state: 'wrong',
-      log_index: null,
-      block_number: null,
-      block_time: null,
-      required_confirmations: 19,
-      amount: null,
-      decimals: null,
-      sender: null,
-      contract: null,
-      next_check_at: now,
-      look_until: now,
-      created_at: now,
-      updated_at: now,
-    } as never)
-    .execute();
+  const hash = txHashFor('TRC20');
+  const id = await orderIn('WAITING_CRYPTO', deadlineIn, { tx_hash: hash });
+  await insertFlaggedDeposit(t.database.db, { id, network: 'TRC20', hash }, t.clock.now());
   return id;
 }
 
@@ -347,28 +328,9 @@ describe("a senior operator's decision", () => {
 });
 
 describe("the bot's words", () => {
-  const facts = {
-    orderId: '3f2a9c1e-0000-4000-8000-000000000000',
-    type: 'BUY',
-    method: 'P2P',
-    crypto: 'USDT',
-    network: 'TRC20',
-    currency: 'RUB',
-    amountUnits: 100_000_000,
-    totalMinor: 950_000,
-    deadline: null,
-    card: null,
-    txHash: null,
-    outgoingTxHash: null,
-    rejectReasonCode: null,
-    rejectReason: null,
-    cancelReason: null,
-    reservationCode: null,
-    office: null,
-    payoutCardLast4: null,
-    customer: { telegramId: ALICE.id, name: 'Alice', username: null },
-    verificationCode: 'K7P3QX',
-  } satisfies NotificationFacts;
+  const facts = JSON.parse(
+    madeUpFacts('3f2a9c1e-0000-4000-8000-000000000000', { verificationCode: 'K7P3QX' }),
+  ) as NotificationFacts;
   const options = { botUsername: undefined, supportUrl: 'https://t.me/support' };
 
   it("the customer reads the decision's standard wording in their language, then the senior's text (escaped)", () => {
