@@ -107,8 +107,9 @@ export async function answerAction<Body>(
 
 /**
  * APPEAL_HELD when `action` would end an order whose appeal is open: only the appeal's decision
- * does. Read in the transaction that moves the order, after its row was read (on PostgreSQL the
- * conditional update then waits for an appeal being opened beside it, which touches the row).
+ * does. Asked once the conditional update holds the order's row (on PostgreSQL, its lock), so
+ * an appeal opened beside it (which updates the same row first) is either committed and seen
+ * here, or waits and then finds the order moved; the refusal rolls the move back.
  */
 async function checkNotHeld(
   trx: Transaction<Database>,
@@ -156,8 +157,6 @@ export async function applyTransitionIn(
       throw new AppError('INVALID_STATUS', { status: current.status });
     }
 
-    if (request.decidesAppeal !== true) await checkNotHeld(trx, request.action, current.id);
-
     const stays = TAKEN_WITHOUT_CHANGE[request.action]?.includes(current.status) ?? false;
     if (!rule.from.includes(current.status) && !stays) {
       if (request.actor === 'customer' && ALREADY_DONE[request.action]?.includes(current.status)) {
@@ -192,6 +191,7 @@ export async function applyTransitionIn(
     // side by side): judge the action again against the status it has now, so a double tap
     // still answers 'already done' and a receipt racing 'I have paid' is still taken.
     if (moved === undefined) continue;
+    if (request.decidesAppeal !== true) await checkNotHeld(trx, request.action, current.id);
 
     if (!stays) {
       await trx
