@@ -2824,6 +2824,55 @@ export type NamespaceConsoleTranslation = {
 	 */
 	outgoingTxHash: string
 	/**
+	 * А​п​е​л​л​я​ц​и​я​:​ ​{​r​e​a​s​o​n​}
+	 * @param {string} reason
+	 */
+	appeal: RequiredParams<'reason'>
+	/**
+	 * О​т​к​р​ы​т​а​ ​{​t​i​m​e​}
+	 * @param {string} time
+	 */
+	appealOpenedAt: RequiredParams<'time'>
+	/**
+	 * Р​е​ш​е​н​и​е
+	 */
+	appealDecision: string
+	appealDecisions: {
+		/**
+		 * З​а​в​е​р​ш​и​т​ь​ ​з​а​к​а​з
+		 */
+		complete: string
+		/**
+		 * В​е​р​н​у​т​ь​ ​д​е​н​ь​г​и
+		 */
+		refund: string
+		/**
+		 * О​с​т​а​в​и​т​ь​ ​о​т​к​л​о​н​е​н​и​е
+		 */
+		uphold: string
+	}
+	/**
+	 * Т​е​к​с​т​ ​д​л​я​ ​к​л​и​е​н​т​а
+	 */
+	appealOutcome: string
+	/**
+	 * Р​е​к​в​и​з​и​т​ы​ ​и​л​и​ ​н​о​м​е​р​ ​в​о​з​в​р​а​т​а
+	 */
+	appealRefundDetails: string
+	/**
+	 * Х​е​ш​ ​т​р​а​н​з​а​к​ц​и​и​ ​в​о​з​в​р​а​т​а
+	 */
+	appealRefundTxHash: string
+	/**
+	 * Р​е​ш​и​т​ь​ ​а​п​е​л​л​я​ц​и​ю
+	 */
+	appealDecide: string
+	/**
+	 * Р​е​ш​и​т​ь​ ​а​п​е​л​л​я​ц​и​ю​ ​п​о​ ​з​а​к​а​з​у​ ​№​{​i​d​}​?
+	 * @param {string} id
+	 */
+	appealDecideAsk: RequiredParams<'id'>
+	/**
 	 * О​т​к​л​о​н​и​т​ь
 	 */
 	reject: string
@@ -5546,6 +5595,52 @@ export type TranslationFunctions = {
 		 * Хеш исходящей транзакции
 		 */
 		outgoingTxHash: () => LocalizedString
+		/**
+		 * Апелляция: {reason}
+		 */
+		appeal: (arg: { reason: string }) => LocalizedString
+		/**
+		 * Открыта {time}
+		 */
+		appealOpenedAt: (arg: { time: string }) => LocalizedString
+		/**
+		 * Решение
+		 */
+		appealDecision: () => LocalizedString
+		appealDecisions: {
+			/**
+			 * Завершить заказ
+			 */
+			complete: () => LocalizedString
+			/**
+			 * Вернуть деньги
+			 */
+			refund: () => LocalizedString
+			/**
+			 * Оставить отклонение
+			 */
+			uphold: () => LocalizedString
+		}
+		/**
+		 * Текст для клиента
+		 */
+		appealOutcome: () => LocalizedString
+		/**
+		 * Реквизиты или номер возврата
+		 */
+		appealRefundDetails: () => LocalizedString
+		/**
+		 * Хеш транзакции возврата
+		 */
+		appealRefundTxHash: () => LocalizedString
+		/**
+		 * Решить апелляцию
+		 */
+		appealDecide: () => LocalizedString
+		/**
+		 * Решить апелляцию по заказу №{id}?
+		 */
+		appealDecideAsk: (arg: { id: string }) => LocalizedString
 		/**
 		 * Отклонить
 		 */

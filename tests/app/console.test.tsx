@@ -452,6 +452,36 @@ describe('the forms', () => {
     });
   });
 
+  it('an order under appeal shows only the decision form; a refund of a buy asks for its details and sends them with the outcome', async () => {
+    const appeal = {
+      state: 'open',
+      reason: 'payment_not_confirmed',
+      openedAt: iso(FIXTURE_NOW),
+      decision: null,
+      outcome: null,
+      decidedAt: null,
+      refundDetails: null,
+      refundTxHash: null,
+    } as const;
+    const { api } = await openOrder(view({ status: 'RECEIPT_UPLOADED', appeal }), 'en');
+    expect(screen.queryByTestId('reject-form')).toBeNull();
+    const select = document.querySelector<HTMLSelectElement>('select[name="decision"]');
+    const options = [...(select?.options ?? [])].map((o) => o.textContent);
+    expect(options).toEqual(['Complete the order', 'Refund the customer', 'Uphold the rejection']);
+    fireEvent.change(select as HTMLSelectElement, { target: { value: 'refund' } });
+    await advance(0);
+    type('refundDetails', 'Card •• 6781, refund 4417');
+    type('outcome', 'We returned your payment');
+    await press('appeal-decide');
+    expect(setup.dialogs.confirm).toHaveBeenCalledWith('Decide the appeal of order #3f9c2a7b?');
+    expect(api.callsTo('POST', `/api/operator/orders/${ID}/appeal/decision`)[0]?.body).toEqual({
+      decision: 'refund',
+      refundDetails: 'Card •• 6781, refund 4417',
+      outcome: 'We returned your payment',
+      expectedStatus: 'RECEIPT_UPLOADED',
+    });
+  });
+
   it('another operator acted first: told plainly with the status the order has now', async () => {
     const { api } = await openOrder(view({ status: 'RECEIPT_UPLOADED' }), 'ru');
     api.on('POST', `/api/operator/orders/${ID}/confirm-payment`, {

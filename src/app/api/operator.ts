@@ -62,6 +62,7 @@ export type OperatorActionPath = Exclude<
   | 'incoming'
   | 'chat'
   | 'chatAttachment'
+  | 'appeal'
 >;
 
 export function operatorAction(

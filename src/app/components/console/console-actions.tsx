@@ -9,13 +9,21 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { Input, List, Section, Select, Textarea } from '@telegram-apps/telegram-ui';
 import type { ReactNode } from 'react';
-import { useForm, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
+import {
+  useForm,
+  useWatch,
+  type FieldValues,
+  type Path,
+  type UseFormReturn,
+} from 'react-hook-form';
 import * as v from 'valibot';
 import type { TranslationFunctions } from '../../../../i18n/i18n-types';
 import type { OperatorOrderResponse } from '../../../shared/operator-api';
 import { NETWORKS } from '../../../shared/networks';
 import { ACTIVE_STATUSES, type OrderStatus } from '../../../shared/order-status';
 import { REJECT_REASONS, type RejectReason } from '../../../shared/reject-reasons';
+import { appealDecisions } from '../../../shared/appeals';
+import { AppealDecisionSchema } from '../../../shared/schemas/appeals';
 import { txHashSchema } from '../../../shared/schemas/forms';
 import {
   BankRequisitesSchema,
@@ -402,6 +410,52 @@ function RejectForm({ action, id }: { readonly action: ConsoleAction; readonly i
   );
 }
 
+/**
+ * A senior operator's decision of the order's open appeal (only theirs: the server refuses
+ * anyone else with SENIOR_ONLY): the decisions its status leaves, the text the customer reads,
+ * and what the decision needs (a buy's payout hash to complete it; a refund's requisites or
+ * reference for a buy, its hash for a sell). Asked first: it moves money.
+ */
+function AppealDecisionForm({ action, view }: ConsoleOrderProps) {
+  const { LL } = useI18nContext();
+  const { order } = view;
+  const decisions = appealDecisions(order.status);
+  const form = useForm<Fields, unknown, v.InferOutput<typeof AppealDecisionSchema>>({
+    resolver: textForm(AppealDecisionSchema),
+    defaultValues: { decision: decisions[0] ?? 'uphold', outcome: '' },
+  });
+  const decision = useWatch({ control: form.control, name: 'decision' });
+  const submit = form.handleSubmit((values) =>
+    action.run('appealDecision', values, LL.console.appealDecideAsk({ id: orderNumber(order.id) })),
+  );
+  const needs =
+    decision === 'complete' && order.type === 'BUY'
+      ? (['outgoingTxHash', LL.console.outgoingTxHash()] as const)
+      : decision === 'refund'
+        ? order.type === 'BUY'
+          ? (['refundDetails', LL.console.appealRefundDetails()] as const)
+          : (['refundTxHash', LL.console.appealRefundTxHash()] as const)
+        : null;
+  return (
+    <form noValidate onSubmit={(e) => void submit(e)} data-testid="appeal-decision-form">
+      <List>
+        <Section header={LL.console.appealDecide()}>
+          <Select header={LL.console.appealDecision()} {...form.register('decision')}>
+            {decisions.map((d) => (
+              <option key={d} value={d}>
+                {LL.console.appealDecisions[d]()}
+              </option>
+            ))}
+          </Select>
+          {needs !== null && <Field key={needs[0]} form={form} name={needs[0]} label={needs[1]} />}
+          <Field form={form} name="outcome" label={LL.console.appealOutcome()} multiline />
+        </Section>
+      </List>
+      <SubmitButton text={LL.console.appealDecide()} busy={action.busy} testId="appeal-decide" />
+    </form>
+  );
+}
+
 /** A one-tap action, asked first. */
 function AskedAction({
   text,
@@ -502,6 +556,14 @@ export function ConsoleActions({ view, action }: ConsoleOrderProps) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
   const { order } = view;
+  // Under an open appeal only its decision ends the order: the ordinary actions are refused.
+  if (order.appeal?.state === 'open') {
+    return (
+      <div data-testid="console-actions">
+        <AppealDecisionForm view={view} action={action} />
+      </div>
+    );
+  }
   if (!ACTIVE_STATUSES.includes(order.status)) return null;
   const main =
     MAIN_ACTION[order.status]?.({
