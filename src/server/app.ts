@@ -118,7 +118,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(chainModule, modules);
   await app.register(ordersModule, { ...modules, lane });
   await app.register(receiptsModule, modules);
-  await app.register(chatModule);
+  await app.register(chatModule, { lane });
   await app.register(appealsModule);
   await app.register(ratesModule, modules);
   await app.register(operatorModule, modules);

@@ -100,6 +100,39 @@ describe('the untouched demo: the customer and the autopilot, nobody else', () =
     });
   });
 
+  it(
+    "the tour's steps 6 and 7: a question in the order's chat answered by the autopilot, then the wallet saved and the order repeated",
+    { timeout: 3 * JOURNEY_MS },
+    async () => {
+      await withPhone(browser, { storedLanguage: 'ru' }, async (page) => {
+        await createP2pBuy(page, server.url);
+        await onScreen(page, 'payment');
+        await page.getByTestId('order-chat').click();
+        await onScreen(page, 'chat');
+        await page.getByTestId('chat-field').fill('Здравствуйте! Перевести можно с любой карты?');
+        await page.getByTestId('chat-send').click();
+        // In demo mode the autopilot answers a customer's first message once, with a canned line.
+        await page.getByText('Демо: это автоответ обменника', { exact: false }).waitFor({
+          timeout: JOURNEY_MS,
+        });
+        await readmeShot(page, 'demo-chat-ru-light');
+        await page.getByRole('button', { name: 'Назад' }).click();
+        await onScreen(page, 'payment');
+        await attachReceipt(page);
+        await completed(page, 'ru');
+        await page.getByTestId('save-wallet-button').click();
+        await page.getByTestId('save-wallet-done').waitFor();
+        await page.goto(`${server.url}/my-orders`);
+        await page.getByTestId('repeat-last').waitFor();
+        await readmeShot(page, 'demo-repeat-ru-light');
+        await page.getByTestId('repeat-last').click();
+        await onScreen(page, 'p2p-buy');
+        expect(await page.locator('input[name="walletAddress"]').inputValue()).toBe(TRON_WALLET);
+        expect(await page.locator('input[name="fiatAmount"]').inputValue()).toBe('10000');
+      });
+    },
+  );
+
   it('a bank buy reaches COMPLETED in under a minute', { timeout: 2 * JOURNEY_MS }, async () => {
     await withPhone(browser, { storedLanguage: 'en', theme: 'dark' }, async (page) => {
       const started = Date.now();

@@ -126,6 +126,30 @@ describe('the status lane', () => {
     },
   );
 
+  it("answers an open chat's 304 itself, as Fastify answers it; a chat that moved is Fastify's to answer in full", async () => {
+    const chatPath = `/api/orders/${order}/chat`;
+    const first = await get(chatPath, alice);
+    expect(first.status).toBe(200);
+    expect(first.fastify).toBe(true);
+    const held = { ...alice, 'if-none-match': first.headers['etag'] ?? '' };
+    const lane = await get(chatPath, held);
+    expect(lane.fastify).toBe(false);
+    expect(lane.status).toBe(304);
+    expect(lane.raw).toBe('');
+    expect(lane.answer).toEqual(await fastifyAnswer(chatPath, held));
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: chatPath,
+      headers: alice,
+      payload: { text: 'Карта верная?' },
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const moved = await get(chatPath, held);
+    expect(moved.fastify).toBe(true);
+    expect(moved.status).toBe(200);
+    expect(JSON.parse(moved.raw)).toMatchObject({ messages: [{ text: 'Карта верная?' }] });
+  });
+
   it('hands unknown orders, other paths and other methods to Fastify', async () => {
     const unknown = await get(statusPath('00000000-0000-4000-8000-000000000000'), alice);
     expect(unknown).toMatchObject({

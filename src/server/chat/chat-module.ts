@@ -6,8 +6,9 @@
  */
 import fp from 'fastify-plugin';
 import { compressedRoutes } from '../platform/http/compression';
+import type { StatusLane } from '../orders/status/status-lane';
 import type { KeptChatState } from './chat';
-import { customerChatRoutes, operatorChatRoutes } from './chat-routes';
+import { CUSTOMER_CHAT_POLL, customerChatRoutes, operatorChatRoutes } from './chat-routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,9 +17,11 @@ declare module 'fastify' {
   }
 }
 
-export const chatModule = fp(
-  (app, _options, done) => {
+export const chatModule = fp<{ readonly lane?: StatusLane }>(
+  (app, options, done) => {
     app.decorate('chatStates', new Map<string, KeptChatState>());
+    // An open chat polled while nothing moves is answered as cheaply as a status poll.
+    options.lane?.poll(CUSTOMER_CHAT_POLL);
     void app.register(compressedRoutes(customerChatRoutes));
     void app.register(compressedRoutes(operatorChatRoutes));
     done();

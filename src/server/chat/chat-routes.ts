@@ -30,6 +30,7 @@ import { POLLED } from '../platform/logging/request-log';
 import { checkInScope } from '../operator/queue';
 import { readsFileBodies, sendDownload } from '../receipts/file-transfer';
 import { ReceivedDataUrl } from '../receipts/receipt-body';
+import type { LanePoll } from '../orders/status/status-lane';
 import { checkChatOrder, openAttachment, readChat, writeMessage, type ChatParty } from './chat';
 import { toChatMessage, toOperatorChatMessage } from './chat-view';
 
@@ -116,6 +117,23 @@ function sideRoutes(app: ContractInstance, side: SideRoutes): void {
     },
   );
 }
+
+/**
+ * The customer's open chat as the status lane polls it (orders/status/status-lane.ts): its 304
+ * while the customer holds the chat as it is, read as the route reads it (the other side's
+ * messages marked read). A chat that moved is left to the route, which answers it in full (and
+ * reads it again: once per change, against every unchanged poll answered here).
+ */
+export const CUSTOMER_CHAT_POLL: LanePoll = {
+  route: '/api/orders/:id/chat',
+  answer: async (app, customerId, orderId, ifNoneMatch) => {
+    const party: ChatParty = { side: 'customer', telegramId: customerId };
+    const read = await readChat(app, party, orderId, (etag) => holdsVersion(ifNoneMatch, etag));
+    return read.messages === null
+      ? { statusCode: 304, headers: ['etag', read.etag], body: null }
+      : undefined;
+  },
+};
 
 /** The customer's chat calls, on their own orders only. */
 export const customerChatRoutes: FastifyPluginCallback = (plain, _options, done) => {

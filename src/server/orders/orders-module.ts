@@ -11,6 +11,7 @@ import { runWhileUp, type ModuleOptions } from '../platform/jobs/run-jobs';
 import { customerRoutes } from './orders-routes';
 import { StatusAnswers } from './status/status-answers';
 import type { StatusLane } from './status/status-lane';
+import { STATUS_ROUTE, statusAnswer } from './status/status-route';
 import { createSweeper, sweepLag } from './sweeper';
 
 declare module 'fastify' {
@@ -42,6 +43,7 @@ export const ordersModule = fp<ModuleOptions & { readonly lane?: StatusLane }>(
     void app.register(compressedRoutes(customerRoutes));
     const { lane } = options;
     if (lane !== undefined) {
+      lane.poll({ route: STATUS_ROUTE, answer: statusAnswer });
       const fallbacks = app.metrics.counter({
         name: 'exchange_status_lane_fallbacks_total',
         help: 'Status polls the status lane handed to Fastify, by reason',

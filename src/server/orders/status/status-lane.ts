@@ -1,7 +1,8 @@
 /**
  * The status lane: the HTTP server in front of Fastify answers an ordinary status poll itself,
- * the call every waiting screen repeats every few seconds, and hands every other request to
- * Fastify untouched.
+ * the call every waiting screen repeats every few seconds, and an open chat's poll while the chat
+ * is unchanged (the modules give their polls: `poll`), and hands every other request to Fastify
+ * untouched.
  *
  * A poll costs Fastify about as much as the poll's own work: routing, a request and a reply
  * object, and the hooks of every plugin, most of which have nothing to do for it. The lane does
@@ -26,13 +27,29 @@
 import http from 'node:http';
 import type { FastifyInstance, FastifyServerFactoryHandler, FastifyServerOptions } from 'fastify';
 import { orderIdParam } from '../../platform/http/validation';
-import { STATUS_ROUTE, statusAnswer, type StatusAnswer } from './status-route';
+import type { StatusAnswer } from './status-route';
 
 /**
- * An ordinary poll's path, from the route's own (its `:id` any one segment): the order's id is
- * then checked by the route's schema.
+ * A customer's poll of an order the lane answers as the route of `route` does: a module gives
+ * it (`StatusLane.poll`) with its route. The status poll's answer is always the lane's; an open
+ * chat's only while it is unchanged (its 304), a poll `answer` leaves to Fastify (undefined).
  */
-const STATUS_PATH = new RegExp(`^${STATUS_ROUTE.replace(':id', '([^/?#]+)')}$`);
+export interface LanePoll {
+  /** The route's path, its `:id` the order's. */
+  readonly route: string;
+  readonly answer: (
+    app: FastifyInstance,
+    customerId: number,
+    orderId: string,
+    ifNoneMatch: string | undefined,
+  ) => Promise<StatusAnswer | undefined>;
+}
+
+/** A poll and its path's pattern (the `:id` any one segment, then checked by the route's schema). */
+interface Polled {
+  readonly poll: LanePoll;
+  readonly path: RegExp;
+}
 
 /** Why a status poll went to Fastify after all. */
 export type LaneFallback = 'logged' | 'stopping' | 'identity' | 'answer' | 'error';
@@ -42,6 +59,7 @@ export type LaneMonitor = (reason: LaneFallback) => void;
 
 export class StatusLane {
   #app: FastifyInstance | undefined;
+  #polls: Polled[] = [];
   #monitor: LaneMonitor = () => undefined;
 
   /**
@@ -69,6 +87,21 @@ export class StatusLane {
     return server;
   }
 
+  /** Takes `poll` into the lane, once it opens. */
+  poll(poll: LanePoll): void {
+    const path = new RegExp(`^${poll.route.replace(':id', '([^/?#]+)')}$`);
+    this.#polls.push({ poll, path });
+  }
+
+  /** The poll whose path `url` is, with the order's id as the path gives it. */
+  #match(url: string): { readonly poll: LanePoll; readonly id: string } | undefined {
+    for (const { poll, path } of this.#polls) {
+      const id = path.exec(url)?.[1];
+      if (id !== undefined) return { poll, id };
+    }
+    return undefined;
+  }
+
   /** Opens the lane once the app is ready, unless STATUS_LANE=off. */
   open(app: FastifyInstance, monitor: LaneMonitor): void {
     if (app.config.statusLane) {
@@ -85,8 +118,9 @@ export class StatusLane {
   ): boolean {
     const app = this.#app;
     if (app === undefined || request.method !== 'GET') return false;
-    const id = STATUS_PATH.exec(request.url ?? '')?.[1];
-    if (id === undefined || request.headers.authorization === undefined) return false;
+    const matched = this.#match(request.url ?? '');
+    if (matched === undefined || request.headers.authorization === undefined) return false;
+    const { poll, id } = matched;
     const fallback = (reason: LaneFallback): false => {
       this.#monitor(reason);
       return false;
@@ -118,11 +152,16 @@ export class StatusLane {
       this.#monitor(reason);
       fastify(request, response);
     };
-    statusAnswer(app, customerId, orderId, request.headers['if-none-match'])
+    poll
+      .answer(app, customerId, orderId, request.headers['if-none-match'])
       .then(
         (answer) => {
+          if (answer === undefined) {
+            handOver('answer');
+            return;
+          }
           try {
-            this.#answer(app, response, answer, started);
+            this.#answer(app, response, poll.route, answer, started);
           } catch (error) {
             // Nothing sent yet: Fastify answers. Once the answer has started, only the log can know.
             if (!response.headersSent) handOver('error');
@@ -142,6 +181,7 @@ export class StatusLane {
   #answer(
     app: FastifyInstance,
     response: http.ServerResponse,
+    route: string,
     { statusCode, headers, body }: StatusAnswer,
     started: number,
   ): void {
@@ -155,7 +195,7 @@ export class StatusLane {
     }
     app.requestWide.observe({
       method: 'GET',
-      route: STATUS_ROUTE,
+      route,
       statusCode,
       seconds: (performance.now() - started) / 1000,
     });
