@@ -2077,17 +2077,16 @@ export type NamespaceBotTranslation = {
 		 */
 		reminderSend: RequiredParams<'amount' | 'deadline' | 'network' | 'number'>
 		/**
-		 * ⚖​️​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​,​ ​к​о​д​ ​<​b​>​{​c​o​d​e​}​<​/​b​>​:​ ​р​е​ш​е​н​и​е​ ​п​о​ ​а​п​е​л​л​я​ц​и​и​.​
+		 * ⚖​️​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​р​е​ш​е​н​и​е​ ​п​о​ ​а​п​е​л​л​я​ц​и​и​.​
 	​
 	​{​d​e​c​i​s​i​o​n​}​
 	​
 	​{​o​u​t​c​o​m​e​}
-		 * @param {string} code
 		 * @param {string} decision
 		 * @param {string} number
 		 * @param {string} outcome
 		 */
-		appealDecided: RequiredParams<'code' | 'decision' | 'number' | 'outcome'>
+		appealDecided: RequiredParams<'decision' | 'number' | 'outcome'>
 		/**
 		 * �​�​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​о​б​м​е​н​н​и​к​ ​п​и​ш​е​т​ ​в​ ​ч​а​т​е​ ​з​а​к​а​з​а​.​
 	​
@@ -4954,13 +4953,13 @@ export type TranslationFunctions = {
 			 */
 			reminderSend: (arg: { amount: string, deadline: string, network: string, number: string }) => LocalizedString
 			/**
-			 * ⚖️ Заказ №{number}, код <b>{code}</b>: решение по апелляции.
+			 * ⚖️ Заказ №{number}: решение по апелляции.
 	
 		{decision}
 	
 		{outcome}
 			 */
-			appealDecided: (arg: { code: string, decision: string, number: string, outcome: string }) => LocalizedString
+			appealDecided: (arg: { decision: string, number: string, outcome: string }) => LocalizedString
 			/**
 			 * 💬 Заказ №{number}: обменник пишет в чате заказа.
 	

@@ -40,7 +40,7 @@ const en_bot: NamespaceBotTranslation = {
     reminderSend:
       'Order #{number}: 5 minutes left to send <b>{amount}</b> on {network} (until {deadline} Moscow time). Already sent? Give the transaction hash in the app.',
     appealDecided:
-      '⚖️ Order #{number}, code <b>{code}</b>: the appeal is decided.\n\n{decision}\n\n{outcome}',
+      '⚖️ Order #{number}: the appeal is decided.\n\n{decision}\n\n{outcome}',
     operatorMessage:
       '💬 Order #{number}: the exchange writes in the order’s chat.\n\n{message}\n\nThe exchange writes only in the order’s chat and in this bot, always with the order’s verification code, and never asks you to pay outside the order’s own details and amount.',
   },

@@ -45,7 +45,7 @@ const ru_bot: BaseTranslation = {
     reminderSend:
       'Заказ №{number:string}: осталось 5 минут, чтобы отправить <b>{amount:string}</b> в сети {network:string} (до {deadline:string} по Москве). Уже отправили? Укажите хеш транзакции в приложении.',
     appealDecided:
-      '⚖️ Заказ №{number:string}, код <b>{code:string}</b>: решение по апелляции.\n\n{decision:string}\n\n{outcome:string}',
+      '⚖️ Заказ №{number:string}: решение по апелляции.\n\n{decision:string}\n\n{outcome:string}',
     operatorMessage:
       '💬 Заказ №{number:string}: обменник пишет в чате заказа.\n\n{message:string}\n\nОбменник пишет только в чате заказа и в этом боте, всегда с кодом проверки заказа, и никогда не просит платить вне реквизитов и суммы заказа.',
   },

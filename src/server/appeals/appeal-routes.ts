@@ -12,9 +12,8 @@ import { OperatorAppealResponseSchema } from '../../shared/schemas/operator-resp
 import { OrderParamsSchema } from '../../shared/schemas/params';
 import { AppealViewSchema, OrderActionResponseSchema } from '../../shared/schemas/responses';
 import { created, ok, type ValibotTypeProvider } from '../platform/http/contract';
-import { orderIdParam } from '../platform/http/validation';
 import { customerCalls } from '../platform/identity/identity-plugin';
-import { checkInScope } from '../operator/queue';
+import { consoleCalls } from '../operator/operator-routes';
 import { answerAction } from '../orders/transition';
 import { appealForOperator, decideAppeal, openAppeal } from './appeals';
 
@@ -45,11 +44,7 @@ export const customerAppealRoutes: FastifyPluginCallback = (plain, _options, don
 export const operatorAppealRoutes: FastifyPluginCallback = (plain, _options, done) => {
   const app = plain.withTypeProvider<ValibotTypeProvider>();
   const tags = ['operator'];
-  app.addHook('onRequest', app.operatorOnly);
-  app.addHook('onRequest', async (request) => {
-    if (request.consoleScope === null) return;
-    await checkInScope(app, orderIdParam(request.params), request.consoleScope);
-  });
+  consoleCalls(app);
   app.get(
     '/api/operator/orders/:id/appeal',
     { schema: { tags, params: OrderParamsSchema, response: ok(OperatorAppealResponseSchema) } },

@@ -24,6 +24,7 @@ import { isDemoCustomerId } from '../platform/identity/demo-session';
 import { alertOperators, notifyCustomer } from '../notifications/outbox';
 import { completeWith, rejectOrder, type AppealStep } from '../operator/operator-orders';
 import { applyTransition, type TransitionResult } from '../orders/transition';
+import { orderRow } from '../orders/customer-orders';
 import { findAppeal, toAppealView, toOperatorAppeal, type AppealRow } from './appeal-view';
 import { checkRefund } from './refund-check';
 
@@ -189,12 +190,7 @@ export async function appealForOperator(
   operatorId: number,
   orderId: string,
 ): Promise<OperatorAppealResponse> {
-  const order = await ctx.db
-    .selectFrom('orders')
-    .select('status')
-    .where('id', '=', orderId)
-    .executeTakeFirst();
-  if (order === undefined) throw new AppError('ORDER_NOT_FOUND');
+  const order = await orderRow(ctx.db, orderId, ['status']);
   const appeal = await findAppeal(ctx.db, orderId);
   const open = appeal !== undefined && appeal.decided_at === null;
   return {

@@ -27,7 +27,7 @@ import {
 import { orderIdParam } from '../platform/http/validation';
 import { customerCalls } from '../platform/identity/identity-plugin';
 import { POLLED } from '../platform/logging/request-log';
-import { checkInScope } from '../operator/queue';
+import { consoleCalls } from '../operator/operator-routes';
 import { readsFileBodies, sendDownload } from '../receipts/file-transfer';
 import { ReceivedDataUrl } from '../receipts/receipt-body';
 import type { LanePoll } from '../orders/status/status-lane';
@@ -155,12 +155,7 @@ export const customerChatRoutes: FastifyPluginCallback = (plain, _options, done)
 /** The console's chat calls, on any order its operator's console holds. */
 export const operatorChatRoutes: FastifyPluginCallback = (plain, _options, done) => {
   const app = plain.withTypeProvider<ValibotTypeProvider>();
-  // Known before a body is read: who calls, and the orders their console holds (consoleScope).
-  app.addHook('onRequest', app.operatorOnly);
-  app.addHook('onRequest', async (request) => {
-    if (request.consoleScope === null) return;
-    await checkInScope(app, orderIdParam(request.params), request.consoleScope);
-  });
+  consoleCalls(app);
   readsFileBodies(app);
   sideRoutes(app, {
     prefix: '/api/operator/orders',

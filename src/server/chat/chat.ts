@@ -19,6 +19,7 @@ import { ORDER_COLUMNS, type Database, type OrderMessagesTable } from '../platfo
 import { AppError } from '../platform/errors';
 import { alertOperators, notifyCustomer } from '../notifications/outbox';
 import { STATUS_ANSWERS_KEPT, type StatusAnswers } from '../orders/status/status-answers';
+import { orderRow } from '../orders/customer-orders';
 import { remember } from '../platform/bounded-map';
 import type { ReceivedDataUrl } from '../receipts/receipt-body';
 import {
@@ -207,9 +208,7 @@ export async function checkChatOrder(
   party: ChatParty,
   orderId: string,
 ): Promise<void> {
-  let query = ctx.db.selectFrom('orders').select('id').where('id', '=', orderId);
-  if (party.side === 'customer') query = query.where('user_id', '=', party.telegramId);
-  if ((await query.executeTakeFirst()) === undefined) throw new AppError('ORDER_NOT_FOUND');
+  await orderRow(ctx.db, orderId, ['id'], party.side === 'customer' ? party.telegramId : undefined);
 }
 
 /** A message as its route's schema gave it: the text trimmed (or empty), a file if one was sent. */

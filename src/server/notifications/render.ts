@@ -280,7 +280,6 @@ const MESSAGE_TEXTS: Readonly<Record<OrderMessageKind, (m: MessageContext) => st
     LL.bot.customer.appealDecided(
       escaped({
         ...common,
-        code: facts.verificationCode ?? '',
         decision: LL.appeals.decisions[facts.appealDecision ?? 'uphold'](),
         outcome: facts.appealOutcome ?? '',
       }),

@@ -5,7 +5,7 @@
  * The writes that move money want recent init data (MONEY_ACTIONS). Thin routes over the
  * operator services.
  */
-import type { FastifyPluginCallback } from 'fastify';
+import type { FastifyInstance, FastifyPluginCallback } from 'fastify';
 import * as v from 'valibot';
 import {
   MONEY_ACTIONS,
@@ -193,16 +193,24 @@ function serviceRoutes(app: Console): void {
   );
 }
 
-export const operatorRoutes: FastifyPluginCallback = (plain, _options, done) => {
-  const app = plain.withTypeProvider<ValibotTypeProvider>();
-  // Known before a body is read (platform/http/json-body.ts): who calls, and the orders they may touch.
+/**
+ * The console's calls of a plugin: known before a body is read (platform/http/json-body.ts), who
+ * calls (an operator), and for every route of one order, whether their console holds it
+ * (consoleScope: another demo visitor's order is answered as a missing one). The console's own
+ * routes, its chat's and its appeals' stand behind it.
+ */
+export function consoleCalls(app: FastifyInstance): void {
   app.addHook('onRequest', app.operatorOnly);
-  // Every route of one order: first, whether the caller's console holds it (consoleScope).
   app.addHook('onRequest', async (request) => {
     const params = request.params as Record<string, unknown> | undefined;
     if (request.consoleScope === null || params?.['id'] === undefined) return;
     await checkInScope(app, orderIdParam(params), request.consoleScope);
   });
+}
+
+export const operatorRoutes: FastifyPluginCallback = (plain, _options, done) => {
+  const app = plain.withTypeProvider<ValibotTypeProvider>();
+  consoleCalls(app);
   readRoutes(app);
   actionRoutes(app);
   serviceRoutes(app);

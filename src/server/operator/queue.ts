@@ -24,7 +24,7 @@ import type { OperatorListQuerySchema } from '../../shared/schemas/operator';
 import type { ServerContext } from '../platform/context';
 import { pageOf } from '../platform/db/paging';
 import type { Database } from '../platform/db/schema';
-import { ownOrder } from '../orders/customer-orders';
+import { orderRow } from '../orders/customer-orders';
 import { rowDeadline, toOrderSummary } from '../orders/order-view';
 import { unreadMessages } from '../chat/unread';
 
@@ -176,7 +176,7 @@ export async function checkInScope(
   scope: number | null,
 ): Promise<void> {
   if (scope === null) return;
-  await ownOrder(ctx.db, orderId, scope, ['id']);
+  await orderRow(ctx.db, orderId, ['id'], scope);
 }
 
 /** `GET /api/operator/orders?q&status&type&method&from&to&limit&offset`, newest first. */

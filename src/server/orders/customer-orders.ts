@@ -55,21 +55,18 @@ import type { ReceivedDataUrl } from '../receipts/receipt-body';
 import { unreadMessages } from '../chat/unread';
 
 /**
- * The `columns` of an order of `customerId`'s: anyone else's, like an order that does not exist,
- * is ORDER_NOT_FOUND.
+ * The `columns` of order `orderId`, or only of `ownerId`'s when given: anyone else's, like an
+ * order that does not exist, is ORDER_NOT_FOUND.
  */
-export async function ownOrder<C extends keyof OrderRow>(
+export async function orderRow<C extends keyof OrderRow>(
   db: Kysely<Database>,
   orderId: string,
-  customerId: number,
   columns: readonly C[],
+  ownerId?: number,
 ): Promise<Pick<OrderRow, C>> {
-  const row = await db
-    .selectFrom('orders')
-    .select(columns)
-    .where('id', '=', orderId)
-    .where('user_id', '=', customerId)
-    .executeTakeFirst();
+  let query = db.selectFrom('orders').select(columns).where('id', '=', orderId);
+  if (ownerId !== undefined) query = query.where('user_id', '=', ownerId);
+  const row = await query.executeTakeFirst();
   if (row === undefined) throw new AppError('ORDER_NOT_FOUND');
   // Kysely cannot name the type of a selection of generic columns; the row holds exactly those.
   return row as unknown as Pick<OrderRow, C>;
@@ -130,7 +127,7 @@ export async function bankRequisites(
   orderId: string,
 ): Promise<BankRequisitesResponse> {
   // Polled every 3 s on the bank-requisites screen: the two columns it reads, by name.
-  const row = await ownOrder(ctx.db, orderId, customerId, ['payment_method', 'requisites']);
+  const row = await orderRow(ctx.db, orderId, ['payment_method', 'requisites'], customerId);
   if (row.payment_method !== 'BANK_ACCOUNT' || row.requisites === null) {
     return { requisitesNotConfigured: true, requisites: null };
   }
@@ -241,7 +238,7 @@ export async function orderTakingReceipt(
   customerId: number,
   orderId: string,
 ): Promise<OrderRow> {
-  const order = await ownOrder(ctx.db, orderId, customerId, ORDER_COLUMNS);
+  const order = await orderRow(ctx.db, orderId, ORDER_COLUMNS, customerId);
   if (
     order.payment_method === 'OFFICE' ||
     order.type === 'SELL' ||
@@ -372,7 +369,7 @@ export async function submitTxHash(
   orderId: string,
   body: { readonly txHash: string; readonly network?: string | undefined },
 ): Promise<TransitionResult> {
-  const order = await ownOrder(ctx.db, orderId, customerId, ORDER_COLUMNS);
+  const order = await orderRow(ctx.db, orderId, ORDER_COLUMNS, customerId);
   if (order.type !== 'SELL') throw new AppError('INVALID_STATUS', { status: order.status });
   if (body.network !== undefined && body.network !== order.network) {
     throw new AppError('INVALID_TX_HASH');

@@ -17,7 +17,7 @@ import type {
 import type { ServerContext } from '../platform/context';
 import type { Database } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
-import { ownOrder } from '../orders/customer-orders';
+import { orderRow } from '../orders/customer-orders';
 import { readPayoutCard } from '../orders/payout-card';
 
 /** Each kind's table and how many of it a customer may keep. */
@@ -140,7 +140,7 @@ export async function saveOrderCard(
   userId: number,
   { orderId, label }: SaveOrderCardPayload,
 ): Promise<SavedDetailsResponse> {
-  const order = await ownOrder(ctx.db, orderId, userId, ['payout_card']);
+  const order = await orderRow(ctx.db, orderId, ['payout_card'], userId);
   const card = readPayoutCard(order.payout_card);
   if (card === null) throw new AppError('ORDER_NOT_FOUND');
   const { cardNumber, cardHolder, bankName } = card;
