@@ -158,7 +158,7 @@ describe('the way to the chat', () => {
     await settle();
     const button = screen.getByTestId('order-chat');
     expect(button.getAttribute('data-unread')).toBe('2');
-    expect(button.getAttribute('aria-label')).toBe('Chat, 2\u00a0unread');
+    expect(screen.getByRole('button', { name: 'Chat, 2\u00a0unread' })).toBe(button);
     expect(screen.getByTestId('order-verification-code').textContent).toContain('K7P3QX');
   });
 

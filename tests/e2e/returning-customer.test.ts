@@ -76,7 +76,7 @@ async function formValues(page: Page) {
   return {
     fiatAmount: await page.locator('input[name="fiatAmount"]').inputValue(),
     network: await page.locator('select[name="network"]').inputValue(),
-    coin: await page.locator('[data-coin][aria-pressed="true"]').getAttribute('data-coin'),
+    coin: await page.locator('[data-coin][aria-selected="true"]').getAttribute('data-coin'),
   };
 }
 
@@ -187,9 +187,9 @@ describe('repeating from the done screen and the details', () => {
       await onScreen(page, 'p2p-sell');
       expect(await page.locator('input[name="cryptoAmount"]').inputValue()).toBe('250');
       expect(await page.locator('select[name="network"]').inputValue()).toBe('POLYGON');
-      expect(await page.locator('[data-coin][aria-pressed="true"]').getAttribute('data-coin')).toBe(
-        'USDC',
-      );
+      expect(
+        await page.locator('[data-coin][aria-selected="true"]').getAttribute('data-coin'),
+      ).toBe('USDC');
       expect(await page.locator('input[name="cardNumber"]').inputValue()).toBe('');
       // Quoted at today's rate: the roubles follow once the rate is in.
       await expect.poll(() => page.locator('input[name="fiatAmount"]').inputValue()).toMatch(/\d/);

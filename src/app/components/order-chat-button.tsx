@@ -40,15 +40,21 @@ export function OrderChatButton({
       stretched
       mode={mode}
       onClick={() => navigate(orderChatPath(orderId), { state: { back: location } })}
-      aria-label={unread > 0 ? LL.chat.openUnread({ count: unread }) : undefined}
       data-testid="order-chat"
       data-unread={unread}
     >
-      {LL.chat.open()}
-      {unread > 0 && (
-        <span className="unread-badge" aria-hidden="true" data-testid="chat-unread">
-          {unread}
-        </span>
+      {unread > 0 ? (
+        // Seen: the word and its count; heard: the whole sentence, from its content (an
+        // aria-label that does not hold the visible text is a mismatch to voice control).
+        <>
+          <span aria-hidden="true">{LL.chat.open()}</span>
+          <span className="unread-badge" aria-hidden="true" data-testid="chat-unread">
+            {unread}
+          </span>
+          <span className="visually-hidden">{LL.chat.openUnread({ count: unread })}</span>
+        </>
+      ) : (
+        LL.chat.open()
       )}
     </Button>
   );
