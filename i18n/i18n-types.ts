@@ -1384,6 +1384,77 @@ type RootTranslation = {
 			 */
 			uphold: string
 		}
+		/**
+		 * О​т​к​р​ы​т​ь​ ​а​п​е​л​л​я​ц​и​ю
+		 */
+		open: string
+		/**
+		 * А​п​е​л​л​я​ц​и​я​ ​№​{​i​d​}
+		 * @param {string} id
+		 */
+		title: RequiredParams<'id'>
+		/**
+		 * С​т​а​р​ш​и​й​ ​о​п​е​р​а​т​о​р​ ​п​р​о​в​е​р​и​т​ ​з​а​к​а​з​ ​и​ ​п​р​и​м​е​т​ ​р​е​ш​е​н​и​е​.​ ​О​п​и​ш​и​т​е​,​ ​ч​т​о​ ​п​о​ш​л​о​ ​н​е​ ​т​а​к​,​ ​и​ ​о​т​м​е​т​ь​т​е​ ​ф​а​й​л​ы​,​ ​к​о​т​о​р​ы​е​ ​э​т​о​ ​п​о​к​а​з​ы​в​а​ю​т​.
+		 */
+		intro: string
+		/**
+		 * П​р​и​ч​и​н​а
+		 */
+		reason: string
+		/**
+		 * Ч​т​о​ ​п​р​о​и​з​о​ш​л​о
+		 */
+		text: string
+		/**
+		 * Ф​а​й​л​ы​ ​и​з​ ​ч​а​т​а
+		 */
+		evidence: string
+		/**
+		 * В​ ​ч​а​т​е​ ​п​о​к​а​ ​н​е​т​ ​ф​а​й​л​о​в​.
+		 */
+		noFiles: string
+		/**
+		 * П​р​и​л​о​ж​и​т​ь​ ​н​о​в​ы​й​ ​ф​а​й​л
+		 */
+		attach: string
+		/**
+		 * У​б​р​а​т​ь​ ​ф​а​й​л
+		 */
+		removeFile: string
+		/**
+		 * О​т​п​р​а​в​и​т​ь​ ​а​п​е​л​л​я​ц​и​ю
+		 */
+		submit: string
+		/**
+		 * А​п​е​л​л​я​ц​и​я​ ​н​е​ ​о​т​п​р​а​в​л​е​н​а
+		 */
+		sendError: string
+		/**
+		 * В​ы​б​е​р​и​т​е​ ​п​р​и​ч​и​н​у
+		 */
+		chooseReason: string
+		/**
+		 * О​т​м​е​т​ь​т​е​ ​н​е​ ​б​о​л​ь​ш​е​ ​{​m​a​x​}​ ​ф​а​й​л​о​в
+		 * @param {number} max
+		 */
+		tooManyFiles: RequiredParams<'max'>
+		/**
+		 * Н​а​ ​р​а​с​с​м​о​т​р​е​н​и​и
+		 */
+		underReview: string
+		/**
+		 * Р​е​ш​е​н​и​е​ ​п​о​ ​з​а​к​а​з​у​ ​п​р​и​м​е​т​ ​с​т​а​р​ш​и​й​ ​о​п​е​р​а​т​о​р​.​ ​Д​о​ ​т​е​х​ ​п​о​р​ ​с​р​о​к​ ​з​а​к​а​з​а​ ​н​е​ ​и​с​т​е​к​а​е​т​.​ ​В​с​ё​,​ ​ч​т​о​ ​х​о​т​и​т​е​ ​д​о​б​а​в​и​т​ь​,​ ​п​и​ш​и​т​е​ ​в​ ​ч​а​т​ ​з​а​к​а​з​а​.
+		 */
+		underReviewText: string
+		/**
+		 * Р​е​ш​е​н​и​е​ ​п​о​ ​а​п​е​л​л​я​ц​и​и
+		 */
+		decided: string
+		/**
+		 * С​т​а​р​ш​и​й​ ​о​п​е​р​а​т​о​р​:​ ​{​t​e​x​t​}
+		 * @param {string} text
+		 */
+		outcome: RequiredParams<'text'>
 	}
 	rejectReasons: {
 		/**
@@ -2872,6 +2943,38 @@ export type NamespaceConsoleTranslation = {
 	 */
 	appealDecideAsk: RequiredParams<'id'>
 	/**
+	 * С​л​о​в​а​ ​к​л​и​е​н​т​а
+	 */
+	appealText: string
+	/**
+	 * о​т​к​р​ы​т​а​ ​{​t​i​m​e​}​ ​н​а​з​а​д
+	 * @param {string} time
+	 */
+	appealAge: RequiredParams<'time'>
+	/**
+	 * Д​о​к​а​з​а​т​е​л​ь​с​т​в​а
+	 */
+	appealEvidence: string
+	/**
+	 * Ф​а​й​л​ы​ ​н​е​ ​п​р​и​л​о​ж​е​н​ы
+	 */
+	appealNoEvidence: string
+	/**
+	 * А​п​е​л​л​я​ц​и​ю​ ​р​е​ш​а​е​т​ ​с​т​а​р​ш​и​й​ ​о​п​е​р​а​т​о​р​.
+	 */
+	appealSeniorDecides: string
+	/**
+	 * {​d​e​c​i​s​i​o​n​}​ ​·​ ​{​w​h​o​}​ ​·​ ​{​d​a​t​e​}
+	 * @param {string} date
+	 * @param {string} decision
+	 * @param {string} who
+	 */
+	appealDecided: RequiredParams<'date' | 'decision' | 'who'>
+	/**
+	 * В​о​з​в​р​а​т​ ​о​т​п​р​а​в​л​е​н
+	 */
+	appealRefundTo: string
+	/**
 	 * О​т​к​л​о​н​и​т​ь
 	 */
 	reject: string
@@ -4320,6 +4423,74 @@ export type TranslationFunctions = {
 			 */
 			uphold: () => LocalizedString
 		}
+		/**
+		 * Открыть апелляцию
+		 */
+		open: () => LocalizedString
+		/**
+		 * Апелляция №{id}
+		 */
+		title: (arg: { id: string }) => LocalizedString
+		/**
+		 * Старший оператор проверит заказ и примет решение. Опишите, что пошло не так, и отметьте файлы, которые это показывают.
+		 */
+		intro: () => LocalizedString
+		/**
+		 * Причина
+		 */
+		reason: () => LocalizedString
+		/**
+		 * Что произошло
+		 */
+		text: () => LocalizedString
+		/**
+		 * Файлы из чата
+		 */
+		evidence: () => LocalizedString
+		/**
+		 * В чате пока нет файлов.
+		 */
+		noFiles: () => LocalizedString
+		/**
+		 * Приложить новый файл
+		 */
+		attach: () => LocalizedString
+		/**
+		 * Убрать файл
+		 */
+		removeFile: () => LocalizedString
+		/**
+		 * Отправить апелляцию
+		 */
+		submit: () => LocalizedString
+		/**
+		 * Апелляция не отправлена
+		 */
+		sendError: () => LocalizedString
+		/**
+		 * Выберите причину
+		 */
+		chooseReason: () => LocalizedString
+		/**
+		 * Отметьте не больше {max} файлов
+		 */
+		tooManyFiles: (arg: { max: number }) => LocalizedString
+		/**
+		 * На рассмотрении
+		 */
+		underReview: () => LocalizedString
+		/**
+		 * Решение по заказу примет старший оператор. До тех пор срок заказа не истекает. Всё, что хотите добавить, пишите в чат заказа.
+		 */
+		underReviewText: () => LocalizedString
+		/**
+		 * Решение по апелляции
+		 */
+		decided: () => LocalizedString
+		/**
+		 * Старший оператор: {text}
+		 */
+		outcome: (arg: { text: string }) => LocalizedString
 	}
 	rejectReasons: {
 		/**
@@ -5640,6 +5811,34 @@ export type TranslationFunctions = {
 		 * Решить апелляцию по заказу №{id}?
 		 */
 		appealDecideAsk: (arg: { id: string }) => LocalizedString
+		/**
+		 * Слова клиента
+		 */
+		appealText: () => LocalizedString
+		/**
+		 * открыта {time} назад
+		 */
+		appealAge: (arg: { time: string }) => LocalizedString
+		/**
+		 * Доказательства
+		 */
+		appealEvidence: () => LocalizedString
+		/**
+		 * Файлы не приложены
+		 */
+		appealNoEvidence: () => LocalizedString
+		/**
+		 * Апелляцию решает старший оператор.
+		 */
+		appealSeniorDecides: () => LocalizedString
+		/**
+		 * {decision} · {who} · {date}
+		 */
+		appealDecided: (arg: { date: string, decision: string, who: string }) => LocalizedString
+		/**
+		 * Возврат отправлен
+		 */
+		appealRefundTo: () => LocalizedString
 		/**
 		 * Отклонить
 		 */

@@ -9,6 +9,7 @@ import { Route, Switch } from 'wouter';
 import { LISTED_CURRENCIES, methodRoute } from '../shared/currencies';
 import { ORDER_SCREENS, orderScreenRoute, type OrderScreen } from '../shared/order-screens';
 import { ScreenLoading } from './components/loading';
+import { ORDER_APPEAL_ROUTE } from './components/order-appeal';
 import { ORDER_CHAT_ROUTE } from './components/order-chat-button';
 import { Landing } from './screens/entry/landing';
 
@@ -92,6 +93,7 @@ const ORDER_SCREEN_COMPONENTS: Record<OrderScreen, OnDemand<{ readonly orderId: 
 const OrderChatScreen = onDemand(() =>
   import('./screens/order/chat').then((m) => m.OrderChatScreen),
 );
+const AppealScreen = onDemand(() => import('./screens/order/appeal').then((m) => m.AppealScreen));
 
 export function AppRoutes() {
   return (
@@ -124,6 +126,9 @@ export function AppRoutes() {
         })}
         <Route path={ORDER_CHAT_ROUTE}>
           {(params) => <OrderChatScreen key={params.orderId} orderId={params.orderId} />}
+        </Route>
+        <Route path={ORDER_APPEAL_ROUTE}>
+          {(params) => <AppealScreen key={params.orderId} orderId={params.orderId} />}
         </Route>
         <Route path="/console/*?" component={ConsoleRoutes} />
         <Route component={NotFound} />

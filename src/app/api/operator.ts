@@ -3,6 +3,7 @@ import type { OrderActionResponse } from '../../shared/api';
 import {
   INCOMING_PAGE,
   OPERATOR_PATHS,
+  type OperatorAppealResponse,
   type OperatorIncomingResponse,
   type OperatorOrderResponse,
   type OperatorOrdersResponse,
@@ -31,6 +32,14 @@ export function fetchOperatorOrder(
   signal?: AbortSignal,
 ): Promise<OperatorOrderResponse> {
   return apiRequest<OperatorOrderResponse>(OPERATOR_PATHS.order(id), signal ? { signal } : {});
+}
+
+/** The order's appeal as operators read it, and whether the caller decides it. */
+export function fetchOperatorAppeal(
+  id: string,
+  signal?: AbortSignal,
+): Promise<OperatorAppealResponse> {
+  return apiRequest<OperatorAppealResponse>(OPERATOR_PATHS.appeal(id), signal ? { signal } : {});
 }
 
 /** A page of the deposits no order could take, newest first, from the `offset`-th on. */

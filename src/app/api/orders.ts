@@ -2,6 +2,7 @@
 import {
   API_PATHS,
   type ActiveOrdersResponse,
+  type AppealView,
   type BankRequisitesResponse,
   type CitiesResponse,
   type CreateOrderResponse,
@@ -14,7 +15,9 @@ import {
   type ReceiptUpload,
 } from '../../shared/api';
 import type { MeResponse } from '../../shared/operator-api';
+import type { OpenAppealSchema } from '../../shared/schemas/appeals';
 import type { CreateOrderInput } from '../../shared/schemas/create-order';
+import type * as v from 'valibot';
 import { apiRequest, versionedPoller } from './client';
 
 export function fetchRate(query: RateQuery, signal?: AbortSignal): Promise<RateResponse> {
@@ -101,3 +104,7 @@ export const uploadReceipt = (id: string, upload: ReceiptUpload) =>
 export const submitTxHash = (id: string, txHash: string, network: string) =>
   post(API_PATHS.txHash(id), { txHash, network });
 export const confirmOfficeReceipt = (id: string) => post(API_PATHS.officeConfirm(id));
+
+/** Opens the order's appeal: a reason, the customer's words, and chat messages as evidence. */
+export const openAppeal = (id: string, body: v.InferInput<typeof OpenAppealSchema>) =>
+  apiRequest<AppealView>(API_PATHS.appeal(id), { method: 'POST', body });

@@ -33,6 +33,9 @@ const EXPLAINED: readonly ErrorCode[] = [
   'MESSAGE_EMPTY',
   'OPERATOR_REOPEN',
   'SAVED_DETAILS_FULL',
+  'APPEAL_EXISTS',
+  'APPEAL_NOT_TAKEN',
+  'APPEAL_TOO_EARLY',
 ];
 
 /**

@@ -26,6 +26,7 @@ import { useEnvironment } from '../environment-context';
 import { useI18nContext } from '../i18n/language';
 import { hapticSuccess, showAlert } from '../telegram/actions';
 import { noteUnread } from './use-chat-unread';
+import { noteOrder } from './use-seen-order';
 import { clockOffset } from './use-countdown';
 import { useFetchState } from './use-fetch-state';
 
@@ -130,6 +131,11 @@ export function useOrderScreen(
   useEffect(() => {
     if (unread !== undefined) noteUnread(orderId, unread);
   }, [orderId, unread]);
+  // The appeal beside help reads the same answer.
+  const seen = fetched.data?.order;
+  useEffect(() => {
+    if (seen !== undefined) noteOrder(seen);
+  }, [seen]);
 
   return {
     order: fetched.data?.order,

@@ -80,7 +80,7 @@ function MessageList<S extends ChatSide>({
           >
             <span className="chat-message__author">{authorLabel(message)}</span>
             {message.attachment !== null && (
-              <Attachment
+              <ChatAttachment
                 side={side}
                 orderId={orderId}
                 messageId={message.id}
@@ -104,7 +104,7 @@ function MessageList<S extends ChatSide>({
 }
 
 /** A message's file: an image as a thumbnail opening the whole, any other file as its named link. */
-function Attachment({
+export function ChatAttachment({
   side,
   orderId,
   messageId,

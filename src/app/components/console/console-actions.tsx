@@ -552,12 +552,21 @@ const MAIN_ACTION: Partial<Record<OrderStatus, (context: ActionContext) => React
 };
 
 /** The actions of the order's status, most likely first; reject on every active order. */
-export function ConsoleActions({ view, action }: ConsoleOrderProps) {
+export function ConsoleActions({
+  view,
+  action,
+  senior,
+}: ConsoleOrderProps & {
+  /** Whether the operator decides appeals (the appeal's answer says). */
+  readonly senior: boolean;
+}) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
   const { order } = view;
-  // Under an open appeal only its decision ends the order: the ordinary actions are refused.
+  // Under an open appeal only its decision ends the order: the ordinary actions are refused,
+  // and the decision is a senior operator's alone.
   if (order.appeal?.state === 'open') {
+    if (!senior) return null;
     return (
       <div data-testid="console-actions">
         <AppealDecisionForm view={view} action={action} />

@@ -20,7 +20,7 @@ import {
 import { STATUS_LABEL_KEYS, isFinalStatus } from '../../../shared/order-status';
 import { orderNumber } from '../../../shared/support-link';
 import { ApiError } from '../../api/client';
-import { fetchOperatorOrder, fetchReceiptFile } from '../../api/operator';
+import { fetchOperatorAppeal, fetchOperatorOrder, fetchReceiptFile } from '../../api/operator';
 import { CopyRow } from '../../components/copy-row';
 import { failureText } from '../../components/failure-text';
 import { Loading } from '../../components/loading';
@@ -36,6 +36,7 @@ import { useFetchState } from '../../hooks/use-fetch-state';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { openSupportLink } from '../../telegram/actions';
 import { ConsoleActions } from '../../components/console/console-actions';
+import { ConsoleAppeal } from '../../components/console/console-appeal';
 import { ConsoleChat, actorName } from '../../components/console/console-chat';
 import { clearDrafts } from '../../components/console/console-draft';
 import { customerName } from '../../components/console/console-order-row';
@@ -178,10 +179,13 @@ function Messages({
 function OrderView({
   view,
   now,
+  appeal,
   actions,
 }: {
   readonly view: OperatorOrderResponse;
   readonly now: number;
+  /** The order's appeal, when one was opened: above the actions it is decided by. */
+  readonly appeal: ReactNode;
   /** The actions of its status, shown right under what the order is. */
   readonly actions: ReactNode;
 }) {
@@ -192,6 +196,7 @@ function OrderView({
     <List>
       <OrderState view={view} now={now} date={date} />
       <OrderAmounts order={order} />
+      {appeal}
       {actions}
       <Customer customer={view.customer} date={date} />
       <GivenAndSent view={view} />
@@ -385,12 +390,14 @@ export function ConsoleOrder({ orderId }: { readonly orderId: string }) {
     orderId,
     async (signal) => {
       const view = await fetchOperatorOrder(orderId, signal);
-      return { view, offsetMs: clockOffset(view.order.serverTime) };
+      const appeal = view.order.appeal === null ? null : await fetchOperatorAppeal(orderId, signal);
+      return { view, appeal, offsetMs: clockOffset(view.order.serverTime) };
     },
     { intervalMs: ORDER_POLL_MS },
   );
   const now = useServerNow(fetched.data?.offsetMs ?? 0);
   const view = fetched.data?.view;
+  const appeal = fetched.data?.appeal ?? null;
   const action = useConsoleAction(orderId, view?.order.status, fetched.reload);
   // An order that ended has no form left: what was typed for it goes.
   const ended = view !== undefined && isFinalStatus(view.order.status);
@@ -432,7 +439,17 @@ export function ConsoleOrder({ orderId }: { readonly orderId: string }) {
           <OrderView
             view={view}
             now={now}
-            actions={<ConsoleActions key={view.order.status} view={view} action={action} />}
+            appeal={
+              appeal === null ? null : <ConsoleAppeal orderId={orderId} answer={appeal} now={now} />
+            }
+            actions={
+              <ConsoleActions
+                key={view.order.status}
+                view={view}
+                action={action}
+                senior={appeal?.senior ?? false}
+              />
+            }
           />
           <ConsoleChat orderId={orderId} />
         </div>

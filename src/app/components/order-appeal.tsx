@@ -1,0 +1,88 @@
+/**
+ * The appeal on every order screen, beside help: where the shared rule takes one, the way to
+ * open it; once open, what happens next ("under review"); once decided, the decision's standard
+ * wording in the customer's language and the senior operator's own words.
+ */
+import { Button } from '@telegram-apps/telegram-ui';
+import { useLocation } from 'wouter';
+import type { AppealView, OrderDetails } from '../../shared/api';
+import { appealRefusal } from '../../shared/appeals';
+import type { ErrorCode } from '../../shared/errors';
+import { useSeenOrder } from '../hooks/use-seen-order';
+import { useI18nContext } from '../i18n/language';
+import { NoteText } from './order-ended';
+
+/** The appeal screen's route pattern, for the router. */
+export const ORDER_APPEAL_ROUTE = '/order/:orderId/appeal';
+
+/** The route of an order's appeal screen. */
+export const orderAppealPath = (orderId: string) => `/order/${encodeURIComponent(orderId)}/appeal`;
+
+/** Why the customer may not open an appeal on the order as the status answer shows it, or null. */
+export function orderAppealRefusal(order: OrderDetails): ErrorCode | null {
+  return appealRefusal(
+    {
+      status: order.status,
+      type: order.type,
+      expiresAt: order.expiresAt === null ? null : Date.parse(order.expiresAt),
+      chainCheckState: order.chainCheck?.state ?? null,
+      appeal: order.appeal?.state ?? null,
+    },
+    // The server's clock at the answer: the screen's next poll moves it on.
+    Date.parse(order.serverTime),
+  );
+}
+
+/** The appeal's state: under review, or its decision with the senior operator's words. */
+export function AppealNote({ appeal }: { readonly appeal: AppealView }) {
+  const { LL } = useI18nContext();
+  if (appeal.state === 'open' || appeal.decision === null) {
+    return (
+      <div className="warning-box" role="note" data-testid="appeal-under-review">
+        <NoteText heading={LL.appeals.underReview()} text={LL.appeals.underReviewText()} />
+      </div>
+    );
+  }
+  return (
+    <div
+      className="warning-box"
+      role="note"
+      data-testid="appeal-decided"
+      data-decision={appeal.decision}
+    >
+      <NoteText heading={LL.appeals.decided()} text={LL.appeals.decisions[appeal.decision]()} />
+      {appeal.outcome !== null && appeal.outcome !== '' && (
+        <p className="warning-box__text appeal-outcome" data-testid="appeal-outcome">
+          {LL.appeals.outcome({ text: appeal.outcome })}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The order's appeal as its screen last saw the order: its note, or the way to open one. */
+export function OrderAppeal({
+  orderId,
+  mode,
+}: {
+  readonly orderId: string;
+  readonly mode: 'plain' | 'bezeled';
+}) {
+  const { LL } = useI18nContext();
+  const [location, navigate] = useLocation();
+  const order = useSeenOrder(orderId);
+  if (order === undefined) return null;
+  if (order.appeal !== null) return <AppealNote appeal={order.appeal} />;
+  if (orderAppealRefusal(order) !== null) return null;
+  return (
+    <Button
+      size="l"
+      stretched
+      mode={mode}
+      onClick={() => navigate(orderAppealPath(orderId), { state: { back: location } })}
+      data-testid="open-appeal"
+    >
+      {LL.appeals.open()}
+    </Button>
+  );
+}
