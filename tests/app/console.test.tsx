@@ -10,6 +10,7 @@ import type { OrderDetails } from '../../src/shared/api';
 import type {
   IncomingDeposit,
   OperatorIncomingResponse,
+  OperatorAppealResponse,
   OperatorOrderResponse,
   OperatorOrderRow,
   OperatorQueueResponse,
@@ -97,8 +98,18 @@ function serveConsoleOrder(answer: OperatorOrderResponse): FakeApi {
   ]);
 }
 
-async function openOrder(answer: OperatorOrderResponse, language: 'en' | 'ru' = 'en') {
+async function openOrder(
+  answer: OperatorOrderResponse,
+  language: 'en' | 'ru' = 'en',
+  appeal?: OperatorAppealResponse,
+) {
   const api = serveConsoleOrder(answer);
+  if (appeal !== undefined) {
+    api.on('GET', `/api/operator/orders/${ID}/appeal`, { json: appeal });
+    api.on('POST', `/api/operator/orders/${ID}/appeal/decision`, {
+      json: { success: true, status: 'REJECTED' },
+    });
+  }
   const app = renderApp(`/console/orders/${ID}`, { language });
   await settle();
   return { api, app };
@@ -452,7 +463,7 @@ describe('the forms', () => {
     });
   });
 
-  it('an order under appeal shows only the decision form; a refund of a buy asks for its details and sends them with the outcome', async () => {
+  it('an order under appeal shows a senior operator only the decision form; a refund of a buy asks for its details and sends them with the outcome', async () => {
     const appeal = {
       state: 'open',
       reason: 'payment_not_confirmed',
@@ -463,7 +474,12 @@ describe('the forms', () => {
       refundDetails: null,
       refundTxHash: null,
     } as const;
-    const { api } = await openOrder(view({ status: 'RECEIPT_UPLOADED', appeal }), 'en');
+    const { api } = await openOrder(view({ status: 'RECEIPT_UPLOADED', appeal }), 'en', {
+      appeal: { ...appeal, text: 'I paid at 12:03', evidence: [], decidedBy: null },
+      senior: true,
+      decisions: ['complete', 'refund', 'uphold'],
+    });
+    expect(screen.getByTestId('console-appeal-text').textContent).toContain('I paid at 12:03');
     expect(screen.queryByTestId('reject-form')).toBeNull();
     const select = document.querySelector<HTMLSelectElement>('select[name="decision"]');
     const options = [...(select?.options ?? [])].map((o) => o.textContent);
@@ -480,6 +496,31 @@ describe('the forms', () => {
       outcome: 'We returned your payment',
       expectedStatus: 'RECEIPT_UPLOADED',
     });
+  });
+
+  it('an order under appeal shows an operator who is not senior the appeal and that a senior operator decides it, with no form', async () => {
+    const appeal = {
+      state: 'open',
+      reason: 'rejected_wrongly',
+      openedAt: iso(FIXTURE_NOW),
+      decision: null,
+      outcome: null,
+      decidedAt: null,
+      refundDetails: null,
+      refundTxHash: null,
+    } as const;
+    await openOrder(view({ status: 'REJECTED', appeal }), 'ru', {
+      appeal: { ...appeal, text: 'Я оплатил', evidence: [], decidedBy: null },
+      senior: false,
+      decisions: ['refund', 'uphold'],
+    });
+    expect(screen.getByTestId('console-appeal').textContent).toContain(
+      'Апелляция: Заказ отклонён по ошибке',
+    );
+    expect(screen.getByTestId('console-appeal-senior').textContent).toBe(
+      'Апелляцию решает старший оператор.',
+    );
+    expect(screen.queryByTestId('appeal-decision-form')).toBeNull();
   });
 
   it('another operator acted first: told plainly with the status the order has now', async () => {
