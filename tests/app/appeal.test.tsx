@@ -1,0 +1,173 @@
+/**
+ * The customer's appeal, with the API and the clock faked: the form's own rules (a reason, at
+ * most APPEAL_EVIDENCE_MAX files, a new file named after the ticked ones), the offer on the order
+ * screens where the shared rule takes an appeal and not before, what is sent, a refusal said in
+ * the customer's language, and the appeal's state (under review, then decided) on the order's
+ * screens.
+ */
+import { fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { AppealView, ChatMessage, OrderDetails } from '../../src/shared/api';
+import { APPEAL_EVIDENCE_MAX } from '../../src/shared/schemas/appeals';
+import { appealBody, appealFormProblem } from '../../src/app/screens/order/appeal';
+import { iso, serveOrder } from '../helpers/order-fixtures';
+import { renderApp, settle, setUpScreenTests } from '../helpers/render-app';
+
+const NOW = Date.parse('2025-03-01T12:00:00.000Z');
+setUpScreenTests(NOW);
+const ID = '3f9c2a7b-61d4-4e0a-9b7c-2d5e8f1a0c34';
+
+const file = (id: number): ChatMessage => ({
+  id,
+  author: 'customer',
+  text: null,
+  attachment: { fileName: `receipt-${id}.png`, mimeType: 'image/png', sizeBytes: 100 },
+  createdAt: iso(NOW - 60_000),
+});
+
+const REJECTED: Partial<OrderDetails> = {
+  id: ID,
+  status: 'REJECTED',
+  rejectReasonCode: 'payment_not_received',
+};
+
+/** Serves the order, its chat (with `messages`) and the appeal's call answering `appeal`. */
+function serve(
+  fields: Partial<OrderDetails>,
+  messages: ChatMessage[] = [],
+  appeal: { status: number; json: unknown } = { status: 201, json: {} },
+) {
+  return serveOrder(
+    fields,
+    {},
+    {
+      routes: () => [
+        {
+          method: 'GET',
+          path: `/api/orders/${ID}/chat`,
+          reply: () => ({ json: { verificationCode: 'K7P3QX', messages } }),
+        },
+        { method: 'POST', path: `/api/orders/${ID}/appeal`, reply: () => appeal },
+      ],
+    },
+  );
+}
+
+const opened = (fields: Partial<AppealView> = {}): AppealView => ({
+  state: 'open',
+  reason: 'rejected_wrongly',
+  openedAt: iso(NOW - 60_000),
+  decision: null,
+  outcome: null,
+  decidedAt: null,
+  refundDetails: null,
+  refundTxHash: null,
+  ...fields,
+});
+
+describe('the appeal form’s rules', () => {
+  it('a form without a reason is not sent: "choose a reason"', () => {
+    expect(appealFormProblem({ reason: null, text: 'x', ticked: [], newFile: false })).toBe(
+      'chooseReason',
+    );
+  });
+
+  it(`at most ${APPEAL_EVIDENCE_MAX} files: a new one beyond the ticked ones counts`, () => {
+    const ticked = Array.from({ length: APPEAL_EVIDENCE_MAX }, (_, i) => i + 1);
+    expect(appealFormProblem({ reason: 'other', text: '', ticked, newFile: false })).toBeNull();
+    expect(appealFormProblem({ reason: 'other', text: '', ticked, newFile: true })).toBe(
+      'tooManyFiles',
+    );
+  });
+
+  it('a new file is named by its chat message id after the ticked ones', () => {
+    const fields = { reason: 'other', text: ' words ', ticked: [3, 5], newFile: true } as const;
+    expect(appealBody(fields, 9)).toEqual({ reason: 'other', text: 'words', evidence: [3, 5, 9] });
+    expect(appealBody({ ...fields, newFile: false }, null).evidence).toEqual([3, 5]);
+  });
+});
+
+describe('the appeal on the order screens', () => {
+  it('a rejected order offers an appeal on its details', async () => {
+    serve(REJECTED);
+    renderApp(`/order/${ID}/details`, { language: 'en' });
+    await settle();
+    expect(screen.getByTestId('open-appeal').textContent).toBe('Open an appeal');
+  });
+
+  it('a paid order before its deadline offers none (APPEAL_TOO_EARLY); past it, it does', async () => {
+    serve({ id: ID, status: 'RECEIPT_UPLOADED', expiresAt: iso(NOW + 60_000) });
+    const first = renderApp(`/order/${ID}/details`, { language: 'en' });
+    await settle();
+    expect(screen.queryByTestId('open-appeal')).toBeNull();
+    first.unmount();
+    serve({ id: ID, status: 'RECEIPT_UPLOADED', expiresAt: iso(NOW - 60_000) });
+    renderApp(`/order/${ID}/details`, { language: 'en' });
+    await settle();
+    expect(screen.getByTestId('open-appeal')).toBeTruthy();
+  });
+
+  it('an open appeal shows "under review" in Russian, and no offer', async () => {
+    serve({ ...REJECTED, appeal: opened() });
+    renderApp(`/order/${ID}/details`, { language: 'ru' });
+    await settle();
+    expect(screen.getByTestId('appeal-under-review').textContent).toContain('На рассмотрении');
+    expect(screen.queryByTestId('open-appeal')).toBeNull();
+  });
+
+  it('a decided appeal shows the decision’s wording and the senior operator’s words', async () => {
+    const appeal = opened({
+      state: 'decided',
+      decision: 'refund',
+      outcome: 'Returned to your card',
+      decidedAt: iso(NOW),
+    });
+    serve({ ...REJECTED, appeal });
+    renderApp(`/order/${ID}/details`, { language: 'en' });
+    await settle();
+    const note = screen.getByTestId('appeal-decided');
+    expect(note.textContent).toContain('A senior operator decided to return your money');
+    expect(screen.getByTestId('appeal-outcome').textContent).toBe(
+      'From the senior operator: Returned to your card',
+    );
+  });
+});
+
+describe('the appeal screen', () => {
+  it('sends nothing without a reason; then sends the reason, the words and the ticked file', async () => {
+    const { api } = serve(REJECTED, [file(4), { ...file(6), attachment: null, text: 'hi' }]);
+    renderApp(`/order/${ID}/appeal`, { language: 'en' });
+    await settle();
+    // Only messages with files are offered as evidence.
+    expect(document.querySelectorAll('[data-message]').length).toBe(1);
+    fireEvent.click(screen.getByTestId('appeal-submit'));
+    await settle();
+    expect(screen.getByTestId('appeal-reason-error').textContent).toBe('Choose a reason');
+    expect(api.callsTo('POST', `/api/orders/${ID}/appeal`)).toHaveLength(0);
+    fireEvent.click(screen.getByLabelText('The order was rejected wrongly'));
+    fireEvent.change(screen.getByTestId('appeal-text'), { target: { value: 'I paid in time' } });
+    fireEvent.click(screen.getByLabelText('receipt-4.png'));
+    fireEvent.click(screen.getByTestId('appeal-submit'));
+    await settle();
+    expect(api.callsTo('POST', `/api/orders/${ID}/appeal`)[0]?.body).toEqual({
+      reason: 'rejected_wrongly',
+      text: 'I paid in time',
+      evidence: [4],
+    });
+  });
+
+  it('a refusal is said in the customer’s language (APPEAL_EXISTS, in Russian)', async () => {
+    serve(REJECTED, [], {
+      status: 409,
+      json: { error: 'x', code: 'APPEAL_EXISTS' },
+    });
+    renderApp(`/order/${ID}/appeal`, { language: 'ru' });
+    await settle();
+    fireEvent.click(screen.getByLabelText('Другое'));
+    fireEvent.click(screen.getByTestId('appeal-submit'));
+    await settle();
+    expect(screen.getByTestId('appeal-error').textContent).toContain(
+      'По этому заказу уже есть апелляция.',
+    );
+  });
+});
