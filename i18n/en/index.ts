@@ -404,7 +404,7 @@ const en: Translation = {
       uphold: 'A senior operator upheld the rejection of the order.',
     },
     open: 'Open an appeal',
-    title: 'Appeal #{id}',
+    title: 'Appeal',
     intro:
       'A senior operator reviews the order and decides it. Say what went wrong and point to the files that show it.',
     reason: 'Reason',

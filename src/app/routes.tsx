@@ -9,7 +9,7 @@ import { Route, Switch } from 'wouter';
 import { LISTED_CURRENCIES, methodRoute } from '../shared/currencies';
 import { ORDER_SCREENS, orderScreenRoute, type OrderScreen } from '../shared/order-screens';
 import { ScreenLoading } from './components/loading';
-import { ORDER_APPEAL_ROUTE } from './components/order-appeal';
+import { ORDER_APPEAL_ROUTE } from './components/order-appeal-path';
 import { ORDER_CHAT_ROUTE } from './components/order-chat-button';
 import { Landing } from './screens/entry/landing';
 

@@ -10,13 +10,8 @@ import { appealRefusal } from '../../shared/appeals';
 import type { ErrorCode } from '../../shared/errors';
 import { useSeenOrder } from '../hooks/use-seen-order';
 import { useI18nContext } from '../i18n/language';
+import { orderAppealPath } from './order-appeal-path';
 import { NoteText } from './order-ended';
-
-/** The appeal screen's route pattern, for the router. */
-export const ORDER_APPEAL_ROUTE = '/order/:orderId/appeal';
-
-/** The route of an order's appeal screen. */
-export const orderAppealPath = (orderId: string) => `/order/${encodeURIComponent(orderId)}/appeal`;
 
 /** Why the customer may not open an appeal on the order as the status answer shows it, or null. */
 export function orderAppealRefusal(order: OrderDetails): ErrorCode | null {

@@ -440,7 +440,11 @@ function AppealDecisionForm({ action, view }: ConsoleOrderProps) {
     <form noValidate onSubmit={(e) => void submit(e)} data-testid="appeal-decision-form">
       <List>
         <Section header={LL.console.appealDecide()}>
-          <Select header={LL.console.appealDecision()} {...form.register('decision')}>
+          <Select
+            header={LL.console.appealDecision()}
+            aria-label={LL.console.appealDecision()}
+            {...form.register('decision')}
+          >
             {decisions.map((d) => (
               <option key={d} value={d}>
                 {LL.console.appealDecisions[d]()}

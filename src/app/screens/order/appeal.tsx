@@ -13,7 +13,6 @@ import { APPEAL_REASONS, type AppealReason } from '../../../shared/appeals';
 import { CHAT_TEXT_MAX_CHARS } from '../../../shared/limits';
 import { RECEIPT_ACCEPT } from '../../../shared/receipts';
 import { APPEAL_EVIDENCE_MAX, OpenAppealSchema } from '../../../shared/schemas/appeals';
-import { orderNumber } from '../../../shared/support-link';
 import { sendChatMessage } from '../../api/chat';
 import { fetchOrder, openAppeal } from '../../api/orders';
 import { failureText } from '../../components/failure-text';
@@ -312,10 +311,7 @@ export function AppealScreen({ orderId }: { readonly orderId: string }) {
     );
   } else body = <AppealForm orderId={orderId} onOpened={fetched.reload} />;
   return (
-    <Screen
-      testId="appeal"
-      header={{ title: LL.appeals.title({ id: orderNumber(orderId) }), back }}
-    >
+    <Screen testId="appeal" header={{ title: LL.appeals.title(), back }}>
       {body}
     </Screen>
   );
