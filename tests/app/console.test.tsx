@@ -7,6 +7,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { OrderDetails } from '../../src/shared/api';
+import type { AppealReason } from '../../src/shared/appeals';
 import type {
   IncomingDeposit,
   OperatorIncomingResponse,
@@ -97,6 +98,19 @@ function serveConsoleOrder(answer: OperatorOrderResponse): FakeApi {
     })),
   ]);
 }
+
+/** An open appeal as the status answer carries it. */
+const openAppeal = (reason: AppealReason) =>
+  ({
+    state: 'open',
+    reason,
+    openedAt: iso(FIXTURE_NOW),
+    decision: null,
+    outcome: null,
+    decidedAt: null,
+    refundDetails: null,
+    refundTxHash: null,
+  }) as const;
 
 async function openOrder(
   answer: OperatorOrderResponse,
@@ -464,16 +478,7 @@ describe('the forms', () => {
   });
 
   it('an order under appeal shows a senior operator only the decision form; a refund of a buy asks for its details and sends them with the outcome', async () => {
-    const appeal = {
-      state: 'open',
-      reason: 'payment_not_confirmed',
-      openedAt: iso(FIXTURE_NOW),
-      decision: null,
-      outcome: null,
-      decidedAt: null,
-      refundDetails: null,
-      refundTxHash: null,
-    } as const;
+    const appeal = openAppeal('payment_not_confirmed');
     const { api } = await openOrder(view({ status: 'RECEIPT_UPLOADED', appeal }), 'en', {
       appeal: { ...appeal, text: 'I paid at 12:03', evidence: [], decidedBy: null },
       senior: true,
@@ -499,16 +504,7 @@ describe('the forms', () => {
   });
 
   it('an order under appeal shows an operator who is not senior the appeal and that a senior operator decides it, with no form', async () => {
-    const appeal = {
-      state: 'open',
-      reason: 'rejected_wrongly',
-      openedAt: iso(FIXTURE_NOW),
-      decision: null,
-      outcome: null,
-      decidedAt: null,
-      refundDetails: null,
-      refundTxHash: null,
-    } as const;
+    const appeal = openAppeal('rejected_wrongly');
     await openOrder(view({ status: 'REJECTED', appeal }), 'ru', {
       appeal: { ...appeal, text: 'Я оплатил', evidence: [], decidedBy: null },
       senior: false,

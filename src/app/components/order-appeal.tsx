@@ -4,13 +4,13 @@
  * wording in the customer's language and the senior operator's own words.
  */
 import { Button } from '@telegram-apps/telegram-ui';
-import { useLocation } from 'wouter';
 import type { AppealView, OrderDetails } from '../../shared/api';
 import { appealRefusal } from '../../shared/appeals';
 import type { ErrorCode } from '../../shared/errors';
 import { useSeenOrder } from '../hooks/use-seen-order';
 import { useI18nContext } from '../i18n/language';
 import { orderAppealPath } from './order-appeal-path';
+import { useOpenFromHere } from './order-chat-button';
 import { NoteText } from './order-ended';
 
 /** Why the customer may not open an appeal on the order as the status answer shows it, or null. */
@@ -64,7 +64,7 @@ export function OrderAppeal({
   readonly mode: 'plain' | 'bezeled';
 }) {
   const { LL } = useI18nContext();
-  const [location, navigate] = useLocation();
+  const open = useOpenFromHere();
   const order = useSeenOrder(orderId);
   if (order === undefined) return null;
   if (order.appeal !== null) return <AppealNote appeal={order.appeal} />;
@@ -74,7 +74,7 @@ export function OrderAppeal({
       size="l"
       stretched
       mode={mode}
-      onClick={() => navigate(orderAppealPath(orderId), { state: { back: location } })}
+      onClick={() => open(orderAppealPath(orderId))}
       data-testid="open-appeal"
     >
       {LL.appeals.open()}

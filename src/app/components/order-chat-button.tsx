@@ -24,6 +24,12 @@ export function chatBackPath(): string {
   return '/my-orders';
 }
 
+/** Goes to an order's side screen (its chat, its appeal), whose back returns here. */
+export function useOpenFromHere(): (path: string) => void {
+  const [location, navigate] = useLocation();
+  return (path) => navigate(path, { state: { back: location } });
+}
+
 export function OrderChatButton({
   orderId,
   mode,
@@ -32,14 +38,14 @@ export function OrderChatButton({
   readonly mode: 'plain' | 'bezeled';
 }) {
   const { LL } = useI18nContext();
-  const [location, navigate] = useLocation();
+  const open = useOpenFromHere();
   const unread = useChatUnread(orderId) ?? 0;
   return (
     <Button
       size="l"
       stretched
       mode={mode}
-      onClick={() => navigate(orderChatPath(orderId), { state: { back: location } })}
+      onClick={() => open(orderChatPath(orderId))}
       data-testid="order-chat"
       data-unread={unread}
     >

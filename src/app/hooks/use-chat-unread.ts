@@ -4,24 +4,16 @@
  * it to zero once its read has marked the messages read, so a screen the customer returns to does
  * not show a count they have just read while its own poll catches up.
  */
-import { useSyncExternalStore } from 'react';
+import { keyedStore } from './keyed-store';
 
-const counts = new Map<string, number>();
-const listeners = new Set<() => void>();
+const counts = keyedStore<number>();
 
 /** What an answer said of the order's unread messages (the status answer, or a chat just read). */
 export function noteUnread(orderId: string, count: number): void {
-  if (counts.get(orderId) === count) return;
-  counts.set(orderId, count);
-  for (const listener of listeners) listener();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  counts.note(orderId, count);
 }
 
 /** The order's unread messages as last seen; undefined until an answer has said. */
 export function useChatUnread(orderId: string): number | undefined {
-  return useSyncExternalStore(subscribe, () => counts.get(orderId));
+  return counts.useValue(orderId);
 }

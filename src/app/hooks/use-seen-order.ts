@@ -3,25 +3,17 @@
  * beside help (the appeal's offer or its state): they read the screen's answer rather than ask
  * the server again.
  */
-import { useSyncExternalStore } from 'react';
 import type { OrderDetails } from '../../shared/api';
+import { keyedStore } from './keyed-store';
 
-const orders = new Map<string, OrderDetails>();
-const listeners = new Set<() => void>();
+const orders = keyedStore<OrderDetails>();
 
 /** What the status answer said of the order. */
 export function noteOrder(order: OrderDetails): void {
-  if (orders.get(order.id) === order) return;
-  orders.set(order.id, order);
-  for (const listener of listeners) listener();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  orders.note(order.id, order);
 }
 
 /** The order as last seen; undefined until a screen's answer has said. */
 export function useSeenOrder(orderId: string): OrderDetails | undefined {
-  return useSyncExternalStore(subscribe, () => orders.get(orderId));
+  return orders.useValue(orderId);
 }

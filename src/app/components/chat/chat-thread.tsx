@@ -8,7 +8,7 @@
 import { Button } from '@telegram-apps/telegram-ui';
 import { useEffect, useRef, useState } from 'react';
 import { CHAT_TEXT_MAX_CHARS } from '../../../shared/limits';
-import { RECEIPT_ACCEPT } from '../../../shared/receipts';
+import { FilePickerInput } from '../file-picker-input';
 import { fetchChatAttachment, type ChatMessageOf, type ChatSide } from '../../api/chat';
 import { useDateTime } from '../../hooks/use-date-time';
 import { useDownloadedFile } from '../../hooks/use-downloaded-file';
@@ -189,16 +189,7 @@ function Composer<S extends ChatSide>({
         dir="auto"
         data-testid="chat-field"
       />
-      <input
-        ref={input}
-        type="file"
-        accept={RECEIPT_ACCEPT}
-        className="visually-hidden"
-        tabIndex={-1}
-        aria-hidden="true"
-        data-testid="chat-file-input"
-        onChange={(event) => void choose(event.target.files?.[0])}
-      />
+      <FilePickerInput inputRef={input} choose={choose} testId="chat-file-input" />
       {picked !== null && (
         <p className="chat__picked" data-testid="chat-picked">
           <span className="chat__picked-name">{picked.file.name}</span>

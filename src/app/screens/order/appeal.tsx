@@ -11,7 +11,7 @@ import * as v from 'valibot';
 import type { ChatMessage } from '../../../shared/api';
 import { APPEAL_REASONS, type AppealReason } from '../../../shared/appeals';
 import { CHAT_TEXT_MAX_CHARS } from '../../../shared/limits';
-import { RECEIPT_ACCEPT } from '../../../shared/receipts';
+import { FilePickerInput } from '../../components/file-picker-input';
 import { APPEAL_EVIDENCE_MAX, OpenAppealSchema } from '../../../shared/schemas/appeals';
 import { sendChatMessage } from '../../api/chat';
 import { fetchOrder, openAppeal } from '../../api/orders';
@@ -192,16 +192,7 @@ function EvidenceSection({
           {message.attachment.fileName}
         </Cell>
       ))}
-      <input
-        ref={input}
-        type="file"
-        accept={RECEIPT_ACCEPT}
-        className="visually-hidden"
-        tabIndex={-1}
-        aria-hidden="true"
-        data-testid="appeal-file-input"
-        onChange={(event) => void choose(event.target.files?.[0])}
-      />
+      <FilePickerInput inputRef={input} choose={choose} testId="appeal-file-input" />
       {picked === null ? (
         <Cell onClick={() => input.current?.click()} data-testid="appeal-attach">
           <span className="copy-hint">{LL.appeals.attach()}</span>

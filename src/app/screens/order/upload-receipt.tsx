@@ -5,7 +5,7 @@
  */
 import { Button, Placeholder, Text } from '@telegram-apps/telegram-ui';
 import { useEffect, useMemo } from 'react';
-import { RECEIPT_ACCEPT } from '../../../shared/receipts';
+import { FilePickerInput } from '../../components/file-picker-input';
 import { uploadReceipt } from '../../api/orders';
 import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
@@ -48,18 +48,7 @@ export function UploadReceipt({ orderId }: { readonly orderId: string }) {
       header={{ title: LL.uploadReceipt.headerTitle(), back: '/my-orders' }}
     >
       <>
-        <input
-          ref={input}
-          type="file"
-          accept={RECEIPT_ACCEPT}
-          className="visually-hidden"
-          // Opened by the prompt's button, which names it: hidden from screen readers and Tab so
-          // the one control is met once.
-          aria-hidden="true"
-          tabIndex={-1}
-          data-testid="receipt-input"
-          onChange={(event) => void choose(event.target.files?.[0])}
-        />
+        <FilePickerInput inputRef={input} choose={choose} testId="receipt-input" />
         {picked === null ? (
           <ReceiptPrompt onChoose={() => input.current?.click()} />
         ) : (
