@@ -5,7 +5,8 @@
  * that file, and reads "under review" on the order; the console shows the appeal with its
  * evidence and a senior operator refunds it with an outcome text; the customer reads the
  * decision in their language. In Russian and in English; screenshots of the form, the
- * under-review note and the decision at 360 and 390 px (appeal-<what>-<language>-<width>).
+ * under-review note and the decision at 360 and 390 px (appeal-<what>-<language>-<width>), and
+ * of the console's appeal (appeal-console-<language>).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -98,6 +99,7 @@ describe('the appeal', () => {
           words.text,
         );
         await console.getByTestId('console-appeal-evidence').getByRole('link').waitFor();
+        await screenshot(console, `appeal-console-${language}`);
         await console.locator('select[name="decision"]').selectOption('refund');
         await console.locator('[name="refundDetails"]').fill('Card 2200 •• 6781, refund 4417');
         await console.locator('[name="outcome"]').fill(words.outcome);
