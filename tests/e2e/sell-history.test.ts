@@ -179,7 +179,7 @@ describe('order history', () => {
         await onScreen(page, 'my-orders');
         await page.locator('[data-order-id]').first().waitFor();
         expect(await page.locator('[data-order-id]').count()).toBe(20);
-        await page.getByText('Сегодня').waitFor();
+        await page.getByText('Сегодня', { exact: true }).waitFor();
         await screenshot(page, 'my-orders-all-ru-light');
         await page.getByTestId('load-more').click();
         await expect.poll(() => page.locator('[data-order-id]').count()).toBe(26);
