@@ -420,6 +420,7 @@ const en: Translation = {
     underReview: 'Under review',
     underReviewText:
       'A senior operator decides this order. Its deadline is held until then. Add anything in the order’s chat.',
+    underReviewEndedText: 'A senior operator decides this order. Add anything in the order’s chat.',
     decided: 'Appeal decided',
     outcome: 'From the senior operator: {text}',
   },

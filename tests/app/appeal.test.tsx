@@ -111,7 +111,10 @@ describe('the appeal on the order screens', () => {
     serve({ ...REJECTED, appeal: opened() });
     renderApp(`/order/${ID}/details`, { language: 'ru' });
     await settle();
-    expect(screen.getByTestId('appeal-under-review').textContent).toContain('На рассмотрении');
+    const note = screen.getByTestId('appeal-under-review').textContent;
+    expect(note).toContain('На рассмотрении');
+    // A rejected order has no deadline to hold: the note does not speak of one.
+    expect(note).not.toContain('срок');
     expect(screen.queryByTestId('open-appeal')).toBeNull();
   });
 

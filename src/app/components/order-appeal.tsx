@@ -6,6 +6,7 @@
 import { Button } from '@telegram-apps/telegram-ui';
 import type { AppealView, OrderDetails } from '../../shared/api';
 import { appealRefusal } from '../../shared/appeals';
+import { isFinalStatus, type OrderStatus } from '../../shared/order-status';
 import type { ErrorCode } from '../../shared/errors';
 import { useSeenOrder } from '../hooks/use-seen-order';
 import { useI18nContext } from '../i18n/language';
@@ -28,13 +29,25 @@ export function orderAppealRefusal(order: OrderDetails): ErrorCode | null {
   );
 }
 
-/** The appeal's state: under review, or its decision with the senior operator's words. */
-export function AppealNote({ appeal }: { readonly appeal: AppealView }) {
+/**
+ * The appeal's state: under review (an order still open is told its deadline is held; an ended
+ * one has none), or its decision with the senior operator's words.
+ */
+export function AppealNote({
+  appeal,
+  status,
+}: {
+  readonly appeal: AppealView;
+  readonly status: OrderStatus;
+}) {
   const { LL } = useI18nContext();
   if (appeal.state === 'open' || appeal.decision === null) {
+    const text = isFinalStatus(status)
+      ? LL.appeals.underReviewEndedText()
+      : LL.appeals.underReviewText();
     return (
       <div className="warning-box" role="note" data-testid="appeal-under-review">
-        <NoteText heading={LL.appeals.underReview()} text={LL.appeals.underReviewText()} />
+        <NoteText heading={LL.appeals.underReview()} text={text} />
       </div>
     );
   }
@@ -67,7 +80,7 @@ export function OrderAppeal({
   const open = useOpenFromHere();
   const order = useSeenOrder(orderId);
   if (order === undefined) return null;
-  if (order.appeal !== null) return <AppealNote appeal={order.appeal} />;
+  if (order.appeal !== null) return <AppealNote appeal={order.appeal} status={order.status} />;
   if (orderAppealRefusal(order) !== null) return null;
   return (
     <Button

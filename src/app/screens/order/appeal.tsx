@@ -291,7 +291,7 @@ export function AppealScreen({ orderId }: { readonly orderId: string }) {
   else if (order.appeal !== null) {
     body = (
       <div className="screen__actions">
-        <AppealNote appeal={order.appeal} />
+        <AppealNote appeal={order.appeal} status={order.status} />
       </div>
     );
   } else if (refusal !== null) {
