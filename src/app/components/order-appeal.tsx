@@ -3,7 +3,7 @@
  * open it; once open, what happens next ("under review"); once decided, the decision's standard
  * wording in the customer's language and the senior operator's own words.
  */
-import { Button } from '@telegram-apps/telegram-ui';
+import { ScreenButton } from './screen-action-button';
 import type { AppealView, OrderDetails } from '../../shared/api';
 import { appealRefusal } from '../../shared/appeals';
 import { isFinalStatus, type OrderStatus } from '../../shared/order-status';
@@ -11,8 +11,8 @@ import type { ErrorCode } from '../../shared/errors';
 import { useSeenOrder } from '../hooks/use-seen-order';
 import { useI18nContext } from '../i18n/language';
 import { orderAppealPath } from './order-appeal-path';
-import { useOpenFromHere } from './order-chat-button';
-import { NoteText } from './order-ended';
+import { useOpenFromHere, type SideButtonProps } from './order-chat-button';
+import { NoteText } from './note-text';
 
 /** Why the customer may not open an appeal on the order as the status answer shows it, or null. */
 export function orderAppealRefusal(order: OrderDetails): ErrorCode | null {
@@ -69,13 +69,7 @@ export function AppealNote({
 }
 
 /** The order's appeal as its screen last saw the order: its note, or the way to open one. */
-export function OrderAppeal({
-  orderId,
-  mode,
-}: {
-  readonly orderId: string;
-  readonly mode: 'plain' | 'bezeled';
-}) {
+export function OrderAppeal({ orderId, mode }: SideButtonProps) {
   const { LL } = useI18nContext();
   const open = useOpenFromHere();
   const order = useSeenOrder(orderId);
@@ -83,14 +77,8 @@ export function OrderAppeal({
   if (order.appeal !== null) return <AppealNote appeal={order.appeal} status={order.status} />;
   if (orderAppealRefusal(order) !== null) return null;
   return (
-    <Button
-      size="l"
-      stretched
-      mode={mode}
-      onClick={() => open(orderAppealPath(orderId))}
-      data-testid="open-appeal"
-    >
+    <ScreenButton mode={mode} onClick={() => open(orderAppealPath(orderId))} testId="open-appeal">
       {LL.appeals.open()}
-    </Button>
+    </ScreenButton>
   );
 }

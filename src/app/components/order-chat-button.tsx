@@ -3,7 +3,7 @@
  * exchange's messages the customer has not read (as the order screen's last status answer said,
  * or zero once the chat was read). The chat's back goes to the screen it was opened from.
  */
-import { Button } from '@telegram-apps/telegram-ui';
+import { ScreenButton } from './screen-action-button';
 import { useLocation } from 'wouter';
 import { useChatUnread } from '../hooks/use-chat-unread';
 import { useI18nContext } from '../i18n/language';
@@ -30,23 +30,21 @@ export function useOpenFromHere(): (path: string) => void {
   return (path) => navigate(path, { state: { back: location } });
 }
 
-export function OrderChatButton({
-  orderId,
-  mode,
-}: {
+/** A button of an order screen's help row that opens one of the order's side screens. */
+export interface SideButtonProps {
   readonly orderId: string;
   readonly mode: 'plain' | 'bezeled';
-}) {
+}
+
+export function OrderChatButton({ orderId, mode }: SideButtonProps) {
   const { LL } = useI18nContext();
   const open = useOpenFromHere();
   const unread = useChatUnread(orderId) ?? 0;
   return (
-    <Button
-      size="l"
-      stretched
+    <ScreenButton
       mode={mode}
       onClick={() => open(orderChatPath(orderId))}
-      data-testid="order-chat"
+      testId="order-chat"
       data-unread={unread}
     >
       {unread > 0 ? (
@@ -62,6 +60,6 @@ export function OrderChatButton({
       ) : (
         LL.chat.open()
       )}
-    </Button>
+    </ScreenButton>
   );
 }

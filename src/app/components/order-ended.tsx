@@ -5,6 +5,7 @@
 import { moneyNote, type Ended } from '../../shared/order-ended';
 import { useI18nContext } from '../i18n/language';
 import { OrderSupportButton } from './order-support-button';
+import { NoteText } from './note-text';
 
 /**
  * Shown in place of what to pay or where to send once the countdown ran out, until the server's
@@ -16,21 +17,6 @@ export function TimeUpNotice({ order }: { readonly order: Ended }) {
     <div className="warning-box warning-box--danger" role="alert" data-testid="time-up">
       <NoteText heading={LL.orderEnded.timeUp()} text={moneyNote(order, LL)} />
     </div>
-  );
-}
-
-/**
- * A note's heading on its own line above its sentence: side by side they read as one broken
- * sentence ("Your money Do not pay…").
- */
-export function NoteText({ heading, text }: { readonly heading: string; readonly text: string }) {
-  return (
-    <>
-      <p className="warning-box__heading">
-        <strong>{heading}</strong>
-      </p>
-      <p className="warning-box__text">{text}</p>
-    </>
   );
 }
 

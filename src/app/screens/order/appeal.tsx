@@ -6,6 +6,7 @@
  * screen does; where the rule takes none, it says why.
  */
 import { Button, Cell, Checkbox, List, Radio, Section, Textarea } from '@telegram-apps/telegram-ui';
+import { ScreenButton } from '../../components/screen-action-button';
 import { useState } from 'react';
 import * as v from 'valibot';
 import type { ChatMessage } from '../../../shared/api';
@@ -267,9 +268,9 @@ function AppealForm({
             {failureText(form.failure, LL, LL.appeals.sendError(), language)}
           </p>
         )}
-        <Button size="l" stretched type="submit" loading={form.busy} data-testid="appeal-submit">
+        <ScreenButton type="submit" loading={form.busy} testId="appeal-submit">
           {LL.appeals.submit()}
-        </Button>
+        </ScreenButton>
       </div>
     </form>
   );

@@ -13,7 +13,7 @@ import { STATUS_LABEL_KEYS } from '../../../shared/order-status';
 import { CopyRow } from '../../components/copy-row';
 import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../components/order-amounts';
-import { NoteText } from '../../components/order-ended';
+import { NoteText } from '../../components/note-text';
 import { moneyNote, rejectReasonText } from '../../../shared/order-ended';
 import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { OrderSupportButton } from '../../components/order-support-button';
