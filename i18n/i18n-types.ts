@@ -2041,6 +2041,10 @@ export type NamespaceBotTranslation = {
 		 */
 		openOrder: string
 		/**
+		 * О​т​к​р​ы​т​ь​ ​ч​а​т​ ​з​а​к​а​з​а
+		 */
+		openChat: string
+		/**
 		 * О​т​к​р​ы​т​ь​ ​в​ ​к​о​н​с​о​л​и
 		 */
 		openConsole: string
@@ -5063,6 +5067,10 @@ export type TranslationFunctions = {
 			 * Открыть заказ
 			 */
 			openOrder: () => LocalizedString
+			/**
+			 * Открыть чат заказа
+			 */
+			openChat: () => LocalizedString
 			/**
 			 * Открыть в консоли
 			 */

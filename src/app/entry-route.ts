@@ -1,17 +1,18 @@
 /**
  * Where the app opens (spec section 2, landing, second reading). When it starts at `/` with a
- * language already stored, it goes on by itself: to the deep-linked order (`order_<id>` start
- * parameter, kept in session storage) or, for an operator's link from the bot's alert
- * (`console_<id>`), to that order in the console (`console`, from a flood's summary: the queue); else to My orders when there are active orders, else to
- * the currencies. Decided once at start-up, so coming back to `/` later shows the landing.
+ * language already stored, it goes on by itself: where a kept link leads (an order's chat from the
+ * bot's button under an operator's message, the console from an operators' alert: storage.ts's
+ * linkRoute), or to the deep-linked order (`order_<id>` start parameter, kept in session storage);
+ * else to My orders when there are active orders, else to the currencies. Decided once at
+ * start-up, so coming back to `/` later shows the landing.
  */
 import { fetchActiveOrders } from './api/orders';
-import { getStoredLanguage, takeConsoleLinkRoute, takeDeepLinkOrderId } from './storage';
+import { getStoredLanguage, takeDeepLinkOrderId, takeLinkRoute } from './storage';
 
 export async function entryRoute(pathname: string): Promise<string | null> {
   if (pathname !== '/' || getStoredLanguage() === null) return null;
-  const consoleRoute = takeConsoleLinkRoute();
-  if (consoleRoute !== null) return consoleRoute;
+  const linked = takeLinkRoute();
+  if (linked !== null) return linked;
   const orderId = takeDeepLinkOrderId();
   if (orderId !== null) return `/my-orders?orderId=${encodeURIComponent(orderId)}`;
   try {

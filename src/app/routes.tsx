@@ -9,8 +9,7 @@ import { Route, Switch } from 'wouter';
 import { LISTED_CURRENCIES, methodRoute } from '../shared/currencies';
 import { ORDER_SCREENS, orderScreenRoute, type OrderScreen } from '../shared/order-screens';
 import { ScreenLoading } from './components/loading';
-import { ORDER_APPEAL_ROUTE } from './components/order-appeal-path';
-import { ORDER_CHAT_ROUTE } from './components/order-chat-button';
+import { ORDER_APPEAL_ROUTE, ORDER_CHAT_ROUTE } from './order-side-paths';
 import { Landing } from './screens/entry/landing';
 
 /** A screen loaded on demand. Once its chunk is in, it renders at once, with no fallback. */

@@ -5,14 +5,14 @@
  * hold junk; every read is defensive.
  */
 import {
-  CONSOLE_QUEUE_START_PARAM,
-  consoleOrderIdFromStartParam,
   isDemoBrowserId,
   isLanguage,
   orderIdFromStartParam,
+  startLink,
   type Language,
 } from '../shared/api';
 import { CURRENCIES, isListedCurrency, type ListedCurrency } from '../shared/currencies';
+import { orderChatPath } from './order-side-paths';
 
 const LANGUAGE_KEY = 'selectedLanguage';
 /** Demo mode only: this browser's own demo customer. */
@@ -20,10 +20,10 @@ const DEMO_BROWSER_KEY = 'demoBrowserId';
 const CURRENCY_KEY = 'selectedCurrency';
 const DEEP_LINK_KEY = 'deepLinkOrderId';
 /**
- * An operator's link from the bot's alert: the console's route it opens, the order of a
- * `console_<id>` or the queue of a flood's summary (`console`).
+ * The start parameter of any other link the app opens at once (linkRoute), kept until the start-up
+ * takes it.
  */
-const CONSOLE_LINK_KEY = 'deepLinkConsoleRoute';
+const LINK_KEY = 'deepLinkStartParam';
 
 export interface SelectedCurrency {
   readonly code: ListedCurrency;
@@ -79,19 +79,30 @@ export function setSelectedCurrency(code: ListedCurrency): void {
   write(sessionStorage, CURRENCY_KEY, JSON.stringify(value));
 }
 
-/** Keeps the order id of an `order_<id>` start parameter for the landing to act on. */
+/**
+ * The route a start parameter other than `order_<id>` opens, or null for none: an order's chat
+ * (`chat_<id>`, the bot's button under an operator's message), and for an operator's link from the
+ * bot's alert the order in the console (`console_<id>`) or the queue (`console`, a flood's summary).
+ */
+function linkRoute(startParam: string | null | undefined): string | null {
+  const link = startLink(startParam);
+  switch (link?.opens) {
+    case 'queue':
+      return '/console';
+    case 'console':
+      return `/console/orders/${encodeURIComponent(link.orderId)}`;
+    case 'chat':
+      return orderChatPath(link.orderId);
+    default:
+      return null;
+  }
+}
+
+/** Keeps a start parameter for the start-up to act on: the order id of `order_<id>`, or the link. */
 export function rememberDeepLink(startParam: string | undefined): void {
   const orderId = orderIdFromStartParam(startParam);
   if (orderId !== undefined) write(sessionStorage, DEEP_LINK_KEY, orderId);
-  const consoleOrderId = consoleOrderIdFromStartParam(startParam);
-  if (consoleOrderId !== undefined) {
-    write(
-      sessionStorage,
-      CONSOLE_LINK_KEY,
-      `/console/orders/${encodeURIComponent(consoleOrderId)}`,
-    );
-  }
-  if (startParam === CONSOLE_QUEUE_START_PARAM) write(sessionStorage, CONSOLE_LINK_KEY, '/console');
+  if (linkRoute(startParam) !== null) write(sessionStorage, LINK_KEY, startParam ?? null);
 }
 
 function take(key: string): string | null {
@@ -105,10 +116,9 @@ export function takeDeepLinkOrderId(): string | null {
   return take(DEEP_LINK_KEY);
 }
 
-/** The console route an operator's link opens, handed out once like the customer's. */
-export function takeConsoleLinkRoute(): string | null {
-  const route = take(CONSOLE_LINK_KEY);
-  return route === '/console' || route?.startsWith('/console/orders/') === true ? route : null;
+/** The route a kept link opens (linkRoute), handed out once like the order id. */
+export function takeLinkRoute(): string | null {
+  return linkRoute(take(LINK_KEY));
 }
 
 /**

@@ -115,6 +115,12 @@ export function isDemoBrowserId(value: unknown): value is string {
 /** The Telegram start parameter that opens an order: `order_<id>` (spec section 2, landing). */
 export const ORDER_START_PARAM_PREFIX = 'order_';
 
+/**
+ * The start parameter that opens an order's chat: `chat_<id>`, the bot's button under an
+ * operator's message in the order's chat.
+ */
+export const CHAT_START_PARAM_PREFIX = 'chat_';
+
 /** The start parameter that opens an order in the operators' console: `console_<id>`. */
 export const CONSOLE_START_PARAM_PREFIX = 'console_';
 
@@ -135,11 +141,25 @@ export function orderIdFromStartParam(startParam: string | undefined | null): st
   return idFromStartParam(startParam, ORDER_START_PARAM_PREFIX);
 }
 
-/** The order id of a start parameter `console_<id>`, or undefined for any other parameter. */
-export function consoleOrderIdFromStartParam(
-  startParam: string | undefined | null,
-): string | undefined {
-  return idFromStartParam(startParam, CONSOLE_START_PARAM_PREFIX);
+/** What a start parameter opens: an order, its chat, an order in the console, the console's queue. */
+export type StartLink =
+  | { readonly opens: 'order' | 'chat' | 'console'; readonly orderId: string }
+  | { readonly opens: 'queue' };
+
+const START_PARAM_PREFIXES = [
+  ['order', ORDER_START_PARAM_PREFIX],
+  ['chat', CHAT_START_PARAM_PREFIX],
+  ['console', CONSOLE_START_PARAM_PREFIX],
+] as const;
+
+/** What a start parameter opens, or undefined for one the app does not know (opened plainly). */
+export function startLink(startParam: string | undefined | null): StartLink | undefined {
+  if (startParam === CONSOLE_QUEUE_START_PARAM) return { opens: 'queue' };
+  for (const [opens, prefix] of START_PARAM_PREFIXES) {
+    const orderId = idFromStartParam(startParam, prefix);
+    if (orderId !== undefined) return { opens, orderId };
+  }
+  return undefined;
 }
 
 /**

@@ -49,6 +49,22 @@ describe('where the app opens (spec section 2, landing, second reading)', () => 
     expect(await entryRoute('/')).toBe('/currencies');
   });
 
+  it("opens an order's chat from the bot's button under an operator's message (chat_<id>), once", async () => {
+    localStorage.setItem('selectedLanguage', 'en');
+    rememberDeepLink('chat_3f9c2a7b-61d4-4e0a-9b7c-2d5e8f1a0c34');
+    const fetchMock = answerActiveOrders([]);
+    expect(await entryRoute('/')).toBe('/order/3f9c2a7b-61d4-4e0a-9b7c-2d5e8f1a0c34/chat');
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(await entryRoute('/')).toBe('/currencies');
+  });
+
+  it('a kept link that is not one the app opens (storage holds junk) is ignored', async () => {
+    localStorage.setItem('selectedLanguage', 'en');
+    sessionStorage.setItem('deepLinkStartParam', 'chat_../../console');
+    answerActiveOrders([]);
+    expect(await entryRoute('/')).toBe('/currencies');
+  });
+
   it("opens the console's queue from the button of a flood's summary (start parameter console)", async () => {
     localStorage.setItem('selectedLanguage', 'ru');
     rememberDeepLink('console');

@@ -241,6 +241,24 @@ describe('returning customers (the landing, second reading)', () => {
     }
   });
 
+  it("a start parameter chat_<id> (the bot's button under an operator's message) opens that order's chat; back opens the order", async () => {
+    const s = await startServer();
+    try {
+      const id = await insertOrder(s.database.db, DEMO_CUSTOMER, { status: 'REQUISITES_READY' });
+      await withPhone(e2e.browser, { storedLanguage: 'en' }, async (page) => {
+        await page.goto(`${s.url}/?startapp=chat_${id}`);
+        await onScreen(page, 'chat');
+        expect(pathOf(page)).toBe(`/order/${id}/chat`);
+        expect(await session(page, 'deepLinkStartParam')).toBeNull();
+        await page.getByRole('button', { name: 'Back', exact: true }).click();
+        await onScreen(page, 'payment');
+        expect(pathOf(page)).toBe(`/order/${id}/payment`);
+      });
+    } finally {
+      await s.close();
+    }
+  });
+
   it('with active orders the app opens /my-orders; without, /currencies', async () => {
     const s = await startServer();
     try {

@@ -392,7 +392,10 @@ describe('the other side is told, through the outbox, with the verification code
     expect(text).toContain('Пришлите, пожалуйста, чек &lt;b&gt;целиком&lt;/b&gt;');
     expect(text).toContain('📎 File: how-to.png');
     expect(text).toMatch(/never asks you to pay outside the order’s own details/);
-    expect(buttons.map((b) => b.url)).toEqual([`https://t.me/exchange_bot?startapp=order_${id}`]);
+    // The button opens the chat, to answer where the message was written, in the customer's language.
+    expect(buttons).toEqual([
+      { text: "Open the order's chat", url: `https://t.me/exchange_bot?startapp=chat_${id}` },
+    ]);
   });
 
   it("a customer's message reaches the operators' chat: the text, the code and who wrote, a button to the console", async () => {

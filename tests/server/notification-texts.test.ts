@@ -88,7 +88,12 @@ describe.each(LANGUAGES)('every message in %s', (language) => {
           ? `🔐 Код проверки заказа: <b>${CODE}</b>`
           : `🔐 Order verification code: <b>${CODE}</b>`,
       );
-      const param = isCustomerNotice(kind) ? `order_${ORDER_ID}` : `console_${ORDER_ID}`;
+      // An operator's chat message opens the chat; any other customer's message, the order.
+      const param = !isCustomerNotice(kind)
+        ? `console_${ORDER_ID}`
+        : kind === 'operator_message'
+          ? `chat_${ORDER_ID}`
+          : `order_${ORDER_ID}`;
       expect(message.buttons[0]?.url).toBe(`https://t.me/exchange_bot?startapp=${param}`);
     },
   );

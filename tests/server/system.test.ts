@@ -107,19 +107,23 @@ describe('in demo mode (no BOT_TOKEN)', () => {
     expect([await listed(first), await listed(second)]).toEqual([1, 0]);
   });
 
-  it('signs an order_<id> start parameter into the demo init data, and drops any other', async () => {
-    const withOrder = await t.app.inject({
-      method: 'GET',
-      url: `${API_PATHS.demoSession}?startParam=order_3f1c2a7e-8d4b-4c1a-9e2f-0a1b2c3d4e5f`,
-    });
-    expect(parse(withOrder.json<{ initData: string }>().initData).start_param).toBe(
-      'order_3f1c2a7e-8d4b-4c1a-9e2f-0a1b2c3d4e5f',
-    );
-    const junk = await t.app.inject({
-      method: 'GET',
-      url: `${API_PATHS.demoSession}?startParam=${encodeURIComponent('<script>')}`,
-    });
-    expect(parse(junk.json<{ initData: string }>().initData).start_param).toBeUndefined();
+  it('signs every start parameter the app opens (order_, chat_, console_, console) into the demo init data, and drops any other', async () => {
+    const signed = async (startParam: string) =>
+      parse(
+        (
+          await t.app.inject({
+            method: 'GET',
+            url: `${API_PATHS.demoSession}?startParam=${encodeURIComponent(startParam)}`,
+          })
+        ).json<{ initData: string }>().initData,
+      ).start_param;
+    const id = '3f1c2a7e-8d4b-4c1a-9e2f-0a1b2c3d4e5f';
+    for (const known of [`order_${id}`, `chat_${id}`, `console_${id}`, 'console']) {
+      expect(await signed(known)).toBe(known);
+    }
+    for (const junk of ['<script>', 'chat_../x', 'promo_42']) {
+      expect(await signed(junk)).toBeUndefined();
+    }
   });
 
   it('answers an unknown API path with 404 NOT_FOUND as JSON', async () => {

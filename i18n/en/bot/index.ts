@@ -14,6 +14,7 @@ const en_bot: NamespaceBotTranslation = {
   },
   buttons: {
     openOrder: 'Open the order',
+    openChat: "Open the order's chat",
     openConsole: 'Open in the console',
     openQueue: 'Open the queue',
     support: 'Contact support',

@@ -18,6 +18,7 @@ const ru_bot: BaseTranslation = {
   },
   buttons: {
     openOrder: 'Открыть заказ',
+    openChat: 'Открыть чат заказа',
     openConsole: 'Открыть в консоли',
     openQueue: 'Открыть очередь',
     support: 'Написать в поддержку',

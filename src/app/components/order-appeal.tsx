@@ -10,7 +10,7 @@ import { isFinalStatus, type OrderStatus } from '../../shared/order-status';
 import type { ErrorCode } from '../../shared/errors';
 import { useSeenOrder } from '../hooks/use-seen-order';
 import { useI18nContext } from '../i18n/language';
-import { orderAppealPath } from './order-appeal-path';
+import { orderAppealPath } from '../order-side-paths';
 import { useOpenFromHere, type SideButtonProps } from './order-chat-button';
 import { NoteText } from './note-text';
 

@@ -7,21 +7,19 @@ import { ScreenButton } from './screen-action-button';
 import { useLocation } from 'wouter';
 import { useChatUnread } from '../hooks/use-chat-unread';
 import { useI18nContext } from '../i18n/language';
+import { orderChatPath } from '../order-side-paths';
 
-/** The chat's route pattern, for the router. */
-export const ORDER_CHAT_ROUTE = '/order/:orderId/chat';
-
-/** The route of an order's chat. */
-export const orderChatPath = (orderId: string) => `/order/${encodeURIComponent(orderId)}/chat`;
-
-/** Where the chat's back goes: the screen that opened it, else the orders. */
-export function chatBackPath(): string {
+/**
+ * Where a side screen's back goes: the screen that opened it, else (opened by a link) the order's
+ * own screen, which My orders picks by the history-card table.
+ */
+export function chatBackPath(orderId: string): string {
   const state: unknown = window.history.state;
   if (typeof state === 'object' && state !== null && 'back' in state) {
     const { back } = state;
     if (typeof back === 'string' && back.startsWith('/')) return back;
   }
-  return '/my-orders';
+  return `/my-orders?orderId=${encodeURIComponent(orderId)}`;
 }
 
 /** Goes to an order's side screen (its chat, its appeal), whose back returns here. */

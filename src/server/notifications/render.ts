@@ -7,6 +7,7 @@ import type { TranslationFunctions } from '../../../i18n/i18n-types';
 import {
   CONSOLE_QUEUE_START_PARAM,
   CONSOLE_START_PARAM_PREFIX,
+  CHAT_START_PARAM_PREFIX,
   ORDER_START_PARAM_PREFIX,
   startAppLink,
   type Language,
@@ -384,15 +385,13 @@ function buttons(
           },
         ];
   }
+  // An operator's message opens the chat it was written in, to answer there; any other, the order.
+  const [label, prefix] =
+    kind === 'operator_message'
+      ? [LL.bot.buttons.openChat(), CHAT_START_PARAM_PREFIX]
+      : [LL.bot.buttons.openOrder(), ORDER_START_PARAM_PREFIX];
   const open =
-    bot === undefined
-      ? []
-      : [
-          {
-            text: LL.bot.buttons.openOrder(),
-            url: startAppLink(bot, `${ORDER_START_PARAM_PREFIX}${facts.orderId}`),
-          },
-        ];
+    bot === undefined ? [] : [{ text: label, url: startAppLink(bot, `${prefix}${facts.orderId}`) }];
   // An order that ended badly may need a person: the support chat, with the order named.
   const support =
     kind === 'rejected' || kind === 'cancelled'

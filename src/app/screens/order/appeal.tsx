@@ -278,7 +278,7 @@ function AppealForm({
 
 export function AppealScreen({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
-  const back = chatBackPath();
+  const back = chatBackPath(orderId);
   const fetched = useFetchState(orderId, (signal) => fetchOrder(orderId, signal), {
     onData: noteOrder,
   });

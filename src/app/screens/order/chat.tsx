@@ -23,7 +23,7 @@ export function OrderChatScreen({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
   const onRead = useCallback(() => noteUnread(orderId, 0), [orderId]);
   const chat = useOrderChat('customer', orderId, { pollMs: CHAT_POLL_MS, onRead });
-  const back = chatBackPath();
+  const back = chatBackPath(orderId);
   if (chat.notFound) return <OrderNotFoundScreen testId="chat" orderId={orderId} back={back} />;
   return (
     <Screen testId="chat" header={{ title: LL.chat.title({ id: orderNumber(orderId) }), back }}>

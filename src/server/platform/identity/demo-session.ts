@@ -5,12 +5,7 @@
  * demo never see or block each other's orders.
  */
 import { createHash } from 'node:crypto';
-import {
-  consoleOrderIdFromStartParam,
-  isDemoBrowserId,
-  orderIdFromStartParam,
-  type DemoSessionResponse,
-} from '../../../shared/api';
+import { isDemoBrowserId, startLink, type DemoSessionResponse } from '../../../shared/api';
 import { isDemoMode } from '../config/config';
 import type { ServerContext } from '../context';
 import { AppError } from '../errors';
@@ -54,11 +49,7 @@ export function demoSession(
   if (!isDemoMode(ctx.config)) throw new AppError('DEMO_DISABLED');
   // Only a well-formed deep link is passed on; anything else opens the app plainly.
   const startParam =
-    typeof requested === 'string' &&
-    (orderIdFromStartParam(requested) !== undefined ||
-      consoleOrderIdFromStartParam(requested) !== undefined)
-      ? requested
-      : undefined;
+    typeof requested === 'string' && startLink(requested) !== undefined ? requested : undefined;
   return {
     initData: signInitData(DEMO_BOT_TOKEN, demoCustomer(browser), {
       ...(startParam === undefined ? {} : { startParam }),
