@@ -1454,6 +1454,18 @@ type RootTranslation = {
 		 */
 		decided: string
 		/**
+		 * В​о​з​в​р​а​т
+		 */
+		refund: string
+		/**
+		 * К​у​д​а​ ​о​т​п​р​а​в​л​е​н
+		 */
+		refundDetails: string
+		/**
+		 * Т​р​а​н​з​а​к​ц​и​я​ ​в​о​з​в​р​а​т​а
+		 */
+		refundTx: string
+		/**
 		 * С​т​а​р​ш​и​й​ ​о​п​е​р​а​т​о​р​:​ ​{​t​e​x​t​}
 		 * @param {string} text
 		 */
@@ -4498,6 +4510,18 @@ export type TranslationFunctions = {
 		 * Решение по апелляции
 		 */
 		decided: () => LocalizedString
+		/**
+		 * Возврат
+		 */
+		refund: () => LocalizedString
+		/**
+		 * Куда отправлен
+		 */
+		refundDetails: () => LocalizedString
+		/**
+		 * Транзакция возврата
+		 */
+		refundTx: () => LocalizedString
 		/**
 		 * Старший оператор: {text}
 		 */

@@ -422,6 +422,9 @@ const en: Translation = {
       'A senior operator decides this order. Its deadline is held until then. Add anything in the order’s chat.',
     underReviewEndedText: 'A senior operator decides this order. Add anything in the order’s chat.',
     decided: 'Appeal decided',
+    refund: 'Refund',
+    refundDetails: 'Sent to',
+    refundTx: 'Refund transaction',
     outcome: 'From the senior operator: {text}',
   },
   rejectReasons: {

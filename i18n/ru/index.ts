@@ -428,6 +428,9 @@ const ru: BaseTranslation = {
     underReviewEndedText:
       'Решение по заказу примет старший оператор. Всё, что хотите добавить, пишите в чат заказа.',
     decided: 'Решение по апелляции',
+    refund: 'Возврат',
+    refundDetails: 'Куда отправлен',
+    refundTx: 'Транзакция возврата',
     outcome: 'Старший оператор: {text:string}',
   },
   rejectReasons: {

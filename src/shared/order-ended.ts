@@ -5,6 +5,7 @@
  * screen and for the bot's messages, in the customer's language.
  */
 import type { OrderDetails } from './api';
+import type { AppealDecision } from './appeals';
 import type { RejectReason } from './reject-reasons';
 import { orderNumber } from './support-link';
 
@@ -21,12 +22,16 @@ export interface EndedWords {
     readonly nothingCharged: () => string;
   };
   readonly errors: { readonly orderCancelled: () => string };
+  readonly appeals: { readonly decisions: Readonly<Record<AppealDecision, () => string>> };
 }
 
 export type Ended = Pick<
   OrderDetails,
   'id' | 'type' | 'status' | 'cancelReason' | 'rejectReason' | 'rejectReasonCode'
->;
+> & {
+  /** The order's appeal: a decided one says what became of the money instead. */
+  readonly appeal: Pick<NonNullable<OrderDetails['appeal']>, 'decision'> | null;
+};
 
 /** A rejection's reason: the catalogue's text, the operator's words, or both. */
 export function rejectReasonText(order: Ended, LL: EndedWords): string | null {
@@ -38,8 +43,14 @@ export function rejectReasonText(order: Ended, LL: EndedWords): string | null {
   return text === null ? reason : `${reason}: ${text}`;
 }
 
-/** What happens to the money: nothing was charged when no operator answered, else do not pay or send. */
+/**
+ * What happens to the money: what a senior operator decided on the order's appeal (the money
+ * returned, the rejection upheld); nothing was charged when no operator answered; else do not pay
+ * or send, and write to support about money already paid or sent.
+ */
 export function moneyNote(order: Ended, LL: EndedWords): string {
+  const decided = order.appeal?.decision ?? null;
+  if (decided !== null) return LL.appeals.decisions[decided]();
   if (order.status === 'CANCELLED' && order.cancelReason === 'no_operator') {
     return LL.orderEnded.nothingCharged();
   }

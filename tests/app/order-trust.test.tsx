@@ -165,6 +165,27 @@ describe('an order that ends while the customer looks says why and what happens 
       ended: { status: 'CANCELLED', cancelReason: 'customer' },
       alert: `Order #${NUMBER} was cancelled.\n${MONEY_BUY_EN}`,
     },
+    {
+      name: 'sell-waiting',
+      fields: { ...SELL, status: 'TX_PENDING', txHash: TRON_HASH },
+      // A senior operator refunded the deposit on appeal: the decision, not 'contact support'.
+      ended: {
+        status: 'REJECTED',
+        rejectReasonCode: 'other',
+        rejectReason: 'Returned',
+        appeal: {
+          state: 'decided',
+          reason: 'crypto_not_received',
+          openedAt: iso(FIXTURE_NOW - 60 * MINUTE),
+          decision: 'refund',
+          outcome: 'Returned',
+          decidedAt: iso(FIXTURE_NOW),
+          refundDetails: null,
+          refundTxHash: TRON_HASH,
+        },
+      },
+      alert: `Order #${NUMBER} was rejected. Reason: Returned\nA senior operator decided to return your money: the order is rejected and the refund is sent.`,
+    },
   ] as const)(
     '$name seeing $ended.status alerts: $alert',
     async ({ name, fields, ended, alert }) => {
@@ -388,6 +409,60 @@ describe('the details of an order that ended', () => {
     expect(screen.getByTestId('money-note').textContent).toContain(
       'Nothing was charged: you can create a new order.',
     );
+  });
+
+  it("a sell refunded on appeal reads the decision, not 'contact support', and where the refund went on the explorer", async () => {
+    const decided = {
+      state: 'decided',
+      reason: 'crypto_not_received',
+      openedAt: iso(FIXTURE_NOW - 60 * MINUTE),
+      decision: 'refund',
+      outcome: 'Returned to the sending address',
+      decidedAt: iso(FIXTURE_NOW - MINUTE),
+      refundDetails: null,
+      refundTxHash: TRON_HASH,
+    } as const;
+    await open('details', {
+      ...SELL,
+      status: 'REJECTED',
+      rejectReasonCode: 'other',
+      rejectReason: 'Returned to the sending address',
+      appeal: decided,
+    });
+    expect(screen.queryByTestId('money-note')).toBeNull();
+    expect(screen.queryByText(MONEY_SELL_EN)).toBeNull();
+    expect(screen.getByTestId('appeal-decided').dataset.decision).toBe('refund');
+    expect(screen.getByTestId('refund-tx').textContent).toContain(TRON_HASH);
+    expect(screen.getByTestId('refund-tx-explorer').dataset.href).toBe(
+      `https://tronscan.org/#/transaction/${TRON_HASH}`,
+    );
+  });
+
+  it('a buy refunded on appeal (ru) names where the money went, as the senior operator wrote it', async () => {
+    await open(
+      'details',
+      {
+        status: 'REJECTED',
+        rejectReasonCode: 'other',
+        rejectReason: 'Вернули',
+        appeal: {
+          state: 'decided',
+          reason: 'rejected_wrongly',
+          openedAt: iso(FIXTURE_NOW - 60 * MINUTE),
+          decision: 'refund',
+          outcome: 'Вернули',
+          decidedAt: iso(FIXTURE_NOW - MINUTE),
+          refundDetails: 'Карта •• 6781, платёж 4417',
+          refundTxHash: null,
+        },
+      },
+      { language: 'ru' },
+    );
+    expect(screen.queryByTestId('money-note')).toBeNull();
+    expect(screen.getByTestId('refund-details').textContent).toContain(
+      'Куда отправленКарта •• 6781, платёж 4417',
+    );
+    expect(screen.queryByTestId('refund-tx')).toBeNull();
   });
 
   it('a completed order speaks in the past tense and its hashes open on the block explorer', async () => {

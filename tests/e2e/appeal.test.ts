@@ -113,6 +113,12 @@ describe('the appeal', () => {
         await decided.waitFor();
         expect(await decided.textContent()).toContain(words.decided);
         expect(await page.getByTestId('appeal-outcome').textContent()).toContain(words.outcome);
+        // The decision says what became of the money: no 'contact support' beside it, and the
+        // refund's details as the senior wrote them.
+        expect(await page.getByTestId('money-note').count()).toBe(0);
+        expect(await page.getByTestId('refund-details').textContent()).toContain(
+          'Card 2200 •• 6781, refund 4417',
+        );
         await shots(page, `appeal-decided-${language}`);
       } finally {
         await customer.context.close();

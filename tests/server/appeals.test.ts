@@ -301,7 +301,7 @@ describe("a senior operator's decision", () => {
     expect((await outboxOf(id)).map((r) => r.kind)).toEqual(['appeal_opened', 'appeal_decided']);
   });
 
-  it('uphold of an active order ends it REJECTED with the outcome as its reason', async () => {
+  it('uphold of an active order ends it REJECTED with the outcome as its reason, told by the decision alone (no ordinary rejection notice)', async () => {
     const id = await sellWithFlaggedDeposit();
     expect((await open(id, { reason: 'wrong_amount' })).statusCode).toBe(201);
     const res = await decide(id, { decision: 'uphold', outcome: 'Перевод не найден в сети' });
@@ -311,9 +311,12 @@ describe("a senior operator's decision", () => {
       code: 'other',
       reason: 'Перевод не найден в сети',
     });
+    expect((await outboxOf(id)).filter((r) => r.recipient !== 'operators')).toEqual([
+      { kind: 'appeal_decided', recipient: `customer:${ALICE.id}` },
+    ]);
   });
 
-  it("a sell's refund on a network checked by hand (no node) keeps its hash as given", async () => {
+  it("a sell's refund on a network checked by hand (no node) keeps its hash as given; the customer hears the decision, not the ordinary rejection", async () => {
     const id = await sellWithFlaggedDeposit();
     expect((await open(id, { reason: 'wrong_amount' })).statusCode).toBe(201);
     const refundTxHash = txHashFor('TRC20');
@@ -324,6 +327,9 @@ describe("a senior operator's decision", () => {
     expect(events.at(-1)?.reason).toBe(
       `appeal decided: refund: refund ${refundTxHash} on TRC20, checked by hand: Вернули`,
     );
+    expect((await outboxOf(id)).filter((r) => r.recipient !== 'operators')).toEqual([
+      { kind: 'appeal_decided', recipient: `customer:${ALICE.id}` },
+    ]);
   });
 });
 

@@ -33,6 +33,14 @@ const STATUS_NOTICES: Partial<Record<OrderStatus, CustomerNotice>> = {
   CANCELLED: 'cancelled',
 };
 
+/**
+ * The statuses whose notice an appeal's decision replaces: a rejection that refunds or upholds is
+ * told by the decision's message (its wording, the senior's words), not by the ordinary rejection's,
+ * whose "write to support about money already paid" the decision has answered. A completion keeps
+ * its own notice beside the decision: it carries the payout's hash or the card paid.
+ */
+const TOLD_BY_APPEAL_DECISION: readonly OrderStatus[] = ['REJECTED'];
+
 /** What the operators are alerted to of a status a customer moved their order to. */
 const STATUS_ALERTS: Partial<Record<OrderStatus, OrderAlert>> = {
   TX_PENDING: 'tx_submitted',
@@ -204,13 +212,16 @@ export async function recordTransition(
     readonly order: OrderRow;
     readonly to: OrderStatus;
     readonly actor: Actor;
+    /** The change is an appeal's decision, which its own message tells the customer. */
+    readonly decidesAppeal: boolean;
   },
   now: number,
 ): Promise<void> {
   const { order, to, actor } = change;
   const event = `status:${order.id}:${to}`;
   const notice = STATUS_NOTICES[to];
-  if (notice !== undefined && actor !== 'customer') {
+  const toldByDecision = change.decidesAppeal && TOLD_BY_APPEAL_DECISION.includes(to);
+  if (notice !== undefined && actor !== 'customer' && !toldByDecision) {
     await notifyCustomer(trx, notice, order, event, now);
   }
   const alert = STATUS_ALERTS[to];

@@ -347,6 +347,8 @@ function endedText(
     cancelReason: facts.cancelReason,
     rejectReason: facts.rejectReason,
     rejectReasonCode: facts.rejectReasonCode,
+    // A rejection that decides an appeal is told by the decision's own message (outbox.ts).
+    appeal: null,
   };
   return [endedHeadline(ended, LL) ?? LL.errors.orderCancelled(), moneyNote(ended, LL)].join(
     '\n\n',

@@ -207,7 +207,10 @@ export async function applyTransitionIn(
         })
         .execute();
     }
-    if (!stays) await recordTransition(trx, { order: moved, to, actor: request.actor }, now);
+    if (!stays) {
+      const decidesAppeal = request.decidesAppeal === true;
+      await recordTransition(trx, { order: moved, to, actor: request.actor, decidesAppeal }, now);
+    }
     await request.alongside?.(trx, moved);
     return { order: moved, changed: !stays };
   }

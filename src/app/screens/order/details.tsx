@@ -26,6 +26,31 @@ import { useOrderScreen } from '../../hooks/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
 import { useHomeScreenOffer } from '../../telegram/home-screen';
 
+/**
+ * Where an appeal's refund went: a buy's requisites or reference as the senior operator gave them,
+ * a sell's transfer back, which opens on the block explorer. Nothing without a refund.
+ */
+function AppealRefund({ order }: { readonly order: OrderDetails }) {
+  const { LL } = useI18nContext();
+  const appeal = order.appeal;
+  if (appeal?.decision !== 'refund') return null;
+  return (
+    <Section header={LL.appeals.refund()}>
+      {appeal.refundDetails !== null && (
+        <Cell subhead={LL.appeals.refundDetails()} multiline data-testid="refund-details">
+          {appeal.refundDetails}
+        </Cell>
+      )}
+      <TxHashRow
+        label={LL.appeals.refundTx()}
+        hash={appeal.refundTxHash}
+        network={order.network}
+        testId="refund-tx"
+      />
+    </Section>
+  );
+}
+
 function DetailsBody({ order }: { readonly order: OrderDetails }) {
   const { LL } = useI18nContext();
   const date = useDateTime();
@@ -35,9 +60,12 @@ function DetailsBody({ order }: { readonly order: OrderDetails }) {
     <>
       {ended && (
         <>
-          <div className="warning-box" role="note" data-testid="money-note">
-            <NoteText heading={LL.details.whatNext()} text={moneyNote(order, LL)} />
-          </div>
+          {/* An appeal's own note (beside support) says what happens next, or what was decided. */}
+          {order.appeal === null && (
+            <div className="warning-box" role="note" data-testid="money-note">
+              <NoteText heading={LL.details.whatNext()} text={moneyNote(order, LL)} />
+            </div>
+          )}
           <div className="screen__actions">
             <OrderSupportButton orderId={order.id} mode="bezeled" />
           </div>
@@ -88,6 +116,7 @@ function DetailsBody({ order }: { readonly order: OrderDetails }) {
             <ElectronicReceiptRow order={order} />
           </Section>
         )}
+        <AppealRefund order={order} />
         {order.status === 'COMPLETED' && <SaveWalletOffer order={order} />}
       </List>
     </>
