@@ -13,7 +13,7 @@ import { OrderParamsSchema } from '../../shared/schemas/params';
 import { AppealViewSchema, OrderActionResponseSchema } from '../../shared/schemas/responses';
 import { created, ok, type ValibotTypeProvider } from '../platform/http/contract';
 import { customerCalls } from '../platform/identity/identity-plugin';
-import { consoleCalls } from '../operator/operator-routes';
+import { consoleCalls, consoleOrderRead } from '../operator/operator-routes';
 import { answerAction } from '../orders/transition';
 import { appealForOperator, decideAppeal, openAppeal } from './appeals';
 
@@ -45,10 +45,11 @@ export const operatorAppealRoutes: FastifyPluginCallback = (plain, _options, don
   const app = plain.withTypeProvider<ValibotTypeProvider>();
   const tags = ['operator'];
   consoleCalls(app);
-  app.get(
+  consoleOrderRead(
+    app,
     '/api/operator/orders/:id/appeal',
-    { schema: { tags, params: OrderParamsSchema, response: ok(OperatorAppealResponseSchema) } },
-    (request) => appealForOperator(app, request.caller.telegramId, request.params.id),
+    OperatorAppealResponseSchema,
+    appealForOperator,
   );
   app.post(
     '/api/operator/orders/:id/appeal/decision',

@@ -52,7 +52,7 @@ import {
   type ContractInstance,
   type ValibotTypeProvider,
 } from '../platform/http/contract';
-import { OrderActionResponseSchema } from '../../shared/schemas/responses';
+import { OrderActionResponseSchema, type ResponseOf } from '../../shared/schemas/responses';
 import {
   OperatorIncomingResponseSchema,
   OperatorOrderResponseSchema,
@@ -73,6 +73,25 @@ function write(app: Console, name: OperatorWrite) {
 
 /** A receipt's file, as it was uploaded (its type read from its bytes), or a refusal. */
 const RECEIPT_FILE = described("The receipt's file (image/jpeg, image/png or application/pdf)");
+
+/**
+ * A console read of one order's part (the order, its appeal), as the operator who asks sees it:
+ * the order's id from the path, 404 for an order their console does not hold (consoleCalls).
+ */
+export function consoleOrderRead<S extends v.GenericSchema>(
+  app: Console,
+  path: string,
+  response: S,
+  read: (ctx: Console, operatorId: number, orderId: string) => Promise<ResponseOf<S>>,
+): void {
+  app.get(
+    path,
+    { schema: { tags: ['operator'], params: OrderParamsSchema, response: ok(response) } },
+    // Fastify cannot resolve the reply type of a schema still generic here: `read`'s signature
+    // above holds it to the schema's answer at every call instead.
+    (request) => read(app, request.caller.telegramId, request.params.id) as never,
+  );
+}
 
 /** The queue, the search, one order and a receipt's file. */
 function readRoutes(app: Console): void {
@@ -97,11 +116,7 @@ function readRoutes(app: Console): void {
       return searchOrders(app, request.query, request.consoleScope);
     },
   );
-  app.get(
-    '/api/operator/orders/:id',
-    { schema: { tags, params: OrderParamsSchema, response: ok(OperatorOrderResponseSchema) } },
-    (request) => orderForOperator(app, request.caller.telegramId, request.params.id),
-  );
+  consoleOrderRead(app, '/api/operator/orders/:id', OperatorOrderResponseSchema, orderForOperator);
   app.get(
     '/api/operator/orders/:id/receipts/:receiptId',
     { schema: { tags, params: ReceiptParamsSchema, response: RECEIPT_FILE } },

@@ -36,17 +36,17 @@ function AppealRefund({ order }: { readonly order: OrderDetails }) {
   if (appeal?.decision !== 'refund') return null;
   return (
     <Section header={LL.appeals.refund()}>
-      {appeal.refundDetails !== null && (
-        <Cell subhead={LL.appeals.refundDetails()} multiline data-testid="refund-details">
-          {appeal.refundDetails}
-        </Cell>
-      )}
       <TxHashRow
         label={LL.appeals.refundTx()}
         hash={appeal.refundTxHash}
         network={order.network}
         testId="refund-tx"
       />
+      {appeal.refundDetails !== null && (
+        <Cell subhead={LL.appeals.refundDetails()} multiline data-testid="refund-details">
+          {appeal.refundDetails}
+        </Cell>
+      )}
     </Section>
   );
 }

@@ -55,10 +55,8 @@ export const createOrderChat: step.DialectMigration = {
   // counted unread while its id is above it. Each message is also an order event (`message_id`).
   async up(db, dialect) {
     const big = step.bigInteger(dialect);
-    await db.schema
-      .createTable('order_messages')
-      .$call(step.serialId(dialect))
-      .addColumn('order_id', 'text', (c) => c.notNull().references('orders.id'))
+    await step
+      .orderRecordsTable(db, dialect, 'order_messages')
       .addColumn('author', 'text', step.required)
       .addColumn('author_id', big, step.required)
       .addColumn('text', 'text')

@@ -8,10 +8,8 @@ export const createAppeals: step.DialectMigration = {
   // are the requisites or reference of a buy's refund, or the hash of a sell's outgoing transfer.
   async up(db, dialect) {
     const big = step.bigInteger(dialect);
-    await db.schema
-      .createTable('appeals')
-      .$call(step.serialId(dialect))
-      .addColumn('order_id', 'text', (c) => c.notNull().unique().references('orders.id'))
+    await step
+      .orderRecordsTable(db, dialect, 'appeals', (c) => c.unique())
       .addColumn('user_id', big, step.required)
       .addColumn('reason', 'text', step.required)
       .addColumn('text', 'text', step.required)

@@ -33,6 +33,22 @@ export function serialId(dialect: Dialect) {
       : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
 }
 
+/**
+ * A table of records kept with an order (its chat's messages, its appeal): numbered, each naming
+ * its order; `orderId` says more of that column (one record per order: unique).
+ */
+export function orderRecordsTable(
+  db: Kysely<unknown>,
+  dialect: Dialect,
+  table: string,
+  orderId: ColumnBuilderCallback = (c) => c,
+) {
+  return db.schema
+    .createTable(table)
+    .$call(serialId(dialect))
+    .addColumn('order_id', 'text', (c) => orderId(c.notNull()).references('orders.id'));
+}
+
 /** A column that always holds a value. */
 export const required: ColumnBuilderCallback = (c) => c.notNull();
 
