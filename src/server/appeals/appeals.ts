@@ -24,7 +24,7 @@ import { isDemoCustomerId } from '../platform/identity/demo-session';
 import { alertOperators, notifyCustomer } from '../notifications/outbox';
 import { completeWith, rejectOrder, type AppealStep } from '../operator/operator-orders';
 import { applyTransition, type TransitionResult } from '../orders/transition';
-import { orderRow } from '../orders/customer-orders';
+import { orderRow } from '../orders/order-row';
 import { findAppeal, toAppealView, toOperatorAppeal, type AppealRow } from './appeal-view';
 import { checkRefund } from './refund-check';
 
@@ -331,11 +331,7 @@ export async function decideAppeal(
   if (!isSeniorOperator(ctx, seniorId)) throw new AppError('SENIOR_ONLY');
   const appeal = await findAppeal(ctx.db, orderId);
   if (appeal === undefined || appeal.decided_at !== null) throw new AppError('APPEAL_NOT_OPEN');
-  const order = await ctx.db
-    .selectFrom('orders')
-    .select(ORDER_COLUMNS)
-    .where('id', '=', orderId)
-    .executeTakeFirstOrThrow();
+  const order = await orderRow(ctx.db, orderId, ORDER_COLUMNS);
   const seen = body.expectedStatus;
   if (
     (seen !== undefined && seen !== order.status) ||

@@ -19,7 +19,7 @@ import { ORDER_COLUMNS, type Database, type OrderMessagesTable } from '../platfo
 import { AppError } from '../platform/errors';
 import { alertOperators, notifyCustomer } from '../notifications/outbox';
 import { STATUS_ANSWERS_KEPT, type StatusAnswers } from '../orders/status/status-answers';
-import { orderRow } from '../orders/customer-orders';
+import { orderRow } from '../orders/order-row';
 import { remember } from '../platform/bounded-map';
 import type { ReceivedDataUrl } from '../receipts/receipt-body';
 import {

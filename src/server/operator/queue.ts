@@ -24,7 +24,7 @@ import type { OperatorListQuerySchema } from '../../shared/schemas/operator';
 import type { ServerContext } from '../platform/context';
 import { pageOf } from '../platform/db/paging';
 import type { Database } from '../platform/db/schema';
-import { orderRow } from '../orders/customer-orders';
+import { orderRow } from '../orders/order-row';
 import { rowDeadline, toOrderSummary } from '../orders/order-view';
 import { unreadMessages } from '../chat/unread';
 

@@ -4,7 +4,7 @@
  * through `applyTransition`.
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import { sql, type Insertable, type Transaction } from 'kysely';
 import type {
   ActiveOrdersResponse,
   BankRequisitesResponse,
@@ -51,26 +51,9 @@ import {
   withServerTime,
 } from './order-view';
 import type { StatusAnswers } from './status/status-answers';
+import { orderRow } from './order-row';
 import type { ReceivedDataUrl } from '../receipts/receipt-body';
 import { unreadMessages } from '../chat/unread';
-
-/**
- * The `columns` of order `orderId`, or only of `ownerId`'s when given: anyone else's, like an
- * order that does not exist, is ORDER_NOT_FOUND.
- */
-export async function orderRow<C extends keyof OrderRow>(
-  db: Kysely<Database>,
-  orderId: string,
-  columns: readonly C[],
-  ownerId?: number,
-): Promise<Pick<OrderRow, C>> {
-  let query = db.selectFrom('orders').select(columns).where('id', '=', orderId);
-  if (ownerId !== undefined) query = query.where('user_id', '=', ownerId);
-  const row = await query.executeTakeFirst();
-  if (row === undefined) throw new AppError('ORDER_NOT_FOUND');
-  // Kysely cannot name the type of a selection of generic columns; the row holds exactly those.
-  return row as unknown as Pick<OrderRow, C>;
-}
 
 /** A customer's order with its version and the count of its receipts: a status answer's data. */
 const orderWithReceiptCount = compiledOnce((db, orderId: string, customerId: number) =>

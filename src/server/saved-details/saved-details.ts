@@ -17,7 +17,7 @@ import type {
 import type { ServerContext } from '../platform/context';
 import type { Database } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
-import { orderRow } from '../orders/customer-orders';
+import { orderRow } from '../orders/order-row';
 import { readPayoutCard } from '../orders/payout-card';
 
 /** Each kind's table and how many of it a customer may keep. */
