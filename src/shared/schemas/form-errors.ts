@@ -13,3 +13,9 @@ export type FormErrorKey =
   | 'invalidTxHash'
   | 'tooLong'
   | 'notPrintable';
+
+/**
+ * The messages of the appeal form's own rules (appeals.ts): keys of the dictionary's `appeals`
+ * section, translated when shown, as the field rules' are.
+ */
+export type AppealFormErrorKey = 'chooseReason' | 'tooManyFiles';
