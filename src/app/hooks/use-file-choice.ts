@@ -43,7 +43,12 @@ export async function fileBody(file: File): Promise<{
   return { fileName: file.name, fileData: await readAsDataUrl(file), fileSize: file.size };
 }
 
-export function useFileChoice(): {
+export function useFileChoice(
+  options: {
+    /** Told of every change of the picked file (a form that counts it among its fields). */
+    readonly onChange?: (picked: PickedFile | null) => void;
+  } = {},
+): {
   /** The hidden file input the picker opens from. */
   readonly input: RefObject<HTMLInputElement | null>;
   readonly picked: PickedFile | null;
@@ -67,10 +72,12 @@ export function useFileChoice(): {
       return;
     }
     setPicked({ file: chosen, type });
+    options.onChange?.({ file: chosen, type });
   };
 
   const remove = () => {
     setPicked(null);
+    options.onChange?.(null);
     if (input.current !== null) input.current.value = '';
   };
 

@@ -2,18 +2,28 @@
  * `/order/{orderId}/appeal`: the customer asks a senior operator to decide the order. A reason
  * from the catalogue, their words, and the files that show it: ticked among those already in the
  * order's chat, or a new one, which goes to the chat first (the appeal names chat messages) and
- * is then named by its id. Once the appeal is open the screen shows its state, as every order
- * screen does; where the rule takes none, it says why.
+ * is then named by its id. The form is react-hook-form's over the shared AppealFormSchema (the
+ * rules the server keeps too), its messages translated as they are shown. Once the appeal is open
+ * the screen shows its state, as every order screen does; where the rule takes none, it says why.
  */
 import { Button, Cell, Checkbox, List, Radio, Section, Textarea } from '@telegram-apps/telegram-ui';
-import { ScreenButton } from '../../components/screen-action-button';
+import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useState } from 'react';
-import * as v from 'valibot';
+import { useForm, useWatch } from 'react-hook-form';
 import type { ChatMessage } from '../../../shared/api';
-import { APPEAL_REASONS, type AppealReason } from '../../../shared/appeals';
+import { APPEAL_REASONS } from '../../../shared/appeals';
 import { CHAT_TEXT_MAX_CHARS } from '../../../shared/limits';
+import {
+  APPEAL_EVIDENCE_MAX,
+  AppealFormSchema,
+  openAppealBody,
+  type AppealFormOutput,
+  type AppealFormValues,
+} from '../../../shared/schemas/appeals';
+import type { AppealFormErrorKey } from '../../../shared/schemas/form-errors';
 import { FilePickerInput } from '../../components/file-picker-input';
-import { APPEAL_EVIDENCE_MAX, OpenAppealSchema } from '../../../shared/schemas/appeals';
+import { formErrorText } from '../../components/form-error-text';
+import { ScreenButton } from '../../components/screen-action-button';
 import { sendChatMessage } from '../../api/chat';
 import { fetchOrder, openAppeal } from '../../api/orders';
 import { failureText } from '../../components/failure-text';
@@ -24,62 +34,42 @@ import { chatBackPath } from '../../components/order-chat-button';
 import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { Screen } from '../../components/screen';
 import { ApiError } from '../../api/client';
+import { fieldSetter } from '../../forms';
 import { useFetchState } from '../../hooks/use-fetch-state';
 import { fileBody, useFileChoice } from '../../hooks/use-file-choice';
 import { useOrderChat } from '../../hooks/use-order-chat';
 import { noteOrder } from '../../hooks/use-seen-order';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 
-/** What the form holds before it is sent. */
-export interface AppealFields {
-  readonly reason: AppealReason | null;
-  readonly text: string;
-  /** The chat messages ticked as evidence. */
-  readonly ticked: readonly number[];
-  /** Whether a new file goes with the appeal (it takes one more place among the evidence). */
-  readonly newFile: boolean;
-}
-
-/** What keeps the form from going, or null when it may be sent. */
-export type AppealFormProblem = 'chooseReason' | 'tooManyFiles';
-
-/** The form's own checks, before any file is sent to the chat: a reason, and not too many files. */
-export function appealFormProblem(fields: AppealFields): AppealFormProblem | null {
-  if (fields.reason === null) return 'chooseReason';
-  if (fields.ticked.length + (fields.newFile ? 1 : 0) > APPEAL_EVIDENCE_MAX) return 'tooManyFiles';
-  return null;
-}
-
-/** The appeal's body as the server takes it: the new file's message id joins the ticked ones. */
-export function appealBody(
-  fields: AppealFields & { readonly reason: AppealReason },
-  newFileId: number | null,
-): v.InferOutput<typeof OpenAppealSchema> {
-  return v.parse(OpenAppealSchema, {
-    reason: fields.reason,
-    text: fields.text,
-    evidence: newFileId === null ? fields.ticked : [...fields.ticked, newFileId],
-  });
-}
-
 /** How often the order's chat is asked again while the form is open (files sent elsewhere). */
 const CHAT_POLL_MS = 10_000;
 
 type ChatFile = ChatMessage & { readonly attachment: NonNullable<ChatMessage['attachment']> };
 
-/** The form's state and its sending: a new file goes to the chat first, once. */
+/**
+ * The form's fields, checked by the shared schema, and its sending: a new file goes to the chat
+ * first, once.
+ */
 function useAppealForm(orderId: string, onOpened: () => void) {
-  const [reason, setReason] = useState<AppealReason | null>(null);
-  const [text, setText] = useState('');
-  const [ticked, setTicked] = useState<readonly number[]>([]);
-  const file = useFileChoice();
+  const form = useForm<AppealFormValues, unknown, AppealFormOutput>({
+    resolver: valibotResolver(AppealFormSchema),
+    defaultValues: { reason: null, text: '', ticked: [], newFile: false },
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const set = fieldSetter(form);
+  const file = useFileChoice({
+    onChange: (picked) => {
+      form.setValue('newFile', picked !== null);
+      // The new file is counted with the ticked ones, and the count is said under them.
+      if (form.formState.isSubmitted) void form.trigger('ticked');
+    },
+  });
   // A new file already in the chat (a failed appeal is sent again without sending it twice).
   const [sentFile, setSentFile] = useState<{ readonly file: File; readonly id: number } | null>(
     null,
   );
-  const [problem, setProblem] = useState<AppealFormProblem | null>(null);
   const [failure, setFailure] = useState<unknown>(undefined);
-  const [busy, setBusy] = useState(false);
 
   const newFileId = async (picked: File): Promise<number> => {
     if (sentFile?.file === picked) return sentFile.id;
@@ -91,41 +81,57 @@ function useAppealForm(orderId: string, onOpened: () => void) {
     return message.id;
   };
 
-  const submit = async () => {
-    if (busy) return;
-    const fields = { reason, text, ticked, newFile: file.picked !== null };
-    const found = appealFormProblem(fields);
-    setProblem(found);
-    if (found !== null || fields.reason === null) return;
-    setBusy(true);
+  const send = form.handleSubmit(async (values) => {
     setFailure(undefined);
     try {
       const id = file.picked === null ? null : await newFileId(file.picked.file);
-      await openAppeal(orderId, appealBody({ ...fields, reason: fields.reason }, id));
+      await openAppeal(orderId, openAppealBody(values, id));
       onOpened();
     } catch (error) {
       setFailure(error);
-    } finally {
-      setBusy(false);
     }
-  };
-
-  const choose = (one: AppealReason) => {
-    setReason(one);
-    setProblem(null);
-  };
+  });
+  const busy = form.formState.isSubmitting;
+  const submit = () => (busy ? Promise.resolve() : send());
   const tick = (id: number, on: boolean) => {
-    setTicked((before) => (on ? [...before, id] : before.filter((one) => one !== id)));
-    setProblem(null);
+    const before = form.getValues('ticked');
+    set('ticked', on ? [...before, id] : before.filter((one) => one !== id));
   };
-  return { reason, choose, text, setText, ticked, tick, file, problem, failure, busy, submit };
+  return { form, set, tick, file, failure, busy, submit };
 }
 
 type AppealFormState = ReturnType<typeof useAppealForm>;
 
+/**
+ * The text of a form error's key, translated as it is shown: the appeal's own rules, or the
+ * words' text rules.
+ */
+function useAppealErrorText(): (key: string | undefined) => string | null {
+  const { LL } = useI18nContext();
+  const { language } = useLanguage();
+  return (key) => {
+    switch (key as AppealFormErrorKey | undefined) {
+      case 'chooseReason':
+        return LL.appeals.chooseReason();
+      case 'tooManyFiles':
+        return LL.appeals.tooManyFiles({ max: APPEAL_EVIDENCE_MAX });
+      default:
+        return formErrorText(key, LL, { language });
+    }
+  };
+}
+
+/** A field's value, and the text of its error in the customer's language (null while it passes). */
+function useAppealField<N extends keyof AppealFormValues>(form: AppealFormState, name: N) {
+  const value = useWatch({ control: form.form.control, name });
+  const error = useAppealErrorText()(form.form.formState.errors[name]?.message);
+  return { value, error };
+}
+
 /** The catalogue's reasons, one to choose. */
 function ReasonSection({ form }: { readonly form: AppealFormState }) {
   const { LL } = useI18nContext();
+  const { value: reason, error } = useAppealField(form, 'reason');
   return (
     <Section header={LL.appeals.reason()}>
       <div role="radiogroup" aria-label={LL.appeals.reason()}>
@@ -141,8 +147,8 @@ function ReasonSection({ form }: { readonly form: AppealFormState }) {
                 value={one}
                 // The kit's radio is a <label> of its own inside the cell's: named here.
                 aria-label={LL.appeals.reasons[one]()}
-                checked={form.reason === one}
-                onChange={() => form.choose(one)}
+                checked={reason === one}
+                onChange={() => form.set('reason', one)}
               />
             }
           >
@@ -150,9 +156,28 @@ function ReasonSection({ form }: { readonly form: AppealFormState }) {
           </Cell>
         ))}
       </div>
-      {form.problem === 'chooseReason' && (
-        <FieldError text={LL.appeals.chooseReason()} testId="appeal-reason-error" />
-      )}
+      {error !== null && <FieldError text={error} testId="appeal-reason-error" />}
+    </Section>
+  );
+}
+
+/** The customer's words, marked and explained while they do not pass the text's rules. */
+function TextSection({ form }: { readonly form: AppealFormState }) {
+  const { LL } = useI18nContext();
+  const { value: text, error } = useAppealField(form, 'text');
+  return (
+    <Section header={LL.appeals.text()}>
+      <Textarea
+        value={text}
+        onChange={(event) => form.set('text', event.target.value)}
+        aria-label={LL.appeals.text()}
+        maxLength={CHAT_TEXT_MAX_CHARS}
+        rows={4}
+        dir="auto"
+        status={error === null ? 'default' : 'error'}
+        data-testid="appeal-text"
+      />
+      {error !== null && <FieldError text={error} testId="appeal-text-error" />}
     </Section>
   );
 }
@@ -169,6 +194,7 @@ function EvidenceSection({
 }) {
   const { LL } = useI18nContext();
   const { input, picked, choose, remove } = form.file;
+  const { value: ticked, error } = useAppealField(form, 'ticked');
   return (
     <Section header={LL.appeals.evidence()}>
       {loaded && files.length === 0 && (
@@ -185,7 +211,7 @@ function EvidenceSection({
           after={
             <Checkbox
               aria-label={message.attachment.fileName}
-              checked={form.ticked.includes(message.id)}
+              checked={ticked.includes(message.id)}
               onChange={(event) => form.tick(message.id, event.target.checked)}
             />
           }
@@ -211,12 +237,7 @@ function EvidenceSection({
           {picked.file.name}
         </Cell>
       )}
-      {form.problem === 'tooManyFiles' && (
-        <FieldError
-          text={LL.appeals.tooManyFiles({ max: APPEAL_EVIDENCE_MAX })}
-          testId="appeal-files-error"
-        />
-      )}
+      {error !== null && <FieldError text={error} testId="appeal-files-error" />}
     </Section>
   );
 }
@@ -249,17 +270,7 @@ function AppealForm({
       </p>
       <List>
         <ReasonSection form={form} />
-        <Section header={LL.appeals.text()}>
-          <Textarea
-            value={form.text}
-            onChange={(event) => form.setText(event.target.value)}
-            aria-label={LL.appeals.text()}
-            maxLength={CHAT_TEXT_MAX_CHARS}
-            rows={4}
-            dir="auto"
-            data-testid="appeal-text"
-          />
-        </Section>
+        <TextSection form={form} />
         <EvidenceSection form={form} files={files} loaded={chat.messages !== undefined} />
       </List>
       <div className="screen__actions">
