@@ -4,8 +4,9 @@
  * database) sends a file to the order's chat, opens an appeal with a reason, their words and
  * that file, and reads "under review" on the order; the console shows the appeal with its
  * evidence and a senior operator refunds it with an outcome text; the customer reads the
- * decision in their language. In Russian and in English; screenshots of the form, the
- * under-review note and the decision at 360 and 390 px (appeal-<what>-<language>-<width>), and
+ * decision in their language. In Russian and in English; screenshots of the form (first sent
+ * without a reason, then filled), the under-review note and the decision at 360 and 390 px
+ * (appeal-<what>-<language>-<width>), and
  * of the console's appeal (appeal-console-<language>).
  */
 import type { Page } from 'playwright-core';
@@ -31,6 +32,7 @@ async function shots(page: Page, name: string): Promise<void> {
 const WORDS = {
   ru: {
     reason: 'Заказ отклонён по ошибке',
+    chooseReason: 'Выберите причину',
     text: 'Я оплатил вовремя, чек в чате.',
     outcome: 'Деньги вернули на вашу карту.',
     underReview: 'На рассмотрении',
@@ -38,6 +40,7 @@ const WORDS = {
   },
   en: {
     reason: 'The order was rejected wrongly',
+    chooseReason: 'Choose a reason',
     text: 'I paid in time, the receipt is in the chat.',
     outcome: 'The money went back to your card.',
     underReview: 'Under review',
@@ -73,7 +76,14 @@ describe('the appeal', () => {
         await onScreen(page, 'details');
         await page.getByTestId('open-appeal').click();
         await onScreen(page, 'appeal');
+        // Sent without a reason, the form says so under the reasons and sends nothing.
+        await page.getByTestId('appeal-submit').click();
+        expect(await page.getByTestId('appeal-reason-error').textContent()).toBe(
+          words.chooseReason,
+        );
+        await shots(page, `appeal-form-no-reason-${language}`);
         await page.locator('[data-reason="rejected_wrongly"]').click();
+        await page.getByTestId('appeal-reason-error').waitFor({ state: 'detached' });
         expect(await page.getByLabel(words.reason).isChecked()).toBe(true);
         await page.getByTestId('appeal-text').fill(words.text);
         await page.locator('[data-message]').click();
