@@ -14,7 +14,7 @@ import { chatModule } from './chat/chat-module';
 import { notificationsModule } from './notifications/notifications-module';
 import { operatorModule } from './operator/operator-module';
 import { ordersModule } from './orders/orders-module';
-import { StatusLane } from './orders/status/status-lane';
+import { PollLane } from './platform/http/poll-lane';
 import type { AppConfig } from './platform/config/config';
 import { contextPlugin } from './platform/context-plugin';
 import type { Database } from './platform/db/schema';
@@ -52,7 +52,7 @@ export interface AppDeps {
 
 export async function buildApp(config: AppConfig, deps: AppDeps): Promise<FastifyInstance> {
   // The status poll's lane in front of Fastify, opened once every plugin is ready.
-  const lane = new StatusLane();
+  const lane = new PollLane();
   const app = Fastify({
     serverFactory: (handler, options) => lane.server(handler, options),
     logger: {

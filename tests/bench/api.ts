@@ -148,7 +148,7 @@ async function heapOf(server: Running): Promise<string> {
     Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? 0);
   const anonymous = fixed(kb('Anonymous') / 1024);
   const files = fixed((kb('Rss') - kb('Anonymous')) / 1024);
-  // Polls the status lane handed to Fastify so far, by reason: a run of polls should add none.
+  // Polls the poll lane handed to Fastify so far, by reason: a run of polls should add none.
   const fallbacks = [
     ...text.matchAll(/^exchange_status_lane_fallbacks_total\{reason="(\w+)"\} (\S+)$/gm),
   ]

@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from './test-database';
 
 export interface TestApp {
   readonly app: FastifyInstance;
-  /** Fastify's own inject, which reaches Fastify without crossing the status lane. */
+  /** Fastify's own inject, which reaches Fastify without crossing the poll lane. */
   readonly injectFastify: FastifyInstance['inject'];
   readonly database: TestDatabase;
   readonly config: AppConfig;
@@ -26,8 +26,8 @@ export class TestClock {
 
 /**
  * `app.inject` sends its request to the real server's handler, as a connection would, rather than
- * to Fastify's: every test crosses the status lane in front of Fastify (src/server/orders/status/
- * status-lane.ts), which answers the ordinary polls itself and hands the rest to Fastify.
+ * to Fastify's: every test crosses the poll lane in front of Fastify
+ * (src/server/platform/http/poll-lane.ts), which answers the ordinary polls itself and hands the rest to Fastify.
  */
 function throughTheServer(app: FastifyInstance): void {
   const handler: DispatchFunc = (request, response) => {

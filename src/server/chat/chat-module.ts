@@ -6,7 +6,7 @@
  */
 import fp from 'fastify-plugin';
 import { compressedRoutes } from '../platform/http/compression';
-import type { StatusLane } from '../orders/status/status-lane';
+import type { PollLane } from '../platform/http/poll-lane';
 import type { KeptChatState } from './chat';
 import { CUSTOMER_CHAT_POLL, customerChatRoutes, operatorChatRoutes } from './chat-routes';
 
@@ -17,7 +17,7 @@ declare module 'fastify' {
   }
 }
 
-export const chatModule = fp<{ readonly lane?: StatusLane }>(
+export const chatModule = fp<{ readonly lane?: PollLane }>(
   (app, options, done) => {
     app.decorate('chatStates', new Map<string, KeptChatState>());
     // An open chat polled while nothing moves is answered as cheaply as a status poll.

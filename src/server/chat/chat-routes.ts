@@ -30,7 +30,7 @@ import { POLLED } from '../platform/logging/request-log';
 import { consoleCalls } from '../operator/operator-routes';
 import { readsFileBodies, sendDownload } from '../receipts/file-transfer';
 import { ReceivedDataUrl } from '../receipts/receipt-body';
-import type { LanePoll } from '../orders/status/status-lane';
+import type { LanePoll } from '../platform/http/poll-lane';
 import { checkChatOrder, openAttachment, readChat, writeMessage, type ChatParty } from './chat';
 import { toChatMessage, toOperatorChatMessage } from './chat-view';
 
@@ -119,7 +119,7 @@ function sideRoutes(app: ContractInstance, side: SideRoutes): void {
 }
 
 /**
- * The customer's open chat as the status lane polls it (orders/status/status-lane.ts): its 304
+ * The customer's open chat as the poll lane polls it (platform/http/poll-lane.ts): its 304
  * while the customer holds the chat as it is, read as the route reads it (the other side's
  * messages marked read). A chat that moved is left to the route, which answers it in full (and
  * reads it again: once per change, against every unchanged poll answered here).

@@ -10,7 +10,7 @@ import { compressedRoutes } from '../platform/http/compression';
 import { runWhileUp, type ModuleOptions } from '../platform/jobs/run-jobs';
 import { customerRoutes } from './orders-routes';
 import { StatusAnswers } from './status/status-answers';
-import type { StatusLane } from './status/status-lane';
+import type { PollLane } from '../platform/http/poll-lane';
 import { STATUS_ROUTE, statusAnswer } from './status/status-route';
 import { createSweeper, sweepLag } from './sweeper';
 
@@ -21,7 +21,7 @@ declare module 'fastify' {
   }
 }
 
-export const ordersModule = fp<ModuleOptions & { readonly lane?: StatusLane }>(
+export const ordersModule = fp<ModuleOptions & { readonly lane?: PollLane }>(
   (app, options, done) => {
     app.decorate('statusAnswers', new StatusAnswers(app.db, app.config.database.kind));
     app.metrics.gauges([
@@ -46,7 +46,7 @@ export const ordersModule = fp<ModuleOptions & { readonly lane?: StatusLane }>(
       lane.poll({ route: STATUS_ROUTE, answer: statusAnswer });
       const fallbacks = app.metrics.counter({
         name: 'exchange_status_lane_fallbacks_total',
-        help: 'Status polls the status lane handed to Fastify, by reason',
+        help: 'Status polls the poll lane handed to Fastify, by reason',
         labelNames: ['reason'],
       });
       app.addHook('onReady', (ready) => {

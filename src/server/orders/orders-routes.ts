@@ -100,7 +100,7 @@ function readRoutes(app: Customer): void {
 /** One order: its status (polled) and its bank requisites. */
 function orderRoutes(app: Customer): void {
   // An app polling an order it already holds sends its ETag back and gets 304 with no body
-  // while nothing but the server's time would change. The status lane (status-lane.ts) answers
+  // while nothing but the server's time would change. The poll lane (platform/http/poll-lane.ts) answers
   // most polls before they reach Fastify, with the same answer.
   app.get(
     STATUS_ROUTE,

@@ -1,26 +1,16 @@
 /**
  * The status poll's answer (spec section 7, `GET /api/orders/{id}/status`), as Fastify's route
- * (orders/orders-routes.ts) and the status lane (status-lane.ts) both send it: the order's details,
+ * (orders/orders-routes.ts) and the poll lane (platform/http/poll-lane.ts) both send it: the order's details,
  * never cached (as every answer: request-wide.ts), with an `ETag`; or 304 and no body when the app already holds that version.
  */
 import type { ServerContext } from '../../platform/context';
 import { orderStatus } from '../customer-orders';
 import type { StatusAnswers } from './status-answers';
 import { holdsVersion } from '../../platform/http/cache-control';
+import type { PollAnswer } from '../../platform/http/poll-lane';
 
 /** The status poll's route, as Fastify registers it and the metrics label it. */
 export const STATUS_ROUTE = '/api/orders/:id/status';
-
-export interface StatusAnswer {
-  readonly statusCode: 200 | 304;
-  /**
-   * The answer's own headers, beyond every answer's: names and values in one list, as node's
-   * `writeHead` takes them.
-   */
-  readonly headers: readonly string[];
-  /** The JSON of an OrderDetails; null with 304. */
-  readonly body: string | null;
-}
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -33,7 +23,7 @@ export async function statusAnswer(
   customerId: number,
   orderId: string,
   ifNoneMatch: string | undefined,
-): Promise<StatusAnswer> {
+): Promise<PollAnswer> {
   const { etag, json } = await orderStatus(ctx, ctx.statusAnswers, customerId, orderId, (version) =>
     holdsVersion(ifNoneMatch, version),
   );

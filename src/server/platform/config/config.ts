@@ -77,7 +77,7 @@ export interface AppConfig {
   readonly telegramApiRoot: string;
   /** Demo mode's autopilot operator plays the staff side (never with a BOT_TOKEN). */
   readonly demoAutopilot: boolean;
-  /** Whether the status lane answers ordinary status polls before Fastify (STATUS_LANE). */
+  /** Whether the poll lane answers ordinary polls (status, unchanged chat) before Fastify (STATUS_LANE). */
   readonly statusLane: boolean;
   /**
    * The bearer token a scrape of the metrics must carry; when unset, only loopback and private
@@ -482,7 +482,7 @@ export const EnvVariablesSchema = v.object({
   ),
   STATUS_LANE: documented(
     onOrOff('STATUS_LANE'),
-    "the status lane: the HTTP server answers an ordinary status poll itself, with Fastify's own answer at a fraction of its cost; `off` sends every request through Fastify (to rule the lane out when something looks wrong)",
+    "the poll lane: the HTTP server answers an ordinary status poll, and an open chat's poll while the chat is unchanged, itself, with Fastify's own answer at a fraction of its cost; `off` sends every request through Fastify (to rule the lane out when something looks wrong)",
     { group: 'server', unset: '`on`' },
   ),
   METRICS_TOKEN: documented(

@@ -1,6 +1,6 @@
 /**
  * What every request meets, whichever door it comes in by. Fastify's two hooks here (the only
- * request-wide hooks of the server) and the status lane (orders/status/status-lane.ts) both call
+ * request-wide hooks of the server) and the poll lane (platform/http/poll-lane.ts) both call
  * one `RequestWide`, so the two answer alike by construction:
  *
  * - on arrival, readiness: from the moment the server starts to stop (SIGTERM: main.ts closes
@@ -26,7 +26,7 @@ import { EVERY_ANSWER_HEADERS } from './security-headers';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** What every request meets, Fastify's or the status lane's (request-wide.ts). */
+    /** What every request meets, Fastify's or the poll lane's (request-wide.ts). */
     readonly requestWide: RequestWide;
   }
 }

@@ -71,7 +71,7 @@ export function securePage(request: FastifyRequest, reply: FastifyReply): void {
 
 /**
  * The headers of every answer, as helmet sets them: worked out once, for they never change, and
- * sent to every request by the request-wide hook and the status lane (request-wide.ts).
+ * sent to every request by the request-wide hook and the poll lane (request-wide.ts).
  */
 export const EVERY_ANSWER_HEADERS: readonly (readonly [name: string, value: string])[] = (() => {
   // helmet only sets headers on the response, and calls back at once, never with an error.

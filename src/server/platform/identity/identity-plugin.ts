@@ -35,7 +35,7 @@ declare module 'fastify' {
     authenticateBody: preValidationHookHandler;
     /**
      * The verified customer a request names in its header or query, as `authenticate` would set
-     * them; throws AUTH_* and counts nothing (the status lane hands a refusal to `authenticate`).
+     * them; throws AUTH_* and counts nothing (the poll lane hands a refusal to `authenticate`).
      */
     verifyCaller: (source: CallerSource) => Caller;
     /** For a route that reads a large body: AUTH_MISSING unless the caller is known already. */

@@ -1,5 +1,5 @@
 /**
- * The status lane (src/server/orders/status/status-lane.ts): the server in front of Fastify
+ * The poll lane (src/server/platform/http/poll-lane.ts): the server in front of Fastify
  * answers an ordinary status poll itself, exactly as Fastify's route would (the same status,
  * headers and body, but the server's time), counted in the metrics the same way; everything else
  * reaches Fastify, which answers as it always did, each such poll counted by the reason it was
@@ -28,7 +28,7 @@ function comparable(status: number, headers: Record<string, string>, body: strin
   return { status, headers: own, body: parsed };
 }
 
-describe('the status lane', () => {
+describe('the poll lane', () => {
   let t: TestApp;
   let url: string;
   /** Requests Fastify answered (the lane's answers never reach it). */

@@ -1,8 +1,9 @@
 /**
- * The status lane: the HTTP server in front of Fastify answers an ordinary status poll itself,
- * the call every waiting screen repeats every few seconds, and an open chat's poll while the chat
- * is unchanged (the modules give their polls: `poll`), and hands every other request to Fastify
- * untouched.
+ * The poll lane: the HTTP server in front of Fastify answers the polls the modules give it
+ * (`poll`) itself — an order's ordinary status poll, the call every waiting screen repeats every
+ * few seconds, and an open chat's poll while the chat is unchanged — and hands every other request
+ * to Fastify untouched. It was the status poll's alone at first, whence its switch's and metric's
+ * names (STATUS_LANE, `exchange_status_lane_fallbacks_total`).
  *
  * A poll costs Fastify about as much as the poll's own work: routing, a request and a reply
  * object, and the hooks of every plugin, most of which have nothing to do for it. The lane does
@@ -18,7 +19,7 @@
  * answers it as it always did: the lane never writes an error. Each such fallback is counted by
  * its reason (`exchange_status_lane_fallbacks_total`). STATUS_LANE=off keeps the lane closed.
  *
- * Fastify's own answer to the same request is the lane's measure: tests/server/status-lane.test.ts
+ * Fastify's own answer to the same request is the lane's measure: tests/server/poll-lane.test.ts
  * compares them and holds that no hook beyond the request-wide ones and the identity's applies to
  * the status route; the server tests' app sends every request through the lane
  * (tests/helpers/test-app.ts). A lean status route inside Fastify, with one hook on arrival and one
@@ -26,12 +27,11 @@
  */
 import http from 'node:http';
 import type { FastifyInstance, FastifyServerFactoryHandler, FastifyServerOptions } from 'fastify';
-import { orderIdParam } from '../../platform/http/validation';
-import type { StatusAnswer } from './status-route';
+import { orderIdParam } from './validation';
 
 /**
  * A customer's poll of an order the lane answers as the route of `route` does: a module gives
- * it (`StatusLane.poll`) with its route. The status poll's answer is always the lane's; an open
+ * it (`PollLane.poll`) with its route. The status poll's answer is always the lane's; an open
  * chat's only while it is unchanged (its 304), a poll `answer` leaves to Fastify (undefined).
  */
 export interface LanePoll {
@@ -42,7 +42,19 @@ export interface LanePoll {
     customerId: number,
     orderId: string,
     ifNoneMatch: string | undefined,
-  ) => Promise<StatusAnswer | undefined>;
+  ) => Promise<PollAnswer | undefined>;
+}
+
+/** A poll's answer as the lane writes it, and as the module's route sends it too. */
+export interface PollAnswer {
+  readonly statusCode: 200 | 304;
+  /**
+   * The answer's own headers, beyond every answer's: names and values in one list, as node's
+   * `writeHead` takes them.
+   */
+  readonly headers: readonly string[];
+  /** The answer's JSON; null with 304. */
+  readonly body: string | null;
 }
 
 /** A poll and its path's pattern (the `:id` any one segment, then checked by the route's schema). */
@@ -57,7 +69,7 @@ export type LaneFallback = 'logged' | 'stopping' | 'identity' | 'answer' | 'erro
 /** What the lane tells the metrics: each poll it handed to Fastify, by reason. */
 export type LaneMonitor = (reason: LaneFallback) => void;
 
-export class StatusLane {
+export class PollLane {
   #app: FastifyInstance | undefined;
   #polls: Polled[] = [];
   #monitor: LaneMonitor = () => undefined;
@@ -74,7 +86,7 @@ export class StatusLane {
       } catch (error) {
         // Nothing was sent: Fastify answers, as it would have without the lane.
         this.#monitor('error');
-        this.#app?.log.error({ err: error }, 'status lane: a poll failed before its answer');
+        this.#app?.log.error({ err: error }, 'poll lane: a poll failed before its answer');
       }
       if (!taken) fastify(request, response);
     });
@@ -165,14 +177,14 @@ export class StatusLane {
           } catch (error) {
             // Nothing sent yet: Fastify answers. Once the answer has started, only the log can know.
             if (!response.headersSent) handOver('error');
-            else app.log.error({ err: error }, 'status lane: the answer failed once sent');
+            else app.log.error({ err: error }, 'poll lane: the answer failed once sent');
           }
         },
         // Not found, or the database failed: Fastify answers it, in the API's own form.
         () => handOver('answer'),
       )
       .catch((error: unknown) => {
-        app.log.error({ err: error }, 'status lane: Fastify could not take a poll over');
+        app.log.error({ err: error }, 'poll lane: Fastify could not take a poll over');
       });
     return true;
   }
@@ -182,7 +194,7 @@ export class StatusLane {
     app: FastifyInstance,
     response: http.ServerResponse,
     route: string,
-    { statusCode, headers, body }: StatusAnswer,
+    { statusCode, headers, body }: PollAnswer,
     started: number,
   ): void {
     // One list of names and values: node writes it as it is, without a header map.
