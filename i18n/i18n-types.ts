@@ -2167,6 +2167,15 @@ export type NamespaceBotTranslation = {
 		 */
 		reminderSend: RequiredParams<'amount' | 'deadline' | 'network' | 'number'>
 		/**
+		 * ⚖​️​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​а​п​е​л​л​я​ц​и​я​ ​п​р​и​н​я​т​а​.​ ​П​р​и​ч​и​н​а​:​ ​{​r​e​a​s​o​n​}​
+	​
+	​{​n​e​x​t​}
+		 * @param {string} next
+		 * @param {string} number
+		 * @param {string} reason
+		 */
+		appealReceived: RequiredParams<'next' | 'number' | 'reason'>
+		/**
 		 * ⚖​️​ ​З​а​к​а​з​ ​№​{​n​u​m​b​e​r​}​:​ ​р​е​ш​е​н​и​е​ ​п​о​ ​а​п​е​л​л​я​ц​и​и​.​
 	​
 	​{​d​e​c​i​s​i​o​n​}​
@@ -5162,6 +5171,12 @@ export type TranslationFunctions = {
 			 * Заказ №{number}: осталось 5 минут, чтобы отправить <b>{amount}</b> в сети {network} (до {deadline} по Москве). Уже отправили? Укажите хеш транзакции в приложении.
 			 */
 			reminderSend: (arg: { amount: string, deadline: string, network: string, number: string }) => LocalizedString
+			/**
+			 * ⚖️ Заказ №{number}: апелляция принята. Причина: {reason}
+	
+		{next}
+			 */
+			appealReceived: (arg: { next: string, number: string, reason: string }) => LocalizedString
 			/**
 			 * ⚖️ Заказ №{number}: решение по апелляции.
 	

@@ -18,6 +18,8 @@ export const CUSTOMER_NOTICES = [
   'payment_reminder',
   // An operator wrote in the order's chat: the message itself, with the order's verification code.
   'operator_message',
+  // The customer's appeal is received: its reason and what happens next.
+  'appeal_received',
   // A senior operator decided the order's appeal: the decision's wording and their outcome text.
   'appeal_decided',
 ] as const;

@@ -298,7 +298,11 @@ describe("a senior operator's decision", () => {
       refundDetails: 'Возврат на карту •• 6781, платёж 4417',
       refundTxHash: null,
     });
-    expect((await outboxOf(id)).map((r) => r.kind)).toEqual(['appeal_opened', 'appeal_decided']);
+    expect((await outboxOf(id)).map((r) => r.kind)).toEqual([
+      'appeal_opened',
+      'appeal_received',
+      'appeal_decided',
+    ]);
   });
 
   it('uphold of an active order ends it REJECTED with the outcome as its reason, told by the decision alone (no ordinary rejection notice)', async () => {
@@ -312,6 +316,7 @@ describe("a senior operator's decision", () => {
       reason: 'Перевод не найден в сети',
     });
     expect((await outboxOf(id)).filter((r) => r.recipient !== 'operators')).toEqual([
+      { kind: 'appeal_received', recipient: `customer:${ALICE.id}` },
       { kind: 'appeal_decided', recipient: `customer:${ALICE.id}` },
     ]);
   });
@@ -328,6 +333,7 @@ describe("a senior operator's decision", () => {
       `appeal decided: refund: refund ${refundTxHash} on TRC20, checked by hand: Вернули`,
     );
     expect((await outboxOf(id)).filter((r) => r.recipient !== 'operators')).toEqual([
+      { kind: 'appeal_received', recipient: `customer:${ALICE.id}` },
       { kind: 'appeal_decided', recipient: `customer:${ALICE.id}` },
     ]);
   });
@@ -351,6 +357,17 @@ describe("the bot's words", () => {
     expect(ru).toContain('Вернули &lt;b&gt;всё&lt;/b&gt;');
     expect(ru).toContain('K7P3QX');
     expect(en).toContain('A senior operator decided to return your money');
+  });
+
+  it('the customer is told their appeal is received, its reason and what happens next, in their language', () => {
+    const opened = { ...facts, appealReason: 'payment_not_confirmed' } as const;
+    const ru = renderNotification('appeal_received', opened, 'ru', options).text;
+    const en = renderNotification('appeal_received', opened, 'en', options).text;
+    expect(ru).toContain('апелляция принята');
+    expect(ru).toContain('Решение по заказу примет старший оператор');
+    expect(en).toContain('your appeal is received. Reason: ');
+    expect(en).toContain('A senior operator decides this order.');
+    expect(en).toContain('K7P3QX');
   });
 
   it("the operators' chat reads the appeal's reason and the customer's words", () => {

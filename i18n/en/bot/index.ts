@@ -40,6 +40,7 @@ const en_bot: NamespaceBotTranslation = {
       'Order #{number}: send exactly <b>{amount}</b> on {network}, in one transfer, to\n<code>{address}</code>\nby <b>{deadline}</b> Moscow time. The last digits tell us the transfer is yours: any other amount waits for an operator. Then give the transaction hash in the app.',
     reminderSend:
       'Order #{number}: 5 minutes left to send <b>{amount}</b> on {network} (until {deadline} Moscow time). Already sent? Give the transaction hash in the app.',
+    appealReceived: '⚖️ Order #{number}: your appeal is received. Reason: {reason}\n\n{next}',
     appealDecided: '⚖️ Order #{number}: the appeal is decided.\n\n{decision}\n\n{outcome}',
     operatorMessage:
       '💬 Order #{number}: the exchange writes in the order’s chat.\n\n{message}\n\nThe exchange writes only in the order’s chat and in this bot, always with the order’s verification code, and never asks you to pay outside the order’s own details and amount.',

@@ -45,6 +45,8 @@ const ru_bot: BaseTranslation = {
       'Заказ №{number:string}: отправьте ровно <b>{amount:string}</b> в сети {network:string}, одним переводом, на адрес\n<code>{address:string}</code>\nдо <b>{deadline:string}</b> по Москве. По последним цифрам мы узнаём ваш перевод: любая другая сумма ждёт оператора. Затем укажите хеш транзакции в приложении.',
     reminderSend:
       'Заказ №{number:string}: осталось 5 минут, чтобы отправить <b>{amount:string}</b> в сети {network:string} (до {deadline:string} по Москве). Уже отправили? Укажите хеш транзакции в приложении.',
+    appealReceived:
+      '⚖️ Заказ №{number:string}: апелляция принята. Причина: {reason:string}\n\n{next:string}',
     appealDecided:
       '⚖️ Заказ №{number:string}: решение по апелляции.\n\n{decision:string}\n\n{outcome:string}',
     operatorMessage:

@@ -170,9 +170,13 @@ export async function openAppeal(
         .executeTakeFirstOrThrow();
       const customer = { actor: 'customer', id: customerId } as const;
       await appealEvent(trx, touched, customer, `appeal opened: ${body.reason}`, now);
-      await alertOperators(trx, 'appeal_opened', touched, `appeal:${appeal.id}:opened`, now, {
+      const event = `appeal:${appeal.id}:opened`;
+      await alertOperators(trx, 'appeal_opened', touched, event, now, {
         appealReason: body.reason,
         appealText: body.text,
+      });
+      await notifyCustomer(trx, 'appeal_received', touched, event, now, {
+        appealReason: body.reason,
       });
       return appeal;
     });

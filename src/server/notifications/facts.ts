@@ -72,7 +72,7 @@ export interface NotificationFacts {
   /** A chat message (operator_message, customer_message): its text, and its file's name if any. */
   readonly messageText?: string;
   readonly messageFile?: string;
-  /** appeal_opened: the appeal's reason and the customer's text. */
+  /** appeal_opened (appeal_received: the reason alone): the appeal's reason and the customer's text. */
   readonly appealReason?: AppealReason;
   readonly appealText?: string;
   /** appeal_decided: the senior operator's decision and the outcome text they wrote. */

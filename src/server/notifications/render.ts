@@ -277,6 +277,14 @@ const MESSAGE_TEXTS: Readonly<Record<OrderMessageKind, (m: MessageContext) => st
         text: m.facts.appealText ?? '',
       }),
     ),
+  appeal_received: ({ LL, facts, common }) =>
+    LL.bot.customer.appealReceived(
+      escaped({
+        ...common,
+        reason: LL.appeals.reasons[facts.appealReason ?? 'other'](),
+        next: LL.appeals.underReviewEndedText(),
+      }),
+    ),
   appeal_decided: ({ LL, facts, common }) =>
     LL.bot.customer.appealDecided(
       escaped({
