@@ -53,6 +53,27 @@ const MONEY_BUY_EN =
 const MONEY_SELL_EN =
   'Do not send crypto for this order. If you already sent it, contact support with the transaction hash: we return it to the address it came from.';
 
+/** An order rejected by a senior operator's refund on appeal: the outcome, and where it went. */
+function refundedOnAppeal(
+  outcome: string,
+  refund: { readonly refundDetails: string | null; readonly refundTxHash: string | null },
+) {
+  return {
+    status: 'REJECTED',
+    rejectReasonCode: 'other',
+    rejectReason: outcome,
+    appeal: {
+      state: 'decided',
+      reason: 'crypto_not_received',
+      openedAt: iso(FIXTURE_NOW - 60 * MINUTE),
+      decision: 'refund',
+      outcome,
+      decidedAt: iso(FIXTURE_NOW),
+      ...refund,
+    },
+  } as const;
+}
+
 const setup = setUpScreenTests(FIXTURE_NOW);
 const path = (name: OrderScreen) => `/order/${ID}/${name}`;
 const plain = (text: string | null | undefined) => (text ?? '').replace(/\s/g, ' ');
@@ -169,21 +190,7 @@ describe('an order that ends while the customer looks says why and what happens 
       name: 'sell-waiting',
       fields: { ...SELL, status: 'TX_PENDING', txHash: TRON_HASH },
       // A senior operator refunded the deposit on appeal: the decision, not 'contact support'.
-      ended: {
-        status: 'REJECTED',
-        rejectReasonCode: 'other',
-        rejectReason: 'Returned',
-        appeal: {
-          state: 'decided',
-          reason: 'crypto_not_received',
-          openedAt: iso(FIXTURE_NOW - 60 * MINUTE),
-          decision: 'refund',
-          outcome: 'Returned',
-          decidedAt: iso(FIXTURE_NOW),
-          refundDetails: null,
-          refundTxHash: TRON_HASH,
-        },
-      },
+      ended: refundedOnAppeal('Returned', { refundDetails: null, refundTxHash: TRON_HASH }),
       alert: `Order #${NUMBER} was rejected. Reason: Returned\nA senior operator decided to return your money: the order is rejected and the refund is sent.`,
     },
   ] as const)(
@@ -412,22 +419,12 @@ describe('the details of an order that ended', () => {
   });
 
   it("a sell refunded on appeal reads the decision, not 'contact support', and where the refund went on the explorer", async () => {
-    const decided = {
-      state: 'decided',
-      reason: 'crypto_not_received',
-      openedAt: iso(FIXTURE_NOW - 60 * MINUTE),
-      decision: 'refund',
-      outcome: 'Returned to the sending address',
-      decidedAt: iso(FIXTURE_NOW - MINUTE),
-      refundDetails: null,
-      refundTxHash: TRON_HASH,
-    } as const;
     await open('details', {
       ...SELL,
-      status: 'REJECTED',
-      rejectReasonCode: 'other',
-      rejectReason: 'Returned to the sending address',
-      appeal: decided,
+      ...refundedOnAppeal('Returned to the sending address', {
+        refundDetails: null,
+        refundTxHash: TRON_HASH,
+      }),
     });
     expect(screen.queryByTestId('money-note')).toBeNull();
     expect(screen.queryByText(MONEY_SELL_EN)).toBeNull();
@@ -441,21 +438,10 @@ describe('the details of an order that ended', () => {
   it('a buy refunded on appeal (ru) names where the money went, as the senior operator wrote it', async () => {
     await open(
       'details',
-      {
-        status: 'REJECTED',
-        rejectReasonCode: 'other',
-        rejectReason: 'Вернули',
-        appeal: {
-          state: 'decided',
-          reason: 'rejected_wrongly',
-          openedAt: iso(FIXTURE_NOW - 60 * MINUTE),
-          decision: 'refund',
-          outcome: 'Вернули',
-          decidedAt: iso(FIXTURE_NOW - MINUTE),
-          refundDetails: 'Карта •• 6781, платёж 4417',
-          refundTxHash: null,
-        },
-      },
+      refundedOnAppeal('Вернули', {
+        refundDetails: 'Карта •• 6781, платёж 4417',
+        refundTxHash: null,
+      }),
       { language: 'ru' },
     );
     expect(screen.queryByTestId('money-note')).toBeNull();
