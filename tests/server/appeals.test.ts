@@ -344,15 +344,20 @@ describe("the bot's words", () => {
     madeUpFacts('3f2a9c1e-0000-4000-8000-000000000000', { verificationCode: 'K7P3QX' }),
   ) as NotificationFacts;
   const options = { botUsername: undefined, supportUrl: 'https://t.me/support' };
+  /** A message's text in Russian and in English. */
+  const inBoth = (
+    kind: Parameters<typeof renderNotification>[0],
+    more: Partial<NotificationFacts>,
+  ) => ({
+    ru: renderNotification(kind, { ...facts, ...more }, 'ru', options).text,
+    en: renderNotification(kind, { ...facts, ...more }, 'en', options).text,
+  });
 
   it("the customer reads the decision's standard wording in their language, then the senior's text (escaped)", () => {
-    const decided = {
-      ...facts,
+    const { ru, en } = inBoth('appeal_decided', {
       appealDecision: 'refund',
       appealOutcome: 'Вернули <b>всё</b>',
-    } as const;
-    const ru = renderNotification('appeal_decided', decided, 'ru', options).text;
-    const en = renderNotification('appeal_decided', decided, 'en', options).text;
+    });
     expect(ru).toContain('Старший оператор решил вернуть вам деньги');
     expect(ru).toContain('Вернули &lt;b&gt;всё&lt;/b&gt;');
     expect(ru).toContain('K7P3QX');
@@ -360,9 +365,7 @@ describe("the bot's words", () => {
   });
 
   it('the customer is told their appeal is received, its reason and what happens next, in their language', () => {
-    const opened = { ...facts, appealReason: 'payment_not_confirmed' } as const;
-    const ru = renderNotification('appeal_received', opened, 'ru', options).text;
-    const en = renderNotification('appeal_received', opened, 'en', options).text;
+    const { ru, en } = inBoth('appeal_received', { appealReason: 'payment_not_confirmed' });
     expect(ru).toContain('апелляция принята');
     expect(ru).toContain('Решение по заказу примет старший оператор');
     expect(en).toContain('your appeal is received. Reason: ');
@@ -371,12 +374,12 @@ describe("the bot's words", () => {
   });
 
   it("the operators' chat reads the appeal's reason and the customer's words", () => {
-    const opened = { ...facts, appealReason: 'wrong_amount', appealText: 'Пришло 90' } as const;
-    expect(renderNotification('appeal_opened', opened, 'ru', options).text).toContain(
-      'Получена не та сумма',
-    );
-    expect(renderNotification('appeal_opened', opened, 'en', options).text).toContain(
-      'A wrong amount was received',
-    );
+    const { ru, en } = inBoth('appeal_opened', {
+      appealReason: 'wrong_amount',
+      appealText: 'Пришло 90',
+    });
+    expect(ru).toContain('Получена не та сумма');
+    expect(ru).toContain('Пришло 90');
+    expect(en).toContain('A wrong amount was received');
   });
 });
