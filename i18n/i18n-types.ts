@@ -942,6 +942,11 @@ type RootTranslation = {
 		 */
 		code: string
 		/**
+		 * �​�​ ​К​о​д​ ​{​c​o​d​e​}
+		 * @param {string} code
+		 */
+		messageCode: RequiredParams<'code'>
+		/**
 		 * К​а​к​ ​у​з​н​а​т​ь​ ​о​б​м​е​н​н​и​к
 		 */
 		noticeTitle: string
@@ -4025,6 +4030,10 @@ export type TranslationFunctions = {
 		 * Код проверки
 		 */
 		code: () => LocalizedString
+		/**
+		 * 🔐 Код {code}
+		 */
+		messageCode: (arg: { code: string }) => LocalizedString
 		/**
 		 * Как узнать обменник
 		 */

@@ -263,6 +263,7 @@ const en: Translation = {
     openUnread: 'Chat, {count}\u00a0unread',
     newMessages: '{count}\u00a0new {{count:message|messages}}',
     code: 'Verification code',
+    messageCode: '🔐 Code {code}',
     noticeTitle: 'How to know the exchange',
     notice:
       'The exchange writes to you only here and in our bot, and every message it sends carries this code. We never ask you to pay to other details or another amount than the order shows.',

@@ -85,6 +85,25 @@ describe('the chat screen', () => {
     expect(screen.getByTestId('verification-code').textContent).toBe('K7P3QX');
   });
 
+  it("every message of the exchange carries the order's verification code, the customer's own none (ru and en)", async () => {
+    const id = 'a0000000-0000-4000-8000-000000000009';
+    serveChat(
+      id,
+      [message(1, { author: 'customer', text: 'Оплатил' }), message(2), message(3)],
+      () => ({ status: 500, json: {} }),
+    );
+    renderApp(`/order/${id}/chat`, { language: 'ru' });
+    await settle();
+    const codes = () =>
+      [...document.querySelectorAll<HTMLElement>('.chat-message')].map(
+        (one) => within(one).queryByTestId('chat-message-code')?.textContent ?? null,
+      );
+    expect(codes()).toEqual([null, '🔐 Код K7P3QX', '🔐 Код K7P3QX']);
+    fireEvent.click(screen.getByRole('button', { name: 'EN' }));
+    await settle();
+    expect(codes()).toEqual([null, '🔐 Code K7P3QX', '🔐 Code K7P3QX']);
+  });
+
   it('a refused send keeps the text in the field and says why (RATE_LIMITED, in Russian); a later send clears it', async () => {
     const id = 'a0000000-0000-4000-8000-000000000002';
     let refuse = true;

@@ -1,7 +1,8 @@
 /**
  * An order's chat as either side shows it: the messages in order, each side's apart by where it
  * stands and by its author's name (never by colour alone), with its time and its file (an image
- * as a thumbnail, any other file as a named link, downloaded with the reader's identity); under
+ * as a thumbnail, any other file as a named link, downloaded with the reader's identity), and
+ * on each of the exchange's the order's verification code; under
  * them the field, the attach button and send. Text is shown as text, never as markup, and wraps
  * whole whatever it holds (a long word, emoji, right-to-left script).
  */
@@ -55,9 +56,12 @@ function MessageList<S extends ChatSide>({
   authorLabel,
   followNewest = false,
 }: ChatThreadProps<S>) {
+  const { LL } = useI18nContext();
   const date = useDateTime();
   const last = useRef<HTMLLIElement>(null);
   const messages = chat.messages ?? [];
+  // Every message of the exchange carries the order's verification code, as its bot messages do.
+  const code = chat.verificationCode;
   const newest = messages.at(-1)?.id;
   useEffect(() => {
     const element = last.current;
@@ -93,9 +97,16 @@ function MessageList<S extends ChatSide>({
                 {message.text}
               </p>
             )}
-            <time className="chat-message__time" dateTime={message.createdAt}>
-              {date(message.createdAt)}
-            </time>
+            <p className="chat-message__footer">
+              {message.author === 'operator' && code !== undefined && (
+                <span className="chat-message__code" data-testid="chat-message-code">
+                  {LL.chat.messageCode({ code })}
+                </span>
+              )}
+              <time className="chat-message__time" dateTime={message.createdAt}>
+                {date(message.createdAt)}
+              </time>
+            </p>
           </li>
         );
       })}
