@@ -13,7 +13,7 @@ import { orderChatPath } from '../order-side-paths';
  * Where a side screen's back goes: the screen that opened it, else (opened by a link) the order's
  * own screen, which My orders picks by the history-card table.
  */
-export function chatBackPath(orderId: string): string {
+export function sideScreenBackPath(orderId: string): string {
   const state: unknown = window.history.state;
   if (typeof state === 'object' && state !== null && 'back' in state) {
     const { back } = state;

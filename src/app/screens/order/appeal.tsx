@@ -30,7 +30,7 @@ import { failureText } from '../../components/failure-text';
 import { FieldError } from '../../components/field-error';
 import { Loading } from '../../components/loading';
 import { AppealNote, orderAppealRefusal } from '../../components/order-appeal';
-import { chatBackPath } from '../../components/order-chat-button';
+import { sideScreenBackPath } from '../../components/order-chat-button';
 import { OrderNotFoundScreen } from '../../components/order-not-found';
 import { Screen } from '../../components/screen';
 import { ApiError } from '../../api/client';
@@ -289,7 +289,7 @@ function AppealForm({
 
 export function AppealScreen({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
-  const back = chatBackPath(orderId);
+  const back = sideScreenBackPath(orderId);
   const fetched = useFetchState(orderId, (signal) => fetchOrder(orderId, signal), {
     onData: noteOrder,
   });

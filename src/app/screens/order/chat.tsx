@@ -14,7 +14,7 @@ import { VerificationCode } from '../../components/verification-code';
 import { noteUnread } from '../../hooks/use-chat-unread';
 import { useOrderChat } from '../../hooks/use-order-chat';
 import { useI18nContext } from '../../i18n/language';
-import { chatBackPath } from '../../components/order-chat-button';
+import { sideScreenBackPath } from '../../components/order-chat-button';
 
 /** As often as the order screens that wait for the exchange ask for their order. */
 const CHAT_POLL_MS = 3_000;
@@ -23,7 +23,7 @@ export function OrderChatScreen({ orderId }: { readonly orderId: string }) {
   const { LL } = useI18nContext();
   const onRead = useCallback(() => noteUnread(orderId, 0), [orderId]);
   const chat = useOrderChat('customer', orderId, { pollMs: CHAT_POLL_MS, onRead });
-  const back = chatBackPath(orderId);
+  const back = sideScreenBackPath(orderId);
   if (chat.notFound) return <OrderNotFoundScreen testId="chat" orderId={orderId} back={back} />;
   return (
     <Screen testId="chat" header={{ title: LL.chat.title({ id: orderNumber(orderId) }), back }}>
