@@ -9,7 +9,13 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ChatResponse } from '../../src/shared/api';
 import { withSent } from '../../src/app/hooks/use-order-chat';
-import { FIXTURE_CARD, iso, orderSummary, serveOrder } from '../helpers/order-fixtures';
+import {
+  FIXTURE_CARD,
+  iso,
+  orderSummary,
+  serveHistory,
+  serveOrder,
+} from '../helpers/order-fixtures';
 import {
   advance,
   fakeApi,
@@ -182,20 +188,9 @@ describe('the way to the chat', () => {
   });
 
   it('the history card counts the unread messages of the exchange', async () => {
-    fakeApi([
-      {
-        method: 'GET',
-        path: '/api/orders/history',
-        reply: {
-          json: {
-            orders: [
-              orderSummary({ unreadMessages: 3 }),
-              orderSummary({ id: 'b', unreadMessages: 0 }),
-            ],
-            total: 2,
-          },
-        },
-      },
+    serveHistory([
+      orderSummary({ unreadMessages: 3 }),
+      orderSummary({ id: 'b', unreadMessages: 0 }),
     ]);
     renderApp('/my-orders', { language: 'ru' });
     await settle();

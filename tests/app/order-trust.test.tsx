@@ -18,6 +18,7 @@ import {
   FIXTURE_SELL,
   iso,
   orderSummary,
+  serveHistory,
   serveOrder as serveFixture,
   type ServedOrder,
 } from '../helpers/order-fixtures';
@@ -486,22 +487,11 @@ describe('the details of an order that ended', () => {
 
 describe('the history sets apart the orders waiting for their customer', () => {
   it('requisites ready: pay; waiting for crypto: send; the others only wait', async () => {
-    fakeApi([
-      {
-        method: 'GET',
-        path: '/api/orders/history',
-        reply: {
-          json: {
-            orders: [
-              orderSummary({ id: 'pay', status: 'REQUISITES_READY' }),
-              orderSummary({ id: 'send', type: 'SELL', status: 'WAITING_CRYPTO' }),
-              orderSummary({ id: 'wait', status: 'WAITING_REQUISITES' }),
-              orderSummary({ id: 'done', status: 'COMPLETED' }),
-            ],
-            hasMore: false,
-          },
-        },
-      },
+    serveHistory([
+      orderSummary({ id: 'pay', status: 'REQUISITES_READY' }),
+      orderSummary({ id: 'send', type: 'SELL', status: 'WAITING_CRYPTO' }),
+      orderSummary({ id: 'wait', status: 'WAITING_REQUISITES' }),
+      orderSummary({ id: 'done', status: 'COMPLETED' }),
     ]);
     renderApp('/my-orders', { language: 'en' });
     await settle();

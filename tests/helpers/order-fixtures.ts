@@ -3,11 +3,13 @@
  * 5 000 ₽ waiting for requisites, changed field by field, and a fake server that answers its
  * status (and, when asked, the calls that move it on) as the real one does.
  */
-import type {
-  BankRequisites,
-  CardRequisites,
-  OrderDetails,
-  OrderSummary,
+import {
+  API_PATHS,
+  type BankRequisites,
+  type CardRequisites,
+  type HistoryResponse,
+  type OrderDetails,
+  type OrderSummary,
 } from '../../src/shared/api';
 import { fakeApi, type FakeApi, type FakeReply, type FakeRoute } from './render-app';
 
@@ -105,6 +107,12 @@ export interface ServedOrder {
   /** While down, the status call fails as a network error does. */
   readonly setDown: (down: boolean) => void;
   readonly polls: () => number;
+}
+
+/** Serves My orders' first page: `orders`, and no older ones. */
+export function serveHistory(orders: readonly OrderSummary[]): FakeApi {
+  const answer: HistoryResponse = { orders: [...orders], hasMore: false };
+  return fakeApi([{ method: 'GET', path: API_PATHS.history, reply: { json: answer } }]);
 }
 
 /**
