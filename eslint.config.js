@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -98,8 +99,9 @@ export default tseslint.config(
   },
   {
     // Imports run one way: the domain modules of src/server stand on the platform, the platform on
-    // src/shared; a module may use another's services, the platform none (conventions, "The layout").
-    // app.ts and main.ts, which compose them, are no element: they may import any.
+    // src/shared; a module uses another only through its door (its index.ts), and the modules
+    // form no cycle (import-x/no-cycle below). app.ts and main.ts, which compose them, are no
+    // element: they may import any door.
     files: ['src/**/*.{ts,tsx}'],
     plugins: { boundaries },
     settings: {
@@ -130,13 +132,30 @@ export default tseslint.config(
               allow: { to: { element: { types: { anyOf: ['platform', 'shared'] } } } },
             },
             {
+              // Within a module anything; of another module only its door, index.ts.
               from: { element: { type: 'module' } },
-              allow: { to: { element: { types: { anyOf: ['module', 'platform', 'shared'] } } } },
+              allow: [
+                { to: { element: { types: { anyOf: ['platform', 'shared'] } } } },
+                { dependency: { relationship: { to: 'internal' } } },
+                { to: { element: { type: 'module', fileInternalPath: 'index.ts' } } },
+              ],
             },
           ],
         },
       ],
     },
+  },
+  {
+    // No module reaches another that reaches it back, directly or around a ring: orders stand on
+    // nothing but the platform, and every other module on what is below it (docs/architecture.md).
+    files: ['src/server/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver': { node: { extensions: ['.ts'] } },
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: ['eslint.config.js'],

@@ -8,12 +8,12 @@
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { appealsModule } from './appeals/appeals-module';
-import { chainModule } from './chain/chain-module';
-import { chatModule } from './chat/chat-module';
-import { notificationsModule } from './notifications/notifications-module';
-import { operatorModule } from './operator/operator-module';
-import { ordersModule } from './orders/orders-module';
+import { appealsModule } from './appeals';
+import { chainModule } from './chain';
+import { chatModule } from './chat';
+import { notificationsModule } from './notifications';
+import { operatorModule } from './operator';
+import { ordersModule } from './orders';
 import { PollLane } from './platform/http/poll-lane';
 import type { AppConfig } from './platform/config/config';
 import { contextPlugin } from './platform/context-plugin';
@@ -33,9 +33,9 @@ import { serializeRequest } from './platform/logging/request-log';
 import { requestLoggerFactory } from './platform/logging/request-logger';
 import { metricsPlugin } from './platform/metrics/metrics-plugin';
 import { installed } from './platform/packages';
-import { ratesModule } from './rates/rates-module';
-import { receiptsModule } from './receipts/receipts-module';
-import { savedDetailsModule } from './saved-details/saved-details-module';
+import { quote, ratesModule } from './rates';
+import { receiptsModule } from './receipts';
+import { savedDetailsModule } from './saved-details';
 
 export interface AppDeps {
   readonly db: Kysely<Database>;
@@ -116,7 +116,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(compressedRoutes(publicRoutes));
   const modules = { jobs: deps.jobs === true };
   await app.register(chainModule, modules);
-  await app.register(ordersModule, { ...modules, lane });
+  await app.register(ordersModule, { ...modules, lane, quote });
   await app.register(receiptsModule, modules);
   await app.register(chatModule, { lane });
   await app.register(appealsModule);

@@ -3,7 +3,7 @@
  * chain node is of its network's chain, listens, and shuts down gracefully on SIGINT and SIGTERM.
  */
 import { buildApp } from './app';
-import { ChainIdMismatch, checkChainIds, testNetworksOf } from './chain/readers/chain-ids';
+import { ChainIdMismatch, checkChainIds, testNetworksOf } from './chain';
 import { ConfigError, isDemoMode, loadConfig } from './platform/config/config';
 import { openDatabase, prepareDatabase } from './platform/db/database';
 import { listenUrl } from './platform/config/listen-address';

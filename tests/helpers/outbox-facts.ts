@@ -1,7 +1,7 @@
 /** What the outbox keeps of an order, made up for rows the tests and the bench write to it. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/server/platform/db/schema';
-import type { NotificationFacts } from '../../src/server/notifications/facts';
+import type { NotificationFacts } from '../../src/server/orders/order-facts';
 
 /**
  * The facts of a made-up P2P buy of 100 USDT for 9 500 RUB (as `orderFacts` writes them), as the

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderNotification } from '../../src/server/notifications/render';
-import type { NotificationFacts } from '../../src/server/notifications/facts';
+import type { NotificationFacts } from '../../src/server/orders/order-facts';
 import { AUTOPILOT_DELAY_MS, runAutopilot } from '../../src/server/operator/autopilot';
 import { sweepOnce } from '../../src/server/orders/sweeper';
 import type { NewOrderRow } from '../../src/server/platform/db/schema';

@@ -21,7 +21,7 @@ import {
 import type { ChainReader } from '../../src/server/chain/readers/chain-reader';
 import { METRICS_PATH } from '../../src/server/platform/metrics/metrics-plugin';
 import { unmatchedDeposits } from '../../src/server/operator/incoming-deposits';
-import type { NotificationFacts } from '../../src/server/notifications/facts';
+import type { NotificationFacts } from '../../src/server/orders/order-facts';
 import { renderNotification } from '../../src/server/notifications/render';
 import { API_PATHS } from '../../src/shared/api';
 import { formatDecimalText } from '../../src/shared/format';

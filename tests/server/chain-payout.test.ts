@@ -17,7 +17,7 @@ import { withPayoutAddresses } from '../../src/server/platform/config/chain-conf
 import { payoutTolerance } from '../../src/server/chain/deposit-rules';
 import { AUTOPILOT_DELAY_MS, runAutopilot } from '../../src/server/operator/autopilot';
 import { checkChainOnce, type ChainCheckContext } from '../../src/server/chain/chain-checker';
-import type { NotificationFacts } from '../../src/server/notifications/facts';
+import type { NotificationFacts } from '../../src/server/orders/order-facts';
 import { renderNotification } from '../../src/server/notifications/render';
 import { unitsToTokenAmount } from '../../src/shared/money';
 import type { NetworkId } from '../../src/shared/networks';

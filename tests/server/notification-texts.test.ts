@@ -4,7 +4,7 @@
  * placeholder left or value unescaped, and opens the order (the app, or the console).
  */
 import { describe, expect, it } from 'vitest';
-import type { NotificationFacts } from '../../src/server/notifications/facts';
+import type { NotificationFacts } from '../../src/server/orders/order-facts';
 import {
   renderAddressAlert,
   renderNotification,

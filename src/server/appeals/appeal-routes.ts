@@ -13,8 +13,9 @@ import { OrderParamsSchema } from '../../shared/schemas/params';
 import { AppealViewSchema, OrderActionResponseSchema } from '../../shared/schemas/responses';
 import { created, ok, type ValibotTypeProvider } from '../platform/http/contract';
 import { customerCalls } from '../platform/identity/identity-plugin';
-import { consoleCalls, consoleOrderRead } from '../operator/operator-routes';
-import { answerAction } from '../orders/transition';
+import { consoleCalls } from '../orders';
+import { consoleOrderRead } from '../operator';
+import { answerAction } from '../orders';
 import { appealForOperator, decideAppeal, openAppeal } from './appeals';
 
 export const customerAppealRoutes: FastifyPluginCallback = (plain, _options, done) => {

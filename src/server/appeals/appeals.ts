@@ -21,12 +21,14 @@ import { isUniqueViolation } from '../platform/db/errors';
 import { ORDER_COLUMNS, type Database, type OrderRow } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
 import { isDemoCustomerId } from '../platform/identity/demo-session';
-import { alertOperators, notifyCustomer } from '../notifications/outbox';
-import { completeWith, rejectOrder, type AppealStep } from '../operator/operator-orders';
-import { applyTransition, type TransitionResult } from '../orders/transition';
-import { orderRow } from '../orders/order-row';
-import { findAppeal, toAppealView, toOperatorAppeal, type AppealRow } from './appeal-view';
+import { alertOperators, notifyCustomer } from '../orders';
+import { completeWith, rejectOrder, type AppealStep } from '../operator';
+import { applyTransition, type TransitionResult } from '../orders';
+import { orderRow } from '../orders';
+import { findAppeal, toAppealView, type AppealRow } from '../orders';
+import { toOperatorAppeal } from './operator-appeal';
 import { checkRefund } from './refund-check';
+import { touchOrder } from '../orders';
 
 /**
  * Whether an operator decides appeals: listed in SENIOR_OPERATOR_IDS, or, in demo mode, the
@@ -71,26 +73,6 @@ async function checkEvidence(
   if (found.length !== new Set(evidence).size) {
     throw new AppError('VALIDATION_FAILED', { fields: ['evidence'] });
   }
-}
-
-/**
- * Moves the order's version (its status answer carries the appeal) and, on PostgreSQL, locks it
- * against a transition racing the appeal; only while it is still in `status`.
- */
-async function touchOrder(
-  trx: Transaction<Database>,
-  orderId: string,
-  status: OrderRow['status'],
-): Promise<OrderRow> {
-  const order = await trx
-    .updateTable('orders')
-    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-    .where('id', '=', orderId)
-    .where('status', '=', status)
-    .returning(ORDER_COLUMNS)
-    .executeTakeFirst();
-  if (order === undefined) throw new AppError('INVALID_STATUS');
-  return order;
 }
 
 /** An appeal's step in the order's audit trail: the order keeps its status. */
@@ -149,7 +131,7 @@ export async function openAppeal(
   await checkEvidence(ctx.db, orderId, body.evidence);
   try {
     const row = await ctx.db.transaction().execute(async (trx) => {
-      const touched = await touchOrder(trx, orderId, order.status);
+      const touched = await touchOrder(trx, orderId, { status: order.status });
       const appeal = await trx
         .insertInto('appeals')
         .values({
@@ -363,7 +345,7 @@ export async function decideAppeal(
   }
   // Already rejected: it stays so; the appeal alone is decided.
   const rejected = await ctx.db.transaction().execute(async (trx) => {
-    const touched = await touchOrder(trx, orderId, 'REJECTED');
+    const touched = await touchOrder(trx, orderId, { status: 'REJECTED' });
     await step.alongside(trx, touched);
     return touched;
   });

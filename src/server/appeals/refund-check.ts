@@ -10,13 +10,8 @@ import { tokenAmountToDecimal, unitsToTokenAmount } from '../../shared/money';
 import { AppError } from '../platform/errors';
 import type { ServerContext } from '../platform/context';
 import type { OrderRow } from '../platform/db/schema';
-import {
-  PERSON_WAITS_MS,
-  depositTargetOf,
-  nodeFaultOf,
-  settledWithin,
-} from '../chain/deposit-check';
-import { judgePayout, refusalDetails } from '../chain/deposit-rules';
+import { PERSON_WAITS_MS, depositTargetOf, nodeFaultOf, settledWithin } from '../chain';
+import { judgePayout, refusalDetails } from '../chain';
 
 /**
  * The audit trail's words for a sell's refund by `hash`, once the chain shows it right: refused

@@ -71,6 +71,7 @@ import {
   type JobOptions,
   type PeriodicJob,
 } from '../platform/jobs/periodic';
+import { flagOrder } from '../orders';
 
 /** The job's name in its log lines and metrics. */
 export const CHAIN_CHECK_JOB = 'chain checker';
@@ -372,11 +373,7 @@ async function checkOrSetAside(
         .where(stillHeld(row, now))
         .executeTakeFirst();
       if (set.numUpdatedRows === 0n) return;
-      await trx
-        .updateTable('orders')
-        .set({ needs_attention: 1 })
-        .where('id', '=', row.order_id)
-        .execute();
+      await flagOrder(trx, row.order_id);
     });
     return 'failed';
   }

@@ -2,12 +2,13 @@
  * The chain module: the readers (one per network read from a node, built once: a reader keeps the
  * decimals it read) as `app.chain`, its figures in the metrics, and, on a server that runs jobs
  * and reads any network from a node, the chain checker (the submitted hashes and the deposit
- * address scan, chain/chain-checker.ts). The order's chain steps (deposit-check.ts,
- * payout-check.ts, deposit-attach.ts) are called by the orders' and the operators' routes.
+ * address scan, chain/chain-checker.ts), and a seller's hash (tx-hash-route.ts). The order's chain
+ * steps (deposit-check.ts, payout-check.ts, deposit-attach.ts) are called by the operators' routes.
  */
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../platform/db/schema';
+import { compressedRoutes } from '../platform/http/compression';
 import { runWhileUp, type ModuleOptions } from '../platform/jobs/run-jobs';
 import type { DatabaseGauge } from '../platform/metrics/metrics';
 import './chain-context';
@@ -20,6 +21,7 @@ import {
 import { chainDustCount, chainScanLag } from './chain-scan';
 import type { NetworkFigure } from './readers/chain-reader';
 import { createChainReaders } from './readers/chain-readers';
+import { txHashRoute } from './tx-hash-route';
 
 /** A figure per network as a gauge labelled by network. */
 const perNetwork = (
@@ -74,6 +76,7 @@ export const chainModule = fp<ModuleOptions>(
       }),
     );
     app.metrics.gauges(CHAIN_GAUGES);
+    void app.register(compressedRoutes(txHashRoute));
     // Only where a network is read from a node: all-manual servers make no chain calls.
     if (options.jobs && checksAnyChain(app)) {
       runWhileUp(app, [
@@ -92,5 +95,5 @@ export const chainModule = fp<ModuleOptions>(
     }
     done();
   },
-  { name: 'chain', dependencies: ['context', 'metrics'] },
+  { name: 'chain', dependencies: ['context', 'metrics', 'auth', 'call-limits'] },
 );

@@ -37,9 +37,10 @@ import type { ServerContext } from '../platform/context';
 import { addressKey } from './deposit-rules';
 import { ORDER_COLUMNS, type ChainIncomingTable, type Database } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
-import { alertOperatorsOfAddress, flagForOperators } from '../notifications/outbox';
-import { holderOf, type AmountHolder } from '../orders/deposit-amounts';
-import { depositAddressFor } from '../orders/create';
+import { alertOperatorsOfAddress } from '../platform/outbox';
+import { flagForOperators } from '../orders';
+import { holderOf, type AmountHolder } from './amount-holders';
+import { depositAddressFor } from '../orders';
 import { attachDeposit } from './deposit-attach';
 import { lookUpDeposit, type DepositTarget } from './deposit-check';
 

@@ -7,8 +7,8 @@ import type { ExpressionBuilder, Kysely, Updateable } from 'kysely';
 import type { NetworkId } from '../../shared/networks';
 import type { ChainFlag } from '../../shared/notifications';
 import type { ChainCheckKind, ChainChecksTable, Database, OrderRow } from '../platform/db/schema';
-import type { NotificationFacts } from '../notifications/facts';
-import { flagForOperators } from '../notifications/outbox';
+import type { NotificationFacts } from '../orders';
+import { flagForOperators } from '../orders';
 
 /** The columns of a check row and of its order that a round reads. */
 export const CHECK_COLUMNS = [

@@ -12,8 +12,8 @@ import { isDepositProblem, type DepositProblem, type TransferProblem } from './d
 import type { ServerContext } from '../platform/context';
 import type { ChainCheckKind, OrderRow } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
-import { amountRefusal } from '../orders/deposit-amounts';
-import { applyTransition } from '../orders/transition';
+import { amountRefusal } from './amount-holders';
+import { applyTransition } from '../orders';
 import {
   depositEvidence,
   lookUpDeposit,

@@ -24,7 +24,7 @@ import {
   type DepositLookup,
   type DepositTarget,
 } from './deposit-check';
-import { applyTransition, type TransitionResult } from '../orders/transition';
+import { applyTransition, type TransitionResult } from '../orders';
 
 /** What became of an attachment: the order moved, or why the transfer is not its deposit. */
 export type Attachment =

@@ -1,6 +1,6 @@
 /**
  * A seller's deposit checked on the chain: what the submission
- * of a hash (customer-orders.ts, `submitTxHash`) and the chain checker (chain/chain-checker.ts)
+ * of a hash (tx-hash-submission.ts) and the chain checker (chain/chain-checker.ts)
  * share: which node and contract an order's deposit is read with, one lookup of a hash judged by
  * the one deposit rule (chain/deposit-rules.ts), the confirmations a network asks, the backoff of
  * a hash not found yet, the check row a lookup while a person waits starts (a payout's too:

@@ -1,7 +1,7 @@
 /**
  * What makes a transaction the right deposit of a sell or the right payout of a buy (design.md,
  * "Chain checks"): one rule, judged the same way when the seller submits the hash
- * (orders/customer-orders.ts), when the scan finds it (chain/chain-scan.ts) and when the chain
+ * (tx-hash-submission.ts), when the scan finds it (chain/chain-scan.ts) and when the chain
  * checker reads it later (chain/chain-checker.ts). A deposit counts when its transaction
  * succeeded, it moves the order's coin's official contract, pays the order's deposit address
  * exactly the order's amount (the amount that ties it to this sell alone: orders/deposit-amounts.ts),

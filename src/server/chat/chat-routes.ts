@@ -27,9 +27,9 @@ import {
 import { orderIdParam } from '../platform/http/validation';
 import { customerCalls } from '../platform/identity/identity-plugin';
 import { POLLED } from '../platform/logging/request-log';
-import { consoleCalls } from '../operator/operator-routes';
-import { readsFileBodies, sendDownload } from '../receipts/file-transfer';
-import { ReceivedDataUrl } from '../receipts/receipt-body';
+import { consoleCalls } from '../orders';
+import { readsFileBodies, sendDownload } from '../receipts';
+import { ReceivedDataUrl } from '../receipts';
 import type { LanePoll } from '../platform/http/poll-lane';
 import { checkChatOrder, openAttachment, readChat, writeMessage, type ChatParty } from './chat';
 import { toChatMessage, toOperatorChatMessage } from './chat-view';

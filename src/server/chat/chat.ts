@@ -15,13 +15,13 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { ChatAuthor } from '../../shared/api';
 import type { ServerContext } from '../platform/context';
 import { compiledOnce } from '../platform/db/compiled-once';
-import { ORDER_COLUMNS, type Database, type OrderMessagesTable } from '../platform/db/schema';
+import { type Database, type OrderMessagesTable } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
-import { alertOperators, notifyCustomer } from '../notifications/outbox';
-import { STATUS_ANSWERS_KEPT, type StatusAnswers } from '../orders/status/status-answers';
-import { orderRow } from '../orders/order-row';
+import { alertOperators, notifyCustomer } from '../orders';
+import { STATUS_ANSWERS_KEPT, type StatusAnswers } from '../orders';
+import { orderRow } from '../orders';
 import { remember } from '../platform/bounded-map';
-import type { ReceivedDataUrl } from '../receipts/receipt-body';
+import type { ReceivedDataUrl } from '../receipts';
 import {
   checkReceiptFile,
   cleanFileName,
@@ -30,7 +30,8 @@ import {
   removeReceiptFile,
   type CheckedReceiptFile,
   type ReceiptDownload,
-} from '../receipts/receipts';
+} from '../receipts';
+import { markChatRead, touchOrder } from '../orders';
 
 /** Who reads or writes a chat: the order's customer, or an operator; by their Telegram id. */
 export interface ChatParty {
@@ -134,26 +135,6 @@ function chatEtag(side: ChatAuthor, count: number, lastId: number): string {
   return `"${side === 'customer' ? 'c' : 'o'}${count}.${lastId}"`;
 }
 
-/** Marks the other side's messages read by `party` up to `upTo`; never back. */
-async function markRead(
-  db: Kysely<Database>,
-  party: ChatParty,
-  orderId: string,
-  upTo: number,
-): Promise<void> {
-  const update = db.updateTable('orders').where('id', '=', orderId);
-  // Only when it moves: each write moves the order's version, which a status poll then rebuilds.
-  await (party.side === 'customer'
-    ? update
-        .set({ customer_read_message_id: upTo })
-        .where('customer_read_message_id', '<', upTo)
-        .execute()
-    : update
-        .set({ operator_read_message_id: upTo })
-        .where('operator_read_message_id', '<', upTo)
-        .execute());
-}
-
 /** A chat as read: its version and, unless the reader holds that version, its messages. */
 export interface ChatRead {
   readonly etag: string;
@@ -180,7 +161,7 @@ export async function readChat(
   const etag = chatEtag(party.side, Number(state.message_count), state.last_id ?? 0);
   if (holds(etag)) {
     const lastOther = (other === 'customer' ? state.last_customer_id : state.last_operator_id) ?? 0;
-    if (lastOther > read) await markRead(ctx.db, party, orderId, lastOther);
+    if (lastOther > read) await markChatRead(ctx.db, party.side, orderId, lastOther);
     return { etag, verificationCode, messages: null };
   }
   const messages = await ctx.db
@@ -191,7 +172,7 @@ export async function readChat(
     .execute();
   // What was read is what this answer holds, however the chat moved since its state was read.
   const lastOther = messages.findLast((m) => m.author === other)?.id ?? 0;
-  if (lastOther > read) await markRead(ctx.db, party, orderId, lastOther);
+  if (lastOther > read) await markChatRead(ctx.db, party.side, orderId, lastOther);
   return {
     etag: chatEtag(party.side, messages.length, messages.at(-1)?.id ?? 0),
     verificationCode,
@@ -277,13 +258,9 @@ async function insertMessage(
   // The order first: this moves its version (the customer's unread count is in the status
   // answer) and, on PostgreSQL, locks it, so that one order's messages take their ids in the
   // order they commit and a reader's last read id never passes over one not yet committed.
-  let touch = trx
-    .updateTable('orders')
-    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-    .where('id', '=', orderId);
-  if (party.side === 'customer') touch = touch.where('user_id', '=', party.telegramId);
-  const order = await touch.returning(ORDER_COLUMNS).executeTakeFirst();
-  if (order === undefined) throw new AppError('ORDER_NOT_FOUND');
+  const order = await touchOrder(trx, orderId, {
+    ...(party.side === 'customer' ? { ownerId: party.telegramId } : {}),
+  });
   const message = await trx
     .insertInto('order_messages')
     .values({

@@ -6,7 +6,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../platform/db/schema';
-import { OPERATORS_RECIPIENT } from './outbox';
+import { OPERATORS_RECIPIENT } from '../platform/outbox';
 import { waiting } from './worker';
 
 /** A customer's private chat with the bot, or the operators' chat. */

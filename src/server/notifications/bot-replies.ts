@@ -19,16 +19,16 @@ import { formatNumber } from '../../shared/format';
 import { CHAT_TEXT_MAX_CHARS, RECEIPT_MAX_BYTES } from '../../shared/limits';
 import { ChatMessageBodySchema } from '../../shared/schemas/order-actions';
 import { orderNumber } from '../../shared/support-link';
-import { writeMessage, type ChatParty, type MessageInput } from '../chat/chat';
+import { writeMessage, type ChatParty, type MessageInput } from '../chat';
 import type { ServerContext } from '../platform/context';
 import type { Database } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
 import { translator } from '../platform/i18n';
 import type { RateLimiter } from '../platform/limits/rate-limit';
-import { PartialReceiptFile } from '../receipts/receipts';
-import { ReceivedDataUrl } from '../receipts/receipt-body';
-import type { NotificationFacts } from './facts';
-import { customerRecipient, OPERATORS_RECIPIENT, sentTo } from './outbox';
+import { PartialReceiptFile } from '../receipts';
+import { ReceivedDataUrl } from '../receipts';
+import type { NotificationFacts } from '../orders';
+import { customerRecipient, OPERATORS_RECIPIENT, sentTo } from '../platform/outbox';
 import { escapeHtml, withVerificationCode } from './render';
 
 /** What the bot needs to write a reply into an order's chat. */

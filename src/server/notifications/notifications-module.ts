@@ -4,7 +4,7 @@
  * and in demo mode marks each message as not sent, so the console shows what the customer would
  * have received. With a token, the bot takes its updates by long polling, or, when WEBHOOK_URL is
  * set, at that URL's path, where a call without Telegram's secret token is refused. Messages are
- * written to the outbox by the services that cause them (notifications/outbox.ts), in the same
+ * written to the outbox by the services that cause them (platform/outbox.ts, orders/order-messages.ts), in the same
  * transaction.
  */
 import type { FastifyInstance } from 'fastify';

@@ -32,7 +32,8 @@ import type { NotificationRow } from '../platform/db/schema';
 import { endedHeadline, moneyNote } from '../../shared/order-ended';
 import { orderNumber, orderSupportLink } from '../../shared/support-link';
 import { translator } from '../platform/i18n';
-import type { AddressFacts, NotificationFacts } from './facts';
+import type { AddressFacts } from '../platform/outbox';
+import type { NotificationFacts } from '../orders';
 
 /** Deadlines are written in the service's time, said as "Moscow time" in the texts. */
 export const MESSAGE_TIME_ZONE = 'Europe/Moscow';
@@ -355,7 +356,7 @@ function endedText(
     cancelReason: facts.cancelReason,
     rejectReason: facts.rejectReason,
     rejectReasonCode: facts.rejectReasonCode,
-    // A rejection that decides an appeal is told by the decision's own message (outbox.ts).
+    // A rejection that decides an appeal is told by the decision's own message (orders/order-messages.ts).
     appeal: null,
   };
   return [endedHeadline(ended, LL) ?? LL.errors.orderCancelled(), moneyNote(ended, LL)].join(

@@ -10,8 +10,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, NotificationRow } from '../platform/db/schema';
-import type { NotificationFacts } from './facts';
-import { OPERATORS_RECIPIENT } from './outbox';
+import type { NotificationFacts } from '../orders';
+import { OPERATORS_RECIPIENT } from '../platform/outbox';
 
 /** How many messages of one kind the operators' chat gets in any SUMMARY_WINDOW_MS. */
 export const SUMMARY_AFTER = 3;

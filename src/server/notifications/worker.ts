@@ -42,7 +42,7 @@ import type { Dialect } from '../platform/db/migrations';
 import type { Database, NotificationRow } from '../platform/db/schema';
 import type { JobMonitor } from '../platform/jobs/periodic';
 import { redactToken } from '../platform/logging/redact-token';
-import { customerOfRecipient, OPERATORS_RECIPIENT, sentTo } from './outbox';
+import { customerOfRecipient, OPERATORS_RECIPIENT, sentTo } from '../platform/outbox';
 import { renderStored, type RenderOptions } from './render';
 import { summariseFlood } from './summaries';
 import type { MessageSender, SendOutcome } from './telegram-sender';

@@ -27,9 +27,10 @@ import {
   giveOfficeInstructions,
   giveRequisites,
 } from './operator-orders';
-import { writeMessage } from '../chat/chat';
+import { writeMessage } from '../chat';
 import { inBatches } from '../platform/jobs/batches';
 import { periodicJob, type JobMonitor, type PeriodicJob } from '../platform/jobs/periodic';
+import { flagOrder } from '../orders';
 
 /** How long after the order's last change the autopilot answers: long enough to be seen. */
 export const AUTOPILOT_DELAY_MS = 3_000;
@@ -190,11 +191,7 @@ export async function runAutopilot(
           log.error({ err: error, orderId: order.id }, 'autopilot could not act: flagged');
           options.monitor?.itemFailed(AUTOPILOT_JOB);
           failing.add(order.id);
-          await ctx.db
-            .updateTable('orders')
-            .set({ needs_attention: 1 })
-            .where('id', '=', order.id)
-            .execute();
+          await flagOrder(ctx.db, order.id);
         }
       }
       return processed;

@@ -40,26 +40,23 @@ import {
   type ReceiptsTable,
 } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
-import { attachDeposit } from '../chain/deposit-attach';
+import { attachDeposit } from '../chain';
 import {
   PERSON_WAITS_MS,
   nodeFaultOf,
   depositTargetOf,
   lookUpDeposit,
   settledWithin,
-} from '../chain/deposit-check';
+} from '../chain';
 import { unmatchedDepositsFor } from './incoming-deposits';
-import { unreadMessages } from '../chat/unread';
-import { PAYOUT_FROM_STATUS, checkPayout, overrideEvidence } from '../chain/payout-check';
-import { OPERATORS_RECIPIENT } from '../notifications/outbox';
-import { plainText, renderStored, type RenderedMessage } from '../notifications/render';
-import { rowDeadline, toOrderDetails, type StoredReservation } from '../orders/order-view';
-import { readPayoutCard } from '../orders/payout-card';
-import {
-  applyTransition,
-  type OrderActionService,
-  type TransitionResult,
-} from '../orders/transition';
+import { unreadMessages } from '../orders';
+import { PAYOUT_FROM_STATUS, checkPayout, overrideEvidence } from '../chain';
+import { OPERATORS_RECIPIENT } from '../platform/outbox';
+import { plainText, renderStored, type RenderedMessage } from '../notifications';
+import { rowDeadline, toOrderDetails, type StoredReservation } from '../orders';
+import { readPayoutCard } from '../orders';
+import { applyTransition, type OrderActionService, type TransitionResult } from '../orders';
+import { takeOrder } from '../orders';
 
 async function findOrder(db: Kysely<Database>, orderId: string): Promise<OrderRow> {
   const row = await db
@@ -69,22 +66,6 @@ async function findOrder(db: Kysely<Database>, orderId: string): Promise<OrderRo
     .executeTakeFirst();
   if (row === undefined) throw new AppError('ORDER_NOT_FOUND');
   return row;
-}
-
-/** The first operator to open an order takes it: the demo's autopilot leaves it to them. */
-async function takeIfFree(
-  db: Kysely<Database>,
-  row: OrderRow,
-  orderId: string,
-  operatorId: number,
-): Promise<void> {
-  if (row.taken_by !== null) return;
-  await db
-    .updateTable('orders')
-    .set({ taken_by: operatorId })
-    .where('id', '=', orderId)
-    .where('taken_by', 'is', null)
-    .execute();
 }
 
 /**
@@ -209,7 +190,7 @@ export async function orderForOperator(
   const { db } = ctx;
   const now = ctx.now();
   const row = await findOrder(db, orderId);
-  await takeIfFree(db, row, orderId, operatorId);
+  if (row.taken_by === null) await takeOrder(db, orderId, operatorId);
   const chainChecked = depositTargetOf(ctx, row) !== undefined;
   const [customer, orderCount, events, receipts, offices, order, messages, incoming] =
     await readOrderParts(ctx, row, orderId, now, chainChecked);

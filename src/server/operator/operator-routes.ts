@@ -5,7 +5,7 @@
  * The writes that move money want recent init data (MONEY_ACTIONS). Thin routes over the
  * operator services.
  */
-import type { FastifyInstance, FastifyPluginCallback } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import * as v from 'valibot';
 import {
   MONEY_ACTIONS,
@@ -40,12 +40,11 @@ import {
   orderForOperator,
   rejectOrder,
 } from './operator-orders';
-import { answerAction, type OrderActionService } from '../orders/transition';
-import { checkInScope, operatorQueue, searchOrders } from './queue';
-import { readRates, setBaseRate, setSpread } from '../rates/rates';
-import { sendDownload } from '../receipts/file-transfer';
-import { openReceipt } from '../receipts/receipts';
-import { orderIdParam } from '../platform/http/validation';
+import { answerAction, type OrderActionService } from '../orders';
+import { operatorQueue, searchOrders } from './queue';
+import { readRates, setBaseRate, setSpread } from '../rates';
+import { sendDownload } from '../receipts';
+import { openReceipt } from '../receipts';
 import {
   described,
   ok,
@@ -62,6 +61,7 @@ import {
 } from '../../shared/schemas/operator-responses';
 import { OrderParamsSchema, ReceiptParamsSchema } from '../../shared/schemas/params';
 import { POLLED } from '../platform/logging/request-log';
+import { consoleCalls } from '../orders';
 
 /** The console's scope with the valibot type provider (contract.ts). */
 type Console = ContractInstance;
@@ -76,7 +76,7 @@ const RECEIPT_FILE = described("The receipt's file (image/jpeg, image/png or app
 
 /**
  * A console read of one order's part (the order, its appeal), as the operator who asks sees it:
- * the order's id from the path, 404 for an order their console does not hold (consoleCalls).
+ * the order's id from the path, 404 for an order their console does not hold (orders' consoleCalls).
  */
 export function consoleOrderRead<S extends v.GenericSchema>(
   app: Console,
@@ -206,21 +206,6 @@ function serviceRoutes(app: Console): void {
     },
     async (request) => setSpread(app, request.caller.telegramId, request.body),
   );
-}
-
-/**
- * The console's calls of a plugin: known before a body is read (platform/http/json-body.ts), who
- * calls (an operator), and for every route of one order, whether their console holds it
- * (consoleScope: another demo visitor's order is answered as a missing one). The console's own
- * routes, its chat's and its appeals' stand behind it.
- */
-export function consoleCalls(app: FastifyInstance): void {
-  app.addHook('onRequest', app.operatorOnly);
-  app.addHook('onRequest', async (request) => {
-    const params = request.params as Record<string, unknown> | undefined;
-    if (request.consoleScope === null || params?.['id'] === undefined) return;
-    await checkInScope(app, orderIdParam(params), request.consoleScope);
-  });
 }
 
 export const operatorRoutes: FastifyPluginCallback = (plain, _options, done) => {

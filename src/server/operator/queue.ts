@@ -24,9 +24,8 @@ import type { OperatorListQuerySchema } from '../../shared/schemas/operator';
 import type { ServerContext } from '../platform/context';
 import { pageOf } from '../platform/db/paging';
 import type { Database } from '../platform/db/schema';
-import { orderRow } from '../orders/order-row';
-import { rowDeadline, toOrderSummary } from '../orders/order-view';
-import { unreadMessages } from '../chat/unread';
+import { rowDeadline, toOrderSummary } from '../orders';
+import { unreadMessages } from '../orders';
 
 /** Later than any deadline: orders without one sort after those with one. */
 const NO_DEADLINE = Number.MAX_SAFE_INTEGER;
@@ -164,19 +163,6 @@ export async function operatorQueue(
 /** The calendar day `yyyy-mm-dd` as epoch ms at its start (UTC), or at the start of the next. */
 function dayStart(day: string, next = false): number {
   return Date.parse(`${day}T00:00:00.000Z`) + (next ? 86_400_000 : 0);
-}
-
-/**
- * ORDER_NOT_FOUND for an order outside the caller's console (`consoleScope`): another demo
- * visitor's order is answered as a missing one, before anything reads or changes it.
- */
-export async function checkInScope(
-  ctx: ServerContext,
-  orderId: string,
-  scope: number | null,
-): Promise<void> {
-  if (scope === null) return;
-  await orderRow(ctx.db, orderId, ['id'], scope);
 }
 
 /** `GET /api/operator/orders?q&status&type&method&from&to&limit&offset`, newest first. */

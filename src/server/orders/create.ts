@@ -26,8 +26,8 @@ import type { ServerContext } from '../platform/context';
 import type { Kysely, Transaction } from 'kysely';
 import { ORDER_COLUMNS, type Database, type NewOrderRow } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
-import { alertOperators, notifyCustomer } from '../notifications/outbox';
-import { quote } from '../rates/rates';
+import { alertOperators, notifyCustomer } from './order-messages';
+import type { Quote } from './pricing';
 import { methodTakesCurrency } from '../../shared/currencies';
 import { holdDepositAmount } from './deposit-amounts';
 import { storedPayoutCard } from './payout-card';
@@ -118,7 +118,11 @@ async function officeCityId(
  * sell without one sends the default), the total the customer's within rounding and inside the
  * method's limits.
  */
-async function priceOrder(db: Kysely<Database>, payload: CreateOrderPayload): Promise<Priced> {
+async function priceOrder(
+  db: Kysely<Database>,
+  quote: Quote,
+  payload: CreateOrderPayload,
+): Promise<Priced> {
   const method = payload.paymentMethod;
   const rateUnits = await quote(db, {
     fiat: payload.currency,
@@ -280,13 +284,14 @@ async function insertOrder(
 
 export async function createOrder(
   ctx: ServerContext,
+  quote: Quote,
   caller: Caller,
   payload: CreateOrderPayload,
 ): Promise<CreateOrderResponse> {
   const now = ctx.now();
   checkRoute(payload);
   const cityId = await officeCityId(ctx.db, payload);
-  const priced = await priceOrder(ctx.db, payload);
+  const priced = await priceOrder(ctx.db, quote, payload);
   const start = startOf(ctx.config, payload, now);
   const row = newOrderRow(caller.telegramId, payload, priced, cityId, start, now);
   await insertOrder(ctx, caller, row, now);

@@ -17,7 +17,7 @@ import { fromMinor, fromUnits } from '../../shared/money';
 import { orderDeadline } from '../../shared/order-status';
 import type { ChainCheckKind, Database, OrderRow } from '../platform/db/schema';
 import { shownPayoutCard } from './payout-card';
-import { findAppeal, toAppealView } from '../appeals/appeal-view';
+import { findAppeal, toAppealView } from './appeal-view';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -58,7 +58,7 @@ export const DETAILS_COLUMNS = [
   'payout_card',
 ] as const satisfies readonly (keyof OrderRow)[];
 
-/** The unread count of the order's chat for the reader of the answer (chat/unread.ts). */
+/** The unread count of the order's chat for the reader of the answer (unread.ts). */
 interface Unread {
   readonly unread_messages: number | string | null;
 }

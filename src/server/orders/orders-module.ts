@@ -9,6 +9,7 @@ import fp from 'fastify-plugin';
 import { compressedRoutes } from '../platform/http/compression';
 import { runWhileUp, type ModuleOptions } from '../platform/jobs/run-jobs';
 import { customerRoutes } from './orders-routes';
+import type { Quote } from './pricing';
 import { StatusAnswers } from './status/status-answers';
 import type { PollLane } from '../platform/http/poll-lane';
 import { STATUS_ROUTE, statusAnswer } from './status/status-route';
@@ -21,7 +22,7 @@ declare module 'fastify' {
   }
 }
 
-export const ordersModule = fp<ModuleOptions & { readonly lane?: PollLane }>(
+export const ordersModule = fp<ModuleOptions & { readonly lane?: PollLane; readonly quote: Quote }>(
   (app, options, done) => {
     app.decorate('statusAnswers', new StatusAnswers(app.db, app.config.database.kind));
     app.metrics.gauges([
@@ -40,7 +41,7 @@ export const ordersModule = fp<ModuleOptions & { readonly lane?: PollLane }>(
         },
       },
     ]);
-    void app.register(compressedRoutes(customerRoutes));
+    void app.register(compressedRoutes(customerRoutes(options.quote)));
     const { lane } = options;
     if (lane !== undefined) {
       lane.poll({ route: STATUS_ROUTE, answer: statusAnswer });
@@ -66,5 +67,5 @@ export const ordersModule = fp<ModuleOptions & { readonly lane?: PollLane }>(
     }
     done();
   },
-  { name: 'orders', dependencies: ['context', 'metrics', 'auth', 'call-limits', 'chain'] },
+  { name: 'orders', dependencies: ['context', 'metrics', 'auth', 'call-limits'] },
 );

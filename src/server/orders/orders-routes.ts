@@ -12,9 +12,9 @@ import {
 } from '../../shared/api';
 import type { MeResponse } from '../../shared/operator-api';
 import { CreateOrderSchema } from '../../shared/schemas/create-order';
-import { TxHashSchema } from '../../shared/schemas/order-actions';
 import { HistoryQuerySchema } from '../../shared/schemas/queries';
 import { createOrder } from './create';
+import type { Quote } from './pricing';
 import {
   activeOrders,
   bankRequisites,
@@ -22,7 +22,6 @@ import {
   confirmOfficeReceipt,
   confirmPayment,
   orderHistory,
-  submitTxHash,
 } from './customer-orders';
 import { answerAction } from './transition';
 import type { LimitedCall } from '../platform/limits/rate-limit';
@@ -55,7 +54,7 @@ const tags = ['orders'];
 const counted = (app: Customer, call: LimitedCall) => ({ preValidation: app.callLimit(call) });
 
 /** Creating an order, and what the caller reads: who they are, their orders and history. */
-function readRoutes(app: Customer): void {
+function readRoutes(app: Customer, quote: Quote): void {
   app.post(
     API_PATHS.createOrder,
     {
@@ -63,7 +62,7 @@ function readRoutes(app: Customer): void {
       ...counted(app, 'create'),
     },
     async (request, reply): Promise<CreateOrderResponse> => {
-      const order = await createOrder(app, request.caller, request.body);
+      const order = await createOrder(app, quote, request.caller, request.body);
       request.log.info(
         { orderId: order.orderId, customer: request.caller.telegramId },
         'order created',
@@ -135,26 +134,24 @@ function actionRoutes(app: Customer): void {
     schema: { tags, params: OrderParamsSchema, response: ok(OrderActionResponseSchema) },
     ...counted(app, 'action'),
   };
-  const txHash = {
-    ...noBody,
-    schema: { ...noBody.schema, body: TxHashSchema },
-  };
   app.post('/api/orders/:id/cancel', noBody, (r) => answerAction(app, r, cancelOrder));
   app.post('/api/orders/:id/payment-confirm', noBody, (r) => answerAction(app, r, confirmPayment));
-  app.post('/api/orders/:id/tx-hash', txHash, (r) => answerAction(app, r, submitTxHash));
   app.post('/api/orders/:id/office-confirm', noBody, (r) =>
     answerAction(app, r, confirmOfficeReceipt),
   );
 }
 
-export const customerRoutes: FastifyPluginCallback = (plain, _options, done) => {
-  const app = plain.withTypeProvider<ValibotTypeProvider>();
-  customerCalls(app);
-  readRoutes(app);
-  orderRoutes(app);
-  actionRoutes(app);
-  done();
-};
+/** The customer's calls on orders, pricing new ones by `quote`. */
+export const customerRoutes =
+  (quote: Quote): FastifyPluginCallback =>
+  (plain, _options, done) => {
+    const app = plain.withTypeProvider<ValibotTypeProvider>();
+    customerCalls(app);
+    readRoutes(app, quote);
+    orderRoutes(app);
+    actionRoutes(app);
+    done();
+  };
 
 /** The status poll's answers: the order, or 304 with no body while the app holds its version. */
 const STATUS_ANSWERS = {

@@ -28,7 +28,7 @@ import {
 import type { Dialect } from '../platform/db/migrations';
 import { ORDER_COLUMNS, type Database } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
-import { alertOperators, notifyCustomer } from '../notifications/outbox';
+import { alertOperators, notifyCustomer } from './order-messages';
 import { applyTransitionIn } from './transition';
 import { BATCH_POLICY, JOB_BATCH, inBatches, type BatchBudget } from '../platform/jobs/batches';
 import {

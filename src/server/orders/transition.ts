@@ -28,7 +28,7 @@ import {
   type OrdersTable,
 } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
-import { recordTransition } from '../notifications/outbox';
+import { recordTransition } from './order-messages';
 import { actionResponse, rowDeadline } from './order-view';
 
 export interface TransitionRequest {

@@ -16,17 +16,11 @@ import { applyBasisPoints, fromUnits, toUnits } from '../../shared/money';
 import type { ServerContext } from '../platform/context';
 import type { Database } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
+import type { QuoteRequest } from '../orders';
 
 /** base × (1 ± spread) in millionths, rounded to the rate's display precision. */
 function applySpread(baseUnits: number, spreadBp: number, operation: OrderType): number {
   return applyBasisPoints(baseUnits, operation === 'BUY' ? spreadBp : -spreadBp);
-}
-
-export interface QuoteRequest {
-  readonly fiat: string;
-  readonly crypto: CryptoCurrency;
-  readonly method: PaymentMethod;
-  readonly operation: OrderType;
 }
 
 /** The current quote in millionths of the fiat per coin; VALIDATION_FAILED for a pair not offered. */

@@ -13,11 +13,7 @@ import type { Database } from '../platform/db/schema';
 import { pruneCallCounts } from '../platform/limits/rate-limit';
 import { PARTIAL_SUFFIX } from './receipts';
 import { JOB_BATCH, inBatches, yieldToEventLoop } from '../platform/jobs/batches';
-import {
-  periodicJob,
-  type JobOptions,
-  type PeriodicJob,
-} from '../platform/jobs/periodic';
+import { periodicJob, type JobOptions, type PeriodicJob } from '../platform/jobs/periodic';
 
 /** An upload writes its row within seconds of its file; an hour is far beyond any of them. */
 export const ORPHAN_RECEIPT_AGE_MS = 60 * 60_000;

@@ -2,20 +2,20 @@
  * `POST /api/orders/{id}/receipt` (spec section 7): the one large body, a file as a data URL. It is
  * read only once the caller is known, within their limit, and the order is theirs and waiting for
  * a receipt; then read as it arrives, its file decoded on the way (receipt-json.ts), in a scope of
- * its own for its own JSON parser, and kept by the order's upload (orders/customer-orders.ts).
+ * its own for its own JSON parser, and kept by the order's upload (receipt-upload.ts).
  */
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import { ReceiptUploadSchema } from '../../shared/schemas/order-actions';
 import { OrderParamsSchema } from '../../shared/schemas/params';
 import { OrderActionResponseSchema } from '../../shared/schemas/responses';
-import { orderTakingReceipt, uploadReceipt } from '../orders/customer-orders';
-import { answerAction } from '../orders/transition';
+import { answerAction } from '../orders';
 import { documentedAs, ok, type ValibotTypeProvider } from '../platform/http/contract';
 import { orderIdParam } from '../platform/http/validation';
 import { customerCalls } from '../platform/identity/identity-plugin';
 import { ReceivedDataUrl } from './receipt-body';
 import { readsFileBodies } from './file-transfer';
+import { orderTakingReceipt, uploadReceipt } from './receipt-upload';
 
 /** The receipt upload as its parser gives it: the wire's fields, fileData decoded into a file. */
 const ReceivedUploadSchema = documentedAs(

@@ -57,9 +57,7 @@ export class PartialReceiptFile implements ReceiptSink {
   }
 
   #open(): Promise<fs.FileHandle> {
-    this.#handle ??= fs
-      .mkdir(this.#dir, { recursive: true })
-      .then(() => fs.open(this.#path, 'wx'));
+    this.#handle ??= fs.mkdir(this.#dir, { recursive: true }).then(() => fs.open(this.#path, 'wx'));
     return this.#handle;
   }
 
@@ -70,7 +68,7 @@ export class PartialReceiptFile implements ReceiptSink {
     }
     this.#hash.update(bytes);
     this.#size += bytes.length;
-    for (let at = 0; at < bytes.length; ) {
+    for (let at = 0; at < bytes.length;) {
       at += (await handle.write(bytes, at)).bytesWritten;
     }
   }

@@ -17,8 +17,8 @@ import type {
 import type { ServerContext } from '../platform/context';
 import type { Database } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
-import { orderRow } from '../orders/order-row';
-import { readPayoutCard } from '../orders/payout-card';
+import { orderRow } from '../orders';
+import { readPayoutCard } from '../orders';
 
 /** Each kind's table and how many of it a customer may keep. */
 const KINDS = {

@@ -1,7 +1,6 @@
 /** An appeal row as the customer reads it (the status answer) and as operators read it. */
 import type { Kysely, Selectable } from 'kysely';
 import type { AppealView } from '../../shared/api';
-import type { OperatorAppealResponse } from '../../shared/operator-api';
 import type { AppealsTable, Database } from '../platform/db/schema';
 
 export type AppealRow = Selectable<AppealsTable>;
@@ -18,16 +17,6 @@ export function toAppealView(row: AppealRow): AppealView {
     decidedAt: iso(row.decided_at),
     refundDetails: row.refund_details,
     refundTxHash: row.refund_tx_hash,
-  };
-}
-
-/** What operators read besides: the customer's words, the evidence and who decided. */
-export function toOperatorAppeal(row: AppealRow): NonNullable<OperatorAppealResponse['appeal']> {
-  return {
-    ...toAppealView(row),
-    text: row.text,
-    evidence: JSON.parse(row.evidence) as number[],
-    decidedBy: row.decided_by,
   };
 }
 

@@ -14,8 +14,8 @@ import {
 import type { CancelReason, OrderType, PaymentMethod } from '../../shared/order-status';
 import type { RejectReason } from '../../shared/reject-reasons';
 import type { Database, OrderRow } from '../platform/db/schema';
-import { officeWithCity, rowDeadline, type StoredReservation } from '../orders/order-view';
-import { readPayoutCard } from '../orders/payout-card';
+import { officeWithCity, rowDeadline, type StoredReservation } from './order-view';
+import { readPayoutCard } from './payout-card';
 
 /** A text in both languages, picked when the message is written. */
 export interface Bilingual {
@@ -84,20 +84,6 @@ export interface NotificationFacts {
    * Set on an operator alert sent as the summary of a flood (summaries.ts): how many alerts of its
    * kind it stands for, itself included.
    */
-  readonly summaryCount?: number;
-}
-
-/** What an alert about a deposit address states (ADDRESS_ALERTS): no order, the chain's facts. */
-export interface AddressFacts {
-  readonly network: NetworkId;
-  /** unmatched_deposit: the transfer, its amount an exact decimal of whole coins. */
-  readonly coin?: CryptoCurrency;
-  readonly amount?: string;
-  readonly sender?: string;
-  readonly txHash?: string;
-  /** scan_behind: the final blocks the scan has still to read. */
-  readonly lagBlocks?: number;
-  /** As on an order's alert: set on a flood's summary. */
   readonly summaryCount?: number;
 }
 

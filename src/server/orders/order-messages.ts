@@ -1,15 +1,10 @@
 /**
- * The transactional outbox (design.md, "Staff side and notifications"; conventions, habit 15):
- * a message to Telegram is a row written in the same transaction as the change that causes it,
- * never a network call inside that transaction. Each row is unique per (event, recipient) by its
- * `dedupe_key`, so an event recorded twice (two sweepers, a retried request) is one message, and
- * a crash before the commit loses the change and its message together. The outbox worker
- * (worker.ts) sends the rows later.
- *
- * Which event tells whom what is the tables below, read by `recordTransition`, which the one
- * transition function calls for every status change it commits.
+ * The messages an order's events cause, written to the outbox in the event's own transaction:
+ * which status tells the customer or alerts the operators (the tables below, read by
+ * `recordTransition` for every status change the transition function commits), and the flags
+ * that put an order in front of the operators.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Language } from '../../shared/api';
 import type {
   AddressAlert,
@@ -18,9 +13,16 @@ import type {
   OrderAlert,
 } from '../../shared/notifications';
 import type { Actor, OrderStatus } from '../../shared/order-status';
-import { ORDER_COLUMNS, type Database, type OrderRow } from '../platform/db/schema';
+import type { Database, OrderRow } from '../platform/db/schema';
 import { preferredLanguage } from '../platform/i18n';
-import { orderFacts, type AddressFacts, type NotificationFacts } from './facts';
+import {
+  customerRecipient,
+  enqueue,
+  OPERATORS_RECIPIENT,
+  type Notification,
+} from '../platform/outbox';
+import { orderFacts, type NotificationFacts } from './order-facts';
+import { flagOrder } from './order-store';
 
 /** What the customer is told of a status an operator or the system moved their order to. */
 const STATUS_NOTICES: Partial<Record<OrderStatus, CustomerNotice>> = {
@@ -45,55 +47,6 @@ const TOLD_BY_APPEAL_DECISION: readonly OrderStatus[] = ['REJECTED'];
 const STATUS_ALERTS: Partial<Record<OrderStatus, OrderAlert>> = {
   TX_PENDING: 'tx_submitted',
 };
-
-/** The recipient key of the operators' chat (OPERATOR_CHAT_ID, read when a row is sent). */
-export const OPERATORS_RECIPIENT = 'operators';
-
-/** The recipient key of a customer's private chat with the bot (its id is the user's id). */
-export function customerRecipient(telegramId: number): string {
-  return `customer:${telegramId}`;
-}
-
-/** The customer's Telegram id of a recipient key, or undefined for the operators' chat. */
-export function customerOfRecipient(recipient: string): number | undefined {
-  return recipient.startsWith('customer:')
-    ? Number(recipient.slice('customer:'.length))
-    : undefined;
-}
-
-interface Notification {
-  readonly kind: NotificationKind;
-  readonly recipient: string;
-  /** What makes this event this event: with the recipient, the row's unique key. */
-  readonly event: string;
-  readonly orderId: string | null;
-  /** The customer's language; null for the operators' chat, whose language is read when sent. */
-  readonly language: Language | null;
-  readonly facts: NotificationFacts | AddressFacts;
-}
-
-/** Writes one notification; one already written for the same event and recipient is kept as is. */
-async function enqueue(
-  trx: Transaction<Database>,
-  notification: Notification,
-  now: number,
-): Promise<void> {
-  await trx
-    .insertInto('notifications')
-    .values({
-      dedupe_key: `${notification.event}:${notification.recipient}`,
-      recipient: notification.recipient,
-      order_id: notification.orderId,
-      kind: notification.kind,
-      language: notification.language,
-      payload: JSON.stringify(notification.facts),
-      status: 'pending',
-      next_attempt_at: now,
-      created_at: now,
-    })
-    .onConflict((oc) => oc.column('dedupe_key').doNothing())
-    .execute();
-}
 
 /** The language a customer is written to in (preferredLanguage). */
 async function customerLanguage(trx: Transaction<Database>, telegramId: number): Promise<Language> {
@@ -149,12 +102,7 @@ export async function flagForOperators(
   now: number,
   extra: Partial<NotificationFacts> = {},
 ): Promise<void> {
-  const order = await trx
-    .updateTable('orders')
-    .set({ needs_attention: 1 })
-    .where('id', '=', orderId)
-    .returning(ORDER_COLUMNS)
-    .executeTakeFirstOrThrow();
+  const order = await flagOrder(trx, orderId);
   await alertOperators(trx, kind, order, event, now, extra);
 }
 
@@ -228,34 +176,4 @@ export async function recordTransition(
   if (alert !== undefined && actor === 'customer') {
     await alertOperators(trx, alert, order, event, now);
   }
-}
-
-/**
- * Alerts the operators' chat about a deposit address (no order: an unmatched transfer, a scan
- * fallen behind), once per `event`, in the caller's transaction.
- */
-export async function alertOperatorsOfAddress(
-  trx: Transaction<Database>,
-  kind: AddressAlert,
-  facts: AddressFacts,
-  event: string,
-  now: number,
-): Promise<void> {
-  await enqueue(
-    trx,
-    { kind, recipient: OPERATORS_RECIPIENT, event, orderId: null, language: null, facts },
-    now,
-  );
-}
-
-/**
- * The outbox's rows that reached `recipient`'s chat (with the id Telegram gave their message),
- * newest first: where a thread's edit and a reply to the bot find the message they are about.
- */
-export function sentTo(db: Kysely<Database>, recipient: string) {
-  return db
-    .selectFrom('notifications')
-    .where('notifications.recipient', '=', recipient)
-    .where('notifications.status', '=', 'sent')
-    .orderBy('notifications.id', 'desc');
 }
