@@ -37,9 +37,14 @@ import type {
   ResponseOf,
   WalletRequisitesViewSchema,
 } from './schemas/responses';
+import { routePath } from './route-path';
 
 export const API_PATHS = {
   health: '/api/health',
+  /** The API's own OpenAPI document, made from the routes' schemas. */
+  openApi: '/api/openapi.json',
+  /** Prometheus metrics, for the operators' scraper (METRICS_TOKEN). */
+  metrics: '/api/metrics',
   appConfig: '/api/app-config',
   demoSession: '/api/demo/session',
   rate: '/api/rates/calculate',
@@ -47,27 +52,26 @@ export const API_PATHS = {
   activeOrders: '/api/orders/active',
   me: '/api/me',
   history: '/api/orders/history',
-  // The caller's saved wallets and cards; one of them is `${savedDetails}/{wallets|cards}/{id}`.
+  // The caller's saved wallets and cards; one of them is savedItem (kind: wallets or cards).
   savedDetails: '/api/saved-details',
   savedWallets: '/api/saved-details/wallets',
   savedCards: '/api/saved-details/cards',
   // Saves the card one of the caller's sells pays out to, read on the server from the order.
   savedCardFromOrder: '/api/saved-details/cards/from-order',
-  savedItem: (kind: 'wallets' | 'cards', id: number) => `/api/saved-details/${kind}/${id}`,
-  cities: (currencyCode: string) => `/api/cities/${encodeURIComponent(currencyCode)}`,
-  orderStatus: (id: string) => `/api/orders/${encodeURIComponent(id)}/status`,
-  orderRequisites: (id: string) => `/api/orders/${encodeURIComponent(id)}/requisites`,
-  cancel: (id: string) => `/api/orders/${encodeURIComponent(id)}/cancel`,
-  paymentConfirm: (id: string) => `/api/orders/${encodeURIComponent(id)}/payment-confirm`,
-  receipt: (id: string) => `/api/orders/${encodeURIComponent(id)}/receipt`,
-  txHash: (id: string) => `/api/orders/${encodeURIComponent(id)}/tx-hash`,
-  officeConfirm: (id: string) => `/api/orders/${encodeURIComponent(id)}/office-confirm`,
+  savedItem: routePath('/api/saved-details/:kind/:id'),
+  cities: routePath('/api/cities/:currencyCode'),
+  orderStatus: routePath('/api/orders/:id/status'),
+  orderRequisites: routePath('/api/orders/:id/requisites'),
+  cancel: routePath('/api/orders/:id/cancel'),
+  paymentConfirm: routePath('/api/orders/:id/payment-confirm'),
+  receipt: routePath('/api/orders/:id/receipt'),
+  txHash: routePath('/api/orders/:id/tx-hash'),
+  officeConfirm: routePath('/api/orders/:id/office-confirm'),
   /** The order's chat: GET reads it (ETag, 304), POST writes a message. */
-  chat: (id: string) => `/api/orders/${encodeURIComponent(id)}/chat`,
-  chatAttachment: (id: string, messageId: number) =>
-    `/api/orders/${encodeURIComponent(id)}/chat/${messageId}/attachment`,
+  chat: routePath('/api/orders/:id/chat'),
+  chatAttachment: routePath('/api/orders/:id/chat/:messageId/attachment'),
   /** Opens the order's appeal (shared/appeals.ts). */
-  appeal: (id: string) => `/api/orders/${encodeURIComponent(id)}/appeal`,
+  appeal: routePath('/api/orders/:id/appeal'),
 } as const;
 
 /** Languages the app and the server speak; ru is the default (spec section 1). */

@@ -22,32 +22,30 @@ import type {
   OperatorReceiptSchema,
 } from './schemas/operator-responses';
 import type { ResponseOf } from './schemas/responses';
+import { routePath } from './route-path';
 
 export const OPERATOR_PATHS = {
   queue: '/api/operator/queue',
   orders: '/api/operator/orders',
-  order: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}`,
-  receipt: (id: string, receiptId: string) =>
-    `/api/operator/orders/${encodeURIComponent(id)}/receipts/${encodeURIComponent(receiptId)}`,
-  requisites: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/requisites`,
-  officeInstructions: (id: string) =>
-    `/api/operator/orders/${encodeURIComponent(id)}/office-instructions`,
-  confirmPayment: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/confirm-payment`,
-  confirmTx: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/confirm-tx`,
-  attachDeposit: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/attach-deposit`,
+  order: routePath('/api/operator/orders/:id'),
+  receipt: routePath('/api/operator/orders/:id/receipts/:receiptId'),
+  requisites: routePath('/api/operator/orders/:id/requisites'),
+  officeInstructions: routePath('/api/operator/orders/:id/office-instructions'),
+  confirmPayment: routePath('/api/operator/orders/:id/confirm-payment'),
+  confirmTx: routePath('/api/operator/orders/:id/confirm-tx'),
+  attachDeposit: routePath('/api/operator/orders/:id/attach-deposit'),
   incoming: '/api/operator/incoming',
-  complete: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/complete`,
-  reject: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/reject`,
+  complete: routePath('/api/operator/orders/:id/complete'),
+  reject: routePath('/api/operator/orders/:id/reject'),
   rates: '/api/operator/rates',
   spreads: '/api/operator/spreads',
   /** The order's chat: GET reads it (ETag, 304), POST writes an operator's message. */
-  chat: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/chat`,
-  chatAttachment: (id: string, messageId: number) =>
-    `/api/operator/orders/${encodeURIComponent(id)}/chat/${messageId}/attachment`,
+  chat: routePath('/api/operator/orders/:id/chat'),
+  chatAttachment: routePath('/api/operator/orders/:id/chat/:messageId/attachment'),
   /** The order's appeal as operators read it. */
-  appeal: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/appeal`,
+  appeal: routePath('/api/operator/orders/:id/appeal'),
   /** A senior operator's decision of the order's appeal. */
-  appealDecision: (id: string) => `/api/operator/orders/${encodeURIComponent(id)}/appeal/decision`,
+  appealDecision: routePath('/api/operator/orders/:id/appeal/decision'),
 } as const;
 
 /**

@@ -19,7 +19,6 @@ import {
   type ChainCheckContext,
 } from '../../src/server/chain/chain-checker';
 import type { ChainReader } from '../../src/server/chain/readers/chain-reader';
-import { METRICS_PATH } from '../../src/server/platform/metrics/metrics-plugin';
 import { unmatchedDeposits } from '../../src/server/operator/incoming-deposits';
 import type { NotificationFacts } from '../../src/server/orders/order-facts';
 import { renderNotification } from '../../src/server/notifications/render';
@@ -658,7 +657,7 @@ describe('deposits without a hash: the deposit address is scanned once a round',
     expect(told.find((row) => row.payload.includes(stray))?.payload).toContain(chain.customer);
     const res = await t.app.inject({
       method: 'GET',
-      url: METRICS_PATH,
+      url: API_PATHS.metrics,
       remoteAddress: '127.0.0.1',
     });
     const line = /^exchange_chain_dust_transfers\{network="ERC20"\} (\S+)$/m.exec(res.body);
@@ -720,7 +719,7 @@ describe('hash lookups are rationed: calls stay bounded whatever the number wait
     const backlog = async () => {
       const res = await t.app.inject({
         method: 'GET',
-        url: METRICS_PATH,
+        url: API_PATHS.metrics,
         remoteAddress: '127.0.0.1',
       });
       return Number(
@@ -844,7 +843,7 @@ describe("the checker's lag is a metric", () => {
     const lag = async () => {
       const res = await t.app.inject({
         method: 'GET',
-        url: METRICS_PATH,
+        url: API_PATHS.metrics,
         remoteAddress: '127.0.0.1',
       });
       return Number(/^exchange_chain_check_lag_seconds (\S+)$/m.exec(res.body)?.[1]);
@@ -866,7 +865,7 @@ describe("the checker's lag is a metric", () => {
     const scanLag = async () => {
       const res = await t.app.inject({
         method: 'GET',
-        url: METRICS_PATH,
+        url: API_PATHS.metrics,
         remoteAddress: '127.0.0.1',
       });
       const line = /^exchange_chain_scan_lag_blocks\{network="ERC20"\} (\S+)$/m.exec(res.body);

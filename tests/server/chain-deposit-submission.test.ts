@@ -7,7 +7,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { METRICS_PATH } from '../../src/server/platform/metrics/metrics-plugin';
 import { API_PATHS } from '../../src/shared/api';
 import { unitsToDecimal } from '../../src/shared/money';
 import {
@@ -311,7 +310,7 @@ describe('every call to a node is counted', () => {
     chain.faults.clear();
     const res = await t.app.inject({
       method: 'GET',
-      url: METRICS_PATH,
+      url: API_PATHS.metrics,
       remoteAddress: '127.0.0.1',
     });
     expect(res.body).toMatch(

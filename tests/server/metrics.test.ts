@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { openDatabase } from '../../src/server/platform/db/database';
 import { sweepOnce } from '../../src/server/orders/sweeper';
-import { METRICS_PATH } from '../../src/server/platform/metrics/metrics-plugin';
 import { API_PATHS } from '../../src/shared/api';
 import { ALICE, BOB } from '../helpers/identity';
 import { FAKE_TOKEN, FAULTS, FakeBotApi } from '../helpers/fake-bot-api';
@@ -61,7 +60,11 @@ afterAll(async () => {
 
 /** A scrape as Prometheus on this machine makes it. */
 async function scrape(app = t.app): Promise<string> {
-  const res = await app.inject({ method: 'GET', url: METRICS_PATH, remoteAddress: '127.0.0.1' });
+  const res = await app.inject({
+    method: 'GET',
+    url: API_PATHS.metrics,
+    remoteAddress: '127.0.0.1',
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.body;
 }
@@ -70,7 +73,7 @@ describe('GET /api/metrics is closed to the public', () => {
   it('without METRICS_TOKEN: an internet address gets the 404 of an unknown path, in its language', async () => {
     const refused = await t.app.inject({
       method: 'GET',
-      url: METRICS_PATH,
+      url: API_PATHS.metrics,
       remoteAddress: PUBLIC_ADDRESS,
       headers: { 'accept-language': 'en' },
     });
@@ -97,7 +100,11 @@ describe('GET /api/metrics is closed to the public', () => {
   ])(
     'without METRICS_TOKEN: loopback and private addresses read it (%s), in the text format, never cached',
     async (address) => {
-      const res = await t.app.inject({ method: 'GET', url: METRICS_PATH, remoteAddress: address });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: API_PATHS.metrics,
+        remoteAddress: address,
+      });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
       expect(res.headers['cache-control']).toBe('no-store');
@@ -109,7 +116,7 @@ describe('GET /api/metrics is closed to the public', () => {
   it('without METRICS_TOKEN: an internet client behind the reverse proxy (X-Forwarded-For from loopback) is refused', async () => {
     const res = await t.app.inject({
       method: 'GET',
-      url: METRICS_PATH,
+      url: API_PATHS.metrics,
       remoteAddress: '127.0.0.1',
       headers: { 'x-forwarded-for': PUBLIC_ADDRESS },
     });
@@ -125,7 +132,7 @@ describe('GET /api/metrics is closed to the public', () => {
       const asked = (remoteAddress: string, authorization?: string) =>
         app.inject({
           method: 'GET',
-          url: METRICS_PATH,
+          url: API_PATHS.metrics,
           remoteAddress,
           headers: authorization === undefined ? {} : { authorization },
         });

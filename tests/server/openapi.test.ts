@@ -4,9 +4,9 @@
  * takes (its path's parameters, a body where it reads one) and what it answers (the answer's
  * schema, and the `{ error, code }` of a refusal).
  */
+import { API_PATHS } from '../../src/shared/api';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPENAPI_PATH } from '../../src/server/platform/http/openapi';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 interface Operation {
@@ -25,7 +25,7 @@ beforeAll(async () => {
     botToken: '123456:TEST-TOKEN',
     webhookUrl: 'https://example.org/telegram/webhook',
   });
-  const res = await t.app.inject({ method: 'GET', url: OPENAPI_PATH });
+  const res = await t.app.inject({ method: 'GET', url: API_PATHS.openApi });
   expect(res.statusCode).toBe(200);
   document = res.json<Document>();
 });

@@ -5,7 +5,6 @@
  * only), the decision wanting fresh init data as every money action does.
  */
 import type { FastifyPluginCallback } from 'fastify';
-import type { AppealView } from '../../shared/api';
 import { MONEY_ACTIONS } from '../../shared/operator-api';
 import { AppealDecisionSchema, OpenAppealSchema } from '../../shared/schemas/appeals';
 import { OperatorAppealResponseSchema } from '../../shared/schemas/operator-responses';
@@ -17,12 +16,14 @@ import { consoleCalls } from '../orders';
 import { consoleOrderRead } from '../operator';
 import { answerAction } from '../orders';
 import { appealForOperator, decideAppeal, openAppeal } from './appeals';
+import { API_PATHS, type AppealView } from '../../shared/api';
+import { OPERATOR_PATHS } from '../../shared/operator-api';
 
 export const customerAppealRoutes: FastifyPluginCallback = (plain, _options, done) => {
   const app = plain.withTypeProvider<ValibotTypeProvider>();
   customerCalls(app);
   app.post(
-    '/api/orders/:id/appeal',
+    API_PATHS.appeal.pattern,
     {
       schema: {
         tags: ['orders'],
@@ -48,12 +49,12 @@ export const operatorAppealRoutes: FastifyPluginCallback = (plain, _options, don
   consoleCalls(app);
   consoleOrderRead(
     app,
-    '/api/operator/orders/:id/appeal',
+    OPERATOR_PATHS.appeal.pattern,
     OperatorAppealResponseSchema,
     appealForOperator,
   );
   app.post(
-    '/api/operator/orders/:id/appeal/decision',
+    OPERATOR_PATHS.appealDecision.pattern,
     {
       schema: {
         tags,

@@ -7,12 +7,13 @@ import { ok, type ValibotTypeProvider } from '../platform/http/contract';
 import { customerCalls } from '../platform/identity/identity-plugin';
 import { answerAction } from '../orders';
 import { submitTxHash } from './tx-hash-submission';
+import { API_PATHS } from '../../shared/api';
 
 export const txHashRoute: FastifyPluginCallback = (plain, _options, done) => {
   const app = plain.withTypeProvider<ValibotTypeProvider>();
   customerCalls(app);
   app.post(
-    '/api/orders/:id/tx-hash',
+    API_PATHS.txHash.pattern,
     {
       schema: {
         tags: ['orders'],

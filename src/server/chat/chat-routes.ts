@@ -33,6 +33,8 @@ import { ReceivedDataUrl } from '../receipts';
 import type { LanePoll } from '../platform/http/poll-lane';
 import { checkChatOrder, openAttachment, readChat, writeMessage, type ChatParty } from './chat';
 import { toChatMessage, toOperatorChatMessage } from './chat-view';
+import { API_PATHS } from '../../shared/api';
+import { OPERATOR_PATHS } from '../../shared/operator-api';
 
 /** A message's body as its parser gives it: the wire's fields, a fileData decoded into a file. */
 const ReceivedMessageSchema = documentedAs(
@@ -57,7 +59,7 @@ const ATTACHMENT_FILE = described(
 
 /** The three calls of one side: read the chat, write in it, fetch a message's file. */
 interface SideRoutes {
-  readonly prefix: '/api/orders' | '/api/operator/orders';
+  readonly paths: { readonly chat: string; readonly attachment: string };
   readonly tags: readonly string[];
   readonly party: (request: FastifyRequest) => ChatParty;
   readonly chatSchema: v.GenericSchema;
@@ -70,7 +72,7 @@ interface SideRoutes {
 function sideRoutes(app: ContractInstance, side: SideRoutes): void {
   const tags = [...side.tags];
   app.get(
-    `${side.prefix}/:id/chat`,
+    side.paths.chat,
     {
       schema: { tags, params: OrderParamsSchema, response: chatAnswers(side.chatSchema) },
       ...POLLED,
@@ -88,7 +90,7 @@ function sideRoutes(app: ContractInstance, side: SideRoutes): void {
     },
   );
   app.post(
-    `${side.prefix}/:id/chat`,
+    side.paths.chat,
     {
       schema: {
         tags,
@@ -109,7 +111,7 @@ function sideRoutes(app: ContractInstance, side: SideRoutes): void {
     },
   );
   app.get(
-    `${side.prefix}/:id/chat/:messageId/attachment`,
+    side.paths.attachment,
     { schema: { tags, params: ChatAttachmentParamsSchema, response: ATTACHMENT_FILE } },
     async (request, reply) => {
       const { id, messageId } = request.params;
@@ -125,7 +127,7 @@ function sideRoutes(app: ContractInstance, side: SideRoutes): void {
  * reads it again: once per change, against every unchanged poll answered here).
  */
 export const CUSTOMER_CHAT_POLL: LanePoll = {
-  route: '/api/orders/:id/chat',
+  route: API_PATHS.chat.pattern,
   answer: async (app, customerId, orderId, ifNoneMatch) => {
     const party: ChatParty = { side: 'customer', telegramId: customerId };
     const read = await readChat(app, party, orderId, (etag) => holdsVersion(ifNoneMatch, etag));
@@ -141,7 +143,7 @@ export const customerChatRoutes: FastifyPluginCallback = (plain, _options, done)
   customerCalls(app);
   readsFileBodies(app);
   sideRoutes(app, {
-    prefix: '/api/orders',
+    paths: { chat: API_PATHS.chat.pattern, attachment: API_PATHS.chatAttachment.pattern },
     tags: ['orders'],
     party: (request) => ({ side: 'customer', telegramId: request.caller.telegramId }),
     chatSchema: ChatResponseSchema,
@@ -158,7 +160,10 @@ export const operatorChatRoutes: FastifyPluginCallback = (plain, _options, done)
   consoleCalls(app);
   readsFileBodies(app);
   sideRoutes(app, {
-    prefix: '/api/operator/orders',
+    paths: {
+      chat: OPERATOR_PATHS.chat.pattern,
+      attachment: OPERATOR_PATHS.chatAttachment.pattern,
+    },
     tags: ['operator'],
     party: (request) => ({ side: 'operator', telegramId: request.caller.telegramId }),
     chatSchema: OperatorChatResponseSchema,

@@ -116,9 +116,14 @@ function readRoutes(app: Console): void {
       return searchOrders(app, request.query, request.consoleScope);
     },
   );
-  consoleOrderRead(app, '/api/operator/orders/:id', OperatorOrderResponseSchema, orderForOperator);
+  consoleOrderRead(
+    app,
+    OPERATOR_PATHS.order.pattern,
+    OperatorOrderResponseSchema,
+    orderForOperator,
+  );
   app.get(
-    '/api/operator/orders/:id/receipts/:receiptId',
+    OPERATOR_PATHS.receipt.pattern,
     { schema: { tags, params: ReceiptParamsSchema, response: RECEIPT_FILE } },
     async (request, reply) => {
       const receipt = await openReceipt(app, request.params.id, request.params.receiptId);
@@ -127,20 +132,22 @@ function readRoutes(app: Console): void {
   );
 }
 
+/** The console's writes on one order, each at its path in OPERATOR_PATHS. */
+type OrderVerb = Exclude<OperatorWrite, 'rates' | 'spreads'>;
+
 /**
  * One action on an order, `POST /api/operator/orders/{id}/<action>`: the order's id judged, then
  * its body, then the service run for the operator (with fresh init data when it moves money).
  */
 function actionRoute<S extends v.GenericSchema>(
   app: Console,
-  action: string,
-  name: OperatorWrite,
+  name: OrderVerb,
   body: S,
   service: OrderActionService<v.InferOutput<S>>,
 ): void {
   const schema = { tags: ['operator'], params: OrderParamsSchema, body };
   app.post(
-    `/api/operator/orders/:id/${action}`,
+    OPERATOR_PATHS[name].pattern,
     { schema: { ...schema, response: ok(OrderActionResponseSchema) }, ...write(app, name) },
     // The route's schemas judged the body: it is what the service takes.
     (request) => answerAction(app, request as typeof request & { body: v.InferOutput<S> }, service),
@@ -151,20 +158,14 @@ function actionRoute<S extends v.GenericSchema>(
 function actionRoutes(app: Console): void {
   const requisites = v.union([CardRequisitesSchema, BankRequisitesSchema]);
   const office = OfficeInstructionsSchema;
-  actionRoute(app, 'requisites', 'requisites', requisites, giveRequisites);
-  actionRoute(app, 'office-instructions', 'officeInstructions', office, giveOfficeInstructions);
-  actionRoute(
-    app,
-    'confirm-payment',
-    'confirmPayment',
-    OperatorActionSchema,
-    confirmPaymentByOperator,
-  );
-  actionRoute(app, 'confirm-tx', 'confirmTx', ConfirmTxSchema, confirmIncomingTx);
-  actionRoute(app, 'attach-deposit', 'attachDeposit', AttachDepositSchema, attachIncomingDeposit);
+  actionRoute(app, 'requisites', requisites, giveRequisites);
+  actionRoute(app, 'officeInstructions', office, giveOfficeInstructions);
+  actionRoute(app, 'confirmPayment', OperatorActionSchema, confirmPaymentByOperator);
+  actionRoute(app, 'confirmTx', ConfirmTxSchema, confirmIncomingTx);
+  actionRoute(app, 'attachDeposit', AttachDepositSchema, attachIncomingDeposit);
   // No body completes an order that needs no outgoing hash (an office buy, a sell).
-  actionRoute(app, 'complete', 'complete', v.nullish(CompleteSchema, {}), completeOrder);
-  actionRoute(app, 'reject', 'reject', RejectSchema, rejectOrder);
+  actionRoute(app, 'complete', v.nullish(CompleteSchema, {}), completeOrder);
+  actionRoute(app, 'reject', RejectSchema, rejectOrder);
 }
 
 /** The transfers to the deposit addresses no order took, and the rates and spreads. */
@@ -184,14 +185,14 @@ function serviceRoutes(app: Console): void {
     },
   );
   app.get(
-    '/api/operator/rates',
+    OPERATOR_PATHS.rates,
     { schema: { tags, response: ok(OperatorRatesResponseSchema) } },
     async () => {
       return readRates(app);
     },
   );
   app.put(
-    '/api/operator/rates',
+    OPERATOR_PATHS.rates,
     {
       schema: { tags, body: SetRateSchema, response: ok(OperatorRatesResponseSchema) },
       ...write(app, 'rates'),
@@ -199,7 +200,7 @@ function serviceRoutes(app: Console): void {
     async (request) => setBaseRate(app, request.caller.telegramId, request.body),
   );
   app.put(
-    '/api/operator/spreads',
+    OPERATOR_PATHS.spreads,
     {
       schema: { tags, body: SetSpreadSchema, response: ok(OperatorRatesResponseSchema) },
       ...write(app, 'spreads'),

@@ -119,7 +119,7 @@ function orderRoutes(app: Customer): void {
     },
   );
   app.get(
-    '/api/orders/:id/requisites',
+    API_PATHS.orderRequisites.pattern,
     { schema: { tags, params: OrderParamsSchema, response: ok(BankRequisitesResponseSchema) } },
     (request) => bankRequisites(app, request.caller.telegramId, request.params.id),
   );
@@ -134,9 +134,9 @@ function actionRoutes(app: Customer): void {
     schema: { tags, params: OrderParamsSchema, response: ok(OrderActionResponseSchema) },
     ...counted(app, 'action'),
   };
-  app.post('/api/orders/:id/cancel', noBody, (r) => answerAction(app, r, cancelOrder));
-  app.post('/api/orders/:id/payment-confirm', noBody, (r) => answerAction(app, r, confirmPayment));
-  app.post('/api/orders/:id/office-confirm', noBody, (r) =>
+  app.post(API_PATHS.cancel.pattern, noBody, (r) => answerAction(app, r, cancelOrder));
+  app.post(API_PATHS.paymentConfirm.pattern, noBody, (r) => answerAction(app, r, confirmPayment));
+  app.post(API_PATHS.officeConfirm.pattern, noBody, (r) =>
     answerAction(app, r, confirmOfficeReceipt),
   );
 }

@@ -18,7 +18,7 @@ export const rateRoutes: FastifyPluginCallback = (plain, _options, done) => {
   const app = plain.withTypeProvider<ValibotTypeProvider>();
   const tags = ['rates'];
   app.get(
-    '/api/cities/:currencyCode',
+    API_PATHS.cities.pattern,
     { schema: { tags, params: CurrencyParamsSchema, response: ok(CitiesResponseSchema) } },
     async (request, reply): Promise<CitiesResponse> => {
       const cities = await citiesTaking(app, request.params.currencyCode);

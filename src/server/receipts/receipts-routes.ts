@@ -16,6 +16,7 @@ import { customerCalls } from '../platform/identity/identity-plugin';
 import { ReceivedDataUrl } from './receipt-body';
 import { readsFileBodies } from './file-transfer';
 import { orderTakingReceipt, uploadReceipt } from './receipt-upload';
+import { API_PATHS } from '../../shared/api';
 
 /** The receipt upload as its parser gives it: the wire's fields, fileData decoded into a file. */
 const ReceivedUploadSchema = documentedAs(
@@ -28,7 +29,7 @@ export const receiptRoutes: FastifyPluginCallback = (plain, _options, done) => {
   customerCalls(app);
   readsFileBodies(app);
   app.post(
-    '/api/orders/:id/receipt',
+    API_PATHS.receipt.pattern,
     {
       schema: {
         tags: ['orders'],

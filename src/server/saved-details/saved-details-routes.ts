@@ -61,7 +61,7 @@ export const savedDetailsRoutes: FastifyPluginCallback = (plain, _options, done)
   saving(API_PATHS.savedWallets, SaveWalletSchema, saveWallet);
   saving(API_PATHS.savedCards, SaveCardSchema, saveCard);
   saving(API_PATHS.savedCardFromOrder, SaveOrderCardSchema, saveOrderCard);
-  const item = `${API_PATHS.savedDetails}/:kind/:id`;
+  const item = API_PATHS.savedItem.pattern;
   app.patch(
     item,
     {

@@ -8,9 +8,10 @@ import { orderStatus } from '../customer-orders';
 import type { StatusAnswers } from './status-answers';
 import { holdsVersion } from '../../platform/http/cache-control';
 import type { PollAnswer } from '../../platform/http/poll-lane';
+import { API_PATHS } from '../../../shared/api';
 
 /** The status poll's route, as Fastify registers it and the metrics label it. */
-export const STATUS_ROUTE = '/api/orders/:id/status';
+export const STATUS_ROUTE = API_PATHS.orderStatus.pattern;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

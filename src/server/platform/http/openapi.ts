@@ -14,9 +14,6 @@ import fp from 'fastify-plugin';
 import type * as v from 'valibot';
 import { wireSchema } from './contract';
 
-/** Where the document is served. */
-export const OPENAPI_PATH = '/api/openapi.json';
-
 function isValibot(schema: unknown): schema is v.GenericSchema {
   return (
     typeof schema === 'object' &&

@@ -22,7 +22,6 @@ import { isDemoMode } from '../config/config';
 import { pingDatabase } from '../db/database';
 import { AppError } from '../errors';
 import { described, ok, type ValibotTypeProvider } from './contract';
-import { OPENAPI_PATH } from './openapi';
 import {
   AppConfigResponseSchema,
   DemoSessionResponseSchema,
@@ -79,7 +78,7 @@ export const publicRoutes: FastifyPluginCallback = (plain, _options, done) => {
 
   // The API's own list of calls (openapi.ts), built once the server is ready.
   app.get(
-    OPENAPI_PATH,
+    API_PATHS.openApi,
     { schema: { tags, response: described('This document (OpenAPI 3.0)') } },
     () => app.swagger(),
   );

@@ -8,6 +8,7 @@
  * `request.ip`, which follows X-Forwarded-For from a trusted proxy). Anyone else gets the 404
  * of an unknown path: the endpoint does not say it exists.
  */
+import { API_PATHS } from '../../../shared/api';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
@@ -22,9 +23,6 @@ declare module 'fastify' {
     readonly metrics: Metrics;
   }
 }
-
-/** The server's own path, not a call of the app's (src/shared/api.ts): Prometheus scrapes it. */
-export const METRICS_PATH = '/api/metrics';
 
 /** Addresses that never come from the internet: loopback, link-local, private (RFC 1918, ULA). */
 const PRIVATE_ADDRESSES = new BlockList();
@@ -69,7 +67,7 @@ export const metricsPlugin = fp(
       tags: ['platform'],
       response: described("Prometheus' text format (a private address or METRICS_TOKEN)"),
     };
-    app.get(METRICS_PATH, { schema, ...POLLED }, async (request, reply) => {
+    app.get(API_PATHS.metrics, { schema, ...POLLED }, async (request, reply) => {
       if (!mayScrape(request, app.config.metricsToken)) throw new AppError('NOT_FOUND');
       void reply.type(metrics.contentType);
       return metrics.scrape();
