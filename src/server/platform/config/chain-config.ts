@@ -1,7 +1,7 @@
 /**
  * The chain checks' part of the configuration: which networks are read from a node, how many
- * confirmations each waits for, which contract is each coin's. config.ts lists its problems with
- * the rest of the environment's, all at once.
+ * confirmations each waits for, which contract is each coin's, and where deposits go and payouts
+ * come from. Its problems are listed with the rest of the environment's, all at once.
  */
 import * as v from 'valibot';
 import {
@@ -16,9 +16,11 @@ import {
   EVM_IDS,
   batchNetworks,
   isOffered,
+  type CHAIN_CHECK_VARIABLES,
 } from './chain-variables';
+import { DEMO_DEPOSIT_ADDRESSES } from './demo-config';
 import { DEFAULT_CONFIRMATIONS, OFFICIAL_TOKEN_CONTRACTS } from './tokens';
-import { presentVariables, type Env } from './values';
+import { presentVariables, type CheckedVariables, type Env, type ParsedVariables } from './values';
 
 export { CHAIN_VARIABLE_NAMES, ChainVariablesSchema };
 
@@ -155,4 +157,41 @@ export function withPayoutAddresses(config: ChainConfig, addresses: PayoutAddres
     result[network] = payoutAddress === undefined ? settings : { ...settings, payoutAddress };
   }
   return result;
+}
+
+export interface ChainChecksConfig {
+  /** Where customers send the crypto they sell: one address for Tron, one for the EVM networks. */
+  readonly depositAddresses: { readonly trc20: string; readonly evm: string };
+  /** Per network, its node, confirmations, tokens and payout address, or 'manual'. */
+  readonly chain: ChainConfig;
+  readonly chainCheckIntervalMs: number;
+  /** With a bot token, a node on a test network passes with a warning (chain-ids.ts). */
+  readonly chainAllowTestNetworks: boolean;
+}
+
+export function chainCheckProblems(
+  env: CheckedVariables<'BOT_TOKEN' | 'DEPOSIT_ADDRESS_TRC20' | 'DEPOSIT_ADDRESS_EVM'>,
+): string[] {
+  if (env.BOT_TOKEN === undefined) return [];
+  return (['DEPOSIT_ADDRESS_TRC20', 'DEPOSIT_ADDRESS_EVM'] as const)
+    .filter((name) => env[name] === undefined)
+    .map((name) => `${name} must be set when BOT_TOKEN is set: customers send real funds to it`);
+}
+
+export function chainChecksConfigOf(
+  variables: ParsedVariables<typeof CHAIN_CHECK_VARIABLES>,
+  chain: ChainConfig,
+): ChainChecksConfig {
+  return {
+    depositAddresses: {
+      trc20: variables.DEPOSIT_ADDRESS_TRC20 ?? DEMO_DEPOSIT_ADDRESSES.trc20,
+      evm: variables.DEPOSIT_ADDRESS_EVM ?? DEMO_DEPOSIT_ADDRESSES.evm,
+    },
+    chain: withPayoutAddresses(chain, {
+      evm: variables.PAYOUT_ADDRESS_EVM,
+      trc20: variables.PAYOUT_ADDRESS_TRC20,
+    }),
+    chainCheckIntervalMs: variables.CHAIN_CHECK_INTERVAL_MS,
+    chainAllowTestNetworks: variables.CHAIN_ALLOW_TEST_NETWORKS === '1',
+  };
 }

@@ -1,6 +1,8 @@
 /**
- * The chain checks' per-network variables: each network's node, confirmations and token
- * contracts. No message repeats an RPC URL or an API key: a hosted node's URL carries its key.
+ * The chain checks' variables: per network its node, confirmations and token contracts
+ * (ChainVariablesSchema, read by parseChainConfig), and the wallets and timings checked with the
+ * rest of the environment (CHAIN_CHECK_VARIABLES). No message repeats an RPC URL or an API key:
+ * a hosted node's URL carries its key.
  */
 import * as v from 'valibot';
 import { checkWalletAddress } from '../../../shared/addresses';
@@ -13,9 +15,10 @@ import {
   type EvmNetworkId,
   type NetworkId,
 } from '../../../shared/networks';
+import { DEMO_DEPOSIT_ADDRESSES } from './demo-config';
 import { documented, withRange } from './documented';
 import { DEFAULT_CONFIRMATIONS } from './tokens';
-import { text, type VariableEntries } from './values';
+import { text, walletAddress, wholeNumber, type VariableEntries } from './values';
 
 export const EVM_IDS = NETWORK_IDS.filter((id): id is EvmNetworkId => id !== 'TRC20');
 
@@ -169,3 +172,48 @@ export const ChainVariablesSchema = v.object(entries);
 
 /** The names of the chain checks' variables, each family member by its own name. */
 export const CHAIN_VARIABLE_NAMES: readonly string[] = Object.keys(entries);
+
+/** The chain's variables checked with the rest of the environment (EnvVariablesSchema). */
+export const CHAIN_CHECK_VARIABLES = {
+  DEPOSIT_ADDRESS_TRC20: documented(
+    walletAddress('DEPOSIT_ADDRESS_TRC20', 'TRC20'),
+    'where sellers send USDT and USDC on Tron; required with `BOT_TOKEN`',
+    {
+      group: 'deposits',
+      unset: `a burn address in demo mode (\`${DEMO_DEPOSIT_ADDRESSES.trc20}\`)`,
+    },
+  ),
+  DEPOSIT_ADDRESS_EVM: documented(
+    walletAddress('DEPOSIT_ADDRESS_EVM', 'ERC20'),
+    'where sellers send on every EVM network (BEP20, ERC20, POLYGON, ARBITRUM, OPTIMISM, BASE); required with `BOT_TOKEN`',
+    { group: 'deposits', unset: `a burn address in demo mode (\`${DEMO_DEPOSIT_ADDRESSES.evm}\`)` },
+  ),
+  // The exchange's hot wallets (chain/deposit-rules.ts, judgePayout).
+  PAYOUT_ADDRESS_TRC20: documented(
+    walletAddress('PAYOUT_ADDRESS_TRC20', 'TRC20'),
+    'the exchange\'s Tron wallet buys are paid from: a TRC20 payout checked on the chain must come from it (`TX_WRONG_SENDER`). Unset, a customer who paid themselves could be "paid" by their own transfer',
+    { group: 'deposits', unset: "any sender, the customer's own included" },
+  ),
+  PAYOUT_ADDRESS_EVM: documented(
+    walletAddress('PAYOUT_ADDRESS_EVM', 'ERC20'),
+    'the same for the EVM networks: a payout checked on the chain there must come from it',
+    { group: 'deposits', unset: "any sender, the customer's own included" },
+  ),
+  // Milliseconds, not seconds: tests and the local chain (a block every 2 s) want less than one.
+  CHAIN_CHECK_INTERVAL_MS: documented(
+    wholeNumber('CHAIN_CHECK_INTERVAL_MS', 15_000, 1_000, 600_000),
+    "how often, in milliseconds, the chain checker reads each network's head, scans the deposit address and looks at the deposits due",
+    { group: 'chain' },
+  ),
+  CHAIN_ALLOW_TEST_NETWORKS: documented(
+    v.optional(
+      v.picklist(
+        ['1', '0'],
+        (issue) => `CHAIN_ALLOW_TEST_NETWORKS must be 1 or 0, got "${String(issue.input)}"`,
+      ),
+      '0',
+    ),
+    '`1` when this server is a test: with `BOT_TOKEN`, a node on a test network (a local chain, a public testnet, a Tron network other than mainnet) passes with a warning instead of stopping the start. Demo mode lets them pass anyway; a node of another chain always stops it',
+    { group: 'chain' },
+  ),
+};
