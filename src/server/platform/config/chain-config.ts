@@ -1,38 +1,28 @@
 /**
- * The chain checks' part of the configuration (design.md, "Configuration" and "Chain checks"): which
- * networks are read from a node, how many confirmations each waits for, and which contract is the
- * official one of each coin. A pure function of the environment, in config.ts's style (one valibot
- * check per variable, so one message per bad value, every problem listed at once); config.ts adds
- * its problems to its own list.
- *
- * - CHAIN_RPC_<NETWORK>: the node's URL (JSON-RPC for EVM networks, the TronGrid-compatible HTTP
- *   API for TRC20). Unset: the network stays manual, as before the chain checks.
- * - TRON_API_KEY: sent as TRON-PRO-API-KEY to the TRC20 node.
- * - CHAIN_CONFIRMATIONS_<NETWORK>: blocks to wait for on an EVM network, default from tokens.ts.
- *   Not for TRC20: Tron's finality is the solidified block (2/3 of the super representatives
- *   have built on it), which the node reports itself; a count there would only be a weaker
- *   rule, so setting it is refused rather than silently ignored.
- * - TOKEN_CONTRACT_<COIN>_<NETWORK>: replaces the issuer's contract from tokens.ts (a testnet, a
- *   local chain), for the coin and network pairs the app offers.
- * - CHAIN_RPC_BATCH: the EVM networks whose node takes JSON-RPC batches, comma-separated: a
- *   round's hash lookups there go as one request. Off by default: some hosted nodes refuse or
- *   meter batches.
- *
- * Messages never repeat an RPC URL or an API key: URLs of hosted nodes carry their key.
+ * The chain checks' part of the configuration: which networks are read from a node, how many
+ * confirmations each waits for, which contract is each coin's, and where deposits go and payouts
+ * come from. Its problems are listed with the rest of the environment's, all at once.
  */
 import * as v from 'valibot';
-import { checkWalletAddress } from '../../../shared/addresses';
-import { PAYMENT_METHODS } from '../../../shared/order-status';
 import {
   CRYPTO_CURRENCIES,
   NETWORK_IDS,
-  networksFor,
   type CryptoCurrency,
-  type EvmNetworkId,
   type NetworkId,
 } from '../../../shared/networks';
-import { documented, withRange } from './documented';
+import {
+  CHAIN_VARIABLE_NAMES,
+  ChainVariablesSchema,
+  EVM_IDS,
+  batchNetworks,
+  isOffered,
+  type CHAIN_CHECK_VARIABLES,
+} from './chain-variables';
+import { DEMO_DEPOSIT_ADDRESSES } from './demo-config';
 import { DEFAULT_CONFIRMATIONS, OFFICIAL_TOKEN_CONTRACTS } from './tokens';
+import { presentVariables, type CheckedVariables, type Env, type ParsedVariables } from './values';
+
+export { CHAIN_VARIABLE_NAMES, ChainVariablesSchema };
 
 /** The token contract per coin on one network: only the coins the app offers there. */
 export type NetworkTokens = Readonly<Partial<Record<CryptoCurrency, string>>>;
@@ -51,7 +41,7 @@ export interface EvmChainConfig {
 export interface TronChainConfig {
   readonly family: 'tron';
   readonly rpcUrl: string;
-  /** Tron counts a block final when it is solidified; see the comment at the top. */
+  /** Tron's finality is the solidified block, which the node reports itself. */
   readonly confirmations: 'solidified';
   readonly apiKey: string | undefined;
   readonly tokens: NetworkTokens;
@@ -68,173 +58,9 @@ export type ChainConfigResult =
   | { readonly ok: true; readonly config: ChainConfig }
   | { readonly ok: false; readonly problems: readonly string[] };
 
-const EVM_IDS = NETWORK_IDS.filter((id): id is EvmNetworkId => id !== 'TRC20');
-
-/** Whether the app offers `coin` on `network` by any method (the lists of src/shared/networks.ts). */
-function isOffered(coin: CryptoCurrency, network: NetworkId): boolean {
-  return PAYMENT_METHODS.some((method) => networksFor(method, coin).includes(network));
-}
-
-const text = v.string();
-
-const rpcUrl = (name: string) =>
-  v.optional(
-    v.pipe(
-      text,
-      v.check((raw) => {
-        try {
-          const url = new URL(raw);
-          return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-        } catch {
-          return false;
-        }
-      }, `${name} must be an http:// or https:// URL of the network's node`),
-    ),
-  );
-
-const MAX_CONFIRMATIONS = 10_000;
-
-const confirmations = (name: string, fallback: number) =>
-  withRange(
-    v.optional(
-      v.pipe(
-        text,
-        v.check(
-          (raw) => /^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= MAX_CONFIRMATIONS,
-          (issue) =>
-            `${name} must be a whole number of blocks from 1 to ${MAX_CONFIRMATIONS}, got "${issue.input}"`,
-        ),
-        v.transform(Number),
-      ),
-      String(fallback),
-    ),
-    1,
-    MAX_CONFIRMATIONS,
-  );
-
-const tokenContract = (name: string, network: NetworkId) =>
-  v.optional(
-    v.pipe(
-      text,
-      v.check(
-        (address) => {
-          const problem = checkWalletAddress(network, address);
-          return problem === null;
-        },
-        (issue) =>
-          network === 'TRC20'
-            ? `${name} must be a Tron address (T… base58check), got "${issue.input}"`
-            : `${name} must be a contract address (0x + 40 hex, EIP-55 checksum when mixed case), got "${issue.input}"`,
-      ),
-    ),
-  );
-
-/** The names CHAIN_RPC_BATCH lists. */
-const batchNetworks = (raw: string): string[] =>
-  raw
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '');
-
-type Entries = Record<string, v.GenericSchema<string | undefined, unknown>>;
-
-/** What the reference says of each family, written once for all its members. */
-const RPC_FAMILY = documentedFamily(
-  'CHAIN_RPC_<NETWORK>',
-  "the node a network's deposits and payouts are read from: a JSON-RPC node (`http(s)://`) for an EVM network, a TronGrid-compatible HTTP API for TRC20 (`https://api.trongrid.io`). Unset, the network stays manual: an operator confirms its deposits and payouts",
-  'manual',
-);
-const CONFIRMATIONS_FAMILY = documentedFamily(
-  'CHAIN_CONFIRMATIONS_<NETWORK>',
-  'blocks a deposit on an EVM network waits for, its own included, before the order is crypto-confirmed by itself (why each default: `src/server/platform/config/tokens.ts`)',
-);
-const TOKEN_FAMILY = documentedFamily(
-  'TOKEN_CONTRACT_<COIN>_<NETWORK>',
-  "the coin's contract on the network, in place of the issuer's (a testnet, a local chain): deposits and payouts must move it. Decimals are read from the contract",
-  "the issuer's contract (`src/server/platform/config/tokens.ts`, with its sources)",
-);
-
-/** A family's documentation, given to each member's schema. */
-function documentedFamily(family: string, description: string, unset?: string) {
-  return <TSchema extends v.GenericSchema<string | undefined, unknown>>(schema: TSchema) =>
-    documented(schema, description, {
-      group: 'chain',
-      family,
-      ...(unset === undefined ? {} : { unset }),
-    });
-}
-
-const entries: Entries = {
-  CHAIN_RPC_TRC20: RPC_FAMILY(rpcUrl('CHAIN_RPC_TRC20')),
-  TRON_API_KEY: documented(
-    v.optional(
-      v.pipe(
-        text,
-        v.regex(/^[\x21-\x7e]+$/, 'TRON_API_KEY must be printable characters without spaces'),
-      ),
-    ),
-    'sent as `TRON-PRO-API-KEY` to `CHAIN_RPC_TRC20`, which it needs (TronGrid gives keys)',
-    { group: 'chain' },
-  ),
-  CHAIN_RPC_BATCH: documented(
-    v.optional(
-      v.pipe(
-        text,
-        v.check(
-          (raw) =>
-            batchNetworks(raw).every((name) => (EVM_IDS as readonly string[]).includes(name)),
-          (issue) =>
-            `CHAIN_RPC_BATCH must list EVM networks (${EVM_IDS.join(', ')}) separated by commas, got "${issue.input}"`,
-        ),
-      ),
-    ),
-    "the EVM networks whose node takes JSON-RPC batches, comma-separated (`BEP20,ERC20`): a round's hash lookups there go as one request. Each needs its `CHAIN_RPC_<NETWORK>`. Off by default, as some hosted nodes refuse or meter batches",
-    { group: 'chain', unset: 'none' },
-  ),
-};
-for (const network of EVM_IDS) {
-  entries[`CHAIN_RPC_${network}`] = RPC_FAMILY(rpcUrl(`CHAIN_RPC_${network}`));
-  entries[`CHAIN_CONFIRMATIONS_${network}`] = CONFIRMATIONS_FAMILY(
-    confirmations(`CHAIN_CONFIRMATIONS_${network}`, DEFAULT_CONFIRMATIONS[network]),
-  );
-}
-entries['CHAIN_CONFIRMATIONS_TRC20'] = documented(
-  v.optional(
-    v.pipe(
-      text,
-      v.check(
-        () => false,
-        'CHAIN_CONFIRMATIONS_TRC20 is not used: a TRC20 transfer counts when its block is solidified. Unset it',
-      ),
-    ),
-  ),
-  'refused: a Tron transfer counts once its block is solidified (two thirds of the super representatives have built on it), which the node reports itself; a number of blocks could only be a weaker rule',
-  { group: 'chain' },
-);
-for (const coin of CRYPTO_CURRENCIES) {
-  for (const network of NETWORK_IDS) {
-    if (!isOffered(coin, network)) continue;
-    const name = `TOKEN_CONTRACT_${coin}_${network}`;
-    entries[name] = TOKEN_FAMILY(tokenContract(name, network));
-  }
-}
-
-/**
- * Every variable of the chain checks, each with its own check and with what
- * docs/configuration.md says of it (documented.ts).
- */
-export const ChainVariablesSchema = v.object(entries);
-
-/** The names of the chain checks' variables, each family member by its own name. */
-export const CHAIN_VARIABLE_NAMES: readonly string[] = Object.keys(entries);
-
 const FAMILY_PREFIXES = ['CHAIN_RPC_', 'CHAIN_CONFIRMATIONS_', 'TOKEN_CONTRACT_'] as const;
 
-/**
- * Variables that look like ours but name no network or no offered pair: most likely a typo
- * (CHAIN_RPC_ETH, TOKEN_CONTRACT_USDC_OPTIMISM) that would otherwise leave a network manual
- * without a word.
- */
+/** Names like ours naming no network or offered pair: a typo would leave a network manual. */
 function unknownVariables(names: readonly string[]): string[] {
   const known = new Set(CHAIN_VARIABLE_NAMES);
   return names
@@ -247,20 +73,9 @@ function unknownVariables(names: readonly string[]): string[] {
     );
 }
 
-/**
- * Reads the chain checks' variables: every value trimmed, a blank one as if unset (as config.ts
- * does). Returns every problem at once, or the configuration of each network.
- */
-export function parseChainConfig(
-  env: Readonly<Record<string, string | undefined>>,
-): ChainConfigResult {
-  const present = Object.fromEntries(
-    Object.entries(env)
-      .map(([name, value]) => [name, value?.trim()] as const)
-      .filter(
-        (entry): entry is readonly [string, string] => entry[1] !== undefined && entry[1] !== '',
-      ),
-  );
+/** The per-network variables: every problem at once, or the configuration of each network. */
+export function parseChainConfig(env: Env): ChainConfigResult {
+  const present = presentVariables(env);
   const problems = unknownVariables(Object.keys(present));
   const result = v.safeParse(ChainVariablesSchema, present);
   if (!result.success) problems.push(...result.issues.map((issue) => issue.message));
@@ -330,12 +145,8 @@ export interface PayoutAddresses {
 }
 
 /**
- * The chain configuration with each network read from a node given its family's payout address
- * (PAYOUT_ADDRESS_EVM, PAYOUT_ADDRESS_TRC20, read and checked by config.ts). It is kept on the
- * network's settings rather than beside them because whatever judges a payout (its completion,
- * the chain checker later) reaches the network through these settings: the rule cannot be judged
- * with the address in one place and without it in another. A manual network gets none: nothing
- * reads its payouts.
+ * Each network read from a node given its family's payout address, on its settings: whatever
+ * judges a payout reaches the network through them, so none can judge it without the address.
  */
 export function withPayoutAddresses(config: ChainConfig, addresses: PayoutAddresses): ChainConfig {
   const result = { ...config };
@@ -346,4 +157,41 @@ export function withPayoutAddresses(config: ChainConfig, addresses: PayoutAddres
     result[network] = payoutAddress === undefined ? settings : { ...settings, payoutAddress };
   }
   return result;
+}
+
+export interface ChainChecksConfig {
+  /** Where customers send the crypto they sell: one address for Tron, one for the EVM networks. */
+  readonly depositAddresses: { readonly trc20: string; readonly evm: string };
+  /** Per network, its node, confirmations, tokens and payout address, or 'manual'. */
+  readonly chain: ChainConfig;
+  readonly chainCheckIntervalMs: number;
+  /** With a bot token, a node on a test network passes with a warning (chain-ids.ts). */
+  readonly chainAllowTestNetworks: boolean;
+}
+
+export function chainCheckProblems(
+  env: CheckedVariables<'BOT_TOKEN' | 'DEPOSIT_ADDRESS_TRC20' | 'DEPOSIT_ADDRESS_EVM'>,
+): string[] {
+  if (env.BOT_TOKEN === undefined) return [];
+  return (['DEPOSIT_ADDRESS_TRC20', 'DEPOSIT_ADDRESS_EVM'] as const)
+    .filter((name) => env[name] === undefined)
+    .map((name) => `${name} must be set when BOT_TOKEN is set: customers send real funds to it`);
+}
+
+export function chainChecksConfigOf(
+  variables: ParsedVariables<typeof CHAIN_CHECK_VARIABLES>,
+  chain: ChainConfig,
+): ChainChecksConfig {
+  return {
+    depositAddresses: {
+      trc20: variables.DEPOSIT_ADDRESS_TRC20 ?? DEMO_DEPOSIT_ADDRESSES.trc20,
+      evm: variables.DEPOSIT_ADDRESS_EVM ?? DEMO_DEPOSIT_ADDRESSES.evm,
+    },
+    chain: withPayoutAddresses(chain, {
+      evm: variables.PAYOUT_ADDRESS_EVM,
+      trc20: variables.PAYOUT_ADDRESS_TRC20,
+    }),
+    chainCheckIntervalMs: variables.CHAIN_CHECK_INTERVAL_MS,
+    chainAllowTestNetworks: variables.CHAIN_ALLOW_TEST_NETWORKS === '1',
+  };
 }
