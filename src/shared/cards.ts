@@ -4,6 +4,11 @@
  */
 import { CARD_NUMBER_GROUP, CARD_NUMBER_MAX_DIGITS } from './limits';
 
+/** A card number as it is kept: what was typed without its spaces ("2200 7001…" → "22007001…"). */
+export function compactCardNumber(input: string): string {
+  return input.replace(/\s/g, '');
+}
+
 /** Keeps the digits of what was typed or pasted, at most 16. */
 export function cardDigits(input: string): string {
   return input.replace(/\D/g, '').slice(0, CARD_NUMBER_MAX_DIGITS);
@@ -36,7 +41,7 @@ function passesLuhn(digits: string): boolean {
 
 /** A complete card number: 16 digits with a valid Luhn checksum. */
 export function isValidCardNumber(input: string): boolean {
-  const digits = input.replace(/\s/g, '');
+  const digits = compactCardNumber(input);
   return digits.length === CARD_NUMBER_MAX_DIGITS && /^\d+$/.test(digits) && passesLuhn(digits);
 }
 

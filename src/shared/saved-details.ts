@@ -6,7 +6,7 @@
  * check, the same one a typed address meets.
  */
 import { isValidWalletAddress } from './addresses';
-import { CARD_NUMBER_MAX_DIGITS } from './limits';
+import { cardDigits } from './cards';
 import { isEvmNetwork, type NetworkId } from './networks';
 
 /** What identifies a wallet among a customer's for its network: EVM addresses ignore case. */
@@ -29,8 +29,7 @@ const SHOWN_CARD_DIGITS = 4;
 
 /** A saved card as shown: its last four digits ("•••• 6789"); the rest is never on screen. */
 export function maskCardNumber(cardNumber: string): string {
-  const digits = cardNumber.replace(/\D/g, '').slice(0, CARD_NUMBER_MAX_DIGITS);
-  return `•••• ${digits.slice(-SHOWN_CARD_DIGITS)}`;
+  return `•••• ${cardDigits(cardNumber).slice(-SHOWN_CARD_DIGITS)}`;
 }
 
 /**

@@ -48,10 +48,10 @@ import {
   type OrderKind,
 } from '../helpers/lifecycle';
 import type { TestApp } from '../helpers/test-app';
+import { VERIFICATION_CODE_PATTERN } from '../../src/shared/verification-code';
 
 const CUSTOMER = ALICE;
 const MINUTE = 60_000;
-const RESERVATION_CODE = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/;
 
 /** A default bank account as BANK_* variables configure it. */
 const DEFAULT_BANK_ACCOUNT: BankRequisites = {
@@ -339,7 +339,7 @@ describe('office buy: OFFICE_PENDING → OFFICE_READY (reservation, rate fixed 3
       requisites: { walletAddress: TRON_WALLET },
       reservation: {
         orderId: id,
-        reservationCode: expect.stringMatching(RESERVATION_CODE) as string,
+        reservationCode: expect.stringMatching(VERIFICATION_CODE_PATTERN) as string,
         reservedUntil: iso(readyAt + OFFICE_RATE_FIXED_MS),
         office: {
           id: 'moscow-city-tower',

@@ -48,6 +48,7 @@ import {
 } from '../helpers/lifecycle';
 import { insertOrder } from '../helpers/orders';
 import type { TestApp } from '../helpers/test-app';
+import { VERIFICATION_CODE_PATTERN } from '../../src/shared/verification-code';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -58,7 +59,6 @@ afterAll(async () => {
 });
 
 const CUSTOMER = ALICE;
-const RESERVATION_CODE = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/;
 
 interface ActionSpec {
   /** The kinds of order the action is made on from `from`; the first is used for refusals. */
@@ -150,7 +150,7 @@ const SPECS: Readonly<Record<HttpAction, ActionSpec>> = {
       expect(row.office_id).toBe('moscow-city-tower');
       expect(row.reserved_until).toBe(now + OFFICE_RATE_FIXED_MS);
       const reservation = JSON.parse(row.reservation ?? '{}') as { reservationCode?: string };
-      expect(reservation.reservationCode).toMatch(RESERVATION_CODE);
+      expect(reservation.reservationCode).toMatch(VERIFICATION_CODE_PATTERN);
     },
   },
   operatorConfirmPayment: { kinds: () => ['p2pBuy', 'bankBuy'], body: () => ({}), reason: null },

@@ -20,13 +20,11 @@ import type { OrderStatus } from '../../shared/order-status';
 import type { ServerContext } from '../platform/context';
 import { ORDER_COLUMNS, type Database, type OrderRow } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
-import {
-  completeOrder,
-  confirmIncomingTx,
-  confirmPaymentByOperator,
-  giveOfficeInstructions,
-  giveRequisites,
-} from './operator-orders';
+import { completeOrder } from './verbs/complete';
+import { confirmPaymentByOperator } from './verbs/confirm-payment';
+import { confirmIncomingTx } from './verbs/confirm-tx';
+import { giveOfficeInstructions } from './verbs/give-office-instructions';
+import { giveRequisites } from './verbs/give-requisites';
 import { writeMessage } from '../chat';
 import { inBatches } from '../platform/jobs/batches';
 import { periodicJob, type JobMonitor, type PeriodicJob } from '../platform/jobs/periodic';

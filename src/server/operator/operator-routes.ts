@@ -30,21 +30,18 @@ import {
   SetSpreadSchema,
 } from '../../shared/schemas/operator';
 import { unmatchedDeposits } from './incoming-deposits';
-import {
-  attachIncomingDeposit,
-  completeOrder,
-  confirmIncomingTx,
-  confirmPaymentByOperator,
-  giveOfficeInstructions,
-  giveRequisites,
-  orderForOperator,
-  rejectOrder,
-} from './operator-orders';
-import { answerAction, type OrderActionService } from '../orders';
+import { orderForOperator } from './order-for-operator';
+import { attachIncomingDeposit } from './verbs/attach-deposit';
+import { completeOrder } from './verbs/complete';
+import { confirmPaymentByOperator } from './verbs/confirm-payment';
+import { confirmIncomingTx } from './verbs/confirm-tx';
+import { giveOfficeInstructions } from './verbs/give-office-instructions';
+import { giveRequisites } from './verbs/give-requisites';
+import { rejectOrder } from './verbs/reject';
+import { answerAction, type OrderActionService, consoleCalls } from '../orders';
 import { operatorQueue, searchOrders } from './queue';
 import { readRates, setBaseRate, setSpread } from '../rates';
-import { sendDownload } from '../receipts';
-import { openReceipt } from '../receipts';
+import { sendDownload, openReceipt } from '../receipts';
 import {
   described,
   ok,
@@ -61,7 +58,6 @@ import {
 } from '../../shared/schemas/operator-responses';
 import { OrderParamsSchema, ReceiptParamsSchema } from '../../shared/schemas/params';
 import { POLLED } from '../platform/logging/request-log';
-import { consoleCalls } from '../orders';
 
 /** The console's scope with the valibot type provider (contract.ts). */
 type Console = ContractInstance;

@@ -24,8 +24,7 @@ import type { OperatorListQuerySchema } from '../../shared/schemas/operator';
 import type { ServerContext } from '../platform/context';
 import { pageOf } from '../platform/db/paging';
 import type { Database } from '../platform/db/schema';
-import { rowDeadline, toOrderSummary } from '../orders';
-import { unreadMessages } from '../orders';
+import { rowDeadline, toOrderSummary, unreadMessages } from '../orders';
 
 /** Later than any deadline: orders without one sort after those with one. */
 const NO_DEADLINE = Number.MAX_SAFE_INTEGER;

@@ -3,6 +3,7 @@
  * when the sell is created, read by the console, the bot's facts, the status answer (masked) and
  * the saved-details call that keeps it for the customer's next sell.
  */
+import { compactCardNumber } from '../../shared/cards';
 import { maskCardNumber } from '../../shared/saved-details';
 import type { CreateOrderPayload } from '../../shared/schemas/create-order';
 import type { CardRequisites } from '../../shared/api';
@@ -11,7 +12,7 @@ import type { CardRequisites } from '../../shared/api';
 export function storedPayoutCard(payload: CreateOrderPayload): string | null {
   if (payload.type !== 'SELL') return null;
   const card: CardRequisites = {
-    cardNumber: payload.cardNumber.replace(/\s/g, ''),
+    cardNumber: compactCardNumber(payload.cardNumber),
     cardHolder: payload.cardHolder.toUpperCase(),
     bankName: payload.bankName,
     phone: payload.phone,

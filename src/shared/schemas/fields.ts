@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import { parseAmount } from '../amounts';
-import { isValidCardNumber } from '../cards';
+import { compactCardNumber, isValidCardNumber } from '../cards';
 import type { AmountBounds } from '../limits';
 import type { FormErrorKey } from './form-errors';
 import { line, lineText, paragraphText, required } from './text';
@@ -16,7 +16,7 @@ const key = (k: FormErrorKey) => k;
 /** A card number as typed (spaces allowed): 16 digits passing Luhn; the output is the digits. */
 export const cardNumberField = v.pipe(
   v.string(),
-  v.transform((s) => s.replace(/\s/g, '')),
+  v.transform(compactCardNumber),
   v.nonEmpty(key('fillAllFields')),
   v.check(isValidCardNumber, key('invalidCardNumber')),
 );
