@@ -203,7 +203,7 @@ export { OPERATOR_PATHS };
 /** The actions of the transition table that an HTTP call makes, and the call that makes each. */
 /**
  * The actions taken over HTTP without a node: 'expire' is the sweeper's; 'attachDeposit' reads
- * the chain (tests/server/chain-deposit-attach.test.ts).
+ * the chain (tests/server/chain/chain-deposit-attach.test.ts).
  */
 export type HttpAction = Exclude<OrderAction, 'expire' | 'attachDeposit'>;
 
