@@ -148,7 +148,7 @@ export function pdfFile(note: string = randomUUID()): Buffer {
   );
 }
 
-/** The receipt body of spec section 3: file name, base64 data URL, size. */
+/** The receipt body: file name, base64 data URL, size. */
 export function receiptBody(bytes: Buffer, mime: string, fileName: string) {
   return {
     fileName,

@@ -1,5 +1,5 @@
 /**
- * The order chat (design.md, "Order chat and appeals"): the customer reads and writes the chat of
+ * The order chat: the customer reads and writes the chat of
  * their own orders only (404 ORDER_NOT_FOUND for anyone else's, as every order call), operators
  * that of any order; a message is a text, a file checked as a receipt is, or both; every message
  * is an order event; an unchanged chat answers 304; unread counts follow what each side read;

@@ -1,7 +1,7 @@
 /**
- * The customer's order actions (spec section 7): `tx-hash` of a sell, 'I have paid'
+ * The customer's order actions: `tx-hash` of a sell, 'I have paid'
  * (`payment-confirm`), `cancel` and `office-confirm`: the input each checks, who may call it, and
- * that a repeated action succeeds without a second change (design.md, "Order lifecycle").
+ * that a repeated action succeeds without a second change.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

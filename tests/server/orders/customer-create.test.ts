@@ -1,6 +1,6 @@
 /**
- * `POST /api/orders/create` (spec sections 3, 5 and 9; design.md, "The server is the authority"):
- * what each method starts as, and every check the server repeats whatever the app sent.
+ * `POST /api/orders/create`, the server being the authority over its own data: what each method
+ * starts as, and every check the server repeats whatever the app sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, type BankRequisites } from '../../../src/shared/api';
@@ -329,7 +329,7 @@ describe('POST /api/orders/create: the rate and the total are the server’s', (
   });
 });
 
-describe('POST /api/orders/create: amount limits of spec section 9', () => {
+describe('POST /api/orders/create: amount limits', () => {
   const p2p = { min: P2P_RUB_MIN, max: P2P_RUB_MAX, currency: 'RUB' };
   const bank = { min: 500_000, max: 1_000_000, currency: 'RUB' };
 

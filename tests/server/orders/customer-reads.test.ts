@@ -1,6 +1,6 @@
 /**
- * The customer's reads (spec section 7): `GET /api/orders/{id}/status`, `…/requisites` and
- * `GET /api/orders/history`. Every one answers only the caller's orders (design.md, "Identity":
+ * The customer's reads: `GET /api/orders/{id}/status`, `…/requisites` and
+ * `GET /api/orders/history`. Every one answers only the caller's orders (identity:
  * another customer's order is answered exactly as a missing one).
  */
 import { randomUUID } from 'node:crypto';
@@ -55,7 +55,7 @@ const withHeaders = (app: TestApp, url: string, headers: Record<string, string>)
   app.app.inject({ method: 'GET', url, headers });
 
 describe('GET /api/orders/{id}/status', () => {
-  it('answers every order field of spec section 3, the server time and the deep link', async () => {
+  it('answers every order field, the server time and the deep link', async () => {
     const alice = newCustomer('Alice');
     const rate = await rateOf(t, alice);
     const created = t.clock.current;
@@ -475,7 +475,7 @@ describe('GET /api/orders/history', () => {
     expect(carol.orders.some((o) => daveIds.includes(o.id))).toBe(false);
   });
 
-  it('gives each order as a history card (spec section 2): the summary fields', async () => {
+  it('gives each order as a history card: the summary fields', async () => {
     const { orders } = await history(DAVE, '?limit=1');
     expect(orders[0]).toEqual({
       id: daveIds[4],

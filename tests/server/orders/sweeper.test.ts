@@ -1,5 +1,5 @@
 /**
- * The expiry sweeper (design.md, "Order lifecycle"): deadlines stored on the order cancel it with
+ * The expiry sweeper: deadlines stored on the order cancel it with
  * reason 'expired' whether or not the app is open, and also after a restart; a customer who
  * already paid or sent crypto is never cancelled by the clock, the order is flagged for operators
  * once. The clock is moved, never slept on; one test runs the real job on the real clock.

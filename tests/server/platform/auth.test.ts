@@ -31,7 +31,7 @@ function signedWithoutSignature(user: object, token: string, authDate: number): 
 const active = (headers: Record<string, string> = {}, query = '') =>
   t.app.inject({ method: 'GET', url: `${API_PATHS.activeOrders}${query}`, headers });
 
-describe('Telegram identity (design.md, "Identity")', () => {
+describe('Telegram identity', () => {
   it('accepts init data in the Authorization: tma header', async () => {
     const res = await active(authHeader(initDataFor(ALICE)));
     expect(res.statusCode).toBe(200);

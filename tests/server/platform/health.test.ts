@@ -1,5 +1,5 @@
 /**
- * `GET /api/health` is readiness (design.md, "Serving"): 200 only once the
+ * `GET /api/health` is readiness: 200 only once the
  * database has answered, 503 SERVICE_UNAVAILABLE in the caller's language when it fails or hangs
  * (within HEALTH_DATABASE_TIMEOUT_MS, below the app's own 3 s), and 503 from the moment the
  * server starts to stop, so that a load balancer sends no more requests to it. The database is

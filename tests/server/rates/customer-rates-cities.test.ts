@@ -1,6 +1,6 @@
 /**
- * `GET /api/rates/calculate` and `GET /api/cities/{code}` (spec section 7): the server's own
- * quote (design.md, "The server is the authority") and the cities an office buy can choose.
+ * `GET /api/rates/calculate` and `GET /api/cities/{code}`: the server's own
+ * quote and the cities an office buy can choose.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_CITIES } from '../../../src/server/platform/db/seed/offices';
@@ -83,7 +83,7 @@ describe('GET /api/rates/calculate', () => {
     expect(sell.json()).toEqual({ rate: 93.02 });
   });
 
-  it('paymentMethod defaults to P2P when the query leaves it out (spec section 7)', async () => {
+  it('paymentMethod defaults to P2P when the query leaves it out', async () => {
     const res = await get(
       t,
       rateUrl({ amount: 1000, currency: 'RUB', operation: 'BUY', cryptoCurrency: 'USDT' }),

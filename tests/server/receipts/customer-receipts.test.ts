@@ -1,5 +1,5 @@
 /**
- * `POST /api/orders/{id}/receipt` (spec sections 3 and 5; design.md, "Receipts"): the server
+ * `POST /api/orders/{id}/receipt`: the server
  * decodes the data URL, measures the real size, reads the type from the bytes whatever the name
  * or header claim, stores the file under RECEIPTS_DIR by its sha256 and receipt id, and flags a
  * file reused on another order. Success is only ever answered for a receipt that is kept.

@@ -1,5 +1,5 @@
 /**
- * Race-safe transitions (conventions, habit 5): two conflicting actions fired at one order at the
+ * Race-safe transitions: two conflicting actions fired at one order at the
  * same moment change it once. Exactly one wins; the other gets 409 with the status it lost to, or
  * (a customer repeating what already happened) 200 without a change; one event row per change.
  * Each race runs ROUNDS times on a fresh order, since one lucky interleaving proves little.

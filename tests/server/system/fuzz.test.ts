@@ -1,5 +1,5 @@
 /**
- * A fuzz of every HTTP endpoint (design.md, "Errors": malformed JSON, wrong types, unknown fields,
+ * A fuzz of every HTTP endpoint (malformed JSON, wrong types, unknown fields,
  * oversized bodies are 400 or 413 with a code, never 500, never a crash). Real orders in every
  * status the calls act on are made first, so hostile input reaches the services and the
  * database, not only the identity check: each valid body is taken and one field at a time is

@@ -1,12 +1,12 @@
 /**
- * Several server instances on one PostgreSQL database, as design.md scales out: each request goes
+ * Several server instances on one PostgreSQL database, as the server scales out: each request goes
  * to either instance, and what one instance acknowledges the other can never undo or double.
  * - two different transaction hashes sent at once for one sell: one kept and answered 200, the
  *   other 409 TX_HASH_ALREADY_SUBMITTED (never two 200s with one hash dropped);
  * - a receipt racing the operator's confirmation on the other instance: always kept;
  * - the per-customer call limits count across instances;
  * - two sweepers split the due orders between them (FOR UPDATE SKIP LOCKED), each cancelled once.
- * SQLite serves one instance (design.md, "Scale"), so this file runs on PostgreSQL only.
+ * SQLite serves one instance, so this file runs on PostgreSQL only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/server/app';

@@ -1,7 +1,7 @@
 /**
- * Each path of design.md's lifecycle table, driven only through HTTP as the mini-app and an
- * operator drive it: the order is created with the server's own rate, every step is a call, and
- * the customer's status answer is checked after each one.
+ * Each path of an order's life (docs/architecture.md, "An order's life"), driven only through
+ * HTTP as the mini-app and an operator drive it: the order is created with the server's own
+ * rate, every step is a call, and the customer's status answer is checked after each one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BankRequisites } from '../../../src/shared/api';

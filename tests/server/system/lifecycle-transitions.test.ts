@@ -1,6 +1,6 @@
 /**
  * Every row of the transition table (src/shared/order-status.ts) that an HTTP call makes, allowed
- * from each status it names and refused from every other one (conventions, habit 12). The cases
+ * from each status it names and refused from every other one. The cases
  * are generated from the table itself, so a row added there is tested here or the guard fails.
  */
 import { createHash } from 'node:crypto';
@@ -220,8 +220,8 @@ describe('the transition table and the HTTP calls', () => {
     ]);
   });
 
-  // The cases below follow the table; these hold the table to design.md's words.
-  it('a customer cancels only before money moved (design.md, "Order lifecycle")', () => {
+  // The cases below follow the table; these hold the table to the rules of an order's life.
+  it('a customer cancels only before money moved', () => {
     expect(new Set(findTransition('cancel', 'customer')?.from)).toEqual(
       new Set([
         'WAITING_REQUISITES',

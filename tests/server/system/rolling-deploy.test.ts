@@ -1,5 +1,5 @@
 /**
- * A rolling deploy (design.md, "Scale"): the new version's migration adds a
+ * A rolling deploy: the new version's migration adds a
  * column while an instance of the old version still serves on the same database. That instance
  * keeps answering every call: on PostgreSQL a prepared statement whose result is every column
  * of a table would fail from then on ("cached plan must not change result type"), so such
