@@ -1,6 +1,6 @@
 /**
- * What amount fields accept and how the fiat and crypto sides of a form recompute each other
- * (spec sections 5 and 9): digits and at most one decimal point (a comma, as Russian keyboards
+ * What amount fields accept and how the fiat and crypto sides of a form recompute each other:
+ * digits and at most one decimal point (a comma, as Russian keyboards
  * type it, is taken as the point); crypto shown with 4 decimals, roubles whole.
  */
 import { CRYPTO_DECIMALS } from './limits';

@@ -1,5 +1,5 @@
 /**
- * Paths, requests and answers of the API calls (spec section 7), shared by the app's client and
+ * Paths, requests and answers of the API calls, shared by the app's client and
  * the server's routes so that neither can drift from the other. Each answer's type is derived
  * from its schema in ./schemas/responses.ts, where its fields are described.
  */
@@ -74,7 +74,7 @@ export const API_PATHS = {
   appeal: routePath('/api/orders/:id/appeal'),
 } as const;
 
-/** Languages the app and the server speak; ru is the default (spec section 1). */
+/** Languages the app and the server speak; ru is the default. */
 export const LANGUAGES = ['ru', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'ru';
@@ -95,7 +95,7 @@ export type ApiErrorDetails = ResponseOf<typeof ApiErrorDetailsSchema>;
 /** `GET /api/health`. */
 export type HealthResponse = ResponseOf<typeof HealthResponseSchema>;
 
-/** One order as lists show it (the history card of spec section 2). */
+/** One order as lists show it (the history card). */
 export type OrderSummary = ResponseOf<typeof OrderSummarySchema>;
 
 /** `GET /api/orders/active`. */
@@ -116,7 +116,7 @@ export function isDemoBrowserId(value: unknown): value is string {
   return typeof value === 'string' && /^[A-Za-z0-9-]{16,64}$/.test(value);
 }
 
-/** The Telegram start parameter that opens an order: `order_<id>` (spec section 2, landing). */
+/** The Telegram start parameter that opens an order: `order_<id>` (landing). */
 export const ORDER_START_PARAM_PREFIX = 'order_';
 
 /**
@@ -186,7 +186,7 @@ export interface RateQuery {
 /** The answer of `GET /api/rates/calculate`: fiat per coin. */
 export type RateResponse = ResponseOf<typeof RateResponseSchema>;
 
-/** P2P card requisites an operator gives for a P2P buy (spec section 3). */
+/** P2P card requisites an operator gives for a P2P buy. */
 export type CardRequisites = ResponseOf<typeof CardRequisitesViewSchema>;
 
 /** The deposit address of a sell (and, for an office buy, the customer's receiving wallet). */
@@ -204,13 +204,13 @@ export type BankRequisitesResponse = ResponseOf<typeof BankRequisitesResponseSch
 /** A receipt the customer uploaded, as their order lists it. */
 export type ReceiptInfo = ResponseOf<typeof ReceiptInfoSchema>;
 
-/** An office, in both languages (spec section 3, "Office reservation"). */
+/** An office, in both languages. */
 export type OfficeInfo = ResponseOf<typeof OfficeInfoSchema>;
 
 /** An office buy's reservation: the office, its city, the code and until when it holds. */
 export type OfficeReservation = ResponseOf<typeof OfficeReservationSchema>;
 
-/** `GET /api/orders/{id}/status`: every order field of spec section 3, and the server's time. */
+/** `GET /api/orders/{id}/status`: every order field, and the server's time. */
 export type OrderDetails = ResponseOf<typeof OrderDetailsSchema>;
 
 /** Where the chain check of a transfer stands, as the customer reads it (CHAIN_CHECK_STATES). */
@@ -241,7 +241,7 @@ export type CitiesResponse = ResponseOf<typeof CitiesResponseSchema>;
 /** The answer of the customer's order actions (cancel, payment-confirm, receipt, tx-hash, office-confirm). */
 export type OrderActionResponse = ResponseOf<typeof OrderActionResponseSchema>;
 
-/** `POST /api/orders/{id}/receipt` (spec section 3, "Receipt upload payload"). */
+/** `POST /api/orders/{id}/receipt`. */
 export interface ReceiptUpload {
   readonly fileName: string;
   /** A base64 data URL. */

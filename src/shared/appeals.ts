@@ -1,5 +1,5 @@
 /**
- * Appeals (design.md, "Order chat and appeals"): a customer who paid and heard nothing in time,
+ * Appeals: a customer who paid and heard nothing in time,
  * whose deposit the chain left for an operator, or who disagrees with a rejection, asks a senior
  * operator to decide. An appeal is its own record beside the order's status, which keeps the
  * spec's statuses: while it is open, only its decision ends the order. The rules here are read by

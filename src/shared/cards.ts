@@ -1,5 +1,5 @@
 /**
- * Bank card rules (spec section 5): digits only, at most 16, shown in groups of 4; the holder in
+ * Bank card rules: digits only, at most 16, shown in groups of 4; the holder in
  * upper case. A Luhn check catches a mistyped digit before money is sent to a stranger's card.
  */
 import { CARD_NUMBER_GROUP, CARD_NUMBER_MAX_DIGITS } from './limits';

@@ -1,5 +1,5 @@
 /**
- * The countries a city can belong to (spec section 3, "City"): a fixed list of ISO 3166-1 alpha-2
+ * The countries a city can belong to: a fixed list of ISO 3166-1 alpha-2
  * codes. Their names are never stored: they come from `Intl.DisplayNames` in the customer's language.
  */
 

@@ -1,6 +1,6 @@
 /**
- * Fiat currencies (spec section 3, "Currency") and the payment methods each offers
- * (spec section 2, the method screens).
+ * Fiat currencies and the payment methods each offers
+ * (the method screens).
  */
 import type { PaymentMethod } from './order-status';
 
@@ -37,7 +37,7 @@ export function isListedCurrency(code: unknown): code is ListedCurrency {
 }
 
 /**
- * The fiat currencies each method takes (spec section 1: RUB by P2P and bank transfer; RUB, USD,
+ * The fiat currencies each method takes (RUB by P2P and bank transfer; RUB, USD,
  * EUR, AED and KZT as cash at an office). The server quotes and creates only these pairs; the
  * method screens offer only these.
  */
@@ -75,7 +75,7 @@ const OFFICE_ONLY_METHODS: readonly MethodEntry[] = [
   { option: 'eWallet', route: '/e-wallets', available: false },
 ];
 
-/** The method screen route of a currency (spec section 2, /currencies). */
+/** The method screen route of a currency (/currencies). */
 export function methodRoute(code: string): string {
   return isListedCurrency(code) ? `/${code.toLowerCase()}-method` : '/payment-systems';
 }

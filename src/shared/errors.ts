@@ -1,5 +1,5 @@
 /**
- * Stable error codes of every API error answer `{ error, code }` (design.md, "Errors").
+ * Stable error codes of every API error answer `{ error, code }`.
  * The server sends the message in the caller's language; the app maps a code to its own
  * translated text (`LL.apiErrors[code]`), never showing a server string it did not choose.
  */

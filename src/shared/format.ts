@@ -41,7 +41,7 @@ function formatMoney(
 }
 
 /**
- * A fiat amount: 500 000 ₽ (ru), ₽500,000 (en); roubles whole (spec section 9), other
+ * A fiat amount: 500 000 ₽ (ru), ₽500,000 (en); roubles whole, other
  * currencies with both digits of their cents when they have some (AED 1,250.50).
  */
 export function formatFiat(value: number, currency: string, language: Language): string {
@@ -71,12 +71,12 @@ function moneyParts(currency: string, language: Language): Intl.NumberFormatPart
   }).formatToParts(0);
 }
 
-/** A rate, always with its 2 decimals and its currency (spec section 9): 95,40 ₽, ₽95.40. */
+/** A rate, always with its 2 decimals and its currency: 95,40 ₽, ₽95.40. */
 export function formatRate(rate: number, currency: string, language: Language): string {
   return formatMoney(rate, currency, language, { min: RATE_DECIMALS, max: RATE_DECIMALS });
 }
 
-/** A crypto amount with up to 4 decimals and its coin (spec section 9): 31.4465 USDT. */
+/** A crypto amount with up to 4 decimals and its coin: 31.4465 USDT. */
 export function formatCrypto(amount: number, coin: string, language: Language): string {
   return `${formatNumber(amount, language, CRYPTO_DECIMALS)} ${coin}`;
 }

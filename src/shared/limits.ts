@@ -1,9 +1,9 @@
 /**
- * Every business number of spec section 9, in one place. Amounts are in whole units of the
+ * Every business number, in one place. Amounts are in whole units of the
  * currency named; times are in milliseconds unless the name says otherwise.
  */
 
-/** P2P buy and sell: the rouble total must lie within these bounds (spec sections 5 and 9). */
+/** P2P buy and sell: the rouble total must lie within these bounds. */
 export const P2P_RUB_MIN = 3_000;
 export const P2P_RUB_MAX = 500_000;
 
@@ -34,7 +34,7 @@ export function officeLimits(currency: string): AmountBounds {
 }
 
 /**
- * The fiat-total bounds of a method (spec sections 5 and 9): P2P buy and sell 3 000 – 500 000 RUB,
+ * The fiat-total bounds of a method: P2P buy and sell 3 000 – 500 000 RUB,
  * bank buy 500 000 – 1 000 000 RUB, office per currency.
  */
 export function fiatBounds(
@@ -60,7 +60,7 @@ export const BANK_PAYMENT_WINDOW_MS = 2 * 60 * 60 * 1000;
 export const BANK_PAYMENT_WARNING_MS = 10 * 60 * 1000;
 /**
  * The payment window of each method whose customer pays by transfer, counted from
- * `requisitesReadyAt`, and when the countdown turns to a warning (spec section 9). The server
+ * `requisitesReadyAt`, and when the countdown turns to a warning. The server
  * stores the deadline it gives on the order; the app falls back to these when it is absent.
  */
 export const PAYMENT_WINDOWS = {
@@ -70,8 +70,8 @@ export const PAYMENT_WINDOWS = {
 export type TransferMethod = keyof typeof PAYMENT_WINDOWS;
 
 /**
- * Waiting for an operator (requisites, office instructions): they usually come within 10 minutes
- * (spec section 9), after which the order is flagged for operators; with no answer within the
+ * Waiting for an operator (requisites, office instructions): they usually come within 10 minutes,
+ * after which the order is flagged for operators; with no answer within the
  * configured time (REQUISITES_TIMEOUT, an hour by default) the server cancels it.
  */
 export const OPERATOR_USUAL_ANSWER_MS = 10 * 60 * 1000;
@@ -93,7 +93,7 @@ export const OFFICE_RATE_FIXED_MS = 3 * 60 * 60 * 1000;
 export const OFFICE_RESERVATION_WARNING_MS = 10 * 60 * 1000;
 
 /**
- * The landing's health check runs again this long after the previous one (spec sections 4 and 9).
+ * The landing's health check runs again this long after the previous one.
  * The order screens' intervals are in order-screens.ts, beside what each screen does.
  */
 export const HEALTH_CHECK_INTERVAL_MS = 10_000;

@@ -1,5 +1,5 @@
 /**
- * Money as integers (design.md: never a binary float in storage or arithmetic). Crypto amounts and
+ * Money as integers (never a binary float in storage or arithmetic). Crypto amounts and
  * rates are kept in millionths (USDT and USDC have 6 decimals on most chains), fiat in hundredths.
  * Every conversion between a number as shown or typed and these integers, and every product or
  * quotient of money, is here: the form computes a total exactly as the server does.
@@ -52,7 +52,7 @@ export function fromMinor(minor: number): number {
 
 /**
  * The fiat total of `amountUnits` coins at `rateUnits`, in minor units, rounded to whole fiat
- * (spec section 9: the RUB amount is a whole number; cash totals are whole too). BigInt: 10 000
+ * (the RUB amount is a whole number; cash totals are whole too). BigInt: 10 000
  * coins × 95 RUB in millionths × millionths overflows a double's exact range.
  */
 export function fiatTotalMinor(amountUnits: number, rateUnits: number): number {

@@ -1,12 +1,12 @@
 /**
- * Blockchain networks and the lists each method and coin offers (spec section 3, "Network lists").
+ * Blockchain networks and the lists each method and coin offers.
  */
 import type { PaymentMethod } from './order-status';
 
 export const CRYPTO_CURRENCIES = ['USDT', 'USDC'] as const;
 export type CryptoCurrency = (typeof CRYPTO_CURRENCIES)[number];
 
-/** The coin a form starts with (spec section 2, /p2p/buy: USDC default). */
+/** The coin a form starts with (/p2p/buy: USDC default). */
 export const DEFAULT_CRYPTO: CryptoCurrency = 'USDC';
 
 export const NETWORK_IDS = [

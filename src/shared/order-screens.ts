@@ -1,12 +1,12 @@
 /**
- * The order screens as data (spec sections 2, 4 and 9): which screens exist, where a history
+ * The order screens as data: which screens exist, where a history
  * card leads, how often each screen asks for its order and what it does with each status it
  * sees. The app's one order-screen hook reads this table; the screens only render. The routes of
  * the order screens are generated from `ORDER_SCREENS`.
  */
 import type { OrderStatus, OrderType, PaymentMethod } from './order-status';
 
-/** The order screens, each at `/order/{orderId}/{screen}` (spec section 2, "Order screens"). */
+/** The order screens, each at `/order/{orderId}/{screen}`. */
 export const ORDER_SCREENS = [
   'waiting',
   'payment',
@@ -101,7 +101,7 @@ export interface OrderScreenRule {
   readonly paymentMethod?: PaymentMethod;
   /** Only when the order already carries its requisites. */
   readonly withRequisites?: true;
-  /** Only for the first answer after the screen opened ("on load", spec section 8). */
+  /** Only for the first answer after the screen opened ("on load"). */
   readonly onLoad?: true;
   readonly go: OrderScreenDestination;
   /** Shown (and dismissed) before going. */
@@ -116,7 +116,7 @@ export interface OrderScreenBehaviour {
   /** When the first call is made, if not at once. */
   readonly firstPollMs?: number;
   /**
-   * What a failed call does (spec section 8): 'retry' logs it and asks again on the next poll,
+   * What a failed call does: 'retry' logs it and asks again on the next poll,
    * 'alert' tells the customer (the read-only details, asked once).
    */
   readonly onFailure: 'retry' | 'alert';

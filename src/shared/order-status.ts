@@ -1,10 +1,10 @@
 /**
- * Order statuses and who may move an order between them. Spec section 4 and design.md "Order
- * lifecycle". This file is the only place that says which change is allowed; the server applies
+ * Order statuses and who may move an order between them (docs/architecture.md, "An order's
+ * life"). This file is the only place that says which change is allowed; the server applies
  * it, the client only reads it. Where each status leads on the order screens: order-screens.ts.
  */
 
-/** Every status of spec section 4, in the order an order usually meets them. */
+/** Every status, in the order an order usually meets them. */
 export const ORDER_STATUSES = [
   'WAITING_REQUISITES',
   'REQUISITES_READY',
@@ -72,7 +72,7 @@ export interface Transition {
 }
 
 /**
- * Statuses a customer may cancel from: before any money moved (design.md).
+ * Statuses a customer may cancel from: before any money moved.
  * The same set, minus the ones with no deadline, is what the sweeper may expire.
  */
 export const CUSTOMER_CANCELLABLE: readonly OrderStatus[] = [
@@ -98,7 +98,7 @@ export const EXPIRABLE_STATUSES: readonly OrderStatus[] = [
 
 /**
  * Statuses in which the customer has already said they paid or sent crypto: past its deadline
- * such an order never expires by itself; it is flagged for a person (design.md).
+ * such an order never expires by itself; it is flagged for a person.
  */
 export const PAID_STATUSES: readonly OrderStatus[] = [
   'PAYMENT_PENDING',
@@ -169,7 +169,7 @@ interface ActionRule {
 const ACTION_RULES: Readonly<Record<OrderAction, ActionRule>> = {
   cancel: { by: ['customer'], from: CUSTOMER_CANCELLABLE, to: 'CANCELLED' },
   confirmPayment: { by: ['customer'], from: ['REQUISITES_READY'], to: 'PAYMENT_PENDING' },
-  // A receipt is proof of payment even when the 'I have paid' call failed (spec section 4: the
+  // A receipt is proof of payment even when the 'I have paid' call failed (the
   // P2P screen goes on to the receipt anyway), so it is taken from REQUISITES_READY too.
   uploadReceipt: {
     by: ['customer'],
@@ -214,7 +214,7 @@ export const TRANSITIONS: readonly Transition[] = (
 
 /**
  * A customer action repeated on an order already past it (a double tap on 'I have paid')
- * succeeds without a second change (design.md): the statuses that count as "already done".
+ * succeeds without a second change: the statuses that count as "already done".
  * Where the action carries data (a transaction hash), it is only "already done" when the order
  * holds the same data; the transition function asks the caller.
  */

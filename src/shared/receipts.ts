@@ -1,6 +1,6 @@
 /**
- * What a payment receipt may be (spec section 5: an image or a PDF, at most 10 MB; design.md,
- * "Receipts": JPEG, PNG, WebP, HEIC or PDF, read from the bytes). One list for both sides: the
+ * What a payment receipt may be (an image or a PDF, at most 10 MB:
+ * JPEG, PNG, WebP, HEIC or PDF, read from the bytes). One list for both sides: the
  * app's picker offers exactly these and checks a picked file's first bytes before sending it,
  * and the server reads the type from the bytes whatever the name or header claim.
  */

@@ -1,5 +1,5 @@
 /**
- * The rejection catalogue (design.md, "Order lifecycle"): an operator rejects an order with one of
+ * The rejection catalogue: an operator rejects an order with one of
  * these reasons, plus free text when needed; the customer reads the reason in their language (the
  * texts are the dictionary's `rejectReasons`, ru and en). `other` carries only the free text.
  */

@@ -1,5 +1,5 @@
 /**
- * The bank-transfer and office-cash buy journeys of spec sections 2, 4, 5 and 8 in Chromium
+ * The bank-transfer and office-cash buy journeys in Chromium
  * against the real server, with an operator acting through the operator API.
  */
 import type { Page } from 'playwright-core';

@@ -1,5 +1,5 @@
 /**
- * The P2P buy journey of spec sections 2, 4, 5 and 8 in Chromium against the real server, with an
+ * The P2P buy journey in Chromium against the real server, with an
  * operator acting through the operator API: from /rub-method to COMPLETED, the payment timer
  * running out, a rejection, the receipt checks and the min/max messages in both languages.
  */

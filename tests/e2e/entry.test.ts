@@ -1,5 +1,5 @@
 /**
- * The entry journeys of spec section 2 ("Entry and currency") in real Chromium against the real
+ * The entry journeys in real Chromium against the real
  * server: landing, language, currencies, method screens, logout, the currency guard, health,
  * and the deep-link and active-orders redirects of the landing's second reading.
  */

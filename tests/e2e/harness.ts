@@ -182,7 +182,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.waitForTimeout(150);
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
   await expectAccessible(page, name);
-  // A title that does not fit is shortened in the dictionary, never cut off (conventions, 16).
+  // A title that does not fit is shortened in the dictionary, never cut off.
   const cut = await page.evaluate(() => {
     const title = document.querySelector<HTMLElement>('.app-header__title');
     return title !== null && title.scrollWidth > title.clientWidth ? title.textContent : null;

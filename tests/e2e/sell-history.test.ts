@@ -1,5 +1,5 @@
 /**
- * The sell journey, the order history and deep links (spec sections 2, 4, 5 and 8) in Chromium
+ * The sell journey, the order history and deep links in Chromium
  * against the real server, with an operator acting through the operator API.
  */
 import type { Page } from 'playwright-core';

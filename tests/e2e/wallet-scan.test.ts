@@ -68,7 +68,7 @@ describe('scanning a wallet inside Telegram', () => {
     const { page } = opened;
     try {
       await onScreen(page, 'p2p-buy');
-      // USDC on Base is the form's default network (spec section 2).
+      // USDC on Base is the form's default network.
       expect(await page.locator('select[name="network"]').inputValue()).toBe('BASE');
       const button = page.getByRole('button', { name: 'Сканировать QR-код кошелька' });
       await button.waitFor();

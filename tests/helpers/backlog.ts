@@ -1,6 +1,6 @@
 /**
  * The backlog a server must work through without stalling a request, shared by its server test
- * (tests/server/backlog.test.ts) and `npm run bench` (tests/bench/api.ts): a database that holds,
+ * (tests/server/system/backlog.test.ts) and `npm run bench` (tests/bench/api.ts): a database that holds,
  * at start-up, 40 000 orders waiting for requisites for over 10 minutes (each to be flagged for
  * operators) and 30 000 orders past their payment deadline (each to be cancelled), written fast
  * before the server starts; then 8 customers' apps polling the status of their orders while the

@@ -3,7 +3,7 @@
  * run on a copy of the dictionaries and its output compared with what is committed), and en has
  * every key of ru (the base locale) and no other, none of them empty, and every key is read by
  * the app or the server (`LL.<section>.<key>`), except the sections read by a computed key
- * (`LL.errors[problem]`), which spec section 4's display labels and the error codes fill.
+ * (`LL.errors[problem]`), which the statuses' display labels and the error codes fill.
  *
  * Namespaces (`i18n/<locale>/<namespace>/index.ts`, loaded on demand, read as
  * `LL.<namespace>.<key>`) are checked as sections of the dictionary they extend: en has the

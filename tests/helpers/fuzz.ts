@@ -1,7 +1,7 @@
 /**
- * The pieces of the HTTP fuzz (tests/server/fuzz.test.ts): a seeded PRNG, so that a failing run
- * reproduces from its seed; the hostile values put in place of body fields, path segments and
- * query values; and the check every answer must pass (design.md, "Errors": never a 500, every
+ * The pieces of the HTTP fuzz (tests/server/system/fuzz.test.ts): a seeded PRNG, so that a
+ * failing run reproduces from its seed; the hostile values put in place of body fields, path
+ * segments and query values; and the check every answer must pass (never a 500, every
  * error answer `{ error, code }` with a stable code).
  */
 import type { LightMyRequestResponse } from 'fastify';

@@ -148,7 +148,7 @@ export function pdfFile(note: string = randomUUID()): Buffer {
   );
 }
 
-/** The receipt body of spec section 3: file name, base64 data URL, size. */
+/** The receipt body: file name, base64 data URL, size. */
 export function receiptBody(bytes: Buffer, mime: string, fileName: string) {
   return {
     fileName,
@@ -203,7 +203,7 @@ export { OPERATOR_PATHS };
 /** The actions of the transition table that an HTTP call makes, and the call that makes each. */
 /**
  * The actions taken over HTTP without a node: 'expire' is the sweeper's; 'attachDeposit' reads
- * the chain (tests/server/chain-deposit-attach.test.ts).
+ * the chain (tests/server/chain/chain-deposit-attach.test.ts).
  */
 export type HttpAction = Exclude<OrderAction, 'expire' | 'attachDeposit'>;
 

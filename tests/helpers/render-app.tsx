@@ -252,7 +252,7 @@ export function deferred<T>() {
 
 /**
  * The set-up every screen test file shares: fake timers (at `now` when given), alert, confirm and
- * open stubbed, console.warn silenced (the app logs failed calls, spec section 8), and all of it
+ * open stubbed, console.warn silenced (the app logs failed calls), and all of it
  * undone after each test. Read `setup.dialogs` inside a test for that test's dialogs.
  */
 export function setUpScreenTests(now?: number | Date): {

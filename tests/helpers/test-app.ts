@@ -58,7 +58,7 @@ export async function createTestApp(
     // TEST_LOG_LEVEL=error (say) shows what a failing test's server logged.
     logLevel: (process.env['TEST_LOG_LEVEL'] as AppConfig['logLevel'] | undefined) ?? 'silent',
     // Suites drive hundreds of orders through one customer (and one address) in seconds; the
-    // limits have their own tests (tests/server/rate-limit.test.ts), which pass CALL_LIMITS and
+    // limits have their own tests (tests/server/platform/rate-limit.test.ts), which pass CALL_LIMITS and
     // ADDRESS_LIMITS back in.
     callLimits: { create: 1_000_000, receipt: 1_000_000, action: 1_000_000, chat: 1_000_000 },
     addressLimits: { demoSession: 1_000_000, refusedIdentity: 1_000_000 },

@@ -12,7 +12,7 @@ import { fromMinor, fromUnits, toMinor, toUnits } from '../../src/shared/money';
 import { DEFAULT_NETWORK, networksFor } from '../../src/shared/networks';
 import { ORDER_SCREENS, ORDER_SCREEN_TABLE } from '../../src/shared/order-screens';
 
-describe('business constants (spec section 9)', () => {
+describe('business constants', () => {
   it('P2P 3 000 – 500 000 RUB, bank 500 000 – 1 000 000 RUB', () => {
     expect([limits.P2P_RUB_MIN, limits.P2P_RUB_MAX]).toEqual([3_000, 500_000]);
     expect([limits.BANK_RUB_MIN, limits.BANK_RUB_MAX]).toEqual([500_000, 1_000_000]);
@@ -74,7 +74,7 @@ describe('business constants (spec section 9)', () => {
   });
 });
 
-describe('network lists (spec section 3)', () => {
+describe('network lists', () => {
   it('P2P USDC: BASE, POLYGON, BEP20, ERC20, TRC20, ARBITRUM', () => {
     expect(networksFor('P2P', 'USDC')).toEqual([
       'BASE',
@@ -122,7 +122,7 @@ describe('network lists (spec section 3)', () => {
   });
 });
 
-describe('currencies and method screens (spec section 2)', () => {
+describe('currencies and method screens', () => {
   it('lists RUB, USD, EUR, AED, KZT; the names table also knows AMD, TRY, IRR, CNY', () => {
     expect(LISTED_CURRENCIES).toEqual(['RUB', 'USD', 'EUR', 'AED', 'KZT']);
     expect(KNOWN_CURRENCIES.slice(5)).toEqual(['AMD', 'TRY', 'IRR', 'CNY']);
@@ -172,7 +172,7 @@ describe('deep links', () => {
   });
 });
 
-describe('money as integers (design.md)', () => {
+describe('money as integers', () => {
   it('converts decimals exactly, where binary floats would drift', () => {
     expect(toMinor('0.29')).toBe(29);
     expect(toMinor(1.005)).toBe(101);

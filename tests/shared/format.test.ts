@@ -1,5 +1,5 @@
 /**
- * Money as the customer reads it (spec section 9), through Intl in their language: fiat with its
+ * Money as the customer reads it, through Intl in their language: fiat with its
  * sign, roubles whole; the rate always with 2 decimals and its currency; crypto with up to 4
  * decimals and its coin.
  */

@@ -1,5 +1,5 @@
 /**
- * The order-screen table (spec sections 2, 4 and 9): where a history card leads, and that the
+ * The order-screen table: where a history card leads, and that the
  * screens' redirects and the history cards agree, so that no screen sends the customer to a
  * screen that sends them straight on again.
  */
@@ -40,7 +40,7 @@ const EVERY_ORDER: readonly OrderForRules[] = ORDER_STATUSES.flatMap((status) =>
 const describeOrder = (o: OrderForRules) =>
   `${o.type} ${o.paymentMethod} ${o.status}${o.requisites === null ? '' : ' with requisites'}`;
 
-describe('navigation from a history card (spec section 4 table)', () => {
+describe('navigation from a history card', () => {
   const card = (
     status: OrderStatus,
     paymentMethod: 'P2P' | 'BANK_ACCOUNT' | 'OFFICE' = 'P2P',
@@ -92,7 +92,7 @@ const p2pBuy = (status: OrderStatus): OrderForRules => ({
 });
 
 describe('the order screens', () => {
-  it('are the nine of spec section 2, each with its route', () => {
+  it('are the nine, each with its route', () => {
     expect(ORDER_SCREENS.map(orderScreenRoute)).toEqual([
       '/order/:orderId/waiting',
       '/order/:orderId/payment',
@@ -172,7 +172,7 @@ describe('the table agrees with itself', () => {
   });
 });
 
-describe('the table says what spec section 4 says', () => {
+describe('the table says what the order statuses say', () => {
   /** A row as a sentence: `statuses [narrowing] → destination [alert] [order passed]`. */
   const sentence = (rule: OrderScreenRule) =>
     [

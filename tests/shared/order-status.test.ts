@@ -12,7 +12,7 @@ import {
   type OrderStatus,
 } from '../../src/shared/order-status';
 
-describe('statuses (spec section 4)', () => {
+describe('statuses', () => {
   it('are exactly the fourteen of the spec', () => {
     expect([...ORDER_STATUSES].sort()).toEqual(
       [
@@ -45,7 +45,7 @@ describe('statuses (spec section 4)', () => {
   });
 });
 
-describe('the transition table (design.md, "Order lifecycle")', () => {
+describe('the transition table', () => {
   it('lets the customer cancel only before money moved', () => {
     expect([...CUSTOMER_CANCELLABLE].sort()).toEqual(
       [

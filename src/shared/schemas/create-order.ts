@@ -1,5 +1,5 @@
 /**
- * `POST /api/orders/create` payloads of spec section 3, as the server checks them. The shape
+ * `POST /api/orders/create` payloads, as the server checks them. The shape
  * depends on type and method: a buy carries the customer's wallet (and an office buy its city),
  * a sell carries the card to pay out to. Its fields are the pipes of ./fields.ts, the same the
  * app's forms are made of. Amount limits, networks, wallet checksums and the rate

@@ -49,7 +49,7 @@ export const walletAddressField = line(128);
 export const txHashField = line(100);
 
 /**
- * An amount field as the form holds it (digits and one point, spec section 5), within `bounds`
+ * An amount field as the form holds it (digits and one point), within `bounds`
  * once it is a number; '' passes (see `requiredAmountField`).
  */
 export function amountField(bounds: AmountBounds) {

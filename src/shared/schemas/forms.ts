@@ -1,5 +1,5 @@
 /**
- * The forms of spec section 5, one valibot schema each, used by react-hook-form in the app
+ * The forms, one valibot schema each, used by react-hook-form in the app
  * (through @hookform/resolvers/valibot). Field values are the strings the inputs hold; every field
  * is a pipe of ./fields.ts, the same the server's payload schemas are made of, and every message
  * is a key of the dictionary's `errors` section, translated when shown, so switching the language
@@ -58,7 +58,7 @@ export function buyFormSchema(bounds: AmountBounds, options: { readonly requireC
 export type BuyFormValues = v.InferInput<ReturnType<typeof buyFormSchema>>;
 
 /**
- * The P2P sell form (spec section 5): crypto amount, card number, holder and bank name are
+ * The P2P sell form: crypto amount, card number, holder and bank name are
  * required; the rouble total must lie within 3 000 – 500 000; phone and comment are optional.
  * The card must be a complete number with a valid checksum, so a typo cannot send the money to
  * a stranger, and the holder is written in Latin letters, as on the card.
@@ -79,7 +79,7 @@ export function sellFormSchema(bounds: AmountBounds) {
 
 export type SellFormValues = v.InferInput<ReturnType<typeof sellFormSchema>>;
 
-/** The transaction hash of a sell (spec section 5): required after trimming, valid for the network. */
+/** The transaction hash of a sell: required after trimming, valid for the network. */
 export function txHashSchema(orderNetwork: NetworkId) {
   const invalidTxHash: FormErrorKey = 'invalidTxHash';
   return v.object({

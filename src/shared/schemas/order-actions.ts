@@ -1,4 +1,4 @@
-/** Bodies of the customer's order actions (spec section 7). */
+/** Bodies of the customer's order actions. */
 import * as v from 'valibot';
 import { CHAT_TEXT_MAX_CHARS } from '../limits';
 import { NETWORK_IDS } from '../networks';

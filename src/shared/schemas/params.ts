@@ -1,5 +1,5 @@
 /**
- * Path parameters of the API's calls (spec section 7). An id that is no UUID can name nothing,
+ * Path parameters of the API's calls. An id that is no UUID can name nothing,
  * so it is refused as what it would name is when missing: each refusal's message is the error
  * code the server answers (ORDER_NOT_FOUND for an order's id, NOT_FOUND for a receipt's).
  */

@@ -1,4 +1,4 @@
-/** Query strings of the GET calls (spec section 7), as the server reads them. */
+/** Query strings of the GET calls, as the server reads them. */
 import * as v from 'valibot';
 import { HISTORY_FILTERS } from '../api';
 import { HISTORY_PAGE_MAX, HISTORY_PAGE_SIZE } from '../limits';

@@ -1,5 +1,5 @@
 /**
- * The answers of the customer's calls (spec section 7) as valibot schemas: the one source of the
+ * The answers of the customer's calls as valibot schemas: the one source of the
  * answer types src/shared/api.ts exports, of the OpenAPI document the server lists itself with,
  * and of the tests that hold an answer to its description. They describe, they do not parse:
  * plain objects, lists, unions and the enumerations src/shared already has, nothing
@@ -100,11 +100,11 @@ export const DemoSessionResponseSchema = v.object({
 
 /** `GET /api/rates/calculate?amount&currency&operation&cryptoCurrency&paymentMethod`. */
 export const RateResponseSchema = v.object({
-  /** Fiat per coin, 2 decimals (spec section 9). */
+  /** Fiat per coin, 2 decimals. */
   rate: v.number(),
 });
 
-/** One order as lists show it (the history card of spec section 2). */
+/** One order as lists show it (the history card). */
 export const OrderSummarySchema = v.object({
   id: v.string(),
   type: v.picklist(ORDER_TYPES),
@@ -144,7 +144,7 @@ export const HistoryResponseSchema = v.object({
 });
 
 /**
- * P2P card requisites an operator gives for a P2P buy (spec section 3). Named a view to tell it
+ * P2P card requisites an operator gives for a P2P buy. Named a view to tell it
  * from the operator's request body (`CardRequisitesSchema` of ./operator.ts), which parses.
  */
 export const CardRequisitesViewSchema = v.object({
@@ -199,7 +199,7 @@ export const ReceiptInfoSchema = v.object({
   uploadedAt: timestamp,
 });
 
-/** An office and its city, in both languages (spec section 3, "Office reservation"). */
+/** An office and its city, in both languages. */
 export const OfficeInfoSchema = v.object({
   /** Stable kebab-case slug, unique among all offices, e.g. `moscow-city-tower`. */
   id: v.string(),
@@ -264,7 +264,7 @@ export const AppealViewSchema = v.object({
   refundTxHash: v.nullable(v.string()),
 });
 
-/** `GET /api/orders/{id}/status`: every order field of spec section 3, and the server's time. */
+/** `GET /api/orders/{id}/status`: every order field, and the server's time. */
 export const OrderDetailsSchema = v.object({
   ...OrderSummarySchema.entries,
   /** The deadline of the step the order waits for (payment, crypto, an operator's answer). */

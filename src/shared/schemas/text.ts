@@ -41,7 +41,7 @@ const FILL_ALL_FIELDS: FormErrorKey = 'fillAllFields';
 export const lineText = (max: number) =>
   v.pipe(v.string(), v.trim(), v.maxLength(max, TOO_LONG), v.check(isPrintableLine, NOT_PRINTABLE));
 
-/** Required: empty after trimming is 'Please fill in all fields' (spec section 5). */
+/** Required: empty after trimming is 'Please fill in all fields'. */
 export const required = <S extends v.GenericSchema<string, string>>(schema: S) =>
   v.pipe(schema, v.nonEmpty(FILL_ALL_FIELDS));
 
