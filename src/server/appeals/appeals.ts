@@ -1,5 +1,5 @@
 /**
- * Appeals (design.md, "Order chat and appeals"; the rules: src/shared/appeals.ts). A customer
+ * Appeals (the rules: src/shared/appeals.ts). A customer
  * opens their order's one appeal where `appealRefusal` allows it, pointing to the order's chat
  * messages as evidence; from then on the order's deadline no longer cancels it and nothing but
  * the appeal's decision ends it (the transition refuses the others with APPEAL_HELD). A senior

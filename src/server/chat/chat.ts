@@ -1,5 +1,5 @@
 /**
- * An order's chat (design.md, "Order chat and appeals"): the conversation of its customer and the
+ * An order's chat: the conversation of its customer and the
  * operators, kept with the order for good as evidence. A customer reaches only their own orders'
  * chats (another's answers ORDER_NOT_FOUND, as every order call), an operator every order's. A
  * message is a text, a file checked and stored as a receipt is (receipts/receipts.ts), or both,

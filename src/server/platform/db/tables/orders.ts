@@ -25,7 +25,7 @@ export interface OrdersTable {
   total_minor: number;
   rate_units: number;
   wallet_address: string | null;
-  /** JSON: the requisites in the shape of the order's method (spec section 3). */
+  /** JSON: the requisites in the shape of the order's method. */
   requisites: string | null;
   /** JSON: the card a sell pays out to. */
   payout_card: string | null;
