@@ -36,7 +36,6 @@ export function isSeniorOperator(ctx: Pick<ServerContext, 'config'>, telegramId:
   );
 }
 
-/** The chain check of a sell's deposit as the customer reads its state (order-view.ts). */
 async function depositCheckState(
   db: Kysely<Database>,
   orderId: string,
@@ -187,7 +186,6 @@ interface Decided {
   readonly outcome: string;
   readonly refundDetails: string | null;
   readonly refundTxHash: string | null;
-  /** The audit trail's words beyond the decision (a refund checked on the chain). */
   readonly evidence: string | null;
 }
 
