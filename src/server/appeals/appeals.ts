@@ -1,12 +1,7 @@
 /**
- * Appeals (design.md, "Order chat and appeals"; the rules: src/shared/appeals.ts). A customer
- * opens their order's one appeal where `appealRefusal` allows it, pointing to the order's chat
- * messages as evidence; from then on the order's deadline no longer cancels it and nothing but
- * the appeal's decision ends it (the transition refuses the others with APPEAL_HELD). A senior
- * operator (SENIOR_OPERATOR_IDS) decides: complete (the order's normal completion), refund (it
- * ends REJECTED, with where the refund went) or uphold (it stays or ends REJECTED). Each step is
- * an order event and a message through the outbox: the operators are alerted to an opening, the
- * customer is told the decision.
+ * Appeals (the rules: src/shared/appeals.ts). An open appeal holds its order: the deadline no
+ * longer cancels it and only the decision ends it (APPEAL_HELD). A senior operator decides:
+ * complete, refund (it ends REJECTED) or uphold. Each step is an order event and an outbox message.
  */
 import type { Kysely, Transaction } from 'kysely';
 import type * as v from 'valibot';
@@ -41,7 +36,6 @@ export function isSeniorOperator(ctx: Pick<ServerContext, 'config'>, telegramId:
   );
 }
 
-/** The chain check of a sell's deposit as the customer reads its state (order-view.ts). */
 async function depositCheckState(
   db: Kysely<Database>,
   orderId: string,
@@ -75,7 +69,6 @@ async function checkEvidence(
   }
 }
 
-/** An appeal's step in the order's audit trail: the order keeps its status. */
 async function appealEvent(
   trx: Transaction<Database>,
   order: OrderRow,
@@ -188,13 +181,11 @@ export async function appealForOperator(
 
 type DecisionBody = v.InferOutput<typeof AppealDecisionSchema>;
 
-/** What the decision writes on the appeal: the decision, the outcome and a refund's details. */
 interface Decided {
   readonly decision: AppealDecision;
   readonly outcome: string;
   readonly refundDetails: string | null;
   readonly refundTxHash: string | null;
-  /** The audit trail's words beyond the decision (a refund checked on the chain). */
   readonly evidence: string | null;
 }
 
@@ -233,7 +224,7 @@ function closeAppeal(
   };
 }
 
-/** The statuses a completion by appeal confirms first: the operator's step it skipped. */
+/** The statuses a completion by appeal confirms first. */
 const CONFIRMS_FIRST: Partial<
   Record<OrderRow['status'], 'operatorConfirmPayment' | 'confirmIncomingTx'>
 > = {
@@ -244,10 +235,8 @@ const CONFIRMS_FIRST: Partial<
 };
 
 /**
- * Completes the order under appeal: a payment or deposit not confirmed yet is confirmed first
- * (its own transition, by the senior operator), then the order completes as any completion does,
- * a buy's payout hash checked on the chain; a refused hash leaves the payment confirmed and the
- * appeal open, to decide again with the right one.
+ * Completes the order under appeal, confirming an unconfirmed payment or deposit first; a refused
+ * payout hash leaves the payment confirmed and the appeal open, to decide again.
  */
 async function completeByAppeal(
   ctx: ServerContext,

@@ -1,8 +1,6 @@
 /**
- * The chat module: each order's conversation between its customer and the operators (chat.ts),
- * the customer's calls and the console's (chat-routes.ts). Its files are kept under RECEIPTS_DIR
- * beside the receipts, whose housekeeping keeps them too (receipts/housekeeping.ts). The unread
- * counts the order answers carry are read by orders/unread.ts.
+ * The chat module: each order's conversation (chat.ts) and its calls (chat-routes.ts). Its files
+ * are kept under RECEIPTS_DIR, whose housekeeping keeps them too (receipts/housekeeping.ts).
  */
 import fp from 'fastify-plugin';
 import { compressedRoutes } from '../platform/http/compression';
@@ -12,7 +10,6 @@ import { CUSTOMER_CHAT_POLL, customerChatRoutes, operatorChatRoutes } from './ch
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The chat states read, each with the order's version it was read at (chat.ts). */
     readonly chatStates: Map<string, KeptChatState>;
   }
 }

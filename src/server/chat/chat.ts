@@ -1,12 +1,8 @@
 /**
- * An order's chat (design.md, "Order chat and appeals"): the conversation of its customer and the
- * operators, kept with the order for good as evidence. A customer reaches only their own orders'
- * chats (another's answers ORDER_NOT_FOUND, as every order call), an operator every order's. A
- * message is a text, a file checked and stored as a receipt is (receipts/receipts.ts), or both,
- * and it is written with its order event in one transaction that also moves the order's version,
- * since the status answer carries the customer's unread count. Reading a chat marks the other
- * side's messages read; a reader who holds the chat as it is (its ETag) gets 304 and no body, so
- * an open chat costs no more than a status poll: its state is kept with the order's version.
+ * An order's chat between its customer and the operators, kept for good as evidence. A customer
+ * reaches only their own orders' chats (another's answers ORDER_NOT_FOUND). A message and its
+ * order event commit with the order's new version, since the status answer carries the unread
+ * count; a reader holding the chat's ETag gets 304, as cheap as a status poll.
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
@@ -41,7 +37,6 @@ export interface ChatParty {
 
 export type MessageRow = Selectable<OrderMessagesTable>;
 
-/** The side whose messages each side reads. */
 const OTHER_SIDE: Readonly<Record<ChatAuthor, ChatAuthor>> = {
   customer: 'operator',
   operator: 'customer',
@@ -84,28 +79,21 @@ const readChatState = compiledOnce((db, orderId: string) => chatStateQuery(db, o
 
 type ChatState = Awaited<ReturnType<typeof readChatState>>[number];
 
-/** A chat's state as read, and the order's version it was read at. */
 export interface KeptChatState {
   readonly version: number;
   readonly state: ChatState;
 }
 
-/** Chat states kept: as many as the status answers, one per order polled. */
 const CHAT_STATES_KEPT = STATUS_ANSWERS_KEPT;
 
-/** What reading a chat needs beyond the server's context: the orders' versions, the states kept. */
 export interface ChatReadContext extends ServerContext {
   readonly statusAnswers: Pick<StatusAnswers, 'versionOf'>;
-  /** The chat states read, by order: chat-module.ts's `app.chatStates`. */
   readonly chatStates: Map<string, KeptChatState>;
 }
 
 /**
- * The chat of `orderId` as `party` may read it: ORDER_NOT_FOUND for a customer's foreign order.
- * Every message written and every read marked moves the order's version (the write and the mark
- * update the order), so the state read at the order's current version is the state now: an open
- * chat polled while nothing moves reads only the version, which the status poll keeps too (on
- * SQLite, from memory while no order changes).
+ * The chat as `party` may read it. Every write and read mark moves the order's version, so the
+ * state read at its current version is the state now.
  */
 async function chatState(
   ctx: ChatReadContext,
@@ -126,16 +114,11 @@ async function chatState(
   return state;
 }
 
-/**
- * The version of a chat as `side` reads it: its count of messages and its last id. Messages are
- * never changed or removed, so a new one changes the count even when it took a smaller id than
- * one committed before it.
- */
+/** Its count of messages and last id: none is ever removed, so a new one changes the count. */
 function chatEtag(side: ChatAuthor, count: number, lastId: number): string {
   return `"${side === 'customer' ? 'c' : 'o'}${count}.${lastId}"`;
 }
 
-/** A chat as read: its version and, unless the reader holds that version, its messages. */
 export interface ChatRead {
   readonly etag: string;
   readonly verificationCode: string;
@@ -143,10 +126,7 @@ export interface ChatRead {
   readonly messages: readonly MessageRow[] | null;
 }
 
-/**
- * The chat of `orderId` for `party`, or only its version when they hold it already (`holds`:
- * the route's reading of `If-None-Match`); either way, the other side's messages are read now.
- */
+/** The chat, or only its version when `holds` says the reader has it; the other side's messages are read now. */
 export async function readChat(
   ctx: ChatReadContext,
   party: ChatParty,
@@ -180,10 +160,7 @@ export async function readChat(
   };
 }
 
-/**
- * ORDER_NOT_FOUND unless `party` may write in the order's chat: asked before a message's body is
- * read (chat-routes.ts), so that nobody sends a file to an order that is not theirs.
- */
+/** ORDER_NOT_FOUND unless `party` may write here: asked before a message's body is read. */
 export async function checkChatOrder(
   ctx: ServerContext,
   party: ChatParty,
@@ -192,14 +169,12 @@ export async function checkChatOrder(
   await orderRow(ctx.db, orderId, ['id'], party.side === 'customer' ? party.telegramId : undefined);
 }
 
-/** A message as its route's schema gave it: the text trimmed (or empty), a file if one was sent. */
 export interface MessageInput {
   readonly text: string;
   readonly fileName: string;
   readonly fileData?: ReceivedDataUrl | undefined;
 }
 
-/** A checked file, and the name it is kept under. */
 interface KeptFile {
   readonly file: CheckedReceiptFile;
   readonly storageKey: string;
@@ -219,10 +194,8 @@ async function keepAttachment(
 }
 
 /**
- * Writes `party`'s message in the order's chat: MESSAGE_EMPTY with neither text nor file, the
- * file's refusals as a receipt's (FILE_TYPE, FILE_TOO_LARGE, NO_FILE). The message, its order
- * event and the order's new version commit together; a file whose message did not commit is
- * removed.
+ * Writes `party`'s message: MESSAGE_EMPTY with neither text nor file, a file refused as a
+ * receipt's would be. A file whose message did not commit is removed.
  */
 export async function writeMessage(
   ctx: ServerContext,
@@ -246,7 +219,6 @@ export async function writeMessage(
   return written;
 }
 
-/** The message and its order event, in the caller's transaction. */
 async function insertMessage(
   trx: Transaction<Database>,
   party: ChatParty,
@@ -277,7 +249,6 @@ async function insertMessage(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  // The audit trail names who wrote and when; the order's status stays as it was.
   await trx
     .insertInto('order_events')
     .values({
@@ -291,8 +262,7 @@ async function insertMessage(
       created_at: now,
     })
     .execute();
-  // The other side is told through the outbox, in this same transaction: the customer by the
-  // bot, the operators in their chat; each message says the order's verification code.
+  // The other side is told through the outbox, in this same transaction.
   const said = {
     ...(message.text === null ? {} : { messageText: message.text }),
     ...(message.attachment_name === null ? {} : { messageFile: message.attachment_name }),
@@ -306,10 +276,7 @@ async function insertMessage(
   return message;
 }
 
-/**
- * The file attached to a message of the order's chat, for `party`: ORDER_NOT_FOUND for an order
- * they may not read, NOT_FOUND for a message without a file (or whose file is missing).
- */
+/** The file of a message: ORDER_NOT_FOUND for an order `party` may not read, NOT_FOUND for none. */
 export async function openAttachment(
   ctx: ServerContext,
   party: ChatParty,

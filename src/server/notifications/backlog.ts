@@ -7,7 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../platform/db/schema';
 import { OPERATORS_RECIPIENT } from '../platform/outbox';
-import { waiting } from './worker';
+import { waiting } from './claim';
 
 /** A customer's private chat with the bot, or the operators' chat. */
 export type RecipientKind = 'customer' | 'operators';

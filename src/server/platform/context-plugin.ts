@@ -1,5 +1,5 @@
 /**
- * The server context as decorators of the Fastify instance (conventions, habit 14): what every
+ * The server context as decorators of the Fastify instance: what every
  * route and job uses (the configuration, the database, the clock) is `app.config`, `app.db` and
  * `app.now`, never an object passed around by hand.
  */

@@ -1,5 +1,5 @@
 /**
- * Typed errors with a stable code (conventions, "Errors as codes"). Services throw them; the one
+ * Typed errors with a stable code. Services throw them; the one
  * handler in app.ts turns them into `{ error, code }` in the caller's language.
  */
 import type { ApiErrorDetails } from '../../shared/api';

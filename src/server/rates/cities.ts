@@ -1,4 +1,4 @@
-/** The cities with an office that takes a currency (spec section 7, `GET /api/cities/{code}`). */
+/** The cities with an office that takes a currency (`GET /api/cities/{code}`). */
 import type { CitiesResponse } from '../../shared/api';
 import { isListedCurrency } from '../../shared/currencies';
 import type { ServerContext } from '../platform/context';

@@ -1,6 +1,5 @@
 /**
- * The rates module's calls: a customer's quote at today's rate (spec section 7,
- * `GET /api/rates/calculate`) and the cities with an office that takes a currency, which need no
+ * The rates module's calls: a customer's quote at today's rate (`GET /api/rates/calculate`) and the cities with an office that takes a currency, which need no
  * identity. The operators set rates and spreads from the console (operator/operator-routes.ts,
  * over rates.ts).
  */

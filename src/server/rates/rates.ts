@@ -1,5 +1,5 @@
 /**
- * The server's own quotes (design.md, "The server is the authority"): a base rate per fiat and
+ * The server's own quotes: a base rate per fiat and
  * coin, and a spread per method and direction, both in the database and changeable by operators.
  * A buy pays base × (1 + spread), a sell receives base × (1 − spread), rounded to 2 decimals.
  */

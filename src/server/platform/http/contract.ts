@@ -1,5 +1,5 @@
 /**
- * Routes declare their contract (conventions, habit 19): a route's `schema` names the valibot
+ * Routes declare their contract: a route's `schema` names the valibot
  * schemas of its `params`, `querystring`, `body` and `response`, the same schemas of src/shared
  * the app's forms use. Fastify checks the request against them before the handler runs, and the
  * handler receives the parsed, typed input (`ValibotTypeProvider`); the OpenAPI document

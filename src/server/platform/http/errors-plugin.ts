@@ -1,6 +1,5 @@
 /**
- * Every error answer is `{ error, code }` in the caller's language (design.md, "Errors";
- * conventions, habit 6): services throw AppError with a code, and this one handler answers it.
+ * Every error answer is `{ error, code }` in the caller's language: services throw AppError with a code, and this one handler answers it.
  * Fastify's own refusals (bad JSON, too large, wrong content type, a malformed URL) are mapped
  * to our codes; anything else is a 500 with the detail only in the log.
  */

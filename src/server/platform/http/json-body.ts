@@ -1,5 +1,5 @@
 /**
- * JSON bodies: an empty body sent as JSON (the spec's office-confirm) is an empty object, not an
+ * JSON bodies: an empty body sent as JSON (the office confirmation) is an empty object, not an
  * error; malformed JSON is INVALID_JSON; secure-json-parse, which Fastify's own parser uses,
  * refuses prototype poisoning.
  *

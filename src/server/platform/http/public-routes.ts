@@ -2,7 +2,7 @@
  * Calls that need no identity: health, the app's start-up configuration, the demo session
  * (limited per client address) and the API's own document.
  *
- * Health is readiness (design.md, "Serving"): 200 once the database has answered a round trip,
+ * Health is readiness: 200 once the database has answered a round trip,
  * 503 SERVICE_UNAVAILABLE when it fails or does not answer within HEALTH_DATABASE_TIMEOUT_MS,
  * and 503 from the moment the server starts to stop (platform/http/request-wide.ts). The app's Online
  * indicator reads any failure as Offline.

@@ -8,7 +8,7 @@
  *   `Connection: close` (Fastify's), `/api/health` included, so that a load balancer takes the
  *   instance out and the caller tries another, while the requests already in hand are answered.
  *   Fastify would answer so itself (`return503OnClosing`, turned off in app.ts), but with a body
- *   of its own, not `{ error, code }` (design.md, "Errors"), and past every hook;
+ *   of its own, not `{ error, code }`, and past every hook;
  * - every answer's security headers (security-headers.ts), and `Cache-Control: no-store` unless
  *   its route sets its own;
  * - once answered: the request observed in the metrics by its route pattern, and its log line

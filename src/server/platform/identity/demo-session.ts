@@ -1,5 +1,5 @@
 /**
- * Demo mode's sign-in (design.md, "Identity"): with no BOT_TOKEN the server signs init data for
+ * Demo mode's sign-in: with no BOT_TOKEN the server signs init data for
  * a demo customer itself, so the app runs end to end in a plain browser. Each browser is its own
  * demo customer, named by the random id it keeps in local storage, so visitors of one
  * demo never see or block each other's orders.

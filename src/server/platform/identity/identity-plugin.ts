@@ -1,8 +1,8 @@
 /**
- * Identity as hooks (design.md, "Identity"), known before a body is read:
+ * Identity as hooks, known before a body is read:
  * `authenticate` verifies the caller's Telegram init data from the Authorization header or the
  * query (onRequest) and puts them on `request.caller`; a call that names itself only in its
- * (small) body, the spec's `telegramInitData` field, is verified once that is parsed
+ * (small) body, its `telegramInitData` field, is verified once that is parsed
  * (`authenticateBody`, preValidation). `operatorOnly` does the same for the Telegram users of
  * OPERATOR_IDS (and, in demo mode, each demo customer, limited to their own orders:
  * `consoleScope`) and answers 403 FORBIDDEN to anyone else; `recentOperator` asks the writes that
@@ -185,7 +185,7 @@ export const authPlugin = fp(
 );
 
 /**
- * A call with no identity in its header or query but a body, which may carry the spec's
+ * A call with no identity in its header or query but a body, which may carry the
  * `telegramInitData` field: it is verified once the body is parsed (at most 64 KB).
  */
 function namesItselfInBody(request: FastifyRequest): boolean {
@@ -200,7 +200,7 @@ function namesItselfInBody(request: FastifyRequest): boolean {
 
 /**
  * A scope of the customer's calls: who calls is known before a body is read (platform/http/json-body.ts),
- * unless the call names itself in its body, the spec's telegramInitData field.
+ * unless the call names itself in its body, its telegramInitData field.
  */
 export function customerCalls(scope: FastifyInstance): void {
   scope.addHook('onRequest', scope.authenticate);

@@ -1,6 +1,6 @@
 /**
- * Telegram identity (design.md, "Identity"): the app sends `Authorization: tma <raw init data>`;
- * the spec's `telegramInitData` body or query field is accepted too. The signature is checked
+ * Telegram identity: the app sends `Authorization: tma <raw init data>`;
+ * a `telegramInitData` body or query field is accepted too. The signature is checked
  * with the bot token (the demo token in demo mode) and init data older than the configured age
  * is refused. The customer is recorded on first sight and their last visit kept current.
  */
@@ -38,7 +38,7 @@ export const DEMO_USER = {
   language_code: 'ru',
 } as const;
 
-/** Finds the raw init data of a request: the header first, then the spec's field. */
+/** Finds the raw init data of a request: the header first, then the `telegramInitData` field. */
 /** `Authorization: tma <init data>`: the scheme in any case, one word after it, spaces around. */
 const AUTHORIZATION = new RegExp(`^\\s*${AUTH_SCHEME}\\s+(\\S+)\\s*$`, 'i');
 

@@ -1,5 +1,5 @@
 /**
- * The one discipline of every background job (design.md, "Background jobs"): work is claimed in
+ * The one discipline of every background job: work is claimed in
  * bounded batches, each in a short transaction of its own, and the job yields to the event loop
  * between two batches, so a request never waits behind more than one batch whatever the backlog
  * (on SQLite a transaction runs synchronously and holds the only connection: a batch of work

@@ -1,5 +1,5 @@
 /**
- * A job the server runs in its own process every so often (design.md, "Components"): the first
+ * A job the server runs in its own process every so often: the first
  * run at start-up, the next one an interval after the previous one ended, so runs never overlap;
  * a failed run is logged and the next one tries again. `stop` aborts the run's signal, so a job
  * working through a backlog claims no further batch (platform/jobs/batches.ts), and waits for the batch in

@@ -1,5 +1,5 @@
 /**
- * How a module runs its background jobs with the server (design.md, "Background jobs"): they
+ * How a module runs its background jobs with the server: they
  * start when the server is ready, and before it stops listening and waits for the requests in
  * flight they claim no further batch and finish the one in hand, so the database they write
  * closes after them (main.ts) and a backlog never holds the stop up. Only a server that runs

@@ -1,5 +1,5 @@
 /**
- * Limits on the calls that write (design.md leaves abuse to us): a fixed window per customer and
+ * Limits on the calls that write: a fixed window per customer and
  * kind of call, and, for what anyone can do without an identity, per client address; counted in
  * the database, so that several server instances behind a load balancer share one count instead
  * of each allowing the limit. Each counted call is one upsert that starts a new window when the

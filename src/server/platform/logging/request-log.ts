@@ -50,7 +50,7 @@ export function writeRequestLine(
 
 /**
  * Query keys whose values are logged as sent: those of the API's own query schemas. Any other
- * key's value is redacted, whatever its spelling: the spec's `telegramInitData` (a credential)
+ * key's value is redacted, whatever its spelling: `telegramInitData` (a credential)
  * above all, also when sent percent-encoded (`telegram%49nitData`).
  */
 const LOGGED_QUERY_KEYS: ReadonlySet<string> = new Set([

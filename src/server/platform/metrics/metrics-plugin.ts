@@ -2,7 +2,7 @@
  * The server's metrics (src/server/platform/metrics/metrics.ts) as `app.metrics`, for the jobs and the bot to
  * report to (every answered request is observed by the request-wide hook,
  * platform/http/request-wide.ts); and `GET /api/metrics` in
- * Prometheus' text format, closed to the public (design.md, "Serving"). A scrape must carry
+ * Prometheus' text format, closed to the public. A scrape must carry
  * `Authorization: Bearer <METRICS_TOKEN>` when the token is set; without one, only loopback,
  * link-local and private addresses may scrape (the client's address as Fastify tells it,
  * `request.ip`, which follows X-Forwarded-For from a trusted proxy). Anyone else gets the 404

@@ -22,7 +22,7 @@ export const createNotifications: DialectMigration = {
       // When the customer was reminded of the payment deadline of the order's current wait.
       ['orders', 'reminded_at', big],
     ]);
-    // The transactional outbox (design.md, "Staff side and notifications").
+    // The transactional outbox (docs/architecture.md).
     await db.schema
       .createTable('notifications')
       .$call(serialId(dialect))

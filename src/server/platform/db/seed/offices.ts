@@ -3,13 +3,12 @@ import type { OfficeInfo } from '../../../../shared/api';
 import type { ListedCurrency } from '../../../../shared/currencies';
 
 /**
- * The exchange's cash offices and their cities (spec sections 2, "/office-exchange" and
- * "/office-details", and 3, "City" and "Office reservation"). `GET /api/cities/{currency}` lists the
+ * The exchange's cash offices and their cities. `GET /api/cities/{currency}` lists the
  * cities whose `currencies` hold the currency; an office reservation copies one office's fields.
  */
 
 /**
- * One office, as the customer reads it (`OfficeInfo`): the spec's single `workingHours` is kept
+ * One office, as the customer reads it (`OfficeInfo`): the single `workingHours` is kept
  * per language, because days of the week cannot be written so that both languages read them.
  */
 export type SeedOffice = OfficeInfo;
