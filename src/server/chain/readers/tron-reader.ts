@@ -29,6 +29,19 @@ import {
   type TransactionLookup,
 } from './chain-reader';
 import { tronAddressFromHex } from './tron-address';
+import {
+  ConstantResultSchema,
+  GenesisBlockSchema,
+  HEX_WORD,
+  type LogSchema,
+  MAX_SCAN_LIMIT,
+  NowBlockSchema,
+  TRANSFER_TOPIC,
+  TX_ID,
+  TransactionInfoSchema,
+  Trc20HistorySchema,
+  type Trc20Row,
+} from './tron-schemas';
 
 export interface TronReaderOptions {
   /** The API's base URL, e.g. https://api.trongrid.io (chain-config.ts strips a trailing slash). */
@@ -52,73 +65,6 @@ export interface TronReaderOptions {
  * hold more, nextScanTime says what the scan does.
  */
 export const SCAN_PAGE_BUDGET = 50;
-
-/** keccak256("Transfer(address,address,uint256)"), as TRON's logs give topics: hex, no 0x. */
-const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
-const TX_ID = /^(0x)?[0-9a-fA-F]{64}$/;
-const HEX_WORD = /^[0-9a-fA-F]{64}$/;
-const MAX_SCAN_LIMIT = 200;
-
-const LogSchema = v.looseObject({
-  address: v.string(),
-  topics: v.optional(v.array(v.string()), []),
-  data: v.optional(v.string(), ''),
-});
-
-/** A TransactionInfo of gettransactioninfobyid; fields this reader does not use are let through. */
-const TransactionInfoSchema = v.looseObject({
-  id: v.string(),
-  blockNumber: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  blockTimeStamp: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  /** "FAILED" when the transaction failed; absent when it succeeded. */
-  result: v.optional(v.string()),
-  receipt: v.optional(v.looseObject({ result: v.optional(v.string()) }), {}),
-  log: v.optional(v.array(LogSchema), []),
-});
-
-const NowBlockSchema = v.looseObject({
-  block_header: v.looseObject({
-    raw_data: v.looseObject({ number: v.pipe(v.number(), v.integer(), v.minValue(0)) }),
-  }),
-});
-
-/**
- * Block 0 of getblockbynum: only its id is read. java-tron leaves fields that are zero out of
- * its JSON, so a genesis block's raw_data carries no `number` at all.
- */
-const GenesisBlockSchema = v.looseObject({
-  blockID: v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{64}$/)),
-});
-
-const ConstantResultSchema = v.looseObject({
-  result: v.optional(v.looseObject({ result: v.optional(v.boolean()) }), {}),
-  constant_result: v.optional(v.array(v.string()), []),
-});
-
-const Trc20HistorySchema = v.looseObject({
-  success: v.optional(v.boolean(), true),
-  /**
-   * Present when more rows match than the page holds: the next page is the same query with
-   * `fingerprint` (TronGrid also gives it whole as `links.next`).
-   */
-  meta: v.optional(
-    v.looseObject({
-      fingerprint: v.optional(v.string()),
-      links: v.optional(v.looseObject({ next: v.optional(v.string()) })),
-    }),
-  ),
-  data: v.array(
-    v.looseObject({
-      transaction_id: v.string(),
-      block_timestamp: v.number(),
-      from: v.string(),
-      to: v.string(),
-      type: v.string(),
-      value: v.pipe(v.string(), v.regex(/^\d+$/)),
-      token_info: v.looseObject({ address: v.string() }),
-    }),
-  ),
-});
 
 export class TronReader implements ChainReader {
   readonly network = 'TRC20' as const;
@@ -423,8 +369,6 @@ export class TronReader implements ChainReader {
     };
   }
 }
-
-type Trc20Row = v.InferOutput<typeof Trc20HistorySchema>['data'][number];
 
 /**
  * Where the next scan starts: the last row's block time, inclusive, so the rest of that block
