@@ -16,9 +16,8 @@ function screenFlow(id: string): string | null {
   return /[\\/]src[\\/]app[\\/]screens[\\/]([a-z0-9-]+)[\\/]/.exec(id)?.[1] ?? null;
 }
 
-/** The console's own modules: its screens and the components and hooks only it uses. */
-const CONSOLE_MODULE =
-  /[\\/]src[\\/]app[\\/](screens[\\/]console|components[\\/]console)[\\/]|[\\/]src[\\/]app[\\/](hooks[\\/]use-console-action|api[\\/]operator)\.ts$/;
+/** The console's own modules: its screens and its feature (what only the console uses). */
+const CONSOLE_MODULE = /[\\/]src[\\/]app[\\/](screens|features)[\\/]console[\\/]/;
 
 /**
  * The language and namespace of a dictionary chunk: a namespace of its own

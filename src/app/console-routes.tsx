@@ -11,7 +11,7 @@
 import { Button, Placeholder } from '@telegram-apps/telegram-ui';
 import { Route, Switch } from 'wouter';
 import { fetchMe } from './api/orders';
-import { useConsoleWords } from './components/console/console-words';
+import { useConsoleWords } from './features/console/console-words';
 import { failureText } from './components/failure-text';
 import { ScreenLoading } from './components/loading';
 import { Screen } from './components/screen';

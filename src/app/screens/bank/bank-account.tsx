@@ -6,7 +6,7 @@
 import { Text } from '@telegram-apps/telegram-ui';
 import { formatFiat } from '../../../shared/format';
 import { BANK_RATE_DEBOUNCE_MS, fiatBounds } from '../../../shared/limits';
-import { BuyForm } from '../../components/buy-form';
+import { BuyForm } from '../../features/order-form/buy-form';
 import { RequireCurrency } from '../../components/require-currency';
 import { Screen } from '../../components/screen';
 import { useI18nContext, useLanguage } from '../../i18n/language';

@@ -20,7 +20,11 @@ import {
 import { STATUS_LABEL_KEYS, isFinalStatus } from '../../../shared/order-status';
 import { orderNumber } from '../../../shared/support-link';
 import { ApiError } from '../../api/client';
-import { fetchOperatorAppeal, fetchOperatorOrder, fetchReceiptFile } from '../../api/operator';
+import {
+  fetchOperatorAppeal,
+  fetchOperatorOrder,
+  fetchReceiptFile,
+} from '../../features/console/console-api';
 import { CopyRow } from '../../components/copy-row';
 import { failureText } from '../../components/failure-text';
 import { Loading } from '../../components/loading';
@@ -35,13 +39,13 @@ import { useDownloadedFile } from '../../hooks/use-downloaded-file';
 import { useFetchState } from '../../hooks/use-fetch-state';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { openSupportLink } from '../../telegram/actions';
-import { ConsoleActions } from '../../components/console/console-actions';
-import { ConsoleAppeal } from '../../components/console/console-appeal';
-import { ConsoleChat, actorName } from '../../components/console/console-chat';
-import { clearDrafts } from '../../components/console/console-draft';
-import { customerName } from '../../components/console/console-order-row';
-import { deadlineText, useServerNow } from '../../components/console/console-time';
-import { useConsoleAction } from '../../hooks/use-console-action';
+import { ConsoleActions } from '../../features/console/console-actions';
+import { ConsoleAppeal } from '../../features/console/console-appeal';
+import { ConsoleChat, actorName } from '../../features/console/console-chat';
+import { clearDrafts } from '../../features/console/console-draft';
+import { customerName } from '../../features/console/console-order-row';
+import { deadlineText, useServerNow } from '../../features/console/console-time';
+import { useConsoleAction } from '../../features/console/use-console-action';
 
 /** How often the open order is asked again. */
 const ORDER_POLL_MS = 5_000;

@@ -12,12 +12,12 @@ import { Loading } from '../../components/loading';
 import { Screen } from '../../components/screen';
 import { clockOffset } from '../../hooks/use-countdown';
 import { useFetchState } from '../../hooks/use-fetch-state';
-import { fetchIncoming, fetchQueue } from '../../api/operator';
+import { fetchIncoming, fetchQueue } from '../../features/console/console-api';
 import { failureText } from '../../components/failure-text';
 import { useI18nContext, useLanguage } from '../../i18n/language';
-import { QueueIncomingDeposits } from '../../components/console/console-incoming';
-import { ConsoleOrderRow } from '../../components/console/console-order-row';
-import { useServerNow } from '../../components/console/console-time';
+import { QueueIncomingDeposits } from '../../features/console/console-incoming';
+import { ConsoleOrderRow } from '../../features/console/console-order-row';
+import { useServerNow } from '../../features/console/console-time';
 
 /** How often the open queue is asked again. */
 const QUEUE_POLL_MS = 10_000;

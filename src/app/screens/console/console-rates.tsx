@@ -13,7 +13,7 @@ import {
   rateChangeNeedsConfirmation,
 } from '../../../shared/rate-rules';
 import { ApiError } from '../../api/client';
-import { fetchRates, putRate, putSpread } from '../../api/operator';
+import { fetchRates, putRate, putSpread } from '../../features/console/console-api';
 import { FieldError } from '../../components/field-error';
 import { failureText } from '../../components/failure-text';
 import { Loading } from '../../components/loading';
@@ -24,7 +24,7 @@ import { useDateTime } from '../../hooks/use-date-time';
 import { useFetchState } from '../../hooks/use-fetch-state';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { askConfirm, hapticError, hapticSuccess } from '../../telegram/actions';
-import { forgetDraft, readDraft, writeDraft } from '../../components/console/console-draft';
+import { forgetDraft, readDraft, writeDraft } from '../../features/console/console-draft';
 
 /** The drafts of the rates screen, beside those of orders. */
 const RATES_DRAFTS = 'rates';

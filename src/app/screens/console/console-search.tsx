@@ -14,9 +14,9 @@ import {
   PAYMENT_METHODS,
   STATUS_LABEL_KEYS,
 } from '../../../shared/order-status';
-import { searchOrders } from '../../api/operator';
-import { ConsoleOrderRow } from '../../components/console/console-order-row';
-import { useServerNow } from '../../components/console/console-time';
+import { searchOrders } from '../../features/console/console-api';
+import { ConsoleOrderRow } from '../../features/console/console-order-row';
+import { useServerNow } from '../../features/console/console-time';
 import { failureText } from '../../components/failure-text';
 import { Loading } from '../../components/loading';
 import { Screen } from '../../components/screen';

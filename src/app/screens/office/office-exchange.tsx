@@ -9,7 +9,7 @@ import { isCountryCode, countryName } from '../../../shared/countries';
 import { methodRoute } from '../../../shared/currencies';
 import { BANK_RATE_DEBOUNCE_MS, fiatBounds } from '../../../shared/limits';
 import { fetchCities } from '../../api/orders';
-import { BuyForm } from '../../components/buy-form';
+import { BuyForm } from '../../features/order-form/buy-form';
 import { useFetchState } from '../../hooks/use-fetch-state';
 import { RequireCurrency } from '../../components/require-currency';
 import { Screen } from '../../components/screen';

@@ -1,6 +1,6 @@
 /** `/p2p/buy`: buy USDT or USDC for roubles by card transfer (spec sections 2 and 5). */
 import { P2P_RATE_DEBOUNCE_MS, fiatBounds } from '../../../shared/limits';
-import { BuyForm } from '../../components/buy-form';
+import { BuyForm } from '../../features/order-form/buy-form';
 import { RequireCurrency } from '../../components/require-currency';
 import { Screen } from '../../components/screen';
 import { useI18nContext } from '../../i18n/language';

@@ -5,10 +5,10 @@
  * the form shows 'Loading rate...' and cannot be sent with a stale one.
  */
 import { useEffect, useState } from 'react';
-import type { OrderType, PaymentMethod } from '../../shared/order-status';
-import type { CryptoCurrency } from '../../shared/networks';
-import { INITIAL_RATE_LOOKUP_AMOUNT } from '../../shared/limits';
-import { fetchRate } from '../api/orders';
+import type { OrderType, PaymentMethod } from '../../../shared/order-status';
+import type { CryptoCurrency } from '../../../shared/networks';
+import { INITIAL_RATE_LOOKUP_AMOUNT } from '../../../shared/limits';
+import { fetchRate } from '../../api/orders';
 
 export interface LiveRateOptions {
   readonly currency: string;

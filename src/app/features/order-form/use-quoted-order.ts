@@ -7,12 +7,12 @@
  * (`openOrders`, each a tap away); any other failure goes to the form's own `onFailure`.
  */
 import { useState } from 'react';
-import type { OrderSummary } from '../../shared/api';
-import { ApiError } from '../api/client';
-import { fetchActiveOrders } from '../api/orders';
-import { useEnvironment } from '../environment-context';
-import { useI18nContext } from '../i18n/language';
-import { askConfirm, hapticError } from '../telegram/actions';
+import type { OrderSummary } from '../../../shared/api';
+import { ApiError } from '../../api/client';
+import { fetchActiveOrders } from '../../api/orders';
+import { useEnvironment } from '../../environment-context';
+import { useI18nContext } from '../../i18n/language';
+import { askConfirm, hapticError } from '../../telegram/actions';
 import { useLiveRate, type LiveRateOptions } from './use-live-rate';
 
 export interface OrderAttempt {

@@ -4,12 +4,12 @@
  * form says so). Each hands on the amount as it is kept, for the form to work out the other.
  */
 import { Input } from '@telegram-apps/telegram-ui';
-import { sanitizeAmountInput } from '../../shared/amounts';
-import { currencySign, currencySignSide, formatNumber } from '../../shared/format';
-import { CRYPTO_DECIMALS } from '../../shared/limits';
-import type { CryptoCurrency } from '../../shared/networks';
-import { useI18nContext, useLanguage } from '../i18n/language';
-import { FieldInput } from './field-input';
+import { sanitizeAmountInput } from '../../../shared/amounts';
+import { currencySign, currencySignSide, formatNumber } from '../../../shared/format';
+import { CRYPTO_DECIMALS } from '../../../shared/limits';
+import type { CryptoCurrency } from '../../../shared/networks';
+import { useI18nContext, useLanguage } from '../../i18n/language';
+import { FieldInput } from '../../components/field-input';
 
 export function CryptoAmountInput({
   coin,

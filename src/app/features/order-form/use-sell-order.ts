@@ -6,19 +6,19 @@
 import { useEffect, type BaseSyntheticEvent } from 'react';
 import { useWatch, type UseFormReturn } from 'react-hook-form';
 import { useLocation } from 'wouter';
-import type { TranslationFunctions } from '../../../i18n/i18n-types';
-import type { Language } from '../../shared/api';
-import { fiatForCrypto, parseAmount } from '../../shared/amounts';
-import { cardDigits } from '../../shared/cards';
-import { formatCrypto, formatFiat, formatRate } from '../../shared/format';
-import { P2P_RATE_DEBOUNCE_MS } from '../../shared/limits';
-import { orderScreenPath } from '../../shared/order-screens';
-import type { SellFormValues } from '../../shared/schemas/forms';
-import { createOrder } from '../api/orders';
-import { createFailureText } from '../components/failure-text';
-import { useEnvironment } from '../environment-context';
-import { useI18nContext, useLanguage } from '../i18n/language';
-import { hapticError, showAlert } from '../telegram/actions';
+import type { TranslationFunctions } from '../../../../i18n/i18n-types';
+import type { Language } from '../../../shared/api';
+import { fiatForCrypto, parseAmount } from '../../../shared/amounts';
+import { cardDigits } from '../../../shared/cards';
+import { formatCrypto, formatFiat, formatRate } from '../../../shared/format';
+import { P2P_RATE_DEBOUNCE_MS } from '../../../shared/limits';
+import { orderScreenPath } from '../../../shared/order-screens';
+import type { SellFormValues } from '../../../shared/schemas/forms';
+import { createOrder } from '../../api/orders';
+import { createFailureText } from '../../components/failure-text';
+import { useEnvironment } from '../../environment-context';
+import { useI18nContext, useLanguage } from '../../i18n/language';
+import { hapticError, showAlert } from '../../telegram/actions';
 import { useQuotedOrder, type OrderAttempt, type QuotedOrder } from './use-quoted-order';
 
 export interface SellOrder extends Pick<QuotedOrder, 'rate' | 'submitting' | 'openOrders'> {

@@ -17,7 +17,7 @@ import {
   input,
   networkSelect,
   type,
-} from '../helpers/render-app';
+} from '../../../helpers/render-app';
 
 const RATE = 97.13;
 /** 16 digits with a valid Luhn checksum; the same number with its last digit changed fails it. */

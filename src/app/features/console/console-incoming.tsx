@@ -14,10 +14,10 @@ import { NETWORKS, explorerTxUrl } from '../../../shared/networks';
 import type { IncomingDeposit } from '../../../shared/operator-api';
 import { orderNumber } from '../../../shared/support-link';
 import { useEnvironment } from '../../environment-context';
-import type { ConsoleOrderProps } from '../../hooks/use-console-action';
+import type { ConsoleOrderProps } from './use-console-action';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { openExternalLink } from '../../telegram/actions';
-import { CopyRow } from '../copy-row';
+import { CopyRow } from '../../components/copy-row';
 
 /**
  * A hash as a row shows it: its start and end ("0x5aAe…BeAed"); copied whole. Never a sender's

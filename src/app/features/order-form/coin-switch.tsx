@@ -1,7 +1,7 @@
 /** USDC / USDT (spec section 2: USDC is the default coin). */
 import { SegmentedControl } from '@telegram-apps/telegram-ui';
-import { CRYPTO_CURRENCIES, type CryptoCurrency } from '../../shared/networks';
-import { hapticSelection } from '../telegram/actions';
+import { CRYPTO_CURRENCIES, type CryptoCurrency } from '../../../shared/networks';
+import { hapticSelection } from '../../telegram/actions';
 
 const ORDER: readonly CryptoCurrency[] = ['USDC', 'USDT'];
 

@@ -9,7 +9,7 @@ import { formatDuration } from '../../hooks/use-countdown';
 import { useDateTime } from '../../hooks/use-date-time';
 import { useOrderChat } from '../../hooks/use-order-chat';
 import { useI18nContext } from '../../i18n/language';
-import { ChatAttachment } from '../chat/chat-thread';
+import { ChatAttachment } from '../../components/chat/chat-thread';
 import { actorName } from './console-chat';
 
 /** The chat is read for the evidence's files only: ConsoleChat beside keeps it fresh. */

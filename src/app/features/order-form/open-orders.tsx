@@ -3,9 +3,9 @@
  * was refused and the orders still open, each a tap away from its screen.
  */
 import { List, Section } from '@telegram-apps/telegram-ui';
-import type { OrderSummary } from '../../shared/api';
-import { useI18nContext } from '../i18n/language';
-import { OrderCard } from './order-card';
+import type { OrderSummary } from '../../../shared/api';
+import { useI18nContext } from '../../i18n/language';
+import { OrderCard } from '../../components/order-card';
 
 export function OpenOrders({ orders }: { readonly orders: readonly OrderSummary[] | undefined }) {
   const { LL } = useI18nContext();

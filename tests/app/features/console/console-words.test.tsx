@@ -6,13 +6,13 @@
  */
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Locales, Translations } from '../../i18n/i18n-types';
-import { loadedLocales } from '../../i18n/i18n-util';
-import { useLanguage } from '../../src/app/i18n/language';
-import { AppRoutes } from '../../src/app/routes';
-import type { OperatorQueueResponse } from '../../src/shared/operator-api';
-import { QUEUE_GROUPS } from '../../src/shared/operator-queue';
-import { fakeApi, renderApp } from '../helpers/render-app';
+import type { Locales, Translations } from '../../../../i18n/i18n-types';
+import { loadedLocales } from '../../../../i18n/i18n-util';
+import { useLanguage } from '../../../../src/app/i18n/language';
+import { AppRoutes } from '../../../../src/app/routes';
+import type { OperatorQueueResponse } from '../../../../src/shared/operator-api';
+import { QUEUE_GROUPS } from '../../../../src/shared/operator-queue';
+import { fakeApi, renderApp } from '../../../helpers/render-app';
 
 const OPERATOR = { telegramId: 300_000_001, firstName: 'Olga', operator: true };
 const QUEUE: OperatorQueueResponse = {

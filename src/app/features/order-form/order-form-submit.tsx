@@ -3,10 +3,10 @@
  * active-order limit, then Continue (Telegram's main button inside Telegram). Continue waits for
  * the rate, for every required field and for an order already being sent.
  */
-import type { QuotedOrder } from '../hooks/use-quoted-order';
-import { useI18nContext } from '../i18n/language';
+import type { QuotedOrder } from './use-quoted-order';
+import { useI18nContext } from '../../i18n/language';
 import { OpenOrders } from './open-orders';
-import { PrimaryAction } from './primary-action';
+import { PrimaryAction } from '../../components/primary-action';
 
 export function OrderFormSubmit({
   order,

@@ -7,20 +7,20 @@
 import { useEffect, useState, type BaseSyntheticEvent } from 'react';
 import { useWatch, type Control, type UseFormReturn } from 'react-hook-form';
 import { useLocation } from 'wouter';
-import type { TranslationFunctions } from '../../../i18n/i18n-types';
-import type { Language } from '../../shared/api';
-import { cryptoForFiat, parseAmount } from '../../shared/amounts';
-import { formatCrypto, formatFiat, formatRate } from '../../shared/format';
-import type { AmountBounds } from '../../shared/limits';
-import { orderScreenPath } from '../../shared/order-screens';
-import type { PaymentMethod } from '../../shared/order-status';
-import type { BuyFormValues } from '../../shared/schemas/forms';
-import { createOrder } from '../api/orders';
-import { createFailureText } from '../components/failure-text';
-import { formErrorText } from '../components/form-error-text';
-import { useEnvironment } from '../environment-context';
-import { useI18nContext, useLanguage } from '../i18n/language';
-import { hapticError, showAlert } from '../telegram/actions';
+import type { TranslationFunctions } from '../../../../i18n/i18n-types';
+import type { Language } from '../../../shared/api';
+import { cryptoForFiat, parseAmount } from '../../../shared/amounts';
+import { formatCrypto, formatFiat, formatRate } from '../../../shared/format';
+import type { AmountBounds } from '../../../shared/limits';
+import { orderScreenPath } from '../../../shared/order-screens';
+import type { PaymentMethod } from '../../../shared/order-status';
+import type { BuyFormValues } from '../../../shared/schemas/forms';
+import { createOrder } from '../../api/orders';
+import { createFailureText } from '../../components/failure-text';
+import { formErrorText } from '../../components/form-error-text';
+import { useEnvironment } from '../../environment-context';
+import { useI18nContext, useLanguage } from '../../i18n/language';
+import { hapticError, showAlert } from '../../telegram/actions';
 import { useQuotedOrder, type OrderAttempt, type QuotedOrder } from './use-quoted-order';
 
 export interface BuyOrderOptions {

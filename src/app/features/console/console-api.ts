@@ -1,5 +1,5 @@
 /** The operator console's calls (src/shared/operator-api.ts), typed. */
-import type { OrderActionResponse } from '../../shared/api';
+import type { OrderActionResponse } from '../../../shared/api';
 import {
   INCOMING_PAGE,
   OPERATOR_PATHS,
@@ -9,8 +9,8 @@ import {
   type OperatorOrdersResponse,
   type OperatorQueueResponse,
   type OperatorRatesResponse,
-} from '../../shared/operator-api';
-import { apiRequest, send } from './client';
+} from '../../../shared/operator-api';
+import { apiRequest, send } from '../../api/client';
 
 export function fetchQueue(signal?: AbortSignal): Promise<OperatorQueueResponse> {
   return apiRequest<OperatorQueueResponse>(OPERATOR_PATHS.queue, signal ? { signal } : {});

@@ -40,7 +40,7 @@ import { ScreenActionButton } from '../../components/screen-action-button';
 import { formErrorText } from '../../components/form-error-text';
 import { formatCrypto, formatFiat } from '../../../shared/format';
 import { useI18nContext, useLanguage } from '../../i18n/language';
-import type { ConsoleAction, ConsoleOrderProps } from '../../hooks/use-console-action';
+import type { ConsoleAction, ConsoleOrderProps } from './use-console-action';
 import { readDraft, useFormDraft } from './console-draft';
 import { OrderIncomingDeposits } from './console-incoming';
 

@@ -15,27 +15,27 @@ import { valibotResolver } from '@hookform/resolvers/valibot';
 import { List, Section } from '@telegram-apps/telegram-ui';
 import { useState, type ReactNode } from 'react';
 import { FormProvider, useForm, useFormContext, useWatch } from 'react-hook-form';
-import { cryptoForFiat, fiatForCrypto, parseAmount } from '../../shared/amounts';
-import { DEFAULT_CRYPTO, DEFAULT_NETWORK, isEvmNetwork, networksFor } from '../../shared/networks';
-import { buyFormSchema, type BuyFormValues } from '../../shared/schemas/forms';
-import { fieldSetter, useFormHoldsInput } from '../forms';
+import { cryptoForFiat, fiatForCrypto, parseAmount } from '../../../shared/amounts';
 import {
-  useBuyErrorText,
-  useBuyOrder,
-  type BuyOrder,
-  type BuyOrderOptions,
-} from '../hooks/use-buy-order';
-import { useSavedDetails } from '../hooks/use-saved-details';
-import { useI18nContext } from '../i18n/language';
-import { useRepeatedValues } from '../repeat-order';
-import { useClosingConfirmation } from '../telegram/closing-confirmation';
+  DEFAULT_CRYPTO,
+  DEFAULT_NETWORK,
+  isEvmNetwork,
+  networksFor,
+} from '../../../shared/networks';
+import { buyFormSchema, type BuyFormValues } from '../../../shared/schemas/forms';
+import { fieldSetter, useFormHoldsInput } from '../../forms';
+import { useBuyErrorText, useBuyOrder, type BuyOrder, type BuyOrderOptions } from './use-buy-order';
+import { useSavedDetails } from '../../hooks/use-saved-details';
+import { useI18nContext } from '../../i18n/language';
+import { useRepeatedValues } from '../../repeat-order';
+import { useClosingConfirmation } from '../../telegram/closing-confirmation';
 import { CryptoAmountInput, FiatAmountInput } from './amount-inputs';
 import { CoinRateSection } from './coin-rate-section';
-import { FieldError } from './field-error';
-import { FieldInput } from './field-input';
+import { FieldError } from '../../components/field-error';
+import { FieldInput } from '../../components/field-input';
 import { NetworkSelect } from './network-select';
 import { OrderFormSubmit } from './order-form-submit';
-import { SavedWalletChoices } from './saved-choices';
+import { SavedWalletChoices } from '../../components/saved-choices';
 import { ScanRefusedText, WalletScanButton, type ScanRefused } from './wallet-scan';
 
 export interface BuyFormProps extends BuyOrderOptions {

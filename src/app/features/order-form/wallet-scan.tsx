@@ -5,13 +5,13 @@
  * it. Where the client has no scanner the button is not there.
  */
 import { IconButton } from '@telegram-apps/telegram-ui';
-import { NETWORKS, type NetworkId } from '../../shared/networks';
-import { readScannedWallet, type ScanRefusal } from '../../shared/wallet-uri';
-import { useEnvironment } from '../environment-context';
-import { useI18nContext } from '../i18n/language';
-import { hapticError, hapticSuccess } from '../telegram/actions';
-import { canScanQr, scanQrText } from '../telegram/qr-scanner';
-import { FieldError } from './field-error';
+import { NETWORKS, type NetworkId } from '../../../shared/networks';
+import { readScannedWallet, type ScanRefusal } from '../../../shared/wallet-uri';
+import { useEnvironment } from '../../environment-context';
+import { useI18nContext } from '../../i18n/language';
+import { hapticError, hapticSuccess } from '../../telegram/actions';
+import { canScanQr, scanQrText } from '../../telegram/qr-scanner';
+import { FieldError } from '../../components/field-error';
 
 /** A refused scan, kept as its reason and network so the message follows a language switch. */
 export interface ScanRefused {

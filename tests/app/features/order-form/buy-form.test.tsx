@@ -17,7 +17,7 @@ import {
   input,
   networkSelect,
   type,
-} from '../helpers/render-app';
+} from '../../../helpers/render-app';
 
 const RATE = 97.13;
 const EVM_WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';

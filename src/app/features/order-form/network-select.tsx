@@ -1,6 +1,6 @@
 /** The networks a method offers for a coin, from src/shared (spec section 3, "Network lists"). */
 import { Select } from '@telegram-apps/telegram-ui';
-import { NETWORKS, type NetworkId } from '../../shared/networks';
+import { NETWORKS, type NetworkId } from '../../../shared/networks';
 
 export function NetworkSelect({
   label,

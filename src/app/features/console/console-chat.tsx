@@ -10,7 +10,7 @@ import { AUTOPILOT_OPERATOR_ID } from '../../../shared/operator-api';
 import type { Actor } from '../../../shared/order-status';
 import { useOrderChat } from '../../hooks/use-order-chat';
 import { useI18nContext } from '../../i18n/language';
-import { ChatThread } from '../chat/chat-thread';
+import { ChatThread } from '../../components/chat/chat-thread';
 
 /** As often as the console asks for the open order. */
 const CONSOLE_CHAT_POLL_MS = 5_000;

@@ -6,8 +6,8 @@
  */
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { OrderDetails } from '../../src/shared/api';
-import type { AppealReason } from '../../src/shared/appeals';
+import type { OrderDetails } from '../../../../src/shared/api';
+import type { AppealReason } from '../../../../src/shared/appeals';
 import type {
   IncomingDeposit,
   OperatorIncomingResponse,
@@ -15,12 +15,18 @@ import type {
   OperatorOrderResponse,
   OperatorOrderRow,
   OperatorQueueResponse,
-} from '../../src/shared/operator-api';
-import { AUTOPILOT_OPERATOR_ID } from '../../src/shared/operator-api';
-import { QUEUE_GROUPS } from '../../src/shared/operator-queue';
-import type { OrderStatus } from '../../src/shared/order-status';
-import { localeOf } from '../../src/shared/format';
-import { FIXTURE_BANK, FIXTURE_NOW, iso, makeOrder, orderSummary } from '../helpers/order-fixtures';
+} from '../../../../src/shared/operator-api';
+import { AUTOPILOT_OPERATOR_ID } from '../../../../src/shared/operator-api';
+import { QUEUE_GROUPS } from '../../../../src/shared/operator-queue';
+import type { OrderStatus } from '../../../../src/shared/order-status';
+import { localeOf } from '../../../../src/shared/format';
+import {
+  FIXTURE_BANK,
+  FIXTURE_NOW,
+  iso,
+  makeOrder,
+  orderSummary,
+} from '../../../helpers/order-fixtures';
 import {
   advance,
   fakeApi,
@@ -29,7 +35,7 @@ import {
   settle,
   type FakeApi,
   type FakeRoute,
-} from '../helpers/render-app';
+} from '../../../helpers/render-app';
 
 const ID = '3f9c2a7b-61d4-4e0a-9b7c-2d5e8f1a0c34';
 const MINUTE = 60_000;

@@ -4,17 +4,17 @@
  * acted first is told plainly, with the status the order has now, never acted on twice.
  */
 import { useState } from 'react';
-import type { OperatorOrderResponse } from '../../shared/operator-api';
-import type { OrderStatus } from '../../shared/order-status';
-import { STATUS_LABEL_KEYS } from '../../shared/order-status';
-import { ApiError } from '../api/client';
-import { operatorAction, type OperatorActionPath } from '../api/operator';
-import { failureText } from '../components/failure-text';
-import { useEnvironment } from '../environment-context';
-import { useI18nContext, useLanguage } from '../i18n/language';
-import { askConfirm, hapticError, hapticSuccess } from '../telegram/actions';
-import { clearDrafts } from '../components/console/console-draft';
-import { attachRefusalText } from '../components/console/attach-refusal';
+import type { OperatorOrderResponse } from '../../../shared/operator-api';
+import type { OrderStatus } from '../../../shared/order-status';
+import { STATUS_LABEL_KEYS } from '../../../shared/order-status';
+import { ApiError } from '../../api/client';
+import { operatorAction, type OperatorActionPath } from './console-api';
+import { failureText } from '../../components/failure-text';
+import { useEnvironment } from '../../environment-context';
+import { useI18nContext, useLanguage } from '../../i18n/language';
+import { askConfirm, hapticError, hapticSuccess } from '../../telegram/actions';
+import { clearDrafts } from './console-draft';
+import { attachRefusalText } from './attach-refusal';
 
 export interface ConsoleNotice {
   readonly kind: 'done' | 'stale' | 'error' | 'reopen';

@@ -6,10 +6,10 @@
  */
 import { Section, Text } from '@telegram-apps/telegram-ui';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { formatRate } from '../../shared/format';
-import { DEFAULT_NETWORK, type CryptoCurrency } from '../../shared/networks';
-import type { SellFormValues } from '../../shared/schemas/forms';
-import { useI18nContext, useLanguage } from '../i18n/language';
+import { formatRate } from '../../../shared/format';
+import { DEFAULT_NETWORK, type CryptoCurrency } from '../../../shared/networks';
+import type { SellFormValues } from '../../../shared/schemas/forms';
+import { useI18nContext, useLanguage } from '../../i18n/language';
 import { CoinSwitch } from './coin-switch';
 
 /** The fields every order form has, buy or sell. */
