@@ -6,7 +6,7 @@
 /**
  * A transaction hash the chain shows is not the transfer it was given for: a sell's deposit
  * (server/chain/deposit-rules.ts; the order keeps waiting for the right one) or an operator's
- * payout (operator/operator-orders.ts, `completeOrder`).
+ * payout (operator/verbs/complete.ts).
  */
 export const CHAIN_TRANSFER_REFUSALS = [
   'TX_FAILED',
@@ -18,7 +18,7 @@ export const CHAIN_TRANSFER_REFUSALS = [
   'TX_AMOUNT_MISMATCH',
   'TX_BEFORE_ORDER',
   'TX_ALREADY_USED',
-  // An operator's payout of a buy (operator/operator-orders.ts, `completeOrder`): found, but older
+  // An operator's payout of a buy (operator/verbs/complete.ts): found, but older
   // than the payment it answers; the other wrong payouts reuse the deposit codes above.
   'TX_BEFORE_PAYMENT',
   // A payout not sent from the exchange's configured payout address (PAYOUT_ADDRESS_EVM or
@@ -57,10 +57,10 @@ const ERROR_CODES = [
   'TX_HASH_ALREADY_SUBMITTED',
   ...CHAIN_TRANSFER_REFUSALS,
   // An operator confirms a seller's transaction by hand on a network read from a node (the chain
-  // checker's to confirm) without saying why (operator/operator-orders.ts, `confirmIncomingTx`).
+  // checker's to confirm) without saying why (operator/verbs/confirm-tx.ts).
   'CONFIRM_REASON_REQUIRED',
   // An operator attaches a transfer that is not among the unmatched deposits of the order's
-  // network and coin (operator/operator-orders.ts, `attachIncomingDeposit`).
+  // network and coin (operator/verbs/attach-deposit.ts).
   'DEPOSIT_NOT_LISTED',
   // Every exact amount a new sell could be given near its amount is held by another sell
   // (orders/deposit-amounts.ts): creating it says so rather than reuse one.

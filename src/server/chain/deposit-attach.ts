@@ -2,7 +2,7 @@
  * A transfer to the deposit address attached to a sell as its deposit, as if the seller had
  * pasted its hash: by the chain checker's scan when the transfer is the order's exact amount
  * (chain/chain-scan.ts), or by an operator from the transfers the scan kept unmatched
- * (operator/operator-orders.ts, `attachDeposit`), who may accept more than the order's amount. Either way the transaction
+ * (operator/verbs/attach-deposit.ts), who may accept more than the order's amount. Either way the transaction
  * is read and judged by the one deposit rule (which also holds "after the order was created"
  * against the block's time), the order moves WAITING_CRYPTO → TX_PENDING with its hash, its
  * chain check is written `seen` and followed to its confirmations by the checker, and the

@@ -7,7 +7,7 @@
  * exactly the order's amount (the amount that ties it to this sell alone: orders/deposit-amounts.ts),
  * and its block is not older than the order; a payout the same, to the customer's wallet, from
  * the exchange's payout address when one is configured, at least the order's amount and not far
- * more, not older than the payment it answers (operator/operator-orders.ts, `completeOrder`).
+ * more, not older than the payment it answers (operator/verbs/complete.ts).
  * That it is used by no other order is the database's unique index (chain_checks_transfer), not
  * a read here: a check-then-insert would race.
  */

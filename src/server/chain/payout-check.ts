@@ -1,6 +1,6 @@
 /**
  * An operator's payout of a buy checked on the chain (design.md, "Chain checks"): what the
- * completion of a buy (operator/operator-orders.ts, `completeOrder`) and the chain checker
+ * completion of a buy (operator/verbs/complete.ts) and the chain checker
  * (chain/chain-checker.ts) share. The node, settings and contract are the deposit's
  * (`depositTargetOf`: the order's coin on the order's network); the rule is `judgePayout` beside
  * `judgeDeposit` (chain/deposit-rules.ts), its expectation built here alone (`lookUpPayout`) so

@@ -2,8 +2,7 @@
  * The unmatched deposits, those that came without a hash: transfers to a deposit address
  * that the chain checker's scan kept (chain/chain-scan.ts) because no submitted hash named them and
  * they matched no single waiting sell. Operators see them (all of them, and on a waiting sell
- * those of its network and coin) and attach one to a sell as its deposit (operator-orders.ts,
- * `attachIncomingDeposit`), checked by the same rule as a pasted hash.
+ * those of its network and coin) and attach one to a sell as its deposit (verbs/attach-deposit.ts), checked by the same rule as a pasted hash.
  */
 import type { Kysely, Selectable } from 'kysely';
 import { tokenAmountToDecimal } from '../../shared/money';

@@ -24,7 +24,7 @@ export const LOCAL_TEST_CHAIN_ID = 31337;
 /**
  * The chain ids of test networks, named for the messages: the local development chains and the
  * public testnets of the networks the exchange reads (ids as chainlist.org and viem's
- * `viem/chains` give them; tests/server/chain-ids.test.ts compares them with viem's). Coins on
+ * `viem/chains` give them; tests/server/chain/chain-ids.test.ts compares them with viem's). Coins on
  * these are worth nothing, so a real exchange must never count a deposit made on one.
  */
 export const TEST_CHAIN_IDS: Readonly<Record<number, string>> = {

@@ -2,7 +2,7 @@
  * docs/configuration.md, written from the schemas that check the environment (config.ts composes
  * each concern's; chain-config.ts has the per-network ones; each variable's description and
  * metadata: documented.ts), so that what a reader is told and what the server does have one
- * source. `npm run docs:config` writes the file; tests/server/config.test.ts fails when the file
+ * source. `npm run docs:config` writes the file; tests/server/platform/config.test.ts fails when the file
  * differs from what this writes now.
  *
  * A family (`CHAIN_RPC_<NETWORK>`) is one row naming its members and their defaults.

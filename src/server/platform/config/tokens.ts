@@ -11,7 +11,7 @@ import type { CryptoCurrency, EvmNetworkId, NetworkId } from '../../../shared/ne
 
 /**
  * The issuer's contract per coin and network. Only the pairs the app offers (src/shared/networks.ts,
- * `networksFor`) are listed; tests/server/chain-config.test.ts keeps the two in step.
+ * `networksFor`) are listed; tests/server/platform/chain-config.test.ts keeps the two in step.
  *
  * Sources (the issuer's own page first; looked up for this table in November 2026):
  * - USDT: Tether, "Supported Protocols and Integration Guidelines",

@@ -19,7 +19,7 @@
  * answers it as it always did: the lane never writes an error. Each such fallback is counted by
  * its reason (`exchange_status_lane_fallbacks_total`). STATUS_LANE=off keeps the lane closed.
  *
- * Fastify's own answer to the same request is the lane's measure: tests/server/poll-lane.test.ts
+ * Fastify's own answer to the same request is the lane's measure: tests/server/platform/poll-lane.test.ts
  * compares them and holds that no hook beyond the request-wide ones and the identity's applies to
  * the status route; the server tests' app sends every request through the lane
  * (tests/helpers/test-app.ts). A lean status route inside Fastify, with one hook on arrival and one

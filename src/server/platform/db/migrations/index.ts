@@ -1,7 +1,7 @@
 /**
  * The schema, as migrations run at start-up on SQLite and PostgreSQL alike: one file each, named
  * as Kysely records it in every database it ran on. Append new migrations; never edit, rename
- * or reorder one that has shipped (tests/server/migrations.test.ts holds the names and the
+ * or reorder one that has shipped (tests/server/platform/migrations.test.ts holds the names and the
  * schema they build).
  */
 import type { Migration, MigrationProvider } from 'kysely';
