@@ -15,7 +15,7 @@ import { OrderAmounts } from '../../features/order/order-amounts';
 import { OrderNotFoundScreen } from '../../features/order/order-not-found';
 import { OrderSupportButton } from '../../features/order/order-support-button';
 import { RepeatOrderButton } from '../../features/order/repeat-order-button';
-import { SaveCardOffer, SaveWalletOffer } from '../../components/save-offer';
+import { SaveCardOffer, SaveWalletOffer } from '../../features/saved-details/save-offer';
 import { Screen } from '../../components/screen';
 import { ChainCheckRow } from '../../features/order/chain-check-row';
 import { ElectronicReceiptRow } from '../../features/order/tx-hash-row';

@@ -18,7 +18,7 @@ import { moneyNote, rejectReasonText } from '../../../shared/order-ended';
 import { OrderNotFoundScreen } from '../../features/order/order-not-found';
 import { OrderSupportButton } from '../../features/order/order-support-button';
 import { RepeatOrderButton } from '../../features/order/repeat-order-button';
-import { SaveWalletOffer } from '../../components/save-offer';
+import { SaveWalletOffer } from '../../features/saved-details/save-offer';
 import { Screen } from '../../components/screen';
 import { ElectronicReceiptRow, TxHashRow } from '../../features/order/tx-hash-row';
 import { useDateTime } from '../../hooks/use-date-time';

@@ -12,7 +12,7 @@ import { Loading } from '../../components/loading';
 import { OrderAmounts } from '../../features/order/order-amounts';
 import { OrderNotFoundScreen } from '../../features/order/order-not-found';
 import { OrderSupportButton } from '../../features/order/order-support-button';
-import { SaveCardOffer } from '../../components/save-offer';
+import { SaveCardOffer } from '../../features/saved-details/save-offer';
 import { Screen } from '../../components/screen';
 import { TxHashRow } from '../../features/order/tx-hash-row';
 import { useOrderScreen } from '../../features/order/use-order-screen';

@@ -6,9 +6,9 @@
  */
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { SavedDetailsResponse } from '../../src/shared/schemas/saved-details';
-import { maskCardNumber } from '../../src/shared/saved-details';
-import { serveOrder } from '../helpers/order-fixtures';
+import type { SavedDetailsResponse } from '../../../../src/shared/schemas/saved-details';
+import { maskCardNumber } from '../../../../src/shared/saved-details';
+import { serveOrder } from '../../../helpers/order-fixtures';
 import {
   fakeApi,
   input,
@@ -17,7 +17,7 @@ import {
   settle,
   setUpScreenTests,
   type FakeApi,
-} from '../helpers/render-app';
+} from '../../../helpers/render-app';
 
 const TRON_WALLET = 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL';
 const EVM_WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';

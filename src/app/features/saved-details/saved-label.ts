@@ -1,10 +1,10 @@
 /** A saved item's label as typed, checked by the shared schema's rule before anything is sent. */
 import * as v from 'valibot';
-import type { TranslationFunctions } from '../../../i18n/i18n-types';
-import type { Language } from '../../shared/api';
-import { SAVED_LABEL_MAX } from '../../shared/limits';
-import { RenameSavedSchema } from '../../shared/schemas/saved-details';
-import { formErrorText } from './form-error-text';
+import type { TranslationFunctions } from '../../../../i18n/i18n-types';
+import type { Language } from '../../../shared/api';
+import { SAVED_LABEL_MAX } from '../../../shared/limits';
+import { RenameSavedSchema } from '../../../shared/schemas/saved-details';
+import { formErrorText } from '../../components/form-error-text';
 
 export type LabelCheck =
   { readonly ok: true; readonly label: string } | { readonly ok: false; readonly error: string };

@@ -5,15 +5,15 @@
  */
 import { Button, Input, Section } from '@telegram-apps/telegram-ui';
 import { useState } from 'react';
-import type { OrderDetails } from '../../shared/api';
-import { NETWORKS } from '../../shared/networks';
-import { savedCardShownAs, walletKey } from '../../shared/saved-details';
-import { saveOrderCard, saveWallet } from '../api/saved-details';
-import { useSavedDetails } from '../hooks/use-saved-details';
-import { useI18nContext, useLanguage } from '../i18n/language';
-import { hapticError, hapticSuccess } from '../telegram/actions';
-import { failureText } from './failure-text';
-import { FieldError } from './field-error';
+import type { OrderDetails } from '../../../shared/api';
+import { NETWORKS } from '../../../shared/networks';
+import { savedCardShownAs, walletKey } from '../../../shared/saved-details';
+import { saveOrderCard, saveWallet } from '../../api/saved-details';
+import { useSavedDetails } from '../../hooks/use-saved-details';
+import { useI18nContext, useLanguage } from '../../i18n/language';
+import { hapticError, hapticSuccess } from '../../telegram/actions';
+import { failureText } from '../../components/failure-text';
+import { FieldError } from '../../components/field-error';
 import { checkSavedLabel, proposedLabel } from './saved-label';
 
 /** "Save this wallet" under a buy that has a wallet. */

@@ -5,11 +5,11 @@
  */
 import { Button, Input, Text } from '@telegram-apps/telegram-ui';
 import { useState } from 'react';
-import { useEnvironment } from '../environment-context';
-import { useI18nContext, useLanguage } from '../i18n/language';
-import { askConfirm, hapticError, hapticSuccess } from '../telegram/actions';
-import { failureText } from './failure-text';
-import { FieldError } from './field-error';
+import { useEnvironment } from '../../environment-context';
+import { useI18nContext, useLanguage } from '../../i18n/language';
+import { askConfirm, hapticError, hapticSuccess } from '../../telegram/actions';
+import { failureText } from '../../components/failure-text';
+import { FieldError } from '../../components/field-error';
 import { checkSavedLabel } from './saved-label';
 
 export interface SavedItemProps {
