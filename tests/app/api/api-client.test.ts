@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiRequest, setInitData } from '../../src/app/api/client';
+import { ApiError, apiRequest, setInitData } from '../../../src/app/api/client';
 
 afterEach(() => {
   vi.unstubAllGlobals();

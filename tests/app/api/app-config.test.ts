@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadAppConfig } from '../../src/app/api/app-config';
-import type { AppConfigResponse } from '../../src/shared/api';
-import { APP_CONFIG_ELEMENT_ID, appConfigElement } from '../../src/shared/app-config';
+import { loadAppConfig } from '../../../src/app/api/app-config';
+import type { AppConfigResponse } from '../../../src/shared/api';
+import { APP_CONFIG_ELEMENT_ID, appConfigElement } from '../../../src/shared/app-config';
 
 const SERVED: AppConfigResponse = { demo: false, supportUrl: 'https://t.me/exchange_support' };
 const INLINE: AppConfigResponse = {

@@ -7,15 +7,15 @@
  */
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { HistoryFilter, OrderDetails, OrderSummary } from '../../src/shared/api';
-import { HISTORY_CARD_TABLE, type OrderScreen } from '../../src/shared/order-screens';
+import type { HistoryFilter, OrderDetails, OrderSummary } from '../../../../src/shared/api';
+import { HISTORY_CARD_TABLE, type OrderScreen } from '../../../../src/shared/order-screens';
 import {
   ORDER_TYPES,
   PAYMENT_METHODS,
   type OrderStatus,
   type OrderType,
   type PaymentMethod,
-} from '../../src/shared/order-status';
+} from '../../../../src/shared/order-status';
 import {
   deferred,
   fakeApi,
@@ -25,8 +25,8 @@ import {
   type FakeApi,
   type FakeReply,
   setUpScreenTests,
-} from '../helpers/render-app';
-import { makeOrder, orderSummary } from '../helpers/order-fixtures';
+} from '../../../helpers/render-app';
+import { makeOrder, orderSummary } from '../../../helpers/order-fixtures';
 
 const HISTORY = '/api/orders/history';
 /** Local noon on 5 March 2025: "today" and "yesterday" do not depend on the machine's zone. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DARK_THEME, LIGHT_THEME } from '../../src/app/telegram/default-themes';
+import { DARK_THEME, LIGHT_THEME } from '../../../src/app/telegram/default-themes';
 import {
   BACKGROUNDS,
   READABLE_CONTRAST,
@@ -9,7 +9,7 @@ import {
   readableTheme,
   showReadableTheme,
   type ThemeColors,
-} from '../../src/app/telegram/readable-theme';
+} from '../../../src/app/telegram/readable-theme';
 
 const TEXTS = [...ONLY_TEXTS, ...TINTED_TEXTS];
 

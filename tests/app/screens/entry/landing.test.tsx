@@ -14,7 +14,7 @@ import {
   settle,
   setUpScreenTests,
   type FakeReply,
-} from '../helpers/render-app';
+} from '../../../helpers/render-app';
 
 const HEALTH = '/api/health';
 const state = () => screen.getByTestId('health-state').textContent;

@@ -8,9 +8,9 @@ import type * as SdkReact from '@telegram-apps/sdk-react';
 import { AppRoot } from '@telegram-apps/telegram-ui';
 import { act, render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { PrimaryAction } from '../../src/app/components/primary-action';
-import { EnvironmentContext } from '../../src/app/environment-context';
-import { TEST_ENVIRONMENT } from '../helpers/render-app';
+import { PrimaryAction } from '../../../src/app/components/primary-action';
+import { EnvironmentContext } from '../../../src/app/environment-context';
+import { TEST_ENVIRONMENT } from '../../helpers/render-app';
 
 const fake = vi.hoisted(() => {
   const listeners = new Set<() => void>();
