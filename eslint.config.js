@@ -80,6 +80,55 @@ export default tseslint.config(
     ),
   },
   {
+    // The mini-app's features keep to themselves: a file of src/app/features/<feature>/ is imported
+    // by its own feature, by the screens and by the root files of src/app (routes.tsx…), never by
+    // another feature nor by the shared components/, hooks/, api/, telegram/ or i18n/. A piece two
+    // features need is shared: it lives in components/ or hooks/. The boundaries plugin again,
+    // under a name of its own: the block below sets boundaries/dependencies and the elements for
+    // all of src, which would replace a rule or settings array given here; boundaries/files is set
+    // nowhere else, and that block's elements and resolver apply here too.
+    files: ['src/app/**/*.{ts,tsx}'],
+    plugins: { 'app-features': boundaries },
+    settings: {
+      'boundaries/files': [
+        { category: 'feature', pattern: 'src/app/features/*/**', capture: ['feature'] },
+        { category: 'screen', pattern: 'src/app/screens/**' },
+        { category: 'root', pattern: 'src/app/*.{ts,tsx}' },
+      ],
+    },
+    rules: {
+      'app-features/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          // All of src/app is the one element `app`: its imports of itself are internal ones.
+          checkInternals: true,
+          message:
+            "A feature's files are imported by that feature, the screens and src/app's root " +
+            'files only: what two features share lives in components/ or hooks/.',
+          policies: [
+            { disallow: { to: { file: { categories: 'feature' } } } },
+            {
+              from: { file: { categories: { anyOf: ['screen', 'root'] } } },
+              allow: { to: { file: { categories: 'feature' } } },
+            },
+            {
+              from: { file: { categories: 'feature' } },
+              allow: {
+                to: {
+                  file: {
+                    categories: 'feature',
+                    captured: { feature: '{{ from.file.captured.feature }}' },
+                  },
+                },
+              },
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Plain JavaScript that Node runs as it is (src/server/platform/build-if-stale.mjs).
     files: ['**/*.mjs'],
     languageOptions: { globals: globals.node },

@@ -28,10 +28,10 @@ import {
 import { CopyRow } from '../../components/copy-row';
 import { failureText } from '../../components/failure-text';
 import { Loading } from '../../components/loading';
-import { OrderAmounts } from '../../components/order-amounts';
+import { OrderAmounts } from '../../features/order/order-amounts';
 import { Screen } from '../../components/screen';
-import { ElectronicReceiptRow, TxHashRow } from '../../components/tx-hash-row';
-import { chainCheckText } from '../../components/chain-check-row';
+import { ElectronicReceiptRow, TxHashRow } from '../../features/order/tx-hash-row';
+import { chainCheckText } from '../../features/order/chain-check-row';
 import { useEnvironment } from '../../environment-context';
 import { clockOffset } from '../../hooks/use-countdown';
 import { useDateTime } from '../../hooks/use-date-time';

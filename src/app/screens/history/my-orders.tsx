@@ -23,12 +23,12 @@ import { historyCardTarget, orderScreenPath } from '../../../shared/order-screen
 import { ApiError } from '../../api/client';
 import { fetchHistory, fetchOrder } from '../../api/orders';
 import { OrderCard, orderNetworkAndMethod } from '../../components/order-card';
-import { OrderNotFoundScreen } from '../../components/order-not-found';
+import { OrderNotFoundScreen } from '../../features/order/order-not-found';
 import { Screen } from '../../components/screen';
 import { ScreenActionButton } from '../../components/screen-action-button';
 import { formatCrypto, formatFiat, localeOf } from '../../../shared/format';
 import { useFetchState } from '../../hooks/use-fetch-state';
-import { useRepeatOrder, type RepeatableOrder } from '../../hooks/use-repeat-order';
+import { useRepeatOrder, type RepeatableOrder } from '../../features/order/use-repeat-order';
 import { isRepeatable } from '../../repeat-order';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { hapticSelection } from '../../telegram/actions';

@@ -10,10 +10,10 @@ import type { OfficeReservation } from '../../../shared/api';
 import { OFFICE_RESERVATION_WARNING_MS } from '../../../shared/limits';
 import { orderScreenPath } from '../../../shared/order-screens';
 import { CopyRow } from '../../components/copy-row';
-import { CountdownBanner } from '../../components/countdown-banner';
+import { CountdownBanner } from '../../features/order/countdown-banner';
 import { Screen } from '../../components/screen';
 import { formatDuration, useCountdown } from '../../hooks/use-countdown';
-import { useOfficeConfirm } from '../../hooks/use-office-confirm';
+import { useOfficeConfirm } from '../../features/order/use-office-confirm';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { PrimaryAction } from '../../components/primary-action';
 

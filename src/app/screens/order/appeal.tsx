@@ -29,16 +29,16 @@ import { fetchOrder, openAppeal } from '../../api/orders';
 import { failureText } from '../../components/failure-text';
 import { FieldError } from '../../components/field-error';
 import { Loading } from '../../components/loading';
-import { AppealNote, orderAppealRefusal } from '../../components/order-appeal';
-import { sideScreenBackPath } from '../../components/order-chat-button';
-import { OrderNotFoundScreen } from '../../components/order-not-found';
+import { AppealNote, orderAppealRefusal } from '../../features/order/order-appeal';
+import { sideScreenBackPath } from '../../features/order/order-chat-button';
+import { OrderNotFoundScreen } from '../../features/order/order-not-found';
 import { Screen } from '../../components/screen';
 import { ApiError } from '../../api/client';
 import { fieldSetter } from '../../forms';
 import { useFetchState } from '../../hooks/use-fetch-state';
 import { fileBody, useFileChoice } from '../../hooks/use-file-choice';
 import { useOrderChat } from '../../hooks/use-order-chat';
-import { noteOrder } from '../../hooks/use-seen-order';
+import { noteOrder } from '../../features/order/use-seen-order';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 
 /** How often the order's chat is asked again while the form is open (files sent elsewhere). */

@@ -8,13 +8,13 @@
 import { useCallback } from 'react';
 import { orderNumber } from '../../../shared/support-link';
 import { ChatThread } from '../../components/chat/chat-thread';
-import { OrderNotFoundScreen } from '../../components/order-not-found';
+import { OrderNotFoundScreen } from '../../features/order/order-not-found';
 import { Screen } from '../../components/screen';
-import { VerificationCode } from '../../components/verification-code';
-import { noteUnread } from '../../hooks/use-chat-unread';
+import { VerificationCode } from '../../features/order/verification-code';
+import { noteUnread } from '../../features/order/use-chat-unread';
 import { useOrderChat } from '../../hooks/use-order-chat';
 import { useI18nContext } from '../../i18n/language';
-import { sideScreenBackPath } from '../../components/order-chat-button';
+import { sideScreenBackPath } from '../../features/order/order-chat-button';
 
 /** As often as the order screens that wait for the exchange ask for their order. */
 const CHAT_POLL_MS = 3_000;

@@ -13,16 +13,19 @@ import { formatCardNumber } from '../../../shared/cards';
 import { formatFiat } from '../../../shared/format';
 import { cancelOrder, confirmPayment } from '../../api/orders';
 import { CopyRow } from '../../components/copy-row';
-import { OrderAmounts } from '../../components/order-amounts';
-import { OrderLoading } from '../../components/order-loading';
-import { OrderNotFoundScreen } from '../../components/order-not-found';
-import { PaymentActions } from '../../components/payment-actions';
-import { PaymentCountdownBanner } from '../../components/payment-countdown-banner';
+import { OrderAmounts } from '../../features/order/order-amounts';
+import { OrderLoading } from '../../features/order/order-loading';
+import { OrderNotFoundScreen } from '../../features/order/order-not-found';
+import { PaymentActions } from '../../features/order/payment-actions';
+import { PaymentCountdownBanner } from '../../features/order/payment-countdown-banner';
 import { Screen } from '../../components/screen';
-import { useOrderCancel } from '../../hooks/use-order-cancel';
-import { useOrderScreen, type OrderScreenView } from '../../hooks/use-order-screen';
-import { usePaidConfirm } from '../../hooks/use-paid-confirm';
-import { usePaymentCountdown, type PaymentCountdown } from '../../hooks/use-payment-countdown';
+import { useOrderCancel } from '../../features/order/use-order-cancel';
+import { useOrderScreen, type OrderScreenView } from '../../features/order/use-order-screen';
+import { usePaidConfirm } from '../../features/order/use-paid-confirm';
+import {
+  usePaymentCountdown,
+  type PaymentCountdown,
+} from '../../features/order/use-payment-countdown';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { hapticTap } from '../../telegram/actions';
 

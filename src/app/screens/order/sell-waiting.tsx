@@ -6,16 +6,16 @@
  * tab may be saved here for the next sell.
  */
 import { List, Placeholder, Section, Spinner } from '@telegram-apps/telegram-ui';
-import { ChainCheckRow, showsDepositCheck } from '../../components/chain-check-row';
+import { ChainCheckRow, showsDepositCheck } from '../../features/order/chain-check-row';
 import { MyOrdersButton } from '../../components/my-orders-button';
 import { Loading } from '../../components/loading';
-import { OrderAmounts } from '../../components/order-amounts';
-import { OrderNotFoundScreen } from '../../components/order-not-found';
-import { OrderSupportButton } from '../../components/order-support-button';
-import { SaveCardOffer } from '../../components/save-offer';
+import { OrderAmounts } from '../../features/order/order-amounts';
+import { OrderNotFoundScreen } from '../../features/order/order-not-found';
+import { OrderSupportButton } from '../../features/order/order-support-button';
+import { SaveCardOffer } from '../../features/saved-details/save-offer';
 import { Screen } from '../../components/screen';
-import { TxHashRow } from '../../components/tx-hash-row';
-import { useOrderScreen } from '../../hooks/use-order-screen';
+import { TxHashRow } from '../../features/order/tx-hash-row';
+import { useOrderScreen } from '../../features/order/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
 
 export function SellWaiting({ orderId }: { readonly orderId: string }) {

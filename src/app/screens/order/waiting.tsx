@@ -8,13 +8,13 @@
  */
 import { useState } from 'react';
 import { MyOrdersButton } from '../../components/my-orders-button';
-import { CancelOrderButton } from '../../components/cancel-order-button';
-import { OperatorWait } from '../../components/operator-wait';
-import { OrderNotFoundScreen } from '../../components/order-not-found';
-import { OrderSupportButton } from '../../components/order-support-button';
+import { CancelOrderButton } from '../../features/order/cancel-order-button';
+import { OperatorWait } from '../../features/order/operator-wait';
+import { OrderNotFoundScreen } from '../../features/order/order-not-found';
+import { OrderSupportButton } from '../../features/order/order-support-button';
 import { Screen } from '../../components/screen';
-import { useOrderCancel } from '../../hooks/use-order-cancel';
-import { useOrderScreen } from '../../hooks/use-order-screen';
+import { useOrderCancel } from '../../features/order/use-order-cancel';
+import { useOrderScreen } from '../../features/order/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
 import { clearWaitingStart, waitingStart } from '../../storage';
 

@@ -10,7 +10,7 @@ import { maskCardNumber } from '../../../shared/saved-details';
 import type { SavedKind } from '../../../shared/schemas/saved-details';
 import { deleteSaved, renameSaved } from '../../api/saved-details';
 import { Loading } from '../../components/loading';
-import { SavedItem } from '../../components/saved-item';
+import { SavedItem } from '../../features/saved-details/saved-item';
 import { shortAddress } from '../../components/saved-choices';
 import { Screen } from '../../components/screen';
 import { useSavedDetails, type SavedDetailsState } from '../../hooks/use-saved-details';
