@@ -18,6 +18,7 @@ import { preferredLanguage } from '../platform/i18n';
 import {
   customerRecipient,
   enqueue,
+  enqueueAll,
   OPERATORS_RECIPIENT,
   type Notification,
 } from '../platform/outbox';
@@ -48,14 +49,20 @@ const STATUS_ALERTS: Partial<Record<OrderStatus, OrderAlert>> = {
   TX_PENDING: 'tx_submitted',
 };
 
-/** The language a customer is written to in (preferredLanguage). */
-async function customerLanguage(trx: Transaction<Database>, telegramId: number): Promise<Language> {
-  const user = await trx
+/** The language each customer is written to in (preferredLanguage), read at once. */
+async function customerLanguages(
+  trx: Transaction<Database>,
+  telegramIds: readonly number[],
+): Promise<(telegramId: number) => Language> {
+  const users = await trx
     .selectFrom('users')
-    .select(['language', 'language_code'])
-    .where('telegram_id', '=', telegramId)
-    .executeTakeFirst();
-  return preferredLanguage(user?.language, user?.language_code);
+    .select(['telegram_id', 'language', 'language_code'])
+    .where('telegram_id', 'in', [...new Set(telegramIds)])
+    .execute();
+  const known = new Map(
+    users.map((user) => [user.telegram_id, preferredLanguage(user.language, user.language_code)]),
+  );
+  return (telegramId) => known.get(telegramId) ?? preferredLanguage(undefined, undefined);
 }
 
 /** What a message about an order is for: its event (with the recipient, its unique key), when, and facts beyond the order's own. */
@@ -80,12 +87,12 @@ export async function notifyCustomer(
   order: OrderRow,
   ...message: OrderMessage
 ): Promise<void> {
-  const language = await customerLanguage(trx, order.user_id);
+  const languageOf = await customerLanguages(trx, [order.user_id]);
   await aboutOrder(
     trx,
     kind,
     order,
-    { recipient: customerRecipient(order.user_id), language },
+    { recipient: customerRecipient(order.user_id), language: languageOf(order.user_id) },
     ...message,
   );
 }
@@ -152,12 +159,13 @@ export async function alertOperators(
  * The messages of one status change, written by the transition function in its transaction:
  * the customer hears of what an operator or the system did to their order (not of what they did
  * themselves, nor of their own cancel), the operators of what a customer did. Statuses only move
- * forward, so (order, status reached) names the event.
+ * forward, so (order, status reached) names the event. Several orders moved alike at once (a
+ * job's batch) have their messages written together.
  */
 export async function recordTransition(
   trx: Transaction<Database>,
   change: {
-    readonly order: OrderRow;
+    readonly orders: readonly OrderRow[];
     readonly to: OrderStatus;
     readonly actor: Actor;
     /** The change is an appeal's decision, which its own message tells the customer. */
@@ -165,15 +173,30 @@ export async function recordTransition(
   },
   now: number,
 ): Promise<void> {
-  const { order, to, actor } = change;
-  const event = `status:${order.id}:${to}`;
+  const { orders, to, actor } = change;
+  const eventOf = (order: OrderRow) => `status:${order.id}:${to}`;
   const notice = STATUS_NOTICES[to];
   const toldByDecision = change.decidesAppeal && TOLD_BY_APPEAL_DECISION.includes(to);
   if (notice !== undefined && actor !== 'customer' && !toldByDecision) {
-    await notifyCustomer(trx, notice, order, event, now);
+    const languageOf = await customerLanguages(
+      trx,
+      orders.map((order) => order.user_id),
+    );
+    const notices: Notification[] = [];
+    for (const order of orders) {
+      notices.push({
+        kind: notice,
+        recipient: customerRecipient(order.user_id),
+        language: languageOf(order.user_id),
+        event: eventOf(order),
+        orderId: order.id,
+        facts: await orderFacts(trx, order, notice),
+      });
+    }
+    await enqueueAll(trx, notices, now);
   }
   const alert = STATUS_ALERTS[to];
   if (alert !== undefined && actor === 'customer') {
-    await alertOperators(trx, alert, order, event, now);
+    for (const order of orders) await alertOperators(trx, alert, order, eventOf(order), now);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The expiry sweeper (design.md, "Order lifecycle"): deadlines are stored on the order and
+ * The expiry sweeper: deadlines are stored on the order and
  * enforced here whether or not the app is open, also right after a restart. An order past its
  * deadline (EXPIRABLE_STATUSES: `reservedUntil` at the office, else `expiresAt`) is cancelled:
  * `expired`, or `no_operator` when it still waited for requisites or office instructions. An
@@ -9,12 +9,13 @@
  * reminded shortly before the deadline.
  *
  * Safe with several server instances: on PostgreSQL each batch claims the due orders with
- * `FOR UPDATE SKIP LOCKED`, so instances split the work; and each cancel is the same conditional
- * update as any other transition, so a customer racing the sweeper changes the order once.
- * Every part of a pass works in bounded batches with a yield between them (platform/jobs/batches.ts), so
- * a backlog of tens of thousands of due orders never holds up a request (on PostgreSQL a few
- * lanes of batches run side by side). An order whose expiry throws is logged, flagged for
- * operators and set aside, and its batch is claimed again without it: the others expire.
+ * `FOR UPDATE SKIP LOCKED`, so instances split the work and a customer racing the sweeper waits
+ * for its commit (SQLite's transactions run one at a time): whoever comes second finds the order
+ * moved, and it changes once. Every part of a pass works in bounded batches with a yield between
+ * them (platform/jobs/batches.ts), so a backlog of tens of thousands of due orders never holds up
+ * a request; the expiry cancels a batch's orders in steps of a few statements each
+ * (applySystemTransitionIn). An order whose expiry throws is logged, flagged for operators and
+ * set aside, and its batch is claimed again without it: the others expire.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
@@ -27,9 +28,9 @@ import {
 } from '../../shared/order-status';
 import type { Dialect } from '../platform/db/migrations';
 import { ORDER_COLUMNS, type Database } from '../platform/db/schema';
-import { AppError } from '../platform/errors';
 import { alertOperators, notifyCustomer } from './order-messages';
-import { applyTransitionIn } from './transition';
+import { flagOrder } from './order-store';
+import { applySystemTransitionIn } from './transition';
 import { BATCH_POLICY, JOB_BATCH, inBatches, type BatchBudget } from '../platform/jobs/batches';
 import {
   periodicJob,
@@ -179,16 +180,32 @@ async function eachWithinBudget(
   return processed;
 }
 
-/** Where a batch of expiries got to: the order it was at, and those it cancelled. */
+/**
+ * Orders cancelled together in one step of a batch (applySystemTransitionIn): a few statements
+ * for all of them, and few enough that a step stays a pause of a few ms.
+ */
+const EXPIRY_STEP = 25;
+
+/** A batch's claim in steps: each suspect alone (to find which one throws), the rest together. */
+function expirySteps(ids: readonly string[], suspects: ReadonlySet<string>): string[][] {
+  const steps = ids.filter((id) => suspects.has(id)).map((id) => [id]);
+  const others = ids.filter((id) => !suspects.has(id));
+  for (let at = 0; at < others.length; at += EXPIRY_STEP) {
+    steps.push(others.slice(at, at + EXPIRY_STEP));
+  }
+  return steps;
+}
+
+/** Where a batch of expiries got to: the step it was at, and the orders it cancelled. */
 interface ExpiryProgress {
-  id?: string;
+  step?: readonly string[];
   cancelled: string[];
 }
 
 /** One batch of expiries, committed together: returns the orders it claimed and processed. */
 function expireBatch(
   pass: Pass,
-  failing: ReadonlyMap<string, number>,
+  set: { readonly failing: ReadonlyMap<string, number>; readonly suspects: ReadonlySet<string> },
   budget: BatchBudget,
   trying: ExpiryProgress,
 ): Promise<string[]> {
@@ -198,24 +215,21 @@ function expireBatch(
       .selectFrom('orders')
       .select('id')
       .where((eb) => eb.or([pastExpiresAt(eb, now), pastReservation(eb, now)]));
-    if (failing.size > 0) due = due.where('id', 'not in', [...failing.keys()]);
+    if (set.failing.size > 0) due = due.where('id', 'not in', [...set.failing.keys()]);
     const claimed = await claim(due, pass.dialect).execute();
-    const processed = await eachWithinBudget(claimed, budget, async (id) => {
-      trying.id = id;
-      try {
-        await applyTransitionIn(
-          trx,
-          { orderId: id, action: 'expire', actor: 'system', actorId: null },
-          now,
-        );
-        trying.cancelled.push(id);
-      } catch (error) {
-        // Moved by someone else since the claim: theirs stands, nothing failed (no statement
-        // failed either, so the transaction goes on).
-        if (!(error instanceof AppError)) throw error;
-      }
-    });
-    trying.id = undefined;
+    const processed: string[] = [];
+    for (const step of expirySteps(
+      claimed.map(({ id }) => id),
+      set.suspects,
+    )) {
+      if (processed.length > 0 && budget.spent()) break;
+      trying.step = step;
+      // An order moved by someone else since the claim is left as they made it.
+      const moved = await applySystemTransitionIn(trx, 'expire', step, now);
+      trying.cancelled.push(...moved.map((order) => order.id));
+      processed.push(...step);
+    }
+    trying.step = undefined;
     return processed;
   });
 }
@@ -228,29 +242,33 @@ async function expireDue(
 ): Promise<Pick<SweepResult, 'expired' | 'failed'>> {
   const expired: string[] = [];
   const failed: string[] = [];
+  // The orders of a step that threw: claimed again, each in a step of its own.
+  const suspects = new Set<string>();
   await batchesOf(pass, async (budget) => {
-    // A transition that throws undoes its batch: the order is set aside (logged, flagged for
-    // operators, skipped while EXPIRY_RETRY_MS lasts) and the batch is claimed again without
-    // it, so one bad order never holds up the others. (A savepoint per order would cost two
-    // more round trips for every order, to save a batch in the rare case of a fault.)
+    // A step that throws undoes its batch. A step of several orders makes them suspects and the
+    // batch is claimed again; a suspect that throws alone is set aside (logged, flagged for
+    // operators, skipped while EXPIRY_RETRY_MS lasts), so one bad order never holds up the
+    // others. (A savepoint per step would cost two more round trips for every step, to save a
+    // batch in the rare case of a fault.)
     for (;;) {
       const trying: ExpiryProgress = { cancelled: [] };
       try {
-        const processed = await expireBatch(pass, failing, budget, trying);
+        const processed = await expireBatch(pass, { failing, suspects }, budget, trying);
         expired.push(...trying.cancelled);
         return processed;
       } catch (error) {
-        const id = trying.id;
-        if (id === undefined) throw error;
+        const step = trying.step;
+        if (step === undefined) throw error;
+        const [id] = step;
+        if (step.length > 1 || id === undefined) {
+          for (const suspect of step) suspects.add(suspect);
+          continue;
+        }
         options.log?.error({ err: error, orderId: id }, 'order could not expire: flagged');
         options.monitor?.itemFailed(SWEEP_JOB);
         failing.set(id, pass.now);
         failed.push(id);
-        await pass.db
-          .updateTable('orders')
-          .set({ needs_attention: 1 })
-          .where('id', '=', id)
-          .execute();
+        await flagOrder(pass.db, id);
       }
     }
   });

@@ -15,6 +15,7 @@ import {
   ORDER_STATUSES,
   TAKEN_WITHOUT_CHANGE,
   cancelReason,
+  type CancelReason,
   findTransition,
   type Actor,
   type OrderAction,
@@ -206,13 +207,94 @@ export async function applyTransitionIn(
           created_at: now,
         })
         .execute();
-    }
-    if (!stays) {
       const decidesAppeal = request.decidesAppeal === true;
-      await recordTransition(trx, { order: moved, to, actor: request.actor, decidesAppeal }, now);
+      await recordTransition(
+        trx,
+        { orders: [moved], to, actor: request.actor, decidesAppeal },
+        now,
+      );
     }
     await request.alongside?.(trx, moved);
     return { order: moved, changed: !stays };
   }
   throw new Error(`order ${request.orderId} kept changing under ${request.action}`);
+}
+
+/**
+ * A system action on several orders at once, inside the caller's transaction: for each order
+ * what applyTransitionIn does (the same rule, cancel reason, event row and messages), in a few
+ * statements for all of them, so a job working through a backlog pays per order only for its
+ * messages. The orders are the caller's claim (on PostgreSQL locked by it): one no longer in a
+ * status the action takes, or held by an open appeal, is left as it is. Answers the orders moved.
+ */
+export async function applySystemTransitionIn(
+  trx: Transaction<Database>,
+  action: OrderAction,
+  orderIds: readonly string[],
+  now: number,
+): Promise<OrderRow[]> {
+  const rule = findTransition(action, 'system');
+  if (rule === undefined) throw new AppError('FORBIDDEN');
+  if (orderIds.length === 0) return [];
+  // By id alone: the orders' primary key finds them (with a status condition SQLite may walk the
+  // status index instead); the status and the appeal are judged on the rows read.
+  const held = HELD_BY_APPEAL.includes(action)
+    ? new Set(
+        (
+          await trx
+            .selectFrom('appeals')
+            .select('order_id')
+            .where('order_id', 'in', orderIds)
+            .where('decided_at', 'is', null)
+            .execute()
+        ).map((appeal) => appeal.order_id),
+      )
+    : new Set<string>();
+  const current = (
+    await trx.selectFrom('orders').select(ORDER_COLUMNS).where('id', 'in', orderIds).execute()
+  ).filter((order) => rule.from.includes(order.status) && !held.has(order.id));
+  // One update for the orders cancelled for the same reason (or moved without one).
+  const byReason = new Map<CancelReason | null, OrderRow[]>();
+  for (const order of current) {
+    const reason =
+      rule.to === 'CANCELLED' ? cancelReason(order.status, rowDeadline(order), now) : null;
+    byReason.set(reason, [...(byReason.get(reason) ?? []), order]);
+  }
+  const moved: { readonly order: OrderRow; readonly reason: CancelReason | null }[] = [];
+  for (const [reason, orders] of byReason) {
+    const rows = await trx
+      .updateTable('orders')
+      .set({
+        status: rule.to,
+        updated_at: now,
+        ...(reason === null ? {} : { cancel_reason: reason }),
+      })
+      .where(
+        'id',
+        'in',
+        orders.map((order) => order.id),
+      )
+      .returning(ORDER_COLUMNS)
+      .execute();
+    moved.push(...rows.map((order) => ({ order, reason })));
+  }
+  if (moved.length === 0) return [];
+  const before = new Map(current.map((order) => [order.id, order.status]));
+  await trx
+    .insertInto('order_events')
+    .values(
+      moved.map(({ order, reason }) => ({
+        order_id: order.id,
+        from_status: before.get(order.id) ?? order.status,
+        to_status: rule.to,
+        actor: 'system' as const,
+        actor_id: null,
+        reason,
+        created_at: now,
+      })),
+    )
+    .execute();
+  const orders = moved.map(({ order }) => order);
+  await recordTransition(trx, { orders, to: rule.to, actor: 'system', decidesAppeal: false }, now);
+  return orders;
 }

@@ -44,19 +44,31 @@ export async function enqueue(
   notification: Notification,
   now: number,
 ): Promise<void> {
+  await enqueueAll(trx, [notification], now);
+}
+
+/** Writes several notifications in one statement, as `enqueue` writes each. */
+export async function enqueueAll(
+  trx: Transaction<Database>,
+  notifications: readonly Notification[],
+  now: number,
+): Promise<void> {
+  if (notifications.length === 0) return;
   await trx
     .insertInto('notifications')
-    .values({
-      dedupe_key: `${notification.event}:${notification.recipient}`,
-      recipient: notification.recipient,
-      order_id: notification.orderId,
-      kind: notification.kind,
-      language: notification.language,
-      payload: JSON.stringify(notification.facts),
-      status: 'pending',
-      next_attempt_at: now,
-      created_at: now,
-    })
+    .values(
+      notifications.map((notification) => ({
+        dedupe_key: `${notification.event}:${notification.recipient}`,
+        recipient: notification.recipient,
+        order_id: notification.orderId,
+        kind: notification.kind,
+        language: notification.language,
+        payload: JSON.stringify(notification.facts),
+        status: 'pending' as const,
+        next_attempt_at: now,
+        created_at: now,
+      })),
+    )
     .onConflict((oc) => oc.column('dedupe_key').doNothing())
     .execute();
 }

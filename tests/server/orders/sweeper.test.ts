@@ -597,6 +597,101 @@ describe('one bad order stops no expiry', () => {
   });
 });
 
+describe('a batch is cancelled in steps, each order as its own transition would be', () => {
+  it('waiting ones no_operator, unpaid ones expired, an appealed one kept; an event and a message in its language each', async () => {
+    const now = t.clock.now();
+    const past = { created_at: now - 2 * HOUR, expires_at: now - SECOND };
+    const ru = { id: 200_000_077, first_name: 'Вера' };
+    const waitingIds = [
+      await insertOrder(t.database.db, CUSTOMER, {
+        ...rowOf('p2pBuy'),
+        ...past,
+        status: 'WAITING_REQUISITES',
+      }),
+      await insertOrder(t.database.db, ru, {
+        ...rowOf('p2pBuy'),
+        ...past,
+        status: 'WAITING_REQUISITES',
+      }),
+    ];
+    const unpaidIds = [
+      await insertOrder(t.database.db, ru, {
+        ...rowOf('p2pBuy'),
+        ...past,
+        status: 'REQUISITES_READY',
+      }),
+      await insertOrder(t.database.db, CUSTOMER, {
+        ...rowOf('sell'),
+        ...past,
+        status: 'WAITING_CRYPTO',
+      }),
+    ];
+    const appealed = await insertOrder(t.database.db, CUSTOMER, {
+      ...rowOf('p2pBuy'),
+      ...past,
+      status: 'REQUISITES_READY',
+    });
+    for (const [telegramId, language] of [
+      [CUSTOMER.id, 'en'],
+      [ru.id, 'ru'],
+    ] as const) {
+      await t.database.db
+        .updateTable('users')
+        .set({ language })
+        .where('telegram_id', '=', telegramId)
+        .execute();
+    }
+    await t.database.db
+      .insertInto('appeals')
+      .values({
+        order_id: appealed,
+        user_id: CUSTOMER.id,
+        reason: 'payment_not_confirmed',
+        text: '',
+        evidence: '[]',
+        opened_at: now - HOUR,
+        decided_at: null,
+        decided_by: null,
+        decision: null,
+        outcome: null,
+      })
+      .execute();
+
+    const result = await sweep();
+    expect([...result.expired].sort()).toEqual([...waitingIds, ...unpaidIds].sort());
+    const expected: [id: string, from: OrderStatus, reason: string, language: string][] = [
+      [waitingIds[0] ?? '', 'WAITING_REQUISITES', 'no_operator', 'en'],
+      [waitingIds[1] ?? '', 'WAITING_REQUISITES', 'no_operator', 'ru'],
+      [unpaidIds[0] ?? '', 'REQUISITES_READY', 'expired', 'ru'],
+      [unpaidIds[1] ?? '', 'WAITING_CRYPTO', 'expired', 'en'],
+    ];
+    for (const [id, from, reason, language] of expected) {
+      expect(await orderRow(t.database.db, id)).toMatchObject({
+        status: 'CANCELLED',
+        cancel_reason: reason,
+        updated_at: now,
+      });
+      const events = await eventsOf(t.database.db, id);
+      expect(events.map((e) => [e.from_status, e.to_status, e.actor, e.reason])).toEqual([
+        [from, 'CANCELLED', 'system', reason],
+      ]);
+      const messages = await t.database.db
+        .selectFrom('notifications')
+        .select(['kind', 'language', 'recipient', 'payload'])
+        .where('order_id', '=', id)
+        .execute();
+      expect(messages).toHaveLength(1);
+      expect(messages[0]).toMatchObject({ kind: 'cancelled', language });
+      expect(JSON.parse(messages[0]?.payload ?? '{}')).toMatchObject({
+        orderId: id,
+        cancelReason: reason,
+      });
+    }
+    expect(await orderRow(t.database.db, appealed)).toMatchObject({ status: 'REQUISITES_READY' });
+    expect(await eventsOf(t.database.db, appealed)).toEqual([]);
+  });
+});
+
 describe('a backlog is swept in bounded batches', () => {
   const overdue = (count: number) =>
     Promise.all(
