@@ -48,6 +48,8 @@ const ERROR_CODES = [
   'UNSUPPORTED_MEDIA_TYPE',
   'DEMO_DISABLED',
   'RATE_CHANGED',
+  // Too few fresh market sources agree on the pair's price: it is not quoted until they do.
+  'RATE_UNAVAILABLE',
   'TOTAL_MISMATCH',
   'AMOUNT_TOO_LOW',
   'AMOUNT_TOO_HIGH',
@@ -116,6 +118,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   DEMO_DISABLED: 404,
   RATE_CHANGED: 409,
+  RATE_UNAVAILABLE: 503,
   TOTAL_MISMATCH: 400,
   AMOUNT_TOO_LOW: 400,
   AMOUNT_TOO_HIGH: 400,

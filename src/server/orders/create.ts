@@ -119,12 +119,12 @@ async function officeCityId(
  * method's limits.
  */
 async function priceOrder(
-  db: Kysely<Database>,
+  ctx: ServerContext,
   quote: Quote,
   payload: CreateOrderPayload,
 ): Promise<Priced> {
   const method = payload.paymentMethod;
-  const rateUnits = await quote(db, {
+  const rateUnits = await quote(ctx, {
     fiat: payload.currency,
     crypto: payload.cryptoCurrency,
     method,
@@ -291,7 +291,7 @@ export async function createOrder(
   const now = ctx.now();
   checkRoute(payload);
   const cityId = await officeCityId(ctx.db, payload);
-  const priced = await priceOrder(ctx.db, quote, payload);
+  const priced = await priceOrder(ctx, quote, payload);
   const start = startOf(ctx.config, payload, now);
   const row = newOrderRow(caller.telegramId, payload, priced, cityId, start, now);
   await insertOrder(ctx, caller, row, now);

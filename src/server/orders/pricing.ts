@@ -2,10 +2,9 @@
  * What an order is priced by: the rate of its pair, method and direction as the server quotes it
  * now. The rates module answers it; app.ts hands it to the orders module, which stands on no other.
  */
-import type { Kysely } from 'kysely';
 import type { CryptoCurrency } from '../../shared/networks';
 import type { OrderType, PaymentMethod } from '../../shared/order-status';
-import type { Database } from '../platform/db/schema';
+import type { ServerContext } from '../platform/context';
 
 export interface QuoteRequest {
   readonly fiat: string;
@@ -15,4 +14,4 @@ export interface QuoteRequest {
 }
 
 /** The quote in millionths of the fiat per coin; an AppError when the pair has none. */
-export type Quote = (db: Kysely<Database>, request: QuoteRequest) => Promise<number>;
+export type Quote = (ctx: ServerContext, request: QuoteRequest) => Promise<number>;

@@ -1,15 +1,26 @@
 /**
  * The rates module: the base rates and spreads (rates.ts: read, quoted, set by operators), the
- * cities and offices customers choose from (cities.ts), and their calls (rates-routes.ts).
+ * market the bases follow when sources are configured (market.ts, read by market-reader.ts),
+ * the cities and offices customers choose from (cities.ts), and their calls (rates-routes.ts).
  */
 import fp from 'fastify-plugin';
 import { compressedRoutes } from '../platform/http/compression';
+import { runWhileUp, type ModuleOptions } from '../platform/jobs/run-jobs';
+import { marketFor } from './configured-market';
+import { marketReaderJob } from './market-reader';
 import { rateRoutes } from './rates-routes';
 
-export const ratesModule = fp(
-  (app, _options, done) => {
+export const ratesModule = fp<ModuleOptions>(
+  (app, options, done) => {
     void app.register(compressedRoutes(rateRoutes));
+    const market = marketFor(app.config);
+    if (market === undefined) {
+      app.log.info('rates: no market source configured (RATE_SOURCES): operators set the rates');
+    } else if (options.jobs) {
+      const job = { now: app.now, log: app.log, monitor: app.metrics.jobs };
+      runWhileUp(app, [marketReaderJob(app.db, market.sources, job)]);
+    }
     done();
   },
-  { name: 'rates', dependencies: ['context', 'auth'] },
+  { name: 'rates', dependencies: ['context', 'metrics', 'auth'] },
 );

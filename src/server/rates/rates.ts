@@ -1,7 +1,8 @@
 /**
- * The server's own quotes: a base rate per fiat and
- * coin, and a spread per method and direction, both in the database and changeable by operators.
- * A buy pays base × (1 + spread), a sell receives base × (1 − spread), rounded to 2 decimals.
+ * The server's own quotes: a base rate per fiat and coin, and a spread per method and direction
+ * set by operators. The base follows the market when sources are configured (market.ts), else it
+ * is the one operators type. A buy pays base × (1 + spread), a sell receives base × (1 − spread),
+ * rounded to 2 decimals.
  */
 import type { Kysely } from 'kysely';
 import type * as v from 'valibot';
@@ -10,30 +11,51 @@ import type { OperatorRatesResponse } from '../../shared/operator-api';
 import type { CryptoCurrency } from '../../shared/networks';
 import type { OrderType, PaymentMethod } from '../../shared/order-status';
 import type { RateQuerySchema } from '../../shared/schemas/queries';
-import { methodTakesCurrency } from '../../shared/currencies';
+import { isListedCurrency, methodTakesCurrency } from '../../shared/currencies';
 import { rateChangeNeedsConfirmation } from '../../shared/rate-rules';
 import { applyBasisPoints, fromUnits, toUnits } from '../../shared/money';
 import type { ServerContext } from '../platform/context';
 import type { Database } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
 import type { QuoteRequest } from '../orders';
+import { marketFor } from './configured-market';
+import { pairBase } from './market';
 
 /** base × (1 ± spread) in millionths, rounded to the rate's display precision. */
 function applySpread(baseUnits: number, spreadBp: number, operation: OrderType): number {
   return applyBasisPoints(baseUnits, operation === 'BUY' ? spreadBp : -spreadBp);
 }
 
-/** The current quote in millionths of the fiat per coin; VALIDATION_FAILED for a pair not offered. */
-export async function quote(db: Kysely<Database>, request: QuoteRequest): Promise<number> {
+/** The base operators typed for a pair, when they have. */
+async function typedBase(db: Kysely<Database>, request: QuoteRequest): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('rates')
+    .select('base_rate_units')
+    .where('fiat', '=', request.fiat)
+    .where('crypto', '=', request.crypto)
+    .executeTakeFirst();
+  return row?.base_rate_units;
+}
+
+/** The base in force: the market's when sources are configured, RATE_UNAVAILABLE when it has none. */
+async function baseOf(ctx: ServerContext, request: QuoteRequest): Promise<number | undefined> {
+  const market = marketFor(ctx.config);
+  if (market === undefined || !isListedCurrency(request.fiat)) return typedBase(ctx.db, request);
+  const pair = { crypto: request.crypto, fiat: request.fiat };
+  const base = await pairBase(ctx.db, market, pair, ctx.now());
+  if (base.units === undefined) throw new AppError('RATE_UNAVAILABLE');
+  return base.units;
+}
+
+/**
+ * The current quote in millionths of the fiat per coin: VALIDATION_FAILED for a pair not
+ * offered, RATE_UNAVAILABLE for one the market cannot price now.
+ */
+export async function quote(ctx: ServerContext, request: QuoteRequest): Promise<number> {
   if (!methodTakesCurrency(request.method, request.fiat)) throw new AppError('VALIDATION_FAILED');
   const [base, spread] = await Promise.all([
-    db
-      .selectFrom('rates')
-      .select('base_rate_units')
-      .where('fiat', '=', request.fiat)
-      .where('crypto', '=', request.crypto)
-      .executeTakeFirst(),
-    db
+    baseOf(ctx, request),
+    ctx.db
       .selectFrom('rate_spreads')
       .select('spread_bp')
       .where('payment_method', '=', request.method)
@@ -41,7 +63,7 @@ export async function quote(db: Kysely<Database>, request: QuoteRequest): Promis
       .executeTakeFirst(),
   ]);
   if (base === undefined || spread === undefined) throw new AppError('VALIDATION_FAILED');
-  return applySpread(base.base_rate_units, spread.spread_bp, request.operation);
+  return applySpread(base, spread.spread_bp, request.operation);
 }
 
 /** The customer's quote (`GET /api/rates/calculate`): fiat per coin, 2 decimals. */
@@ -49,7 +71,7 @@ export async function currentRate(
   ctx: ServerContext,
   query: v.InferOutput<typeof RateQuerySchema>,
 ): Promise<RateResponse> {
-  const rateUnits = await quote(ctx.db, {
+  const rateUnits = await quote(ctx, {
     fiat: query.currency,
     crypto: query.cryptoCurrency,
     method: query.paymentMethod,

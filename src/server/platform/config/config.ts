@@ -22,6 +22,7 @@ import {
   type DemoConfig,
 } from './demo-config';
 import { limitsConfigOf, LIMITS_VARIABLES, type LimitsConfig } from './limits-config';
+import { ratesConfigOf, RATES_VARIABLES, type RatesConfig } from './rates-config';
 import { serverConfigOf, SERVER_VARIABLES, type ServerConfig } from './server-config';
 import { presentVariables, type CheckedVariables, type Env } from './values';
 
@@ -36,6 +37,7 @@ export interface AppConfig
     BotConfig,
     ChainChecksConfig,
     LimitsConfig,
+    RatesConfig,
     BankConfig,
     DemoConfig {}
 
@@ -53,6 +55,7 @@ export const EnvVariablesSchema = v.object({
   ...BOT_VARIABLES,
   ...CHAIN_CHECK_VARIABLES,
   ...LIMITS_VARIABLES,
+  ...RATES_VARIABLES,
   ...BANK_VARIABLES,
   ...DEMO_VARIABLES,
 });
@@ -96,6 +99,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     ...botConfigOf(variables),
     ...chainChecksConfigOf(variables, chain.config),
     ...limitsConfigOf(variables),
+    ...ratesConfigOf(variables),
     ...bankConfigOf(variables),
     ...demoConfigOf(variables, demo),
   };

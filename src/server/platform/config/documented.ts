@@ -17,6 +17,7 @@ export const VARIABLE_GROUPS = {
   deposits: 'Deposits and payouts',
   bank: 'The default bank account',
   chain: 'Chain checks',
+  rates: 'Rates from the market',
   demo: 'Demo mode',
   observability: 'Logs and metrics',
 } as const;

@@ -25,7 +25,15 @@ import type {
   OrdersTable,
   ReceiptsTable,
 } from './tables/orders';
-import type { CitiesTable, OfficesTable, RateSpreadsTable, RatesTable } from './tables/rates';
+import type {
+  CitiesTable,
+  OfficesTable,
+  RateHistoryTable,
+  RatePricesTable,
+  RateSourcesTable,
+  RateSpreadsTable,
+  RatesTable,
+} from './tables/rates';
 
 export type * from './tables/chain';
 export type * from './tables/customers';
@@ -39,6 +47,9 @@ export interface Database {
   order_events: OrderEventsTable;
   rates: RatesTable;
   rate_spreads: RateSpreadsTable;
+  rate_sources: RateSourcesTable;
+  rate_prices: RatePricesTable;
+  rate_history: RateHistoryTable;
   receipts: ReceiptsTable;
   order_messages: OrderMessagesTable;
   appeals: AppealsTable;

@@ -5,11 +5,10 @@
  * SourceFault saying why it could not. A source never answers a price it did not read now: no
  * zero, no last value kept from an earlier read.
  */
-import type { CryptoCurrency } from '../../../shared/networks';
 import type { ListedCurrency } from '../../../shared/currencies';
+import type { PriceBase } from '../../platform/db/schema';
 
-/** What a price is of: a coin or a currency, in a listed currency. */
-export type PriceBase = CryptoCurrency | ListedCurrency;
+export type { PriceBase } from '../../platform/db/schema';
 
 export interface SourcePrice {
   readonly base: PriceBase;
@@ -54,6 +53,9 @@ export interface RateSource {
    * the day, fresh through the day it is published for.
    */
   readonly cadence: 'market' | 'daily';
-  /** Reads the source once; `signal` aborts it (the timeout, the server stopping). */
-  read(signal: AbortSignal): Promise<readonly SourcePrice[]>;
+  /**
+   * Reads the source once; `signal` aborts it (the server stopping). `now` is the server's
+   * clock: the time of a price the source gives no time for.
+   */
+  read(signal: AbortSignal, now: number): Promise<readonly SourcePrice[]>;
 }

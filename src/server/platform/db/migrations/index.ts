@@ -26,6 +26,7 @@ import { holdDepositAmounts } from './0018_deposit_amounts';
 import { createOrderChat } from './0019_order_chat';
 import { createSavedDetails } from './0020_saved_details';
 import { createAppeals } from './0021_appeals';
+import { createMarketRates } from './0022_market_rates';
 import type { Dialect, DialectMigration } from './schema-steps';
 
 export type { Dialect } from './schema-steps';
@@ -54,6 +55,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: DialectMig
   ['0019_order_chat', createOrderChat],
   ['0020_saved_details', createSavedDetails],
   ['0021_appeals', createAppeals],
+  ['0022_market_rates', createMarketRates],
 ];
 
 /** A migration as Kysely runs it: told the dialect of the database it runs on. */

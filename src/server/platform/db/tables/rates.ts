@@ -1,4 +1,6 @@
-/** Rates, spreads, cities and offices. */
+/** Rates, spreads, market prices, cities and offices. */
+import type { Generated } from 'kysely';
+import type { ListedCurrency } from '../../../../shared/currencies';
 import type { CryptoCurrency } from '../../../../shared/networks';
 import type { OrderType, PaymentMethod } from '../../../../shared/order-status';
 
@@ -18,6 +20,46 @@ export interface RateSpreadsTable {
   spread_bp: number;
   updated_at: number;
   updated_by: number | null;
+}
+
+/** A source of market prices: when it is read next, who reads it now, how its last read went. */
+export interface RateSourcesTable {
+  name: string;
+  next_read_at: number;
+  /** The instance reading it, until `lease_until`: another instance leaves it alone meanwhile. */
+  lease: string | null;
+  lease_until: number | null;
+  /** The last read that answered prices. */
+  read_at: number | null;
+  /** The last read that failed, how and why; cleared by the next success. */
+  failed_at: number | null;
+  fault_kind: string | null;
+  fault_message: string | null;
+}
+
+/** What a market price is of: a coin or a currency, in a listed currency. */
+export type PriceBase = CryptoCurrency | ListedCurrency;
+
+/** A source's latest price of a pair: `quote` per one `base`, in millionths. */
+export interface RatePricesTable {
+  source: string;
+  base: PriceBase;
+  quote: ListedCurrency;
+  units: number;
+  /** When the source says the price was true. */
+  at: number;
+  read_at: number;
+  detail: string | null;
+}
+
+/** Every price read, for the console's chart. */
+export interface RateHistoryTable {
+  id: Generated<number>;
+  source: string;
+  base: PriceBase;
+  quote: ListedCurrency;
+  units: number;
+  read_at: number;
 }
 
 export interface CitiesTable {

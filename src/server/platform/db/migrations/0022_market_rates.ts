@@ -1,0 +1,55 @@
+/** Prices read from the market: each source's state, its latest prices and their history. */
+import {
+  bigInteger,
+  createIndex,
+  dropTables,
+  required,
+  serialId,
+  type DialectMigration,
+} from './schema-steps';
+
+export const createMarketRates: DialectMigration = {
+  async up(db, dialect) {
+    const big = bigInteger(dialect);
+    // One row per configured source: when it is read next, the instance reading it now (a lease,
+    // so that of several instances one reads), its last success and its last fault.
+    await db.schema
+      .createTable('rate_sources')
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('next_read_at', big, required)
+      .addColumn('lease', 'text')
+      .addColumn('lease_until', big)
+      .addColumn('read_at', big)
+      .addColumn('failed_at', big)
+      .addColumn('fault_kind', 'text')
+      .addColumn('fault_message', 'text')
+      .execute();
+    // The latest price of each pair from each source: what a quote is made of. A pair the
+    // source stopped answering keeps its last row, which its age leaves out.
+    await db.schema
+      .createTable('rate_prices')
+      .addColumn('source', 'text', required)
+      .addColumn('base', 'text', required)
+      .addColumn('quote', 'text', required)
+      .addColumn('units', big, required)
+      .addColumn('at', big, required)
+      .addColumn('read_at', big, required)
+      .addColumn('detail', 'text')
+      .addPrimaryKeyConstraint('rate_prices_pk', ['source', 'base', 'quote'])
+      .execute();
+    // Every price read, for the console's chart of the last day; housekeeping keeps two days.
+    await db.schema
+      .createTable('rate_history')
+      .$call(serialId(dialect))
+      .addColumn('source', 'text', required)
+      .addColumn('base', 'text', required)
+      .addColumn('quote', 'text', required)
+      .addColumn('units', big, required)
+      .addColumn('read_at', big, required)
+      .execute();
+    await createIndex(db, 'rate_history_pair', 'rate_history', ['base', 'quote', 'read_at']);
+  },
+  async down(db) {
+    await dropTables(db, ['rate_history', 'rate_prices', 'rate_sources']);
+  },
+};
