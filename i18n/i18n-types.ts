@@ -72,6 +72,10 @@ type RootTranslation = {
 		 */
 		loadingRate: string
 		/**
+		 * К​у​р​с​ ​о​б​н​о​в​л​я​е​т​с​я​…
+		 */
+		rateUpdating: string
+		/**
 		 * С​к​о​р​о
 		 */
 		comingSoon: string
@@ -3202,6 +3206,10 @@ export type TranslationFunctions = {
 		 * Загрузка курса...
 		 */
 		loadingRate: () => LocalizedString
+		/**
+		 * Курс обновляется…
+		 */
+		rateUpdating: () => LocalizedString
 		/**
 		 * Скоро
 		 */

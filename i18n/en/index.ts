@@ -16,6 +16,7 @@ const en: Translation = {
     retry: 'Try again',
     loading: 'Loading...',
     loadingRate: 'Loading rate...',
+    rateUpdating: 'The rate is being updated…',
     comingSoon: 'Coming soon',
     rate: 'Rate',
     rateValue: '1 {crypto} = {rate}',

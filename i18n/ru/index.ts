@@ -19,6 +19,7 @@ const ru: BaseTranslation = {
     retry: 'Повторить',
     loading: 'Загрузка...',
     loadingRate: 'Загрузка курса...',
+    rateUpdating: 'Курс обновляется…',
     comingSoon: 'Скоро',
     rate: 'Курс',
     rateValue: '1 {crypto:string} = {rate:string}',

@@ -48,6 +48,11 @@ export function fiatBounds(
 
 /** The amount the first rate lookup uses, before the customer typed anything. */
 export const INITIAL_RATE_LOOKUP_AMOUNT = 1000;
+/**
+ * How soon a form asks again for a rate the server could not quote (RATE_UNAVAILABLE: too few
+ * market sources agree): the customer sees why there is no rate and it comes back by itself.
+ */
+export const RATE_UNAVAILABLE_RETRY_MS = 15_000;
 /** Rate refetch debounce after typing. */
 export const P2P_RATE_DEBOUNCE_MS = 800;
 export const BANK_RATE_DEBOUNCE_MS = 500;

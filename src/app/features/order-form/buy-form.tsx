@@ -84,7 +84,12 @@ export function BuyForm(props: BuyFormProps) {
         onSubmit={(event) => void order.onSubmit(event)}
       >
         <List>
-          <CoinRateSection rate={order.rate} currency={props.currency} computed="cryptoAmount" />
+          <CoinRateSection
+            rate={order.rate}
+            unavailable={order.rateUnavailable}
+            currency={props.currency}
+            computed="cryptoAmount"
+          />
           <BuyAmounts options={props} rate={order.rate} />
           {props.extra !== undefined && <BuyExtra options={props} extra={props.extra} />}
           <BuyWallet options={props} />

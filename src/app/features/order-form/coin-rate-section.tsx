@@ -1,6 +1,7 @@
 /**
- * The top of an order form (spec section 5): the coin switch, and beside it the live rate of the
- * chosen coin in the form's currency, or that it is still being looked up. Switching the coin
+ * The top of an order form: the coin switch, and beside it the live rate of the chosen coin in
+ * the form's currency, or that it is still being looked up, or being updated (the server cannot
+ * quote the pair now). Switching the coin
  * puts the network back to the coin's default and clears the amount worked out at the old coin's
  * rate; the amount the customer typed stays.
  */
@@ -20,10 +21,12 @@ type CoinFields = Pick<
 
 export function CoinRateSection({
   rate,
+  unavailable,
   currency,
   computed,
 }: {
   readonly rate: number | undefined;
+  readonly unavailable: boolean;
   readonly currency: string;
   /** The amount the form works out from the other at the rate. */
   readonly computed: 'cryptoAmount' | 'fiatAmount';
@@ -42,9 +45,11 @@ export function CoinRateSection({
       <div className="buy-form__coin">
         <CoinSwitch value={coin} onChange={onChange} />
         <Text className="buy-form__rate" data-testid="rate">
-          {rate === undefined
-            ? LL.common.loadingRate()
-            : LL.common.rateValue({ crypto: coin, rate: formatRate(rate, currency, language) })}
+          {rate !== undefined
+            ? LL.common.rateValue({ crypto: coin, rate: formatRate(rate, currency, language) })
+            : unavailable
+              ? LL.common.rateUpdating()
+              : LL.common.loadingRate()}
         </Text>
       </div>
     </Section>

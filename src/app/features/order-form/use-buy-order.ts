@@ -35,7 +35,10 @@ export interface BuyOrderOptions {
   readonly next: 'waiting' | 'bank-requisites' | 'office-waiting';
 }
 
-export interface BuyOrder extends Pick<QuotedOrder, 'rate' | 'submitting' | 'openOrders'> {
+export interface BuyOrder extends Pick<
+  QuotedOrder,
+  'rate' | 'rateUnavailable' | 'submitting' | 'openOrders'
+> {
   /** Why the last order was refused, when the form says it inline. */
   readonly inlineError: string | null;
   /** Checks the form, then creates the order (the form's submit and the main button). */
@@ -73,7 +76,7 @@ export function useBuyOrder(
     control: form.control,
     name: ['fiatAmount', 'cryptoCurrency'],
   });
-  const { rate, submitting, openOrders, submit } = useQuotedOrder(
+  const { rate, rateUnavailable, submitting, openOrders, submit } = useQuotedOrder(
     {
       currency: options.currency,
       operation: 'BUY',
@@ -117,7 +120,7 @@ export function useBuyOrder(
     },
   );
 
-  return { rate, submitting, openOrders, inlineError, onSubmit };
+  return { rate, rateUnavailable, submitting, openOrders, inlineError, onSubmit };
 }
 
 /** The order a valid form asks for, and what is asked if the server's rate has moved. */

@@ -1,13 +1,15 @@
 /**
- * The live rate of a buy or sell form (spec sections 4, 5, 8): looked up at once with amount
- * 1000 and again whenever the coin changes, then `debounceMs` after the amount stops changing
- * (the bank form only once the amount reaches its minimum). A failed lookup clears the rate so
- * the form shows 'Loading rate...' and cannot be sent with a stale one.
+ * The live rate of a buy or sell form: looked up at once with amount 1000 and again whenever the
+ * coin changes, then `debounceMs` after the amount stops changing (the bank form only once the
+ * amount reaches its minimum). A failed lookup clears the rate so the form shows 'Loading
+ * rate...' and cannot be sent with a stale one; a pair the server cannot quote now
+ * (RATE_UNAVAILABLE) is said to be updating and asked again every RATE_UNAVAILABLE_RETRY_MS.
  */
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { OrderType, PaymentMethod } from '../../../shared/order-status';
 import type { CryptoCurrency } from '../../../shared/networks';
-import { INITIAL_RATE_LOOKUP_AMOUNT } from '../../../shared/limits';
+import { INITIAL_RATE_LOOKUP_AMOUNT, RATE_UNAVAILABLE_RETRY_MS } from '../../../shared/limits';
+import { ApiError } from '../../api/client';
 import { fetchRate } from '../../api/orders';
 
 export interface LiveRateOptions {
@@ -24,22 +26,31 @@ export interface LiveRateOptions {
 
 export interface LiveRate {
   readonly rate: number | undefined;
+  /** The server said it cannot quote the pair now (its market sources disagree or are stale). */
+  readonly unavailable: boolean;
   /** Replace the rate (the server's new rate after RATE_CHANGED). */
   readonly setRate: (rate: number) => void;
 }
 
-/** One lookup: its rate, or undefined when it failed; nothing once it was called off. */
+/** What a lookup found: the rate, or none (and whether the server said it has none now). */
+interface Looked {
+  readonly rate: number | undefined;
+  readonly unavailable: boolean;
+}
+
+/** One lookup; nothing once it was called off. */
 function lookUp(
   query: Parameters<typeof fetchRate>[0],
   signal: AbortSignal,
-  settle: (rate: number | undefined) => void,
+  settle: (looked: Looked) => void,
 ): void {
   fetchRate(query, signal).then(
-    ({ rate }) => settle(rate),
+    ({ rate }) => settle({ rate, unavailable: false }),
     (error: unknown) => {
       if (signal.aborted) return;
       console.warn('rate lookup failed', error);
-      settle(undefined);
+      const unavailable = error instanceof ApiError && error.code === 'RATE_UNAVAILABLE';
+      settle({ rate: undefined, unavailable });
     },
   );
 }
@@ -48,20 +59,38 @@ export function useLiveRate(options: LiveRateOptions): LiveRate {
   const { currency, operation, cryptoCurrency, paymentMethod, amount, debounceMs } = options;
   const key = `${currency}/${operation}/${cryptoCurrency}/${paymentMethod}`;
   // The rate is remembered with the pair it belongs to, so a coin change never shows the old one.
-  const [state, setState] = useState<{ key: string; rate: number | undefined }>({
+  const [state, setState] = useState<Looked & { key: string; retries: number }>({
     key,
     rate: undefined,
+    unavailable: false,
+    retries: 0,
   });
+  const settle = useCallback(
+    (looked: Looked) => setState((current) => ({ ...looked, key, retries: current.retries })),
+    [key],
+  );
 
+  // `retries` moves each RATE_UNAVAILABLE_RETRY_MS while the pair is unavailable: a new lookup.
+  const retries = state.key === key ? state.retries : 0;
   useEffect(() => {
     const controller = new AbortController();
     lookUp(
       { amount: INITIAL_RATE_LOOKUP_AMOUNT, currency, operation, cryptoCurrency, paymentMethod },
       controller.signal,
-      (rate) => setState({ key, rate }),
+      settle,
     );
     return () => controller.abort();
-  }, [key, currency, operation, cryptoCurrency, paymentMethod]);
+  }, [settle, currency, operation, cryptoCurrency, paymentMethod, retries]);
+
+  const unavailable = state.key === key && state.unavailable;
+  useEffect(() => {
+    if (!unavailable) return;
+    const timer = setTimeout(
+      () => setState((current) => ({ ...current, retries: current.retries + 1 })),
+      RATE_UNAVAILABLE_RETRY_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [unavailable, retries]);
 
   const refetchFrom = options.refetchFrom ?? 0;
   useEffect(() => {
@@ -71,17 +100,18 @@ export function useLiveRate(options: LiveRateOptions): LiveRate {
       lookUp(
         { amount, currency, operation, cryptoCurrency, paymentMethod },
         controller.signal,
-        (rate) => setState({ key, rate }),
+        settle,
       );
     }, debounceMs);
     return () => {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [amount, refetchFrom, debounceMs, key, currency, operation, cryptoCurrency, paymentMethod]);
+  }, [amount, refetchFrom, debounceMs, settle, currency, operation, cryptoCurrency, paymentMethod]);
 
   return {
     rate: state.key === key ? state.rate : undefined,
-    setRate: (rate) => setState({ key, rate }),
+    unavailable,
+    setRate: (rate) => settle({ rate, unavailable: false }),
   };
 }

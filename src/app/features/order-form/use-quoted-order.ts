@@ -2,7 +2,7 @@
  * The quote-and-submit logic every order form shares (buy by P2P, bank or office, and sell): the
  * live rate of the form's pair (`useLiveRate`), and a submit that creates the order at that rate.
  * When the server answers RATE_CHANGED, its new rate is shown to the customer to confirm and the
- * order is sent again at it only if they agree (design.md: the rate is never changed silently);
+ * order is sent again at it only if they agree: the rate is never changed silently.
  * A customer at the active-order limit (TOO_MANY_ACTIVE_ORDERS) is shown which orders are open
  * (`openOrders`, each a tap away); any other failure goes to the form's own `onFailure`.
  */
@@ -25,6 +25,8 @@ export interface OrderAttempt {
 export interface QuotedOrder {
   /** The rate of the pair, undefined while it is being looked up or after a failed lookup. */
   readonly rate: number | undefined;
+  /** The server cannot quote the pair now: the form says the rate is being updated. */
+  readonly rateUnavailable: boolean;
   readonly submitting: boolean;
   /** Set once the server refused a new order at the active-order limit: the open ones. */
   readonly openOrders: readonly OrderSummary[] | undefined;
@@ -41,7 +43,7 @@ export function useQuotedOrder(
 ): QuotedOrder {
   const { LL } = useI18nContext();
   const { inTelegram } = useEnvironment();
-  const { rate, setRate } = useLiveRate(quote);
+  const { rate, unavailable, setRate } = useLiveRate(quote);
   const [submitting, setSubmitting] = useState(false);
   const [openOrders, setOpenOrders] = useState<readonly OrderSummary[]>();
 
@@ -92,5 +94,5 @@ export function useQuotedOrder(
     }
   };
 
-  return { rate, submitting, openOrders, submit };
+  return { rate, rateUnavailable: unavailable, submitting, openOrders, submit };
 }

@@ -21,7 +21,10 @@ import { useI18nContext, useLanguage } from '../../i18n/language';
 import { hapticError, showAlert } from '../../telegram/actions';
 import { useQuotedOrder, type OrderAttempt, type QuotedOrder } from './use-quoted-order';
 
-export interface SellOrder extends Pick<QuotedOrder, 'rate' | 'submitting' | 'openOrders'> {
+export interface SellOrder extends Pick<
+  QuotedOrder,
+  'rate' | 'rateUnavailable' | 'submitting' | 'openOrders'
+> {
   /** Checks the form, then creates the order (the form's submit and the main button). */
   readonly onSubmit: (event?: BaseSyntheticEvent) => Promise<void>;
 }
@@ -38,7 +41,7 @@ export function useSellOrder(
     control: form.control,
     name: ['fiatAmount', 'cryptoCurrency'],
   });
-  const { rate, submitting, openOrders, submit } = useQuotedOrder(
+  const { rate, rateUnavailable, submitting, openOrders, submit } = useQuotedOrder(
     {
       currency: 'RUB',
       operation: 'SELL',
@@ -84,7 +87,7 @@ export function useSellOrder(
     },
   );
 
-  return { rate, submitting, openOrders, onSubmit };
+  return { rate, rateUnavailable, submitting, openOrders, onSubmit };
 }
 
 /** The order a valid form asks for, and what is asked if the server's rate has moved. */

@@ -82,7 +82,12 @@ function SellForm() {
           data-testid="sell-form"
         >
           <List>
-            <CoinRateSection rate={order.rate} currency="RUB" computed="fiatAmount" />
+            <CoinRateSection
+              rate={order.rate}
+              unavailable={order.rateUnavailable}
+              currency="RUB"
+              computed="fiatAmount"
+            />
             <SellAmounts rate={order.rate} />
             <SellNetwork />
             <SellSavedCards />

@@ -5,6 +5,7 @@
  */
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { RATE_UNAVAILABLE_RETRY_MS } from '../../../../src/shared/limits';
 import {
   advance,
   deferred,
@@ -286,6 +287,38 @@ describe('Continue (spec section 5)', () => {
     expect(screen.getByTestId('rate').textContent).toBe('Loading rate...');
     expect(continueButton().disabled).toBe(true);
   });
+
+  it.each([
+    ['en', 'The rate is being updated…'],
+    ['ru', 'Курс обновляется…'],
+  ] as const)(
+    '%s: a pair the server cannot quote (RATE_UNAVAILABLE) says the rate is being updated, keeps what was typed, and asks again every RATE_UNAVAILABLE_RETRY_MS until it is back',
+    async (language, updating) => {
+      let unavailable = true;
+      const api = standardApi();
+      api.on('GET', '/api/rates/calculate', () =>
+        unavailable
+          ? { status: 503, json: { error: 'updating', code: 'RATE_UNAVAILABLE' } }
+          : { json: { rate: RATE } },
+      );
+      await open('/p2p/buy', { language });
+      await fillValid('/p2p/buy', '5000');
+      await advance(800);
+      expect(screen.getByTestId('rate').textContent).toBe(updating);
+      expect(continueButton().disabled).toBe(true);
+      const asked = api.callsTo('GET', '/api/rates/calculate').length;
+      await advance(RATE_UNAVAILABLE_RETRY_MS - 1_000);
+      expect(api.callsTo('GET', '/api/rates/calculate')).toHaveLength(asked);
+      unavailable = false;
+      await advance(1_000);
+      expect(api.callsTo('GET', '/api/rates/calculate')).toHaveLength(asked + 1);
+      expect(plain(screen.getByTestId('rate').textContent)).toMatch(/97[.,]13/);
+      expect(input('fiatAmount').value).toBe('5000');
+      expect(continueButton().disabled).toBe(false);
+      await advance(RATE_UNAVAILABLE_RETRY_MS);
+      expect(api.callsTo('GET', '/api/rates/calculate')).toHaveLength(asked + 1);
+    },
+  );
 
   it('is disabled while the order is being created', async () => {
     const api = standardApi();
