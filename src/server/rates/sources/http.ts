@@ -1,12 +1,10 @@
 /**
- * The one GET every rate source makes: plain `fetch` under a timeout, the answer's body read
- * whole (up to a cap), and every way it can fail turned into a SourceFault, so that a reader only
- * parses a 2xx body it was given.
+ * The one GET every rate source makes, every way it can fail turned into a SourceFault, so that a
+ * reader only parses a 2xx body.
  */
 import { parseRetryAfter } from '../../platform/http/retry-after';
 import { SourceFault } from './source';
 
-/** How long one read may take unless the source's configuration says otherwise. */
 export const DEFAULT_SOURCE_TIMEOUT_MS = 5_000;
 
 /** Some public APIs (cbr.ru's filter among them) refuse a request that names no client. */
@@ -16,17 +14,14 @@ const USER_AGENT = 'stablecoin-exchange-rates/1.0';
 const MAX_BODY_BYTES = 1_000_000;
 
 export interface GetOptions {
-  /** The caller's signal (the aggregator's round, the server stopping). */
   readonly signal: AbortSignal;
   readonly timeoutMs?: number | undefined;
   readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**
- * GETs `url` and answers its body's bytes. A timeout of ours or of the caller's is `timeout`;
- * any other abort of the caller's is rethrown as it is (the server stopping is not the source's
- * fault); a connection that fails is `unreachable`; 429 and 503 are `rate_limited` with the
- * Retry-After they carry; any other status outside 2xx is `http_status`.
+ * The body of a GET. A timeout, ours or the caller's, is `timeout`; another abort of the caller's
+ * (the server stopping: not the source's fault) is rethrown as it is.
  */
 export async function getBytes(url: string, options: GetOptions): Promise<Uint8Array> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_SOURCE_TIMEOUT_MS;
@@ -50,7 +45,7 @@ export async function getBytes(url: string, options: GetOptions): Promise<Uint8A
   }
 }
 
-/** GETs `url` and parses its body as JSON (UTF-8); a body that is not JSON is `malformed`. */
+/** The body of a GET parsed as UTF-8 JSON; anything else is `malformed`. */
 export async function getJson(url: string, options: GetOptions): Promise<unknown> {
   const bytes = await getBytes(url, {
     ...options,

@@ -37,16 +37,14 @@ export const SANE_BANDS: Readonly<Partial<Record<PairKey, Band>>> = {
 export interface ReadPrice {
   readonly base: PriceBase;
   readonly quote: ListedCurrency;
-  /** The price as the source gave it: a JSON number or a decimal string. */
   readonly value: number | string;
   readonly at: number;
   readonly detail?: string | undefined;
 }
 
 /**
- * The SourcePrice of a number a source gave, or a SourceFault: `malformed` for a pair with no
- * band (not one the server quotes) or a string that is no number at all; `absurd` for zero, a
- * negative, NaN, an infinity or a price outside its pair's band.
+ * `malformed` for a pair with no band or a string that is no number; `absurd` for zero, a
+ * negative, NaN, an infinity or a price outside its band.
  */
 export function sanePrice(read: ReadPrice): SourcePrice {
   const pair: PairKey = `${read.base}/${read.quote}`;
@@ -64,7 +62,9 @@ export function sanePrice(read: ReadPrice): SourcePrice {
 }
 
 /** As {@link sanePrice}, for a reader that computed the millionths itself (a per-100 rate). */
-export function saneUnits(read: Omit<ReadPrice, 'value'> & { readonly units: number }): SourcePrice {
+export function saneUnits(
+  read: Omit<ReadPrice, 'value'> & { readonly units: number },
+): SourcePrice {
   const pair: PairKey = `${read.base}/${read.quote}`;
   const band = SANE_BANDS[pair];
   if (band === undefined) throw new SourceFault('malformed', `${pair} is not a pair quoted here`);
