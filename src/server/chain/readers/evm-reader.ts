@@ -6,11 +6,11 @@
  */
 import type { Hash, PublicClient } from 'viem';
 import { remember } from '../../platform/bounded-map';
+import { parseRetryAfter } from '../../platform/http/retry-after';
 import {
   ChainUnavailable,
   DEFAULT_CALL_TIMEOUT_MS,
   NO_OBSERVER,
-  parseRetryAfter,
   startCall,
   type ChainCallObserver,
   type ChainFault,

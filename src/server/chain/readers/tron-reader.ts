@@ -12,11 +12,11 @@
  * TRON_API_KEY goes in the TRON-PRO-API-KEY header. Every fault is a ChainUnavailable.
  */
 import * as v from 'valibot';
+import { parseRetryAfter } from '../../platform/http/retry-after';
 import {
   ChainUnavailable,
   DEFAULT_CALL_TIMEOUT_MS,
   NO_OBSERVER,
-  parseRetryAfter,
   startCall,
   type ChainCallObserver,
   type ChainFault,
