@@ -49,9 +49,9 @@ export function coinGeckoSource(options: CoinGeckoOptions): RateSource {
   return {
     name: 'coingecko',
     cadence: 'market',
-    async read(signal) {
+    async read(signal, now) {
       const json = await getJson(url, { signal, timeoutMs: options.timeoutMs, headers });
-      return pricesOf(json, Date.now());
+      return pricesOf(json, now);
     },
   };
 }

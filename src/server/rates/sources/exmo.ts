@@ -47,9 +47,9 @@ export function exmoSource(options: ExmoOptions): RateSource {
   return {
     name: 'exmo',
     cadence: 'market',
-    async read(signal) {
+    async read(signal, now) {
       const json = await getJson(url, { signal, timeoutMs: options.timeoutMs });
-      return [midOf(json, Date.now())];
+      return [midOf(json, now)];
     },
   };
 }

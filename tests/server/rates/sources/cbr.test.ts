@@ -27,7 +27,7 @@ beforeEach(() => {
 });
 
 function read(timeoutMs = 2_000) {
-  return cbrSource({ url: fakes.url, timeoutMs }).read(AbortSignal.timeout(10_000));
+  return cbrSource({ url: fakes.url, timeoutMs }).read(AbortSignal.timeout(10_000), Date.now());
 }
 
 /** 00:00 of 2 December 2026 in Moscow is 21:00 UTC the day before. */
@@ -76,7 +76,7 @@ describe('cbr: a normal answer', () => {
     const source = cbrSource({ url: fakes.url });
     expect(source.name).toBe('cbr');
     expect(source.cadence).toBe('daily');
-    await source.read(AbortSignal.timeout(10_000));
+    await source.read(AbortSignal.timeout(10_000), Date.now());
     expect(fakes.calls(CBR_PATH)).toBe(1);
     expect(fakes.requests(CBR_PATH)[0]?.headers['user-agent']).toBeTruthy();
   });

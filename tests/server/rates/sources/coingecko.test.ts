@@ -29,6 +29,7 @@ beforeEach(() => {
 function read(options: Partial<CoinGeckoOptions> = {}) {
   return coinGeckoSource({ url: fakes.url, timeoutMs: 2_000, ...options }).read(
     AbortSignal.timeout(10_000),
+    Date.now(),
   );
 }
 

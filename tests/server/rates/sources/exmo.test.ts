@@ -26,6 +26,7 @@ beforeEach(() => {
 function read(options: Partial<ExmoOptions> = {}) {
   return exmoSource({ url: fakes.url, timeoutMs: 2_000, ...options }).read(
     AbortSignal.timeout(10_000),
+    Date.now(),
   );
 }
 
