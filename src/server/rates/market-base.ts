@@ -5,8 +5,8 @@
  * - a market source's own price of the pair; or, when it has none and the currency is not the
  *   rouble, its rouble price crossed with the bank's rate of the currency (USDT/RUB ÷ EUR/RUB);
  * - a bank's cross: the market's price of the coin in dollars (the median of the market
- *   sources' own) × the bank's USD/RUB ÷ its rate of the currency, for every currency but the
- *   dollar itself.
+ *   sources' own) × the bank's USD/RUB ÷ its rate of the currency; for the dollar itself, the
+ *   market's rouble price ÷ the bank's USD/RUB.
  * A candidate further than the outlier band from the others (the other one of two, the median
  * of three or more) is left out.
  */
@@ -135,25 +135,26 @@ function rawCandidates(
       fresh: fresh(inRoubles) && fresh(fiatRate),
     });
   }
-  if (pair.fiat === 'USD') return raw;
-  const inDollars = markets.flatMap((source) => {
-    const own = price(source, pair.crypto, 'USD');
+  // The bank's cross starts from the market's price of the coin in dollars, or, for the dollar
+  // itself, in roubles; the bank's rates carry it to the pair's currency.
+  const from: ListedCurrency = pair.fiat === 'USD' ? 'RUB' : 'USD';
+  const marketPrices = markets.flatMap((source) => {
+    const own = price(source, pair.crypto, from);
     return own !== undefined && fresh(own) ? [own] : [];
   });
-  const coinInDollars = median(inDollars.map((p) => p.units));
+  const coinPrice = median(marketPrices.map((p) => p.units));
   for (const bank of banks) {
-    const dollar = price(bank, 'USD', 'RUB');
-    const fiatRate = pair.fiat === 'RUB' ? undefined : price(bank, pair.fiat, 'RUB');
-    if (coinInDollars === undefined || dollar === undefined) continue;
-    if (pair.fiat !== 'RUB' && fiatRate === undefined) continue;
-    const inRoubles = (coinInDollars * dollar.units) / MILLION;
-    const parts = [dollar, ...(fiatRate === undefined ? [] : [fiatRate])];
+    // Each currency's rate in roubles; the rouble's own is 1.
+    const inRoubles = (fiat: ListedCurrency) =>
+      fiat === 'RUB' ? { units: MILLION, at: now, readAt: now } : price(bank, fiat, 'RUB');
+    const fromRate = inRoubles(from);
+    const toRate = inRoubles(pair.fiat);
+    if (coinPrice === undefined || fromRate === undefined || toRate === undefined) continue;
+    const parts = [fromRate, toRate].filter((part): part is StoredPrice => 'source' in part);
     raw.push({
       source: bank,
-      units: Math.round(
-        fiatRate === undefined ? inRoubles : (inRoubles * MILLION) / fiatRate.units,
-      ),
-      at: Math.min(...parts.map((p) => p.at), ...inDollars.map((p) => p.at)),
+      units: Math.round((coinPrice * fromRate.units) / toRate.units),
+      at: Math.min(...parts.map((p) => p.at), ...marketPrices.map((p) => p.at)),
       crossed: true,
       fresh: parts.every(fresh),
     });

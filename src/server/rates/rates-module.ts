@@ -7,6 +7,7 @@ import fp from 'fastify-plugin';
 import { compressedRoutes } from '../platform/http/compression';
 import { runWhileUp, type ModuleOptions } from '../platform/jobs/run-jobs';
 import { marketFor } from './configured-market';
+import { marketGauges } from './market-gauges';
 import { marketReaderJob } from './market-reader';
 import { rateRoutes } from './rates-routes';
 
@@ -16,9 +17,10 @@ export const ratesModule = fp<ModuleOptions>(
     const market = marketFor(app.config);
     if (market === undefined) {
       app.log.info('rates: no market source configured (RATE_SOURCES): operators set the rates');
-    } else if (options.jobs) {
+    } else {
+      app.metrics.gauges(marketGauges(market));
       const job = { now: app.now, log: app.log, monitor: app.metrics.jobs };
-      runWhileUp(app, [marketReaderJob(app.db, market.sources, job)]);
+      if (options.jobs) runWhileUp(app, [marketReaderJob(app.db, market.sources, job)]);
     }
     done();
   },

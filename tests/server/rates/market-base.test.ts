@@ -186,10 +186,11 @@ describe("an office's currencies through the bank's rates", () => {
     expect(base.units).toBeUndefined();
   });
 
-  it("the dollar itself has no bank cross: the bank's candidate is the market's own price", () => {
+  it("the dollar's bank cross is the market's rouble price ÷ the bank's USD/RUB", () => {
     const base = marketBase(
       [
         price('coingecko', 'USDC', 'USD', 0.9998),
+        price('coingecko', 'USDC', 'RUB', 81.0),
         price('exmo', 'USDT', 'RUB', 81.0),
         ...bank(81.0),
       ],
@@ -198,6 +199,10 @@ describe("an office's currencies through the bank's rates", () => {
       NOW,
       RULES,
     );
-    expect(base.candidates.map((c) => c.source)).toEqual(['coingecko']);
+    expect(base.candidates.map((c) => [c.source, c.units])).toEqual([
+      ['coingecko', 999_800],
+      ['cbr', 1_000_000],
+    ]);
+    expect(base.units).toBe(999_900);
   });
 });

@@ -206,6 +206,29 @@ describe('never a stale price', () => {
   });
 });
 
+describe('the metrics', () => {
+  it("give each source's age and fault, and each pair's base and whether it quotes", async () => {
+    fakes.fail(CBR_PATH, { kind: 'status', status: 500 });
+    await read();
+    t.clock.advance(10_000);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: API_PATHS.metrics,
+      remoteAddress: '127.0.0.1',
+    });
+    const value = (line: string) =>
+      Number(new RegExp(`^${line.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(res.body)?.[1]);
+    expect(value('exchange_rate_source_age_seconds{source="exmo"}')).toBe(10);
+    expect(value('exchange_rate_source_failing{source="exmo"}')).toBe(0);
+    expect(value('exchange_rate_source_failing{source="cbr"}')).toBe(1);
+    expect(value('exchange_rate_quoting{crypto="USDT",fiat="RUB"}')).toBe(1);
+    expect(value('exchange_rate_base{crypto="USDT",fiat="RUB"}')).toBe(81.2);
+    // USDC in dollars: CoinGecko's own price and the bank's cross (CoinGecko's rouble price ÷
+    // the bank's dollar, 81.15 / 78.1234) are over 150 bp apart: no two agree.
+    expect(value('exchange_rate_quoting{crypto="USDC",fiat="USD"}')).toBe(0);
+  });
+});
+
 describe('without sources', () => {
   it('the server quotes the rates operators set, as before', async () => {
     const plain = await createTestApp();

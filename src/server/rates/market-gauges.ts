@@ -1,0 +1,74 @@
+/**
+ * The market's figures for the metrics, read at each scrape from what the reader stored: each
+ * source's age and whether its last read failed, and each pair's base and whether it quotes.
+ */
+import { CRYPTO_CURRENCIES } from '../../shared/networks';
+import { LISTED_CURRENCIES } from '../../shared/currencies';
+import type { DatabaseGauge, Reading } from '../platform/metrics/metrics';
+import { storedPrices, type Market } from './market';
+import { marketBase } from './market-base';
+
+/** Every pair the app offers, coin by currency. */
+const PAIRS = CRYPTO_CURRENCIES.flatMap((crypto) =>
+  LISTED_CURRENCIES.map((fiat) => ({ crypto, fiat })),
+);
+
+export function marketGauges(market: Market): readonly DatabaseGauge[] {
+  const names = [...market.cadences.keys()];
+  const sourceRows = (db: Parameters<DatabaseGauge['read']>[0]) =>
+    db
+      .selectFrom('rate_sources')
+      .select(['name', 'read_at', 'failed_at'])
+      .where('name', 'in', names)
+      .execute();
+  const bases = async (db: Parameters<DatabaseGauge['read']>[0], now: number) => {
+    const prices = await storedPrices(db, market);
+    return PAIRS.map((pair) => marketBase(prices, market.cadences, pair, now, market.rules));
+  };
+  const pairLabels = (base: { crypto: string; fiat: string }) => ({
+    crypto: base.crypto,
+    fiat: base.fiat,
+  });
+  return [
+    {
+      name: 'exchange_rate_source_age_seconds',
+      help: "Seconds since each market source's last successful read (none yet: not listed)",
+      labelNames: ['source'],
+      read: async (db, now): Promise<Reading[]> =>
+        (await sourceRows(db)).flatMap((row) =>
+          row.read_at === null
+            ? []
+            : [{ labels: { source: row.name }, value: (now - row.read_at) / 1000 }],
+        ),
+    },
+    {
+      name: 'exchange_rate_source_failing',
+      help: 'Whether the last read of each market source failed (1) or answered prices (0)',
+      labelNames: ['source'],
+      read: async (db): Promise<Reading[]> =>
+        (await sourceRows(db)).map((row) => ({
+          labels: { source: row.name },
+          value: row.failed_at === null ? 0 : 1,
+        })),
+    },
+    {
+      name: 'exchange_rate_quoting',
+      help: 'Whether each pair is quoted (1) or answers RATE_UNAVAILABLE (0), by coin and currency',
+      labelNames: ['crypto', 'fiat'],
+      read: async (db, now): Promise<Reading[]> =>
+        (await bases(db, now)).map((base) => ({
+          labels: pairLabels(base),
+          value: base.units === undefined ? 0 : 1,
+        })),
+    },
+    {
+      name: 'exchange_rate_base',
+      help: 'The base rate the market gives each pair now, in the currency per coin (unquoted pairs not listed)',
+      labelNames: ['crypto', 'fiat'],
+      read: async (db, now): Promise<Reading[]> =>
+        (await bases(db, now)).flatMap((base) =>
+          base.units === undefined ? [] : [{ labels: pairLabels(base), value: base.units / 1e6 }],
+        ),
+    },
+  ];
+}
