@@ -2303,6 +2303,21 @@ export type NamespaceBotTranslation = {
 		 */
 		unmatchedDeposit: RequiredParams<'amount' | 'hash' | 'network' | 'sender'>
 		/**
+		 * ⏸​ ​{​p​a​i​r​}​ ​н​е​ ​к​о​т​и​р​у​е​т​с​я​:​ ​с​л​и​ш​к​о​м​ ​м​а​л​о​ ​с​в​е​ж​и​х​ ​и​с​т​о​ч​н​и​к​о​в​ ​с​о​г​л​а​с​н​ы​,​ ​к​л​и​е​н​т​ы​ ​н​е​ ​м​о​г​у​т​ ​с​о​з​д​а​т​ь​ ​з​а​к​а​з​.​
+	​{​s​o​u​r​c​e​s​}
+		 * @param {string} pair
+		 * @param {string} sources
+		 */
+		rateUnavailable: RequiredParams<'pair' | 'sources'>
+		/**
+		 * ▶​️​ ​{​p​a​i​r​}​ ​с​н​о​в​а​ ​к​о​т​и​р​у​е​т​с​я​ ​п​о​ ​{​b​a​s​e​}​.​
+	​{​s​o​u​r​c​e​s​}
+		 * @param {string} base
+		 * @param {string} pair
+		 * @param {string} sources
+		 */
+		rateBack: RequiredParams<'base' | 'pair' | 'sources'>
+		/**
 		 * �​�​ ​С​к​а​н​и​р​о​в​а​н​и​е​ ​а​д​р​е​с​а​ ​д​е​п​о​з​и​т​а​ ​в​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​ ​о​т​с​т​а​ё​т​ ​н​а​ ​<​b​>​{​b​l​o​c​k​s​}​<​/​b​>​ ​ф​и​н​а​л​ь​н​ы​х​ ​б​л​о​к​о​в​:​ ​д​е​п​о​з​и​т​ы​ ​б​е​з​ ​х​е​ш​а​ ​в​и​д​н​ы​ ​с​ ​о​п​о​з​д​а​н​и​е​м​.​ ​П​р​о​в​е​р​ь​т​е​ ​у​з​е​л​ ​(​C​H​A​I​N​_​R​P​C​_​{​n​e​t​w​o​r​k​}​)​.
 		 * @param {string} blocks
 		 * @param {string} network
@@ -2534,6 +2549,16 @@ export type NamespaceBotTranslation = {
 		 * @param {string} shown
 		 */
 		scan_behind: RequiredParams<'shown'>
+		/**
+		 * ⏸​ ​Н​е​ ​к​о​т​и​р​у​ю​т​с​я​ ​{​s​h​o​w​n​}​ ​{​{​п​а​р​|​п​а​р​а​|​п​а​р​ы​|​п​а​р​ы​|​п​а​р​|​п​а​р​ы​}​}​:​ ​с​л​и​ш​к​о​м​ ​м​а​л​о​ ​с​в​е​ж​и​х​ ​и​с​т​о​ч​н​и​к​о​в​ ​с​о​г​л​а​с​н​ы​.
+		 * @param {string} shown
+		 */
+		rate_unavailable: RequiredParams<'shown'>
+		/**
+		 * ▶​️​ ​С​н​о​в​а​ ​к​о​т​и​р​у​ю​т​с​я​ ​{​s​h​o​w​n​}​ ​{​{​п​а​р​|​п​а​р​а​|​п​а​р​ы​|​п​а​р​ы​|​п​а​р​|​п​а​р​ы​}​}​.
+		 * @param {string} shown
+		 */
+		rate_back: RequiredParams<'shown'>
 	}
 }
 
@@ -5278,6 +5303,16 @@ export type TranslationFunctions = {
 			 */
 			unmatchedDeposit: (arg: { amount: string, hash: string, network: string, sender: string }) => LocalizedString
 			/**
+			 * ⏸ {pair} не котируется: слишком мало свежих источников согласны, клиенты не могут создать заказ.
+		{sources}
+			 */
+			rateUnavailable: (arg: { pair: string, sources: string }) => LocalizedString
+			/**
+			 * ▶️ {pair} снова котируется по {base}.
+		{sources}
+			 */
+			rateBack: (arg: { base: string, pair: string, sources: string }) => LocalizedString
+			/**
 			 * 🐢 Сканирование адреса депозита в сети {network} отстаёт на <b>{blocks}</b> финальных блоков: депозиты без хеша видны с опозданием. Проверьте узел (CHAIN_RPC_{network}).
 			 */
 			scanBehind: (arg: { blocks: string, network: string }) => LocalizedString
@@ -5474,6 +5509,14 @@ export type TranslationFunctions = {
 			 * 🐢 Сканирование адреса депозита отстаёт в {shown} {{сетях|сети|сетях|сетях|сетях|сетях}}. Проверьте узлы.
 			 */
 			scan_behind: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
+			/**
+			 * ⏸ Не котируются {shown} {{пар|пара|пары|пары|пар|пары}}: слишком мало свежих источников согласны.
+			 */
+			rate_unavailable: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
+			/**
+			 * ▶️ Снова котируются {shown} {{пар|пара|пары|пары|пар|пары}}.
+			 */
+			rate_back: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
 		}
 	}
 	console: {

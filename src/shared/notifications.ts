@@ -37,6 +37,18 @@ export function isAddressAlert(kind: NotificationKind): kind is AddressAlert {
   return (ADDRESS_ALERTS as readonly string[]).includes(kind);
 }
 
+/**
+ * What the operators' chat is alerted to about the market rates: a pair that stopped being quoted
+ * (too few fresh sources agree) and the same pair quoted again.
+ */
+export const RATE_ALERTS = ['rate_unavailable', 'rate_back'] as const;
+export type RateAlert = (typeof RATE_ALERTS)[number];
+
+/** Whether an alert is about a pair's rate (its facts are not an order's). */
+export function isRateAlert(kind: NotificationKind): kind is RateAlert {
+  return (RATE_ALERTS as readonly string[]).includes(kind);
+}
+
 /** What the operators' chat (`OPERATOR_CHAT_ID`) is alerted to. */
 export const OPERATOR_ALERTS = [
   'new_order',
@@ -51,10 +63,11 @@ export const OPERATOR_ALERTS = [
   // The customer opened an appeal: its reason and text, for a senior operator to decide.
   'appeal_opened',
   ...ADDRESS_ALERTS,
+  ...RATE_ALERTS,
 ] as const;
 export type OperatorAlert = (typeof OPERATOR_ALERTS)[number];
 /** An alert about one order. */
-export type OrderAlert = Exclude<OperatorAlert, AddressAlert>;
+export type OrderAlert = Exclude<OperatorAlert, AddressAlert | RateAlert>;
 
 /**
  * What the chain checker flags a seller's deposit for: a transaction found after the

@@ -64,6 +64,9 @@ const en_bot: NamespaceBotTranslation = {
       '💬 Order #{number}: the customer writes in the order’s chat.\n\n{message}\n\nCustomer: {customer}',
     unmatchedDeposit:
       '💰 A transfer to our deposit address on {network} that no order could take: <b>{amount}</b>\nFrom (whole, check every character): <code>{sender}</code>\nHash: <code>{hash}</code>\nAttach it to its order in the console, or settle it with the sender.',
+    rateUnavailable:
+      '⏸ {pair} is not quoted: too few fresh sources agree, so customers cannot order it.\n{sources}',
+    rateBack: '▶️ {pair} is quoted again at {base}.\n{sources}',
     scanBehind:
       '🐢 The deposit address scan on {network} is <b>{blocks}</b> final blocks behind: deposits without a hash are seen late. Check the node (CHAIN_RPC_{network}).',
     flagChainDeposit:
@@ -149,6 +152,8 @@ const en_bot: NamespaceBotTranslation = {
       '💰 {shown} {{count:transfer|transfers}} to a deposit address that no order could take. All of them are in the console’s queue.',
     scan_behind:
       '🐢 The deposit address scan is behind on {shown} {{count:network|networks}}. Check the nodes.',
+    rate_unavailable: '⏸ {shown} {{count:pair is|pairs are}} not quoted: too few fresh sources agree.',
+    rate_back: '▶️ {shown} {{count:pair is|pairs are}} quoted again.',
   },
 };
 

@@ -71,6 +71,9 @@ const ru_bot: BaseTranslation = {
       '💬 Заказ №{number:string}: клиент пишет в чате заказа.\n\n{message:string}\n\nКлиент: {customer:string}',
     unmatchedDeposit:
       '💰 Перевод на наш адрес депозита в сети {network:string}, который не подошёл ни к одному заказу: <b>{amount:string}</b>\nОтправитель (целиком, сверьте каждый символ): <code>{sender:string}</code>\nХеш: <code>{hash:string}</code>\nПривяжите его к заказу в консоли или урегулируйте с отправителем.',
+    rateUnavailable:
+      '⏸ {pair:string} не котируется: слишком мало свежих источников согласны, клиенты не могут создать заказ.\n{sources:string}',
+    rateBack: '▶️ {pair:string} снова котируется по {base:string}.\n{sources:string}',
     scanBehind:
       '🐢 Сканирование адреса депозита в сети {network:string} отстаёт на <b>{blocks:string}</b> финальных блоков: депозиты без хеша видны с опозданием. Проверьте узел (CHAIN_RPC_{network:string}).',
     flagChainDeposit:
@@ -167,6 +170,9 @@ const ru_bot: BaseTranslation = {
       '💰 {shown:string} {{count:переводов|перевод|перевода|перевода|переводов|перевода}} на адрес депозита, {{count:которые|который|которые|которые|которые|которые}} не подошли ни к одному заказу. Все они в очереди консоли.',
     scan_behind:
       '🐢 Сканирование адреса депозита отстаёт в {shown:string} {{count:сетях|сети|сетях|сетях|сетях|сетях}}. Проверьте узлы.',
+    rate_unavailable:
+      '⏸ Не котируются {shown:string} {{count:пар|пара|пары|пары|пар|пары}}: слишком мало свежих источников согласны.',
+    rate_back: '▶️ Снова котируются {shown:string} {{count:пар|пара|пары|пары|пар|пары}}.',
   },
 };
 

@@ -37,7 +37,7 @@ import type { ServerContext } from '../platform/context';
 import { addressKey } from './deposit-rules';
 import { ORDER_COLUMNS, type ChainIncomingTable, type Database } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
-import { alertOperatorsOfAddress } from '../platform/outbox';
+import { alertOperatorsOf } from '../platform/outbox';
 import { flagForOperators } from '../orders';
 import { holderOf, type AmountHolder } from './amount-holders';
 import { depositAddressFor } from '../orders';
@@ -141,7 +141,7 @@ async function tellScanBehind(
   await ctx.db
     .transaction()
     .execute((trx) =>
-      alertOperatorsOfAddress(
+      alertOperatorsOf(
         trx,
         'scan_behind',
         { network, lagBlocks },
@@ -330,7 +330,7 @@ async function keepUnmatched(
       txHash: incoming.tx_hash,
     };
     const event = `incoming:${incoming.network}:${incoming.tx_hash}:${incoming.amount}`;
-    await alertOperatorsOfAddress(trx, 'unmatched_deposit', facts, event, now);
+    await alertOperatorsOf(trx, 'unmatched_deposit', facts, event, now);
   });
 }
 

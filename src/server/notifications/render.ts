@@ -17,6 +17,7 @@ import {
   formatCryptoExact,
   formatFiat,
   formatNumber,
+  formatRate,
   formatTime,
 } from '../../shared/format';
 import { fromMinor, fromUnits } from '../../shared/money';
@@ -24,7 +25,9 @@ import { explorerTxUrl, NETWORKS } from '../../shared/networks';
 import {
   isAddressAlert,
   isCustomerNotice,
+  isRateAlert,
   type AddressAlert,
+  type RateAlert,
   type NotificationKind,
   type OperatorAlert,
 } from '../../shared/notifications';
@@ -32,7 +35,7 @@ import type { NotificationRow } from '../platform/db/schema';
 import { endedHeadline, moneyNote } from '../../shared/order-ended';
 import { orderNumber, orderSupportLink } from '../../shared/support-link';
 import { translator } from '../platform/i18n';
-import type { AddressFacts } from '../platform/outbox';
+import type { AddressFacts, RateFacts } from '../platform/outbox';
 import type { NotificationFacts } from '../orders';
 
 /** Deadlines are written in the service's time, said as "Moscow time" in the texts. */
@@ -99,6 +102,9 @@ export function renderStored(
   if (isAddressAlert(row.kind)) {
     return renderAddressAlert(row.kind, JSON.parse(row.payload) as AddressFacts, language, options);
   }
+  if (isRateAlert(row.kind)) {
+    return renderRateAlert(row.kind, JSON.parse(row.payload) as RateFacts, language, options);
+  }
   return renderNotification(row.kind, facts, language, options);
 }
 
@@ -127,6 +133,31 @@ export function renderAddressAlert(
   return { text, buttons: queueButtons(LL, options) };
 }
 
+/** An alert about a pair's rate: the pair, how each source stood, the base when it is back. */
+export function renderRateAlert(
+  kind: RateAlert,
+  facts: RateFacts,
+  language: Language,
+  options: RenderOptions,
+): RenderedMessage {
+  const LL = translator(language);
+  const pair = `${facts.crypto}/${facts.fiat}`;
+  const sources = escapeHtml(
+    facts.sources
+      .map((s) => `${s.source}: ${formatNumber(s.price, language, 4)} (${s.state})`)
+      .join('\n'),
+  );
+  const text =
+    kind === 'rate_unavailable'
+      ? LL.bot.operators.rateUnavailable({ pair, sources })
+      : LL.bot.operators.rateBack({
+          pair,
+          sources,
+          base: escapeHtml(formatRate(facts.base ?? 0, facts.fiat, language)),
+        });
+  return { text, buttons: queueButtons(LL, options) };
+}
+
 /** The button that opens the console's queue, where every alert of the operators' chat leads. */
 function queueButtons(LL: TranslationFunctions, options: RenderOptions): MessageButton[] {
   const bot = options.botUsername;
@@ -147,8 +178,8 @@ export function renderSummary(
   return { text, buttons: queueButtons(LL, options) };
 }
 
-/** The kinds of message about one order (the address alerts have their own renderer). */
-type OrderMessageKind = Exclude<NotificationKind, AddressAlert>;
+/** The kinds of message about one order (the address and rate alerts have their own renderer). */
+type OrderMessageKind = Exclude<NotificationKind, AddressAlert | RateAlert>;
 
 /** What a message's text is made from. */
 interface MessageContext {

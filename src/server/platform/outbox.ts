@@ -7,7 +7,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Language } from '../../shared/api';
-import type { AddressAlert, NotificationKind } from '../../shared/notifications';
+import type { AddressAlert, NotificationKind, RateAlert } from '../../shared/notifications';
 import type { CryptoCurrency, NetworkId } from '../../shared/networks';
 import type { Database } from './db/schema';
 
@@ -87,14 +87,34 @@ export interface AddressFacts {
   readonly summaryCount?: number;
 }
 
+/** What an alert about a pair's rate states (RATE_ALERTS): the pair and how each source stood. */
+export interface RateFacts {
+  readonly crypto: CryptoCurrency;
+  readonly fiat: string;
+  /** rate_back: the base in force again, in the currency per coin. */
+  readonly base?: number;
+  readonly sources: readonly {
+    readonly source: string;
+    readonly price: number;
+    readonly state: string;
+  }[];
+  /** As on an order's alert: set on a flood's summary. */
+  readonly summaryCount?: number;
+}
+
+/** What an alert about no order states: a deposit address's facts, or a pair's. */
+type FactsOf<K extends AddressAlert | RateAlert> = K extends AddressAlert
+  ? AddressFacts
+  : RateFacts;
+
 /**
- * Alerts the operators' chat about a deposit address (no order: an unmatched transfer, a scan
- * fallen behind), once per `event`, in the caller's transaction.
+ * Alerts the operators' chat about something that is no order (an unmatched transfer, a scan
+ * fallen behind, a pair's rate), once per `event`, in the caller's transaction.
  */
-export async function alertOperatorsOfAddress(
+export async function alertOperatorsOf<K extends AddressAlert | RateAlert>(
   trx: Transaction<Database>,
-  kind: AddressAlert,
-  facts: AddressFacts,
+  kind: K,
+  facts: FactsOf<K>,
   event: string,
   now: number,
 ): Promise<void> {

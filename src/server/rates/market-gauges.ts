@@ -2,16 +2,9 @@
  * The market's figures for the metrics, read at each scrape from what the reader stored: each
  * source's age and whether its last read failed, and each pair's base and whether it quotes.
  */
-import { CRYPTO_CURRENCIES } from '../../shared/networks';
-import { LISTED_CURRENCIES } from '../../shared/currencies';
 import type { DatabaseGauge, Reading } from '../platform/metrics/metrics';
-import { storedPrices, type Market } from './market';
+import { MARKET_PAIRS, storedPrices, type Market } from './market';
 import { marketBase } from './market-base';
-
-/** Every pair the app offers, coin by currency. */
-const PAIRS = CRYPTO_CURRENCIES.flatMap((crypto) =>
-  LISTED_CURRENCIES.map((fiat) => ({ crypto, fiat })),
-);
 
 export function marketGauges(market: Market): readonly DatabaseGauge[] {
   const names = [...market.cadences.keys()];
@@ -23,7 +16,7 @@ export function marketGauges(market: Market): readonly DatabaseGauge[] {
       .execute();
   const bases = async (db: Parameters<DatabaseGauge['read']>[0], now: number) => {
     const prices = await storedPrices(db, market);
-    return PAIRS.map((pair) => marketBase(prices, market.cadences, pair, now, market.rules));
+    return MARKET_PAIRS.map((pair) => marketBase(prices, market.cadences, pair, now, market.rules));
   };
   const pairLabels = (base: { crypto: string; fiat: string }) => ({
     crypto: base.crypto,

@@ -9,6 +9,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../platform/db/schema';
 import { periodicJob, type JobOptions, type PeriodicJob } from '../platform/jobs/periodic';
+import type { Market } from './market';
+import { watchPairs } from './market-watch';
 import { SourceFault, type RateSource, type SourcePrice } from './sources/source';
 
 /** A source as the job reads it: the reader and how often. */
@@ -151,10 +153,13 @@ export async function readDueSources(
   return outcomes.filter((outcome) => outcome !== undefined);
 }
 
-/** The job reading the configured sources; faults are logged, once per read that failed. */
+/**
+ * The job reading the configured sources, then telling the operators of each pair that stopped
+ * or started being quoted (market-watch.ts); a failed read is logged once.
+ */
 export function marketReaderJob(
   db: Kysely<Database>,
-  sources: readonly ScheduledSource[],
+  market: Market,
   options: JobOptions,
 ): PeriodicJob {
   return periodicJob({
@@ -163,11 +168,15 @@ export function marketReaderJob(
     log: options.log,
     monitor: options.monitor,
     run: async ({ signal, log }) => {
-      for (const outcome of await readDueSources(db, sources, options.now(), signal)) {
+      const now = options.now();
+      for (const outcome of await readDueSources(db, market.sources, now, signal)) {
         if ('fault' in outcome) {
           const { kind, message } = outcome.fault;
           log.warn({ source: outcome.source, kind, reason: message }, 'rate source failed');
         }
+      }
+      for (const change of await watchPairs(db, market, now)) {
+        log.warn(change, change.quoting ? 'pair quoted again' : 'pair not quoted');
       }
     },
   });

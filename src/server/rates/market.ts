@@ -4,12 +4,17 @@
  * the base rates are the ones operators type.
  */
 import type { Kysely } from 'kysely';
-import type { CryptoCurrency } from '../../shared/networks';
-import type { ListedCurrency } from '../../shared/currencies';
+import { CRYPTO_CURRENCIES, type CryptoCurrency } from '../../shared/networks';
+import { LISTED_CURRENCIES, type ListedCurrency } from '../../shared/currencies';
 import type { AppConfig } from '../platform/config/config';
 import type { Database } from '../platform/db/schema';
 import { marketBase, type Cadence, type PairBase, type StoredPrice } from './market-base';
 import type { ScheduledSource } from './market-reader';
+
+/** Every pair the app offers: each coin in each listed currency. */
+export const MARKET_PAIRS = CRYPTO_CURRENCIES.flatMap((crypto) =>
+  LISTED_CURRENCIES.map((fiat) => ({ crypto, fiat })),
+);
 
 export interface Market {
   readonly sources: readonly ScheduledSource[];

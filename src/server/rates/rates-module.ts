@@ -20,7 +20,7 @@ export const ratesModule = fp<ModuleOptions>(
     } else {
       app.metrics.gauges(marketGauges(market));
       const job = { now: app.now, log: app.log, monitor: app.metrics.jobs };
-      if (options.jobs) runWhileUp(app, [marketReaderJob(app.db, market.sources, job)]);
+      if (options.jobs) runWhileUp(app, [marketReaderJob(app.db, market, job)]);
     }
     done();
   },

@@ -8,6 +8,7 @@ import type { NotificationFacts } from '../../../src/server/orders/order-facts';
 import {
   renderAddressAlert,
   renderNotification,
+  renderRateAlert,
   renderStored,
 } from '../../../src/server/notifications/render';
 import { LANGUAGES } from '../../../src/shared/api';
@@ -16,8 +17,10 @@ import {
   OPERATOR_ALERTS,
   isAddressAlert,
   isCustomerNotice,
+  isRateAlert,
   type AddressAlert,
   type NotificationKind,
+  type RateAlert,
 } from '../../../src/shared/notifications';
 
 const ORDER_ID = '3f9c2a7b-61d4-4e0a-9b7c-2d5e8f1a0c34';
@@ -64,7 +67,8 @@ const MUST_SAY: Partial<Record<NotificationKind, readonly string[]>> = {
 };
 
 const KINDS = [...CUSTOMER_NOTICES, ...OPERATOR_ALERTS].filter(
-  (kind): kind is Exclude<NotificationKind, AddressAlert> => !isAddressAlert(kind),
+  (kind): kind is Exclude<NotificationKind, AddressAlert | RateAlert> =>
+    !isAddressAlert(kind) && !isRateAlert(kind),
 );
 
 /** The order's verification code, as orderFacts keeps it with every message about the order. */
@@ -185,5 +189,40 @@ describe.each(LANGUAGES)('the alerts about a deposit address in %s', (language) 
     ).text;
     expect(text).toContain('ERC20');
     expect(text).toMatch(/12\s000|12,000/);
+  });
+});
+
+describe.each(LANGUAGES)("the alerts about a pair's rate in %s", (language) => {
+  const options = { botUsername: 'exchange_bot', supportUrl: 'https://t.me/exchange_support' };
+  const sources = [
+    { source: 'coingecko', price: 81.2, state: 'fresh' },
+    { source: 'exmo', price: 83.05, state: 'outlier' },
+  ];
+
+  it('a pair no longer quoted names the pair and each source with its price and state, and opens the queue', () => {
+    const facts = { crypto: 'USDT' as const, fiat: 'RUB', sources };
+    const message = renderStored(
+      { kind: 'rate_unavailable', payload: JSON.stringify(facts), language: null },
+      language,
+      options,
+    );
+    expect(message).toEqual(renderRateAlert('rate_unavailable', facts, language, options));
+    for (const needed of ['USDT/RUB', 'coingecko', 'exmo', 'outlier'])
+      expect(message.text).toContain(needed);
+    expect(message.text).toMatch(/83[.,]05/);
+    expect(message.text).not.toMatch(/\{|\}|undefined|null|NaN/);
+    expect(message.buttons[0]?.url).toBe('https://t.me/exchange_bot?startapp=console');
+  });
+
+  it('a pair quoted again names its base', () => {
+    const text = renderRateAlert(
+      'rate_back',
+      { crypto: 'USDC', fiat: 'EUR', base: 0.93, sources },
+      language,
+      options,
+    ).text;
+    expect(text).toContain('USDC/EUR');
+    expect(text).toMatch(/0[.,]93/);
+    expect(text).not.toMatch(/\{|\}|undefined|null|NaN/);
   });
 });

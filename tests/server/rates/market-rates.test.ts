@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/server/platform/config/config';
 import { marketFor } from '../../../src/server/rates/configured-market';
 import { readDueSources } from '../../../src/server/rates/market-reader';
+import { watchPairs } from '../../../src/server/rates/market-watch';
 import type { Market } from '../../../src/server/rates/market';
 import { API_PATHS, type RateResponse } from '../../../src/shared/api';
 import { ERROR_HTTP_STATUS } from '../../../src/shared/errors';
@@ -203,6 +204,55 @@ describe('never a stale price', () => {
     );
     expectError(refused, 'RATE_UNAVAILABLE');
     expect((await orderRow(t.database.db, orderId)).rate_units).toBe(Math.round(rate * 1_000_000));
+  });
+});
+
+describe('the operators are told', () => {
+  const alerts = (kind: 'rate_unavailable' | 'rate_back') =>
+    t.database.db
+      .selectFrom('notifications')
+      .select(['recipient', 'payload'])
+      .where('kind', '=', kind)
+      .execute();
+  const aboutUsdtRub = async (kind: 'rate_unavailable' | 'rate_back') =>
+    (await alerts(kind)).filter((row) => {
+      const facts = JSON.parse(row.payload) as { crypto: string; fiat: string };
+      return facts.crypto === 'USDT' && facts.fiat === 'RUB';
+    });
+
+  it("once when a pair stops being quoted, with each source's price and state, and once when it is back", async () => {
+    await read();
+    await watchPairs(t.database.db, market, t.clock.now());
+    const before = (await aboutUsdtRub('rate_unavailable')).length;
+    t.clock.advance(5 * MINUTE + 1_000);
+    expect(await watchPairs(t.database.db, market, t.clock.now())).toContainEqual({
+      crypto: 'USDT',
+      fiat: 'RUB',
+      quoting: false,
+    });
+    // Looked at again, by this instance or another: told once.
+    await watchPairs(t.database.db, market, t.clock.now());
+    const told = await aboutUsdtRub('rate_unavailable');
+    expect(told).toHaveLength(before + 1);
+    expect(told.at(-1)?.recipient).toBe('operators');
+    expect(JSON.parse(told.at(-1)?.payload ?? '{}')).toMatchObject({
+      crypto: 'USDT',
+      fiat: 'RUB',
+      sources: [
+        { source: 'coingecko', price: 81.2, state: 'stale' },
+        { source: 'exmo', price: 81.2, state: 'stale' },
+      ],
+    });
+    coingeckoNow(81.2);
+    await t.database.db.updateTable('rate_sources').set({ next_read_at: 0 }).execute();
+    await read();
+    expect(await watchPairs(t.database.db, market, t.clock.now())).toContainEqual({
+      crypto: 'USDT',
+      fiat: 'RUB',
+      quoting: true,
+    });
+    const back = await aboutUsdtRub('rate_back');
+    expect(JSON.parse(back.at(-1)?.payload ?? '{}')).toMatchObject({ base: 81.2 });
   });
 });
 

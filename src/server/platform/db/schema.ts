@@ -29,6 +29,7 @@ import type {
   CitiesTable,
   OfficesTable,
   RateHistoryTable,
+  RatePairsTable,
   RatePricesTable,
   RateSourcesTable,
   RateSpreadsTable,
@@ -50,6 +51,7 @@ export interface Database {
   rate_sources: RateSourcesTable;
   rate_prices: RatePricesTable;
   rate_history: RateHistoryTable;
+  rate_pairs: RatePairsTable;
   receipts: ReceiptsTable;
   order_messages: OrderMessagesTable;
   appeals: AppealsTable;

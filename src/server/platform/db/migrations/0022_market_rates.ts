@@ -48,8 +48,18 @@ export const createMarketRates: DialectMigration = {
       .addColumn('read_at', big, required)
       .execute();
     await createIndex(db, 'rate_history_pair', 'rate_history', ['base', 'quote', 'read_at']);
+    // Whether each pair was quoted when last looked at: the operators are told when it changes,
+    // once, whichever instance sees it first.
+    await db.schema
+      .createTable('rate_pairs')
+      .addColumn('crypto', 'text', required)
+      .addColumn('fiat', 'text', required)
+      .addColumn('quoting', 'integer', required)
+      .addColumn('changed_at', big, required)
+      .addPrimaryKeyConstraint('rate_pairs_pk', ['crypto', 'fiat'])
+      .execute();
   },
   async down(db) {
-    await dropTables(db, ['rate_history', 'rate_prices', 'rate_sources']);
+    await dropTables(db, ['rate_pairs', 'rate_history', 'rate_prices', 'rate_sources']);
   },
 };

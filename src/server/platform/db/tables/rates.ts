@@ -62,6 +62,14 @@ export interface RateHistoryTable {
   read_at: number;
 }
 
+/** Whether a pair was quoted when last looked at (1) or not (0), and since when. */
+export interface RatePairsTable {
+  crypto: CryptoCurrency;
+  fiat: ListedCurrency;
+  quoting: number;
+  changed_at: number;
+}
+
 export interface CitiesTable {
   id: string;
   name_ru: string;
