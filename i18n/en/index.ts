@@ -534,8 +534,7 @@ const en: Translation = {
     UNSUPPORTED_MEDIA_TYPE: 'Unsupported content type',
     DEMO_DISABLED: 'Demo mode is off. Open the app in Telegram.',
     RATE_CHANGED: 'The rate has changed',
-    RATE_UNAVAILABLE:
-      'The rate is being updated. Try again in a minute: what you entered is kept.',
+    RATE_UNAVAILABLE: 'The rate is being updated. Try again in a minute: what you entered is kept.',
     TOTAL_MISMATCH: 'The total does not match the rate. Refresh and try again.',
     AMOUNT_TOO_LOW: 'The amount is below the minimum',
     AMOUNT_TOO_HIGH: 'The amount is above the maximum',

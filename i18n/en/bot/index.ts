@@ -152,7 +152,8 @@ const en_bot: NamespaceBotTranslation = {
       '💰 {shown} {{count:transfer|transfers}} to a deposit address that no order could take. All of them are in the console’s queue.',
     scan_behind:
       '🐢 The deposit address scan is behind on {shown} {{count:network|networks}}. Check the nodes.',
-    rate_unavailable: '⏸ {shown} {{count:pair is|pairs are}} not quoted: too few fresh sources agree.',
+    rate_unavailable:
+      '⏸ {shown} {{count:pair is|pairs are}} not quoted: too few fresh sources agree.',
     rate_back: '▶️ {shown} {{count:pair is|pairs are}} quoted again.',
   },
 };
