@@ -9,15 +9,9 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../platform/db/schema';
 import { periodicJob, type JobOptions, type PeriodicJob } from '../platform/jobs/periodic';
-import type { Market } from './market';
+import type { Market, ScheduledSource } from './market';
 import { watchPairs } from './market-watch';
-import { SourceFault, type RateSource, type SourcePrice } from './sources/source';
-
-/** A source as the job reads it: the reader and how often. */
-export interface ScheduledSource {
-  readonly source: RateSource;
-  readonly everyMs: number;
-}
+import { SourceFault, type SourcePrice } from './sources/source';
 
 /** How often the job looks for a source due: a read is late by this much at most. */
 const TICK_MS = 1_000;

@@ -9,12 +9,18 @@ import { LISTED_CURRENCIES, type ListedCurrency } from '../../shared/currencies'
 import type { AppConfig } from '../platform/config/config';
 import type { Database } from '../platform/db/schema';
 import { marketBase, type Cadence, type PairBase, type StoredPrice } from './market-base';
-import type { ScheduledSource } from './market-reader';
+import type { RateSource } from './sources/source';
 
 /** Every pair the app offers: each coin in each listed currency. */
 export const MARKET_PAIRS = CRYPTO_CURRENCIES.flatMap((crypto) =>
   LISTED_CURRENCIES.map((fiat) => ({ crypto, fiat })),
 );
+
+/** A source as the reading job reads it: the reader and how often. */
+export interface ScheduledSource {
+  readonly source: RateSource;
+  readonly everyMs: number;
+}
 
 export interface Market {
   readonly sources: readonly ScheduledSource[];
