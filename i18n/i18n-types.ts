@@ -2317,6 +2317,20 @@ export type NamespaceBotTranslation = {
 		 * @param {string} sources
 		 */
 		rateBack: RequiredParams<'base' | 'pair' | 'sources'>
+		rateSourceStates: {
+			/**
+			 * с​в​е​ж​и​й
+			 */
+			fresh: string
+			/**
+			 * у​с​т​а​р​е​л
+			 */
+			stale: string
+			/**
+			 * и​с​к​л​ю​ч​ё​н​:​ ​д​а​л​е​к​о​ ​о​т​ ​о​с​т​а​л​ь​н​ы​х
+			 */
+			outlier: string
+		}
 		/**
 		 * �​�​ ​С​к​а​н​и​р​о​в​а​н​и​е​ ​а​д​р​е​с​а​ ​д​е​п​о​з​и​т​а​ ​в​ ​с​е​т​и​ ​{​n​e​t​w​o​r​k​}​ ​о​т​с​т​а​ё​т​ ​н​а​ ​<​b​>​{​b​l​o​c​k​s​}​<​/​b​>​ ​ф​и​н​а​л​ь​н​ы​х​ ​б​л​о​к​о​в​:​ ​д​е​п​о​з​и​т​ы​ ​б​е​з​ ​х​е​ш​а​ ​в​и​д​н​ы​ ​с​ ​о​п​о​з​д​а​н​и​е​м​.​ ​П​р​о​в​е​р​ь​т​е​ ​у​з​е​л​ ​(​C​H​A​I​N​_​R​P​C​_​{​n​e​t​w​o​r​k​}​)​.
 		 * @param {string} blocks
@@ -5312,6 +5326,20 @@ export type TranslationFunctions = {
 		{sources}
 			 */
 			rateBack: (arg: { base: string, pair: string, sources: string }) => LocalizedString
+			rateSourceStates: {
+				/**
+				 * свежий
+				 */
+				fresh: () => LocalizedString
+				/**
+				 * устарел
+				 */
+				stale: () => LocalizedString
+				/**
+				 * исключён: далеко от остальных
+				 */
+				outlier: () => LocalizedString
+			}
 			/**
 			 * 🐢 Сканирование адреса депозита в сети {network} отстаёт на <b>{blocks}</b> финальных блоков: депозиты без хеша видны с опозданием. Проверьте узел (CHAIN_RPC_{network}).
 			 */

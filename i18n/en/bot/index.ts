@@ -67,6 +67,11 @@ const en_bot: NamespaceBotTranslation = {
     rateUnavailable:
       '⏸ {pair} is not quoted: too few fresh sources agree, so customers cannot order it.\n{sources}',
     rateBack: '▶️ {pair} is quoted again at {base}.\n{sources}',
+    rateSourceStates: {
+      fresh: 'fresh',
+      stale: 'stale',
+      outlier: 'left out: too far from the others',
+    },
     scanBehind:
       '🐢 The deposit address scan on {network} is <b>{blocks}</b> final blocks behind: deposits without a hash are seen late. Check the node (CHAIN_RPC_{network}).',
     flagChainDeposit:

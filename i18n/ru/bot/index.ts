@@ -74,6 +74,11 @@ const ru_bot: BaseTranslation = {
     rateUnavailable:
       '⏸ {pair:string} не котируется: слишком мало свежих источников согласны, клиенты не могут создать заказ.\n{sources:string}',
     rateBack: '▶️ {pair:string} снова котируется по {base:string}.\n{sources:string}',
+    rateSourceStates: {
+      fresh: 'свежий',
+      stale: 'устарел',
+      outlier: 'исключён: далеко от остальных',
+    },
     scanBehind:
       '🐢 Сканирование адреса депозита в сети {network:string} отстаёт на <b>{blocks:string}</b> финальных блоков: депозиты без хеша видны с опозданием. Проверьте узел (CHAIN_RPC_{network:string}).',
     flagChainDeposit:

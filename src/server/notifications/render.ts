@@ -144,7 +144,10 @@ export function renderRateAlert(
   const pair = `${facts.crypto}/${facts.fiat}`;
   const sources = escapeHtml(
     facts.sources
-      .map((s) => `${s.source}: ${formatNumber(s.price, language, 4)} (${s.state})`)
+      .map((s) => {
+        const state = LL.bot.operators.rateSourceStates[s.state]();
+        return `${s.source}: ${formatNumber(s.price, language, 4)} (${state})`;
+      })
       .join('\n'),
   );
   const text =

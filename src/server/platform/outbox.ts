@@ -96,7 +96,7 @@ export interface RateFacts {
   readonly sources: readonly {
     readonly source: string;
     readonly price: number;
-    readonly state: string;
+    readonly state: 'fresh' | 'stale' | 'outlier';
   }[];
   /** As on an order's alert: set on a flood's summary. */
   readonly summaryCount?: number;

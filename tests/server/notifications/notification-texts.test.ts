@@ -197,7 +197,7 @@ describe.each(LANGUAGES)("the alerts about a pair's rate in %s", (language) => {
   const sources = [
     { source: 'coingecko', price: 81.2, state: 'fresh' },
     { source: 'exmo', price: 83.05, state: 'outlier' },
-  ];
+  ] as const;
 
   it('a pair no longer quoted names the pair and each source with its price and state, and opens the queue', () => {
     const facts = { crypto: 'USDT' as const, fiat: 'RUB', sources };
@@ -207,8 +207,12 @@ describe.each(LANGUAGES)("the alerts about a pair's rate in %s", (language) => {
       options,
     );
     expect(message).toEqual(renderRateAlert('rate_unavailable', facts, language, options));
-    for (const needed of ['USDT/RUB', 'coingecko', 'exmo', 'outlier'])
+    const outlier =
+      language === 'ru' ? 'исключён: далеко от остальных' : 'left out: too far from the others';
+    for (const needed of ['USDT/RUB', 'coingecko', 'exmo', outlier])
       expect(message.text).toContain(needed);
+    // The source's state in words, never as it is stored.
+    expect(message.text).not.toContain('(outlier)');
     expect(message.text).toMatch(/83[.,]05/);
     expect(message.text).not.toMatch(/\{|\}|undefined|null|NaN/);
     expect(message.buttons[0]?.url).toBe('https://t.me/exchange_bot?startapp=console');
