@@ -176,6 +176,9 @@ export async function onScreen(page: Page, name: string): Promise<void> {
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  // The page photographed is the one in front: a test holding two phones (a customer and an
+  // operator) would otherwise ask a page in the back for a frame its compositor never draws.
+  await page.bringToFront();
   // Let fonts and the kit's transitions settle so the picture is what a customer sees.
   // From the top, so the sticky header is drawn where a customer sees it.
   await page.evaluate(() => window.scrollTo(0, 0));
