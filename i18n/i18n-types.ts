@@ -1979,6 +1979,10 @@ type RootTranslation = {
 		 */
 		RATE_CHANGE_UNCONFIRMED: string
 		/**
+		 * С​к​а​ч​о​к​ ​э​т​о​г​о​ ​к​у​р​с​а​ ​б​о​л​ь​ш​е​ ​н​е​ ​ж​д​ё​т​ ​п​о​д​т​в​е​р​ж​д​е​н​и​я​:​ ​е​г​о​ ​у​ж​е​ ​п​р​и​н​я​л​и​.​ ​О​б​н​о​в​и​т​е​ ​к​у​р​с​ы​.
+		 */
+		RATE_JUMP_NOT_HELD: string
+		/**
 		 * Б​о​л​ь​ш​е​ ​с​о​х​р​а​н​и​т​ь​ ​н​е​л​ь​з​я​:​ ​с​н​а​ч​а​л​а​ ​у​д​а​л​и​т​е​ ​о​д​н​о​ ​и​з​ ​с​о​х​р​а​н​ё​н​н​ы​х​.
 		 */
 		SAVED_DETAILS_FULL: string
@@ -2317,6 +2321,31 @@ export type NamespaceBotTranslation = {
 		 * @param {string} sources
 		 */
 		rateBack: RequiredParams<'base' | 'pair' | 'sources'>
+		/**
+		 * ⚡​️​ ​{​p​a​i​r​}​ ​с​к​а​ч​о​к​ ​{​c​h​a​n​g​e​}​:​ ​с​ ​{​f​r​o​m​}​ ​д​о​ ​{​t​o​}​.​ ​П​а​р​а​ ​н​е​ ​к​о​т​и​р​у​е​т​с​я​,​ ​п​о​к​а​ ​о​п​е​р​а​т​о​р​ ​н​е​ ​п​о​д​т​в​е​р​д​и​т​ ​н​о​в​ы​й​ ​к​у​р​с​ ​в​ ​к​о​н​с​о​л​и​ ​и​л​и​ ​и​с​т​о​ч​н​и​к​и​ ​н​е​ ​п​р​о​д​о​л​ж​а​т​ ​н​а​ ​н​ё​м​ ​с​х​о​д​и​т​ь​с​я​.​
+	​{​s​o​u​r​c​e​s​}
+		 * @param {string} change
+		 * @param {string} from
+		 * @param {string} pair
+		 * @param {string} sources
+		 * @param {string} to
+		 */
+		rateJump: RequiredParams<'change' | 'from' | 'pair' | 'sources' | 'to'>
+		/**
+		 * ⏱​ ​Ф​и​к​с​и​р​о​в​а​н​н​ы​й​ ​к​у​р​с​ ​{​f​i​x​e​d​}​ ​д​л​я​ ​{​p​a​i​r​}​ ​з​а​к​о​н​ч​и​л​с​я​:​ ​п​а​р​а​ ​с​н​о​в​а​ ​с​л​е​д​у​е​т​ ​р​ы​н​к​у​,​ ​п​о​ ​{​b​a​s​e​}​.
+		 * @param {string} base
+		 * @param {string} fixed
+		 * @param {string} pair
+		 */
+		rateFixEnded: RequiredParams<'base' | 'fixed' | 'pair'>
+		/**
+		 * ⏱​ ​Ф​и​к​с​и​р​о​в​а​н​н​ы​й​ ​к​у​р​с​ ​{​f​i​x​e​d​}​ ​д​л​я​ ​{​p​a​i​r​}​ ​з​а​к​о​н​ч​и​л​с​я​,​ ​а​ ​с​в​е​ж​и​х​ ​и​с​т​о​ч​н​и​к​о​в​ ​с​л​и​ш​к​о​м​ ​м​а​л​о​:​ ​к​л​и​е​н​т​ы​ ​н​е​ ​м​о​г​у​т​ ​с​о​з​д​а​т​ь​ ​з​а​к​а​з​.​
+	​{​s​o​u​r​c​e​s​}
+		 * @param {string} fixed
+		 * @param {string} pair
+		 * @param {string} sources
+		 */
+		rateFixEndedUnquoted: RequiredParams<'fixed' | 'pair' | 'sources'>
 		rateSourceStates: {
 			/**
 			 * с​в​е​ж​и​й
@@ -2573,6 +2602,16 @@ export type NamespaceBotTranslation = {
 		 * @param {string} shown
 		 */
 		rate_back: RequiredParams<'shown'>
+		/**
+		 * ⚡​️​ ​С​к​а​ч​о​к​ ​к​у​р​с​а​ ​у​ ​{​s​h​o​w​n​}​ ​{​{​п​а​р​|​п​а​р​ы​|​п​а​р​|​п​а​р​|​п​а​р​|​п​а​р​}​}​:​ ​н​е​ ​к​о​т​и​р​у​ю​т​с​я​,​ ​п​о​к​а​ ​н​е​ ​п​о​д​т​в​е​р​д​я​т​ ​в​ ​к​о​н​с​о​л​и​.
+		 * @param {string} shown
+		 */
+		rate_jump: RequiredParams<'shown'>
+		/**
+		 * ⏱​ ​З​а​к​о​н​ч​и​л​с​я​ ​ф​и​к​с​и​р​о​в​а​н​н​ы​й​ ​к​у​р​с​ ​у​ ​{​s​h​o​w​n​}​ ​{​{​п​а​р​|​п​а​р​ы​|​п​а​р​|​п​а​р​|​п​а​р​|​п​а​р​}​}​.
+		 * @param {string} shown
+		 */
+		rate_fix_ended: RequiredParams<'shown'>
 	}
 }
 
@@ -5084,6 +5123,10 @@ export type TranslationFunctions = {
 		 */
 		RATE_CHANGE_UNCONFIRMED: () => LocalizedString
 		/**
+		 * Скачок этого курса больше не ждёт подтверждения: его уже приняли. Обновите курсы.
+		 */
+		RATE_JUMP_NOT_HELD: () => LocalizedString
+		/**
 		 * Больше сохранить нельзя: сначала удалите одно из сохранённых.
 		 */
 		SAVED_DETAILS_FULL: () => LocalizedString
@@ -5326,6 +5369,20 @@ export type TranslationFunctions = {
 		{sources}
 			 */
 			rateBack: (arg: { base: string, pair: string, sources: string }) => LocalizedString
+			/**
+			 * ⚡️ {pair} скачок {change}: с {from} до {to}. Пара не котируется, пока оператор не подтвердит новый курс в консоли или источники не продолжат на нём сходиться.
+		{sources}
+			 */
+			rateJump: (arg: { change: string, from: string, pair: string, sources: string, to: string }) => LocalizedString
+			/**
+			 * ⏱ Фиксированный курс {fixed} для {pair} закончился: пара снова следует рынку, по {base}.
+			 */
+			rateFixEnded: (arg: { base: string, fixed: string, pair: string }) => LocalizedString
+			/**
+			 * ⏱ Фиксированный курс {fixed} для {pair} закончился, а свежих источников слишком мало: клиенты не могут создать заказ.
+		{sources}
+			 */
+			rateFixEndedUnquoted: (arg: { fixed: string, pair: string, sources: string }) => LocalizedString
 			rateSourceStates: {
 				/**
 				 * свежий
@@ -5545,6 +5602,14 @@ export type TranslationFunctions = {
 			 * ▶️ Снова котируются {shown} {{пар|пара|пары|пары|пар|пары}}.
 			 */
 			rate_back: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
+			/**
+			 * ⚡️ Скачок курса у {shown} {{пар|пары|пар|пар|пар|пар}}: не котируются, пока не подтвердят в консоли.
+			 */
+			rate_jump: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
+			/**
+			 * ⏱ Закончился фиксированный курс у {shown} {{пар|пары|пар|пар|пар|пар}}.
+			 */
+			rate_fix_ended: (arg: { count: number | string | boolean, shown: string }) => LocalizedString
 		}
 	}
 	console: {

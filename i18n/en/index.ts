@@ -578,6 +578,8 @@ const en: Translation = {
     FILE_TOO_LARGE: 'File is too large. Maximum size: 10MB',
     NO_FILE: 'Please select a file',
     RATE_CHANGE_UNCONFIRMED: 'The rate changes by more than 5%. Confirm the change once more.',
+    RATE_JUMP_NOT_HELD:
+      'No jump of this rate waits any more: it was taken meanwhile. Look at the rates again.',
     SAVED_DETAILS_FULL: 'There is no room to save another: delete one of those saved first.',
     MESSAGE_EMPTY: 'Write a message or attach a file',
     APPEAL_EXISTS: 'This order already has an appeal. Its decision is final.',

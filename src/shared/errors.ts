@@ -76,6 +76,8 @@ const ERROR_CODES = [
   'NO_FILE',
   'RATE_LIMITED',
   'RATE_CHANGE_UNCONFIRMED',
+  // An operator confirms a jump of a pair's base that no longer waits (taken meanwhile).
+  'RATE_JUMP_NOT_HELD',
   // A customer keeps as many saved wallets (or cards) as they may (SAVED_WALLETS_MAX,
   // SAVED_CARDS_MAX): another is saved once one is deleted.
   'SAVED_DETAILS_FULL',
@@ -149,6 +151,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   NO_FILE: 400,
   RATE_LIMITED: 429,
   RATE_CHANGE_UNCONFIRMED: 409,
+  RATE_JUMP_NOT_HELD: 409,
   SAVED_DETAILS_FULL: 409,
   MESSAGE_EMPTY: 400,
   APPEAL_EXISTS: 409,

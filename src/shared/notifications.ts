@@ -39,9 +39,15 @@ export function isAddressAlert(kind: NotificationKind): kind is AddressAlert {
 
 /**
  * What the operators' chat is alerted to about the market rates: a pair that stopped being quoted
- * (too few fresh sources agree) and the same pair quoted again.
+ * (too few fresh sources agree), the same pair quoted again, a jump of its base held for an
+ * operator to confirm, and an operator's fixed rate that ended.
  */
-export const RATE_ALERTS = ['rate_unavailable', 'rate_back'] as const;
+export const RATE_ALERTS = [
+  'rate_unavailable',
+  'rate_back',
+  'rate_jump',
+  'rate_fix_ended',
+] as const;
 export type RateAlert = (typeof RATE_ALERTS)[number];
 
 /** Whether an alert is about a pair's rate (its facts are not an order's). */

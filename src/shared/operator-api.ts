@@ -39,6 +39,10 @@ export const OPERATOR_PATHS = {
   reject: routePath('/api/operator/orders/:id/reject'),
   rates: '/api/operator/rates',
   spreads: '/api/operator/spreads',
+  /** A pair's base fixed by an operator for a time (or the fixed base ended). */
+  rateFix: '/api/operator/rates/fix',
+  /** A held jump of a pair's market base, taken by an operator. */
+  rateJump: '/api/operator/rates/jump',
   /** The order's chat: GET reads it (ETag, 304), POST writes an operator's message. */
   chat: routePath('/api/operator/orders/:id/chat'),
   chatAttachment: routePath('/api/operator/orders/:id/chat/:messageId/attachment'),
@@ -82,6 +86,10 @@ export const MONEY_ACTIONS: Readonly<Record<OperatorWrite, boolean>> = {
   rates: true,
   /** The spread every customer is quoted. */
   spreads: true,
+  /** The base every customer of a pair is quoted, for hours. */
+  rateFix: true,
+  /** The market's new base, taken for every customer of a pair. */
+  rateJump: true,
 };
 
 /** `GET /api/operator/rates` (and the answer of each change): base rates and spreads, who set each. */

@@ -10,6 +10,32 @@
  */
 export const RATE_CHANGE_CONFIRM_BP = 500;
 
+/** The longest an operator may fix a pair's base for, in hours; after it the market rules again. */
+export const RATE_FIX_MAX_HOURS = 72;
+
+/**
+ * What the audit of rates records: a typed base, a spread, a pair's base fixed or unfixed by an
+ * operator, a fixed base that expired, a held jump an operator confirmed, one the sources agreed on.
+ */
+export const RATE_CHANGE_KINDS = [
+  'base',
+  'spread',
+  'fixed',
+  'unfixed',
+  'fix_expired',
+  'jump_confirmed',
+  'jump_agreed',
+] as const;
+export type RateChangeKind = (typeof RATE_CHANGE_KINDS)[number];
+
+/** Why a pair the market prices is not quoted: too few fresh sources agree, or a jump waits. */
+export const UNQUOTED_REASONS = ['no_market', 'jump_held'] as const;
+export type Unquoted = (typeof UNQUOTED_REASONS)[number];
+
+/** How a source's price stands in a pair's base. */
+export const CANDIDATE_STATES = ['fresh', 'stale', 'outlier'] as const;
+export type CandidateState = (typeof CANDIDATE_STATES)[number];
+
 /** A change from `current` to `next` large enough to need the second confirmation. */
 export function rateChangeNeedsConfirmation(current: number, next: number): boolean {
   return current > 0 && Math.abs(next - current) * 10_000 > current * RATE_CHANGE_CONFIRM_BP;

@@ -357,6 +357,44 @@ describe("the operators' answers", () => {
           updatedBy: 300_000_001,
         },
       ],
+      market: {
+        sources: [
+          {
+            name: 'exmo',
+            readAt: iso(FIXTURE_NOW),
+            nextReadAt: iso(FIXTURE_NOW + 30_000),
+            fault: { at: iso(FIXTURE_NOW), kind: 'timeout', message: 'no answer in 5 s' },
+          },
+        ],
+        pairs: [
+          {
+            crypto: 'USDT',
+            fiat: 'RUB',
+            base: null,
+            unquoted: 'jump_held',
+            median: 84.1,
+            accepted: 81.2,
+            held: { rate: 84.1, from: 81.2, since: iso(FIXTURE_NOW) },
+            fixed: { rate: 82, until: iso(FIXTURE_NOW + 3_600_000), by: 300_000_001 },
+            candidates: [
+              { source: 'exmo', rate: 84.1, at: iso(FIXTURE_NOW), crossed: false, state: 'fresh' },
+            ],
+            quotes: [{ paymentMethod: 'P2P', operation: 'BUY', rate: 83.23 }],
+          },
+        ],
+        jumpBp: 300,
+      },
+      changes: [
+        {
+          at: iso(FIXTURE_NOW),
+          operatorId: null,
+          kind: 'jump_agreed',
+          subject: 'USDT/RUB',
+          before: 81.2,
+          after: 84.1,
+          until: null,
+        },
+      ],
     };
     expect(describesExactly(S.OperatorRatesResponse, rates)).toBe(true);
     const wrong = { ...rates, spreads: [{ ...rates.spreads[0], paymentMethod: 'CARD' }] };

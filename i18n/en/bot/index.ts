@@ -67,6 +67,12 @@ const en_bot: NamespaceBotTranslation = {
     rateUnavailable:
       '⏸ {pair} is not quoted: too few fresh sources agree, so customers cannot order it.\n{sources}',
     rateBack: '▶️ {pair} is quoted again at {base}.\n{sources}',
+    rateJump:
+      '⚡️ {pair} jumped {change} from {from} to {to}: it is not quoted until an operator confirms the new rate in the console, or the sources keep agreeing on it.\n{sources}',
+    rateFixEnded:
+      '⏱ The fixed rate {fixed} of {pair} ended: it follows the market again, at {base}.',
+    rateFixEndedUnquoted:
+      '⏱ The fixed rate {fixed} of {pair} ended, and too few fresh sources agree: customers cannot order it.\n{sources}',
     rateSourceStates: {
       fresh: 'fresh',
       stale: 'stale',
@@ -160,6 +166,9 @@ const en_bot: NamespaceBotTranslation = {
     rate_unavailable:
       '⏸ {shown} {{count:pair is|pairs are}} not quoted: too few fresh sources agree.',
     rate_back: '▶️ {shown} {{count:pair is|pairs are}} quoted again.',
+    rate_jump:
+      '⚡️ {shown} {{count:pair|pairs}} jumped and {{count:is|are}} not quoted until confirmed in the console.',
+    rate_fix_ended: '⏱ The fixed rate of {shown} {{count:pair|pairs}} ended.',
   },
 };
 

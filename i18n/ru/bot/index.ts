@@ -74,6 +74,12 @@ const ru_bot: BaseTranslation = {
     rateUnavailable:
       '⏸ {pair:string} не котируется: слишком мало свежих источников согласны, клиенты не могут создать заказ.\n{sources:string}',
     rateBack: '▶️ {pair:string} снова котируется по {base:string}.\n{sources:string}',
+    rateJump:
+      '⚡️ {pair:string} скачок {change:string}: с {from:string} до {to:string}. Пара не котируется, пока оператор не подтвердит новый курс в консоли или источники не продолжат на нём сходиться.\n{sources:string}',
+    rateFixEnded:
+      '⏱ Фиксированный курс {fixed:string} для {pair:string} закончился: пара снова следует рынку, по {base:string}.',
+    rateFixEndedUnquoted:
+      '⏱ Фиксированный курс {fixed:string} для {pair:string} закончился, а свежих источников слишком мало: клиенты не могут создать заказ.\n{sources:string}',
     rateSourceStates: {
       fresh: 'свежий',
       stale: 'устарел',
@@ -178,6 +184,10 @@ const ru_bot: BaseTranslation = {
     rate_unavailable:
       '⏸ Не котируются {shown:string} {{count:пар|пара|пары|пары|пар|пары}}: слишком мало свежих источников согласны.',
     rate_back: '▶️ Снова котируются {shown:string} {{count:пар|пара|пары|пары|пар|пары}}.',
+    rate_jump:
+      '⚡️ Скачок курса у {shown:string} {{count:пар|пары|пар|пар|пар|пар}}: не котируются, пока не подтвердят в консоли.',
+    rate_fix_ended:
+      '⏱ Закончился фиксированный курс у {shown:string} {{count:пар|пары|пар|пар|пар|пар}}.',
   },
 };
 

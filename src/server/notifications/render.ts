@@ -150,15 +150,32 @@ export function renderRateAlert(
       })
       .join('\n'),
   );
-  const text =
-    kind === 'rate_unavailable'
-      ? LL.bot.operators.rateUnavailable({ pair, sources })
-      : LL.bot.operators.rateBack({
-          pair,
-          sources,
-          base: escapeHtml(formatRate(facts.base ?? 0, facts.fiat, language)),
-        });
+  const rate = (units: number | undefined) =>
+    escapeHtml(formatRate(units ?? 0, facts.fiat, language));
+  const texts: Readonly<Record<RateAlert, () => string>> = {
+    rate_unavailable: () => LL.bot.operators.rateUnavailable({ pair, sources }),
+    rate_back: () => LL.bot.operators.rateBack({ pair, sources, base: rate(facts.base) }),
+    rate_jump: () =>
+      LL.bot.operators.rateJump({
+        pair,
+        sources,
+        from: rate(facts.from),
+        to: rate(facts.to),
+        change: signedPercent(facts.from ?? 0, facts.to ?? 0, language),
+      }),
+    rate_fix_ended: () =>
+      facts.base === undefined
+        ? LL.bot.operators.rateFixEndedUnquoted({ pair, sources, fixed: rate(facts.fixed) })
+        : LL.bot.operators.rateFixEnded({ pair, fixed: rate(facts.fixed), base: rate(facts.base) }),
+  };
+  const text = texts[kind]();
   return { text, buttons: queueButtons(LL, options) };
+}
+
+/** How far `to` moved from `from`, as operators read it: "+3.4 %", "−5.1 %". */
+function signedPercent(from: number, to: number, language: Language): string {
+  const percent = from === 0 ? 0 : ((to - from) / from) * 100;
+  return `${percent > 0 ? '+' : percent < 0 ? '−' : ''}${formatNumber(Math.abs(percent), language, 1)} %`;
 }
 
 /** The button that opens the console's queue, where every alert of the operators' chat leads. */

@@ -27,6 +27,8 @@ import {
   OperatorListQuerySchema,
   RejectSchema,
   SetRateSchema,
+  FixRateSchema,
+  ConfirmJumpSchema,
   SetSpreadSchema,
 } from '../../shared/schemas/operator';
 import { unmatchedDeposits } from './incoming-deposits';
@@ -40,7 +42,7 @@ import { giveRequisites } from './verbs/give-requisites';
 import { rejectOrder } from './verbs/reject';
 import { answerAction, type OrderActionService, consoleCalls } from '../orders';
 import { operatorQueue, searchOrders } from './queue';
-import { readRates, setBaseRate, setSpread } from '../rates';
+import { confirmJump, fixRate, readRates, setBaseRate, setSpread } from '../rates';
 import { sendDownload, openReceipt } from '../receipts';
 import {
   described,
@@ -129,7 +131,7 @@ function readRoutes(app: Console): void {
 }
 
 /** The console's writes on one order, each at its path in OPERATOR_PATHS. */
-type OrderVerb = Exclude<OperatorWrite, 'rates' | 'spreads'>;
+type OrderVerb = Exclude<OperatorWrite, 'rates' | 'spreads' | 'rateFix' | 'rateJump'>;
 
 /**
  * One action on an order, `POST /api/operator/orders/{id}/<action>`: the order's id judged, then
@@ -202,6 +204,22 @@ function serviceRoutes(app: Console): void {
       ...write(app, 'spreads'),
     },
     async (request) => setSpread(app, request.caller.telegramId, request.body),
+  );
+  app.put(
+    OPERATOR_PATHS.rateFix,
+    {
+      schema: { tags, body: FixRateSchema, response: ok(OperatorRatesResponseSchema) },
+      ...write(app, 'rateFix'),
+    },
+    async (request) => fixRate(app, request.caller.telegramId, request.body),
+  );
+  app.post(
+    OPERATOR_PATHS.rateJump,
+    {
+      schema: { tags, body: ConfirmJumpSchema, response: ok(OperatorRatesResponseSchema) },
+      ...write(app, 'rateJump'),
+    },
+    async (request) => confirmJump(app, request.caller.telegramId, request.body),
   );
 }
 

@@ -91,8 +91,13 @@ export interface AddressFacts {
 export interface RateFacts {
   readonly crypto: CryptoCurrency;
   readonly fiat: string;
-  /** rate_back: the base in force again, in the currency per coin. */
+  /** rate_back, rate_fix_ended: the market's base in force, in the currency per coin. */
   readonly base?: number;
+  /** rate_jump: the base accepted and the market's base it jumped to. */
+  readonly from?: number;
+  readonly to?: number;
+  /** rate_fix_ended: the operator's fixed base that ended. */
+  readonly fixed?: number;
   readonly sources: readonly {
     readonly source: string;
     readonly price: number;

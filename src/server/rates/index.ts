@@ -1,3 +1,5 @@
 /** The rates module's door: what the other modules may use of it. */
 export { ratesModule } from './rates-module';
-export { quote, readRates, setBaseRate, setSpread } from './rates';
+export { quote } from './rates';
+export { readRates } from './rates-view';
+export { confirmJump, fixRate, setBaseRate, setSpread } from './rate-settings';

@@ -12,6 +12,7 @@
  */
 import type { CryptoCurrency } from '../../shared/networks';
 import type { ListedCurrency } from '../../shared/currencies';
+import type { CandidateState } from '../../shared/rate-rules';
 import type { PriceBase } from './sources/source';
 
 /** A source's latest price of a pair, as stored. */
@@ -42,8 +43,6 @@ export interface MarketRules {
  */
 export const DAILY_READ_MAX_AGE_MS = 6 * 3_600_000;
 export const DAILY_RATE_MAX_DAYS = 10;
-
-export type CandidateState = 'fresh' | 'stale' | 'outlier';
 
 export interface Candidate {
   readonly source: string;

@@ -1,10 +1,11 @@
 /**
  * The market's figures for the metrics, read at each scrape from what the reader stored: each
- * source's age and whether its last read failed, and each pair's base and whether it quotes.
+ * source's age and whether its last read failed, and each pair's base in force and whether it quotes.
  */
 import type { DatabaseGauge, Reading } from '../platform/metrics/metrics';
 import { MARKET_PAIRS, storedPrices, type Market } from './market';
 import { marketBase } from './market-base';
+import { baseInForce } from './pair-state';
 
 export function marketGauges(market: Market): readonly DatabaseGauge[] {
   const names = [...market.cadences.keys()];
@@ -14,9 +15,18 @@ export function marketGauges(market: Market): readonly DatabaseGauge[] {
       .select(['name', 'read_at', 'failed_at'])
       .where('name', 'in', names)
       .execute();
+  // What customers are quoted now: a fixed base, the market's accepted one, or none.
   const bases = async (db: Parameters<DatabaseGauge['read']>[0], now: number) => {
-    const prices = await storedPrices(db, market);
-    return MARKET_PAIRS.map((pair) => marketBase(prices, market.cadences, pair, now, market.rules));
+    const [prices, rows] = await Promise.all([
+      storedPrices(db, market),
+      db.selectFrom('rate_pairs').selectAll().execute(),
+    ]);
+    return MARKET_PAIRS.map((pair) => {
+      const live = marketBase(prices, market.cadences, pair, now, market.rules);
+      const row = rows.find((r) => r.crypto === pair.crypto && r.fiat === pair.fiat);
+      const inForce = baseInForce(row, live.units, now, market.rules);
+      return { ...pair, units: 'units' in inForce ? inForce.units : undefined };
+    });
   };
   const pairLabels = (base: { crypto: string; fiat: string }) => ({
     crypto: base.crypto,
@@ -56,7 +66,7 @@ export function marketGauges(market: Market): readonly DatabaseGauge[] {
     },
     {
       name: 'exchange_rate_base',
-      help: 'The base rate the market gives each pair now, in the currency per coin (unquoted pairs not listed)',
+      help: "The base rate each pair is quoted at now (an operator's fixed one or the market's), in the currency per coin (unquoted pairs not listed)",
       labelNames: ['crypto', 'fiat'],
       read: async (db, now): Promise<Reading[]> =>
         (await bases(db, now)).flatMap((base) =>

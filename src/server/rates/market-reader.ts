@@ -17,8 +17,6 @@ import { SourceFault, type SourcePrice } from './sources/source';
 const TICK_MS = 1_000;
 /** How long a claimed source stays its reader's: far longer than a read's own timeout. */
 const LEASE_MS = 60_000;
-/** The history kept for the console's chart (a day) and a day more. */
-export const RATE_HISTORY_KEPT_MS = 2 * 24 * 3_600_000;
 
 /** This process's name on the leases it takes. */
 const INSTANCE = randomUUID();

@@ -59,3 +59,16 @@ export async function pairBase(
 ): Promise<PairBase> {
   return marketBase(await storedPrices(db, market), market.cadences, pair, now, market.rules);
 }
+
+/** A pair's state row, if the watch has looked at it. */
+export function pairRow(
+  db: Kysely<Database>,
+  pair: { readonly crypto: CryptoCurrency; readonly fiat: ListedCurrency },
+) {
+  return db
+    .selectFrom('rate_pairs')
+    .selectAll()
+    .where('crypto', '=', pair.crypto)
+    .where('fiat', '=', pair.fiat)
+    .executeTakeFirst();
+}

@@ -9,6 +9,7 @@ import { runWhileUp, type ModuleOptions } from '../platform/jobs/run-jobs';
 import { marketFor } from './configured-market';
 import { marketGauges } from './market-gauges';
 import { marketReaderJob } from './market-reader';
+import { rateHistoryJob } from './rate-history';
 import { rateRoutes } from './rates-routes';
 
 export const ratesModule = fp<ModuleOptions>(
@@ -20,7 +21,9 @@ export const ratesModule = fp<ModuleOptions>(
     } else {
       app.metrics.gauges(marketGauges(market));
       const job = { now: app.now, log: app.log, monitor: app.metrics.jobs };
-      if (options.jobs) runWhileUp(app, [marketReaderJob(app.db, market, job)]);
+      if (options.jobs) {
+        runWhileUp(app, [marketReaderJob(app.db, market, job), rateHistoryJob(app.db, job)]);
+      }
     }
     done();
   },

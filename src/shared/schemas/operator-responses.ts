@@ -10,6 +10,8 @@ import { ORDER_FLAGS, QUEUE_GROUPS } from '../operator-queue';
 import type { Actor } from '../order-status';
 import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_METHODS } from '../order-status';
 import { APPEAL_DECISIONS } from '../appeals';
+import { LISTED_CURRENCIES } from '../currencies';
+import { CANDIDATE_STATES, RATE_CHANGE_KINDS, UNQUOTED_REASONS } from '../rate-rules';
 import {
   AppealViewSchema,
   BankRequisitesViewSchema,
@@ -58,9 +60,79 @@ export const OperatorSpreadSchema = v.object({
 });
 
 /** `GET /api/operator/rates` (and the answer of each change): base rates and spreads, who set each. */
+/** A source's price of a pair as its base stands now. */
+export const MarketCandidateSchema = v.object({
+  source: v.string(),
+  rate: v.number(),
+  /** The time of the oldest price it is made of. */
+  at: timestamp,
+  /** Made with the bank's rate of the currency, not the source's own price of the pair. */
+  crossed: v.boolean(),
+  state: v.picklist(CANDIDATE_STATES),
+});
+
+/** A market source: when it was read, when it is read next, its last fault. */
+export const MarketSourceSchema = v.object({
+  name: v.string(),
+  readAt: v.nullable(timestamp),
+  nextReadAt: timestamp,
+  fault: v.nullable(v.object({ at: timestamp, kind: v.string(), message: v.string() })),
+});
+
+/** A pair the market prices, as it stands: its sources, its base, what customers are quoted. */
+export const MarketPairSchema = v.object({
+  crypto: v.picklist(CRYPTO_CURRENCIES),
+  fiat: v.picklist(LISTED_CURRENCIES),
+  /** The base customers are quoted now (fixed or the market's); null: not quoted. */
+  base: v.nullable(v.number()),
+  unquoted: v.nullable(v.picklist(UNQUOTED_REASONS)),
+  /** The median of the fresh sources that agree; null when too few do. */
+  median: v.nullable(v.number()),
+  /** The market's base last accepted. */
+  accepted: v.nullable(v.number()),
+  /** A jump held: the market's base, the accepted one it jumped from, since when. */
+  held: v.nullable(v.object({ rate: v.number(), from: v.number(), since: timestamp })),
+  /** An operator's fixed base, until when, by whom. */
+  fixed: v.nullable(v.object({ rate: v.number(), until: timestamp, by: v.nullable(wholeNumber) })),
+  candidates: v.array(MarketCandidateSchema),
+  /** What a customer is quoted now by each method that takes the currency. */
+  quotes: v.array(
+    v.object({
+      paymentMethod: v.picklist(PAYMENT_METHODS),
+      operation: v.picklist(ORDER_TYPES),
+      rate: v.number(),
+    }),
+  ),
+});
+
+/** A change of what customers are quoted, as the audit keeps it. */
+export const RateChangeSchema = v.object({
+  at: timestamp,
+  /** The operator's Telegram id; null: the server itself (an expiry, sources that agreed). */
+  operatorId: v.nullable(wholeNumber),
+  kind: v.picklist(RATE_CHANGE_KINDS),
+  /** The pair (`USDT/RUB`) or the method and direction (`P2P/BUY`). */
+  subject: v.string(),
+  /** Rates in the currency per coin, spreads in basis points. */
+  before: v.nullable(v.number()),
+  after: v.nullable(v.number()),
+  until: v.nullable(timestamp),
+});
+
 export const OperatorRatesResponseSchema = v.object({
   rates: v.array(OperatorRateSchema),
   spreads: v.array(OperatorSpreadSchema),
+  /** The market the bases follow; null when no source is configured (the typed rates apply). */
+  market: v.nullable(
+    v.object({
+      sources: v.array(MarketSourceSchema),
+      pairs: v.array(MarketPairSchema),
+      /** How far a base may move in 10 minutes before it is held, in basis points. */
+      jumpBp: wholeNumber,
+    }),
+  ),
+  /** The latest changes, newest first. */
+  changes: v.array(RateChangeSchema),
 });
 
 /** `GET /api/me`: who the caller is, and whether the console is theirs. */

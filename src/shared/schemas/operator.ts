@@ -1,6 +1,8 @@
 /** Bodies of the operators' calls under /api/operator/. */
 import * as v from 'valibot';
 import { CRYPTO_CURRENCIES } from '../networks';
+import { LISTED_CURRENCIES } from '../currencies';
+import { RATE_FIX_MAX_HOURS } from '../rate-rules';
 import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_METHODS } from '../order-status';
 import { INCOMING_PAGE } from '../operator-api';
 import {
@@ -111,14 +113,37 @@ export const RejectSchema = v.pipe(
   ),
 );
 
+/** Fiat per coin, up to 6 decimals. */
+const baseRate = v.pipe(v.number(), v.finite(), v.minValue(0.000001), v.maxValue(1_000_000));
+/** Given once the operator confirmed a change of more than 5% (RATE_CHANGE_CONFIRM_BP). */
+const confirmLargeChange = v.optional(v.boolean(), false);
+
 export const SetRateSchema = v.object({
   fiat: v.pipe(v.string(), v.regex(/^[A-Z]{3}$/)),
   crypto: v.picklist(CRYPTO_CURRENCIES),
-  /** Fiat per coin, up to 6 decimals. */
-  baseRate: v.pipe(v.number(), v.finite(), v.minValue(0.000001), v.maxValue(1_000_000)),
-  /** Given once the operator confirmed a change of more than 5% (RATE_CHANGE_CONFIRM_BP). */
-  confirmLargeChange: v.optional(v.boolean(), false),
+  baseRate,
+  confirmLargeChange,
 });
+
+/** A pair the market prices. */
+const marketPair = { fiat: v.picklist(LISTED_CURRENCIES), crypto: v.picklist(CRYPTO_CURRENCIES) };
+
+/**
+ * An operator fixes a pair's base for `hours` (the market's rules again after), or ends the fixed
+ * base early with `baseRate: null`.
+ */
+export const FixRateSchema = v.object({
+  ...marketPair,
+  baseRate: v.nullable(baseRate),
+  hours: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(RATE_FIX_MAX_HOURS)),
+    24,
+  ),
+  confirmLargeChange,
+});
+
+/** An operator takes the jump the market's base made, held until now. */
+export const ConfirmJumpSchema = v.object(marketPair);
 
 export const SetSpreadSchema = v.object({
   paymentMethod: v.picklist(PAYMENT_METHODS),

@@ -229,4 +229,27 @@ describe.each(LANGUAGES)("the alerts about a pair's rate in %s", (language) => {
     expect(text).toMatch(/0[.,]93/);
     expect(text).not.toMatch(/\{|\}|undefined|null|NaN/);
   });
+
+  it('a jump held names the pair, both bases and the signed change, and says it waits for an operator', () => {
+    const facts = { crypto: 'USDT' as const, fiat: 'RUB', from: 81.2, to: 84.5, sources };
+    const text = renderRateAlert('rate_jump', facts, language, options).text;
+    expect(text).toContain('USDT/RUB');
+    expect(text).toMatch(/81[.,]2/);
+    expect(text).toMatch(/84[.,]5/);
+    expect(text).toMatch(/\+4[.,]1 %/);
+    expect(text).toMatch(language === 'ru' ? /подтвердит/ : /confirms/);
+    expect(text).not.toMatch(/\{|\}|undefined|null|NaN/);
+    const down = renderRateAlert('rate_jump', { ...facts, from: 84.5, to: 81.2 }, language, options);
+    expect(down.text).toMatch(/−3[.,]9 %/);
+  });
+
+  it('a fixed rate ended names it and the market base it follows again, or says none quotes', () => {
+    const facts = { crypto: 'USDT' as const, fiat: 'RUB', fixed: 82, sources };
+    const back = renderRateAlert('rate_fix_ended', { ...facts, base: 81.4 }, language, options).text;
+    expect(back).toMatch(/82/);
+    expect(back).toMatch(/81[.,]4/);
+    const none = renderRateAlert('rate_fix_ended', facts, language, options).text;
+    expect(none).toContain('coingecko');
+    for (const text of [back, none]) expect(text).not.toMatch(/\{|\}|undefined|null|NaN/);
+  });
 });

@@ -213,6 +213,18 @@ const WRITES: Readonly<
     url: () => OPERATOR_PATHS.spreads,
     body: { paymentMethod: 'P2P', operation: 'BUY', spreadBp: 150 },
   },
+  rateFix: {
+    status: 'WAITING_REQUISITES',
+    method: 'PUT',
+    url: () => OPERATOR_PATHS.rateFix,
+    body: { fiat: 'RUB', crypto: 'USDT', baseRate: 95.5, hours: 2 },
+  },
+  rateJump: {
+    status: 'WAITING_REQUISITES',
+    method: 'POST',
+    url: () => OPERATOR_PATHS.rateJump,
+    body: { fiat: 'RUB', crypto: 'USDT' },
+  },
 };
 
 function orderFor(status: OrderStatus): Promise<string> {
@@ -237,6 +249,8 @@ describe('money actions want init data at most OPERATOR_INIT_DATA_MAX_AGE old', 
       'appealDecision',
       'rates',
       'spreads',
+      'rateFix',
+      'rateJump',
     ]);
     expect(NOT_MONEY).toEqual(['officeInstructions', 'reject']);
     expect(t.config.operatorInitDataMaxAgeSeconds).toBe(3_600);
@@ -261,8 +275,15 @@ describe('money actions want init data at most OPERATOR_INIT_DATA_MAX_AGE old', 
   );
 
   // Attaching a deposit reads the chain: accepted in chain-deposit-attach.test.ts; deciding an
-  // appeal wants an open one and a senior operator: accepted in appeals.test.ts.
-  it.each(MONEY.filter((w) => w !== 'attachDeposit' && w !== 'appealDecision'))(
+  // appeal wants an open one and a senior operator: accepted in appeals.test.ts; fixing a rate
+  // and taking a jump want market sources: accepted in market-rates.test.ts.
+  const ELSEWHERE: readonly OperatorWrite[] = [
+    'attachDeposit',
+    'appealDecision',
+    'rateFix',
+    'rateJump',
+  ];
+  it.each(MONEY.filter((w) => !ELSEWHERE.includes(w)))(
     '%s on init data 59 minutes old is accepted',
     async (write) => {
       const spec = WRITES[write];

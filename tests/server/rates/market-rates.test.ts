@@ -13,10 +13,13 @@ import { readDueSources } from '../../../src/server/rates/market-reader';
 import { watchPairs } from '../../../src/server/rates/market-watch';
 import type { Market } from '../../../src/server/rates/market';
 import { API_PATHS, type RateResponse } from '../../../src/shared/api';
+import { OPERATOR_PATHS, type OperatorRatesResponse } from '../../../src/shared/operator-api';
+import { pruneRateHistory, RATE_HISTORY_KEPT_MS } from '../../../src/server/rates/rate-history';
 import { ERROR_HTTP_STATUS } from '../../../src/shared/errors';
+import { applyBasisPoints, fromUnits } from '../../../src/shared/money';
 import { expectError, get, headersFor, rateUrl } from '../../helpers/api';
 import { ALICE } from '../../helpers/identity';
-import { createPayload, orderRow, send } from '../../helpers/lifecycle';
+import { createPayload, OPERATOR, orderRow, send } from '../../helpers/lifecycle';
 import {
   CBR_PATH,
   COINGECKO_PATH,
@@ -41,6 +44,7 @@ beforeAll(async () => {
     RATE_CBR_URL: fakes.url,
   });
   t = await createTestApp({
+    operatorIds: [OPERATOR.id],
     rateSources: rates.rateSources,
     rateSourceSettings: rates.rateSourceSettings,
     rateRules: rates.rateRules,
@@ -73,7 +77,12 @@ beforeEach(async () => {
 
 const callsToEach = () =>
   ([COINGECKO_PATH, EXMO_PATH, CBR_PATH] as const).map((path) => fakes.calls(path));
-const read = () => readDueSources(t.database.db, market.sources, t.clock.now());
+/** What the job does each tick: read the sources due, then look at every pair. */
+async function read() {
+  const outcomes = await readDueSources(t.database.db, market.sources, t.clock.now());
+  await watchPairs(t.database.db, market, t.clock.now());
+  return outcomes;
+}
 const p2pBuy = (language: 'ru' | 'en' = 'en') =>
   t.app.inject({
     method: 'GET',
@@ -229,6 +238,7 @@ describe('the operators are told', () => {
       crypto: 'USDT',
       fiat: 'RUB',
       quoting: false,
+      events: [],
     });
     // Looked at again, by this instance or another: told once.
     await watchPairs(t.database.db, market, t.clock.now());
@@ -245,14 +255,233 @@ describe('the operators are told', () => {
     });
     coingeckoNow(81.2);
     await t.database.db.updateTable('rate_sources').set({ next_read_at: 0 }).execute();
-    await read();
+    await readDueSources(t.database.db, market.sources, t.clock.now());
     expect(await watchPairs(t.database.db, market, t.clock.now())).toContainEqual({
       crypto: 'USDT',
       fiat: 'RUB',
       quoting: true,
+      events: [],
     });
     const back = await aboutUsdtRub('rate_back');
     expect(JSON.parse(back.at(-1)?.payload ?? '{}')).toMatchObject({ base: 81.2 });
+  });
+});
+
+/** Both market sources quote USDT at `rub` now (EXMO's mid of a tight book around it). */
+function marketAt(rub: number): void {
+  coingeckoNow(rub);
+  fakes.exmo({ ask: [[(rub + 0.1).toFixed(2), '1000']], bid: [[(rub - 0.1).toFixed(2), '1000']] });
+}
+
+/** Every source due again, as its interval passed. */
+const due = () => t.database.db.updateTable('rate_sources').set({ next_read_at: 0 }).execute();
+
+const ratesScreen = async () =>
+  (await send(t, 'GET', OPERATOR_PATHS.rates, OPERATOR)).json<OperatorRatesResponse>();
+const usdtRub = async () => {
+  const pair = (await ratesScreen()).market?.pairs.find(
+    (p) => p.crypto === 'USDT' && p.fiat === 'RUB',
+  );
+  if (pair === undefined) throw new Error('USDT/RUB is listed');
+  return pair;
+};
+const changesOf = async (kind: string) =>
+  (await ratesScreen()).changes.filter((c) => c.kind === kind && c.subject === 'USDT/RUB');
+const jumpAlerts = async () =>
+  (
+    await t.database.db
+      .selectFrom('notifications')
+      .select('payload')
+      .where('kind', '=', 'rate_jump')
+      .execute()
+  )
+    .map(
+      (row) =>
+        JSON.parse(row.payload) as { crypto: string; fiat: string; from: number; to: number },
+    )
+    .filter((facts) => facts.crypto === 'USDT' && facts.fiat === 'RUB');
+const quotedAt = async () => {
+  const res = await p2pBuy();
+  return res.statusCode === 200 ? res.json<RateResponse>().rate : res.json<{ code: string }>().code;
+};
+/** The customer's P2P buy quote at `base`, as the server rounds it. */
+const withSpread = async (base: number) =>
+  fromUnits(applyBasisPoints(base * 1_000_000, await spreadOf('P2P', 'BUY')));
+
+describe('a jump is held (RATE_JUMP_BP within 10 minutes)', () => {
+  /** The market at 81.20, then 4 % higher a minute later: a jump. */
+  async function jump(): Promise<void> {
+    marketAt(81.2);
+    await read();
+    expect(await quotedAt()).toBe(await withSpread(81.2));
+    t.clock.advance(MINUTE);
+    marketAt(84.5);
+    await due();
+    await read();
+  }
+
+  it('stops the quote and alerts the operators with the figures; an operator confirming it quotes the new base, audited', async () => {
+    const before = (await jumpAlerts()).length;
+    await jump();
+    expect(await quotedAt()).toBe('RATE_UNAVAILABLE');
+    const alerts = await jumpAlerts();
+    expect(alerts).toHaveLength(before + 1);
+    expect(alerts.at(-1)).toMatchObject({ crypto: 'USDT', fiat: 'RUB', from: 81.2, to: 84.5 });
+    const held = await usdtRub();
+    expect(held).toMatchObject({
+      base: null,
+      unquoted: 'jump_held',
+      median: 84.5,
+      accepted: 81.2,
+      held: { rate: 84.5, from: 81.2 },
+      quotes: [],
+    });
+    // Looked at again: held still, told once.
+    await read();
+    expect(await jumpAlerts()).toHaveLength(before + 1);
+
+    const confirmed = await send(t, 'POST', OPERATOR_PATHS.rateJump, OPERATOR, {
+      crypto: 'USDT',
+      fiat: 'RUB',
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(await quotedAt()).toBe(await withSpread(84.5));
+    expect((await changesOf('jump_confirmed'))[0]).toMatchObject({
+      operatorId: OPERATOR.id,
+      before: 81.2,
+      after: 84.5,
+    });
+    // Nothing waits any more: a second confirmation is told so.
+    const again = await send(t, 'POST', OPERATOR_PATHS.rateJump, OPERATOR, {
+      crypto: 'USDT',
+      fiat: 'RUB',
+    });
+    expectError(again, 'RATE_JUMP_NOT_HELD');
+  });
+
+  it('is taken by itself once the sources agreed on it for RATE_JUMP_AGREE, audited as the server’s', async () => {
+    await jump();
+    for (let waited = 0; waited < t.config.rateRules.jumpAgreeMs; waited += 2 * MINUTE) {
+      expect(await quotedAt()).toBe('RATE_UNAVAILABLE');
+      t.clock.advance(2 * MINUTE);
+      marketAt(84.5);
+      await due();
+      await read();
+    }
+    expect(await quotedAt()).toBe(await withSpread(84.5));
+    expect((await changesOf('jump_agreed'))[0]).toMatchObject({
+      operatorId: null,
+      before: 81.2,
+      after: 84.5,
+    });
+  });
+
+  it('ends by itself when the market comes back near the base it had', async () => {
+    await jump();
+    t.clock.advance(MINUTE);
+    marketAt(81.3);
+    await due();
+    await read();
+    expect(await quotedAt()).toBe(await withSpread(81.3));
+    expect((await usdtRub()).held).toBeNull();
+  });
+
+  it('a move within the band is followed at once, with no one asked', async () => {
+    marketAt(81.2);
+    await read();
+    t.clock.advance(MINUTE);
+    marketAt(83.2); // 2.5 %
+    await due();
+    await read();
+    expect(await quotedAt()).toBe(await withSpread(83.2));
+  });
+});
+
+describe('an operator fixes a pair’s rate for a time', () => {
+  const fix = (baseRate: number | null, extra: Record<string, unknown> = {}) =>
+    send(t, 'PUT', OPERATOR_PATHS.rateFix, OPERATOR, {
+      crypto: 'USDT',
+      fiat: 'RUB',
+      baseRate,
+      ...extra,
+    });
+
+  it('quotes the fixed base until it expires, even with every source down; then the market again, told and audited', async () => {
+    marketAt(81.2);
+    await read();
+    const fixed = await fix(82, { hours: 1 });
+    expect(fixed.statusCode, fixed.body).toBe(200);
+    expect(await quotedAt()).toBe(await withSpread(82));
+    expect((await usdtRub()).fixed).toMatchObject({ rate: 82, by: OPERATOR.id });
+    expect((await changesOf('fixed'))[0]).toMatchObject({ before: 81.2, after: 82 });
+
+    // The market gone: the fixed base still quotes.
+    t.clock.advance(30 * MINUTE);
+    fakes.fail(COINGECKO_PATH, { kind: 'status', status: 500 });
+    fakes.fail(EXMO_PATH, { kind: 'status', status: 500 });
+    await due();
+    await read();
+    expect(await quotedAt()).toBe(await withSpread(82));
+
+    // The hour over, the market back: it follows the market, and the operators are told.
+    t.clock.advance(31 * MINUTE);
+    fakes.reset();
+    marketAt(81.4);
+    await due();
+    await read();
+    expect(await quotedAt()).toBe(await withSpread(81.4));
+    expect((await usdtRub()).fixed).toBeNull();
+    expect((await changesOf('fix_expired'))[0]).toMatchObject({ operatorId: null, before: 82 });
+    const ended = await t.database.db
+      .selectFrom('notifications')
+      .select('payload')
+      .where('kind', '=', 'rate_fix_ended')
+      .execute();
+    expect(JSON.parse(ended.at(-1)?.payload ?? '{}')).toMatchObject({ fixed: 82, base: 81.4 });
+  });
+
+  it('a fixed base more than 5 % from the quoted one needs the second confirmation; ended early, it is audited', async () => {
+    marketAt(81.2);
+    await read();
+    expectError(await fix(90), 'RATE_CHANGE_UNCONFIRMED');
+    expect(await quotedAt()).toBe(await withSpread(81.2));
+    expect((await fix(90, { confirmLargeChange: true })).statusCode).toBe(200);
+    expect(await quotedAt()).toBe(await withSpread(90));
+    expect((await fix(null)).statusCode).toBe(200);
+    expect(await quotedAt()).toBe(await withSpread(81.2));
+    expect((await changesOf('unfixed'))[0]).toMatchObject({ operatorId: OPERATOR.id, before: 90 });
+  });
+});
+
+describe('the history', () => {
+  it('keeps RATE_HISTORY_KEPT_MS: older prices and bases are removed, newer ones kept', async () => {
+    await read();
+    const now = t.clock.now();
+    await t.database.db
+      .insertInto('rate_history')
+      .values(
+        Array.from({ length: 250 }, (_, i) => ({
+          source: 'exmo',
+          base: 'USDT' as const,
+          quote: 'RUB' as const,
+          units: 81_200_000,
+          read_at: now - RATE_HISTORY_KEPT_MS - 1_000 - i,
+        })),
+      )
+      .execute();
+    const count = async () =>
+      Number(
+        (
+          await t.database.db
+            .selectFrom('rate_history')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    expect(await pruneRateHistory(t.database.db, now)).toBeGreaterThanOrEqual(250);
+    expect(await count()).toBeLessThanOrEqual(before - 250);
+    expect(await count()).toBeGreaterThan(0);
   });
 });
 

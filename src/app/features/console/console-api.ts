@@ -68,6 +68,8 @@ export type OperatorActionPath = Exclude<
   | 'receipt'
   | 'rates'
   | 'spreads'
+  | 'rateFix'
+  | 'rateJump'
   | 'incoming'
   | 'chat'
   | 'chatAttachment'
@@ -96,6 +98,23 @@ export function putRate(body: {
   readonly confirmLargeChange: boolean;
 }): Promise<OperatorRatesResponse> {
   return apiRequest<OperatorRatesResponse>(OPERATOR_PATHS.rates, { method: 'PUT', body });
+}
+
+export function putFixedRate(body: {
+  readonly fiat: string;
+  readonly crypto: string;
+  readonly baseRate: number | null;
+  readonly hours?: number;
+  readonly confirmLargeChange?: boolean;
+}): Promise<OperatorRatesResponse> {
+  return apiRequest<OperatorRatesResponse>(OPERATOR_PATHS.rateFix, { method: 'PUT', body });
+}
+
+export function confirmRateJump(body: {
+  readonly fiat: string;
+  readonly crypto: string;
+}): Promise<OperatorRatesResponse> {
+  return apiRequest<OperatorRatesResponse>(OPERATOR_PATHS.rateJump, { method: 'POST', body });
 }
 
 export function putSpread(body: {

@@ -22,6 +22,8 @@ export interface RatesConfig {
     readonly maxAgeMs: number;
     readonly outlierBp: number;
     readonly minSources: number;
+    readonly jumpBp: number;
+    readonly jumpAgreeMs: number;
   };
 }
 
@@ -82,6 +84,16 @@ export const RATES_VARIABLES = {
     'how many fresh sources must agree for a pair to be quoted; with fewer the pair answers `RATE_UNAVAILABLE` until they do',
     { group: 'rates' },
   ),
+  RATE_JUMP_BP: documented(
+    wholeNumber('RATE_JUMP_BP', 300, 10, 5_000),
+    "basis points a pair's market base may move within 10 minutes before the move is held: the pair is not quoted until an operator confirms it in the console or the sources have agreed on it for `RATE_JUMP_AGREE`",
+    { group: 'rates' },
+  ),
+  RATE_JUMP_AGREE: documented(
+    wholeNumber('RATE_JUMP_AGREE', 900, 60, 86_400),
+    'seconds the sources must agree on a held jump before the base takes it by itself',
+    { group: 'rates' },
+  ),
 };
 
 export function ratesConfigOf(variables: ParsedVariables<typeof RATES_VARIABLES>): RatesConfig {
@@ -100,6 +112,8 @@ export function ratesConfigOf(variables: ParsedVariables<typeof RATES_VARIABLES>
       maxAgeMs: variables.RATE_SOURCE_MAX_AGE * 1000,
       outlierBp: variables.RATE_OUTLIER_BP,
       minSources: variables.RATE_MIN_SOURCES,
+      jumpBp: variables.RATE_JUMP_BP,
+      jumpAgreeMs: variables.RATE_JUMP_AGREE * 1000,
     },
   };
 }

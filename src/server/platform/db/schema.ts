@@ -29,6 +29,7 @@ import type {
   CitiesTable,
   OfficesTable,
   RateHistoryTable,
+  RateChangesTable,
   RatePairsTable,
   RatePricesTable,
   RateSourcesTable,
@@ -52,6 +53,7 @@ export interface Database {
   rate_prices: RatePricesTable;
   rate_history: RateHistoryTable;
   rate_pairs: RatePairsTable;
+  rate_changes: RateChangesTable;
   receipts: ReceiptsTable;
   order_messages: OrderMessagesTable;
   appeals: AppealsTable;

@@ -3,6 +3,7 @@ import type { Generated } from 'kysely';
 import type { ListedCurrency } from '../../../../shared/currencies';
 import type { CryptoCurrency } from '../../../../shared/networks';
 import type { OrderType, PaymentMethod } from '../../../../shared/order-status';
+import type { RateChangeKind } from '../../../../shared/rate-rules';
 
 /** The base rate of a coin in a fiat currency, in millionths (e.g. 95 400 000 = 95.40 RUB). */
 export interface RatesTable {
@@ -52,7 +53,7 @@ export interface RatePricesTable {
   detail: string | null;
 }
 
-/** Every price read, for the console's chart. */
+/** Every price read, and the market's base each minute (source BASE_SERIES), for the chart. */
 export interface RateHistoryTable {
   id: Generated<number>;
   source: string;
@@ -62,12 +63,43 @@ export interface RateHistoryTable {
   read_at: number;
 }
 
-/** Whether a pair was quoted when last looked at (1) or not (0), and since when. */
+/** A pair's state, written only by the rates module, each write conditional on `revision`. */
 export interface RatePairsTable {
   crypto: CryptoCurrency;
   fiat: ListedCurrency;
+  revision: Generated<number>;
+  /** Whether customers can order it now (1) or not (0), and since when. */
   quoting: number;
   changed_at: number;
+  /** The market base last accepted, and when it last changed. */
+  base_units: number | null;
+  base_at: number | null;
+  /** A jump accepted here: the base before it no longer counts as a reference. */
+  window_from: number | null;
+  /** When the base last went to the history. */
+  charted_at: number | null;
+  /** A jump held: the market's base, the accepted one it jumped from, and since when. */
+  held_units: number | null;
+  held_from_units: number | null;
+  held_since: number | null;
+  /** An operator's fixed base, in force until `fixed_until`, and who fixed it. */
+  fixed_units: number | null;
+  fixed_until: number | null;
+  fixed_by: number | null;
+}
+
+/** Every change of what customers are quoted: who (null: the server), what, from and to. */
+export interface RateChangesTable {
+  id: Generated<number>;
+  at: number;
+  operator_id: number | null;
+  kind: RateChangeKind;
+  /** The pair (`USDT/RUB`) or the method and direction (`P2P/BUY`). */
+  subject: string;
+  /** Rates in millionths, spreads in basis points. */
+  before_units: number | null;
+  after_units: number | null;
+  until: number | null;
 }
 
 export interface CitiesTable {

@@ -1,0 +1,53 @@
+/**
+ * The history of prices and bases: kept RATE_HISTORY_KEPT_MS (the console's chart shows the last
+ * day), older rows removed in bounded batches by a job of its own, and read for the chart.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../platform/db/schema';
+import { JOB_BATCH, inBatches } from '../platform/jobs/batches';
+import { periodicJob, type JobOptions, type PeriodicJob } from '../platform/jobs/periodic';
+
+/** The day the chart shows, and a day more. */
+export const RATE_HISTORY_KEPT_MS = 2 * 24 * 3_600_000;
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+/** Removes the history older than RATE_HISTORY_KEPT_MS, JOB_BATCH rows a statement. */
+export async function pruneRateHistory(
+  db: Kysely<Database>,
+  now: number,
+  signal?: AbortSignal,
+): Promise<number> {
+  let pruned = 0;
+  await inBatches({
+    size: JOB_BATCH,
+    signal,
+    batch: async () => {
+      const deleted = await db
+        .deleteFrom('rate_history')
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('rate_history as old')
+            .select('old.id')
+            .where('old.read_at', '<', now - RATE_HISTORY_KEPT_MS)
+            .limit(JOB_BATCH),
+        )
+        .executeTakeFirst();
+      const count = Number(deleted.numDeletedRows);
+      pruned += count;
+      return Array.from({ length: count });
+    },
+  });
+  return pruned;
+}
+
+export function rateHistoryJob(db: Kysely<Database>, options: JobOptions): PeriodicJob {
+  return periodicJob({
+    name: 'rate history',
+    intervalMs: PRUNE_EVERY_MS,
+    log: options.log,
+    monitor: options.monitor,
+    run: async ({ signal }) => {
+      await pruneRateHistory(db, options.now(), signal);
+    },
+  });
+}
