@@ -239,13 +239,23 @@ describe.each(LANGUAGES)("the alerts about a pair's rate in %s", (language) => {
     expect(text).toMatch(/\+4[.,]1 %/);
     expect(text).toMatch(language === 'ru' ? /подтвердит/ : /confirms/);
     expect(text).not.toMatch(/\{|\}|undefined|null|NaN/);
-    const down = renderRateAlert('rate_jump', { ...facts, from: 84.5, to: 81.2 }, language, options);
+    const down = renderRateAlert(
+      'rate_jump',
+      { ...facts, from: 84.5, to: 81.2 },
+      language,
+      options,
+    );
     expect(down.text).toMatch(/−3[.,]9 %/);
   });
 
   it('a fixed rate ended names it and the market base it follows again, or says none quotes', () => {
     const facts = { crypto: 'USDT' as const, fiat: 'RUB', fixed: 82, sources };
-    const back = renderRateAlert('rate_fix_ended', { ...facts, base: 81.4 }, language, options).text;
+    const back = renderRateAlert(
+      'rate_fix_ended',
+      { ...facts, base: 81.4 },
+      language,
+      options,
+    ).text;
     expect(back).toMatch(/82/);
     expect(back).toMatch(/81[.,]4/);
     const none = renderRateAlert('rate_fix_ended', facts, language, options).text;
