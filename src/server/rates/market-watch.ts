@@ -75,7 +75,7 @@ async function tell(
   for (const told of decision.events) {
     if (told.kind === 'fix_expired') {
       await recordRateChange(trx, null, 'fix_expired', pairKey(base), told.fixed, null, now);
-      const market = decision.quoting && base.units !== undefined ? { base: base.units / 1e6 } : {};
+      const market = decision.inForce === undefined ? {} : { base: decision.inForce / 1e6 };
       const fixedFacts = { ...facts, ...market, fixed: told.fixed / 1e6 };
       await alertOperatorsOf(trx, 'rate_fix_ended', fixedFacts, event(told.kind), now);
     } else if (told.kind === 'jump') {
@@ -93,8 +93,8 @@ async function tell(
   if (quoting === 0) {
     await alertOperatorsOf(trx, 'rate_unavailable', facts, event('rate_unavailable'), now);
   } else {
-    const inForce = decision.chart ?? base.units;
-    const back = inForce === undefined ? facts : { ...facts, base: inForce / 1e6 };
+    const back =
+      decision.inForce === undefined ? facts : { ...facts, base: decision.inForce / 1e6 };
     await alertOperatorsOf(trx, 'rate_back', back, event('rate_back'), now);
   }
 }

@@ -65,6 +65,8 @@ export interface PairDecision {
   readonly set: PairWrite;
   /** Whether customers can order the pair after the write. */
   readonly quoting: boolean;
+  /** The base customers are quoted after it (fixed or the market's), if any. */
+  readonly inForce: number | undefined;
   /** The accepted base to chart now, if any. */
   readonly chart: number | undefined;
   readonly events: readonly PairEvent[];
@@ -134,7 +136,8 @@ export function decidePair(
   Object.assign(set, judged.set);
   events.push(...judged.events);
   const next = { ...(row ?? emptyRow()), ...set };
-  const quoting = 'units' in baseInForce(next, market, now, rules);
+  const after = baseInForce(next, market, now, rules);
+  const inForce = 'units' in after ? after.units : undefined;
   const accepted = next.held_units === null && market !== undefined ? next.base_units : null;
   const chart =
     accepted !== null &&
@@ -144,7 +147,7 @@ export function decidePair(
       ? accepted
       : undefined;
   if (chart !== undefined) set.charted_at = now;
-  return { set, quoting, chart, events };
+  return { set, quoting: inForce !== undefined, inForce, chart, events };
 }
 
 /** A pair never looked at. */
