@@ -9,7 +9,9 @@ import type { ListedCurrency } from '../../shared/currencies';
 import type { OrderType, PaymentMethod } from '../../shared/order-status';
 import { rateChangeNeedsConfirmation } from '../../shared/rate-rules';
 import { fromUnits, toUnits } from '../../shared/money';
+import type { Transaction } from 'kysely';
 import type { ServerContext } from '../platform/context';
+import type { Database } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
 import { marketFor } from './configured-market';
 import { pairBase, pairRow } from './market';
@@ -108,7 +110,8 @@ type MarketPair = { readonly crypto: CryptoCurrency; readonly fiat: ListedCurren
 
 /** Writes an operator's change of a pair's row, whichever state the watch left it in. */
 async function upsertPair(
-  ctx: ServerContext,
+  db: Transaction<Database>,
+  now: number,
   pair: MarketPair,
   set: {
     readonly fixed_units?: number | null;
@@ -116,9 +119,9 @@ async function upsertPair(
     readonly fixed_by?: number | null;
   },
 ): Promise<void> {
-  await ctx.db
+  await db
     .insertInto('rate_pairs')
-    .values({ ...pair, quoting: 0, changed_at: ctx.now(), ...set })
+    .values({ ...pair, quoting: 0, changed_at: now, ...set })
     .onConflict((oc) =>
       oc.columns(['crypto', 'fiat']).doUpdateSet((eb) => ({
         ...set,
@@ -144,8 +147,10 @@ export async function fixRate(
   const now = ctx.now();
   if (body.baseRate === null) {
     const before = fixedBase(await pairRow(ctx.db, pair), now) ?? null;
-    await upsertPair(ctx, pair, { fixed_units: null, fixed_until: null, fixed_by: null });
-    await recordRateChange(ctx.db, operatorId, 'unfixed', subject, before, null, now);
+    await ctx.db.transaction().execute(async (trx) => {
+      await upsertPair(trx, now, pair, { fixed_units: null, fixed_until: null, fixed_by: null });
+      await recordRateChange(trx, operatorId, 'unfixed', subject, before, null, now);
+    });
     return readRates(ctx);
   }
   const units = unitsOf(body.baseRate);
@@ -158,8 +163,15 @@ export async function fixRate(
   const current = 'units' in inForce ? inForce.units : (live.units ?? row?.base_units ?? undefined);
   confirmedChange(current, units, body.confirmLargeChange);
   const until = now + body.hours * HOUR_MS;
-  await upsertPair(ctx, pair, { fixed_units: units, fixed_until: until, fixed_by: operatorId });
-  await recordRateChange(ctx.db, operatorId, 'fixed', subject, current ?? null, units, now, until);
+  await ctx.db.transaction().execute(async (trx) => {
+    await upsertPair(trx, now, pair, {
+      fixed_units: units,
+      fixed_until: until,
+      fixed_by: operatorId,
+    });
+    const before = current ?? null;
+    await recordRateChange(trx, operatorId, 'fixed', subject, before, units, now, until);
+  });
   return readRates(ctx);
 }
 
