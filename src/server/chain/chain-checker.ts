@@ -1,5 +1,5 @@
 /**
- * The chain checker (design.md, "Chain checks"): follows each
+ * The chain checker (docs/chain-checks.md): follows each
  * submitted deposit hash on its network until the order can be trusted, so the seller's order
  * moves to TX_CONFIRMED by itself, actor `chain`, with the evidence in its audit trail.
  *

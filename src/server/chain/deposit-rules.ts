@@ -1,6 +1,6 @@
 /**
- * What makes a transaction the right deposit of a sell or the right payout of a buy (design.md,
- * "Chain checks"): one rule, judged the same way when the seller submits the hash
+ * What makes a transaction the right deposit of a sell or the right payout of a buy
+ * (docs/chain-checks.md): one rule, judged the same way when the seller submits the hash
  * (tx-hash-submission.ts), when the scan finds it (chain/chain-scan.ts) and when the chain
  * checker reads it later (chain/chain-checker.ts). A deposit counts when its transaction
  * succeeded, it moves the order's coin's official contract, pays the order's deposit address

@@ -1,5 +1,5 @@
 /**
- * An operator's payout of a buy checked on the chain (design.md, "Chain checks"): what the
+ * An operator's payout of a buy checked on the chain (docs/chain-checks.md): what the
  * completion of a buy (operator/verbs/complete.ts) and the chain checker
  * (chain/chain-checker.ts) share. The node, settings and contract are the deposit's
  * (`depositTargetOf`: the order's coin on the order's network); the rule is `judgePayout` beside

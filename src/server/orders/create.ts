@@ -1,7 +1,6 @@
 /**
- * `POST /api/orders/create`: the server re-checks everything the app checked (design.md, "The
- * server is the authority") against its own data, then stores the order and its first event in
- * one transaction.
+ * `POST /api/orders/create`: the server is the authority, so it re-checks everything the app
+ * checked against its own data, then stores the order and its first event in one transaction.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { CreateOrderResponse } from '../../shared/api';

@@ -1,5 +1,5 @@
 /**
- * The customer's order calls (spec section 7) as services: every one is limited to the caller's
+ * The customer's order calls as services: every one is limited to the caller's
  * own orders (another customer's order is answered as missing) and every status change goes
  * through `applyTransition`.
  */

@@ -1,5 +1,5 @@
 /**
- * The exact amount a sell sends (design.md, "Chain checks"). Every seller sends to the same
+ * The exact amount a sell sends (docs/chain-checks.md). Every seller sends to the same
  * public deposit address of a network, so anyone watching it sees each transfer arrive: what
  * ties a transfer to one sell is its amount. Each sell is given the amount asked for plus a tag
  * in the coin's last shown decimal (100 → 100.0437), held unique per network and coin by the

@@ -1,5 +1,5 @@
 /**
- * Turns stored orders into the shapes the API answers with (spec section 3), converting integer
+ * Turns stored orders into the shapes the API answers with (src/shared/api.ts), converting integer
  * minor units back to the numbers the app shows.
  */
 import type { Kysely } from 'kysely';

@@ -1,5 +1,5 @@
 /**
- * The customer's calls (spec section 7), every one behind `authenticate`: the caller is on the
+ * The customer's calls, every one behind `authenticate`: the caller is on the
  * request, and every order call is limited to the caller's own orders by its service. Writing
  * calls count against the caller's limits of the minute.
  */

@@ -1,6 +1,6 @@
 /**
- * The one way an order's status changes (design.md, "Order lifecycle"; RoboSats'
- * `transition_status`). The table in src/shared says what is allowed; this function reads the
+ * The one way an order's status changes (docs/architecture.md, "The order's row"). The table in
+ * src/shared says what is allowed; this function reads the
  * order, checks the table, and moves it with a conditional UPDATE … WHERE status = <what it read>,
  * writing the order_events row and the messages it causes (the outbox) in the same transaction. If another request moved the order in
  * between, the update touches no row and the action is judged again against the new status: 409

@@ -1,5 +1,5 @@
 /**
- * Housekeeping (design.md, "Components": receipt clean-up): files in RECEIPTS_DIR that no receipt
+ * Housekeeping: files in RECEIPTS_DIR that no receipt
  * nor chat message names (an upload that lost its race and could not remove its file, a crash between the file and
  * its row, a temporary file a crash left half written) are removed once they are old enough that
  * no upload can still be writing their row; and call-limit windows long over are forgotten.

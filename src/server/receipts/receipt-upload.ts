@@ -123,7 +123,7 @@ export async function uploadReceipt(
 }
 
 /**
- * The same file on another order flags both orders for operators (design.md, "Receipts"), in the
+ * The same file on another order flags both orders for operators (a receipt shown twice), in the
  * upload's transaction. (The console reads reuse from the receipts themselves; this column keeps
  * that a receipt was ever reused.)
  */

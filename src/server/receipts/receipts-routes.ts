@@ -1,5 +1,5 @@
 /**
- * `POST /api/orders/{id}/receipt` (spec section 7): the one large body, a file as a data URL. It is
+ * `POST /api/orders/{id}/receipt`: the one large body, a file as a data URL. It is
  * read only once the caller is known, within their limit, and the order is theirs and waiting for
  * a receipt; then read as it arrives, its file decoded on the way (receipt-json.ts), in a scope of
  * its own for its own JSON parser, and kept by the order's upload (receipt-upload.ts).

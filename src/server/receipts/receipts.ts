@@ -1,5 +1,5 @@
 /**
- * Payment receipts (design.md, "Receipts"): the base64 data URL, decoded as it arrived
+ * Payment receipts: the base64 data URL, decoded as it arrived
  * (receipt-body.ts), is checked: its real size
  * measured (10 MB at most), its type read from the bytes (JPEG, PNG, WebP, HEIC, PDF) whatever
  * its name or data-URL header claim, and the file stored under RECEIPTS_DIR named by its sha256

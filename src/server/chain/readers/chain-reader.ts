@@ -1,5 +1,5 @@
 /**
- * The one port through which the server reads a chain (conventions, "Chains behind one port"):
+ * The one port through which the server reads a chain:
  * what a transaction moved, to whom, how final, and which transfers reached an address. EVM
  * networks (evm-reader.ts) and Tron (tron-reader.ts) answer in the same shapes, so nothing above
  * this folder sees a chain's wire format. Whether a transfer is the right deposit is not decided

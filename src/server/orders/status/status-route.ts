@@ -1,5 +1,5 @@
 /**
- * The status poll's answer (spec section 7, `GET /api/orders/{id}/status`), as Fastify's route
+ * The status poll's answer (`GET /api/orders/{id}/status`), as Fastify's route
  * (orders/orders-routes.ts) and the poll lane (platform/http/poll-lane.ts) both send it: the order's details,
  * never cached (as every answer: request-wide.ts), with an `ETag`; or 304 and no body when the app already holds that version.
  */
