@@ -6,7 +6,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** Import boundaries (conventions, "Boundaries the linter keeps"). */
+/** Import boundaries: what each side may import (docs/architecture.md). */
 const nodeOnly = [
   'node:*',
   'fastify',
@@ -141,7 +141,7 @@ export default tseslint.config(
     ),
   },
   {
-    // A function fits a screen (conventions, habit 20): under 80 lines, blank lines and comments
+    // A function fits a screen: under 80 lines, blank lines and comments
     // included; a long one is split into named parts, a state machine written as a table.
     files: ['src/**/*.{ts,tsx,mjs}'],
     rules: { 'max-lines-per-function': ['error', { max: 80 }] },

@@ -1,5 +1,5 @@
 /**
- * Where the app opens (spec section 2, landing, second reading). When it starts at `/` with a
+ * Where the app opens. When it starts at `/` with a
  * language already stored, it goes on by itself: where a kept link leads (an order's chat from the
  * bot's button under an operator's message, the console from an operators' alert: storage.ts's
  * linkRoute), or to the deep-linked order (`order_<id>` start parameter, kept in session storage);

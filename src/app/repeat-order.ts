@@ -19,7 +19,7 @@ export type RepeatState =
   | { readonly repeat: 'BUY'; readonly values: Partial<BuyFormValues> }
   | { readonly repeat: 'SELL'; readonly values: Partial<SellFormValues> };
 
-/** The buy form of each payment method (spec section 2); a sell is always P2P's. */
+/** The buy form of each payment method; a sell is always P2P's. */
 const BUY_FORM_ROUTES: Readonly<Record<PaymentMethod, string>> = {
   P2P: '/p2p/buy',
   BANK_ACCOUNT: '/bank-account',

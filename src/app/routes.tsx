@@ -1,5 +1,5 @@
 /**
- * The routes of spec section 2; anything else shows the not-found screen. The landing is in the
+ * The app's routes; anything else shows the not-found screen. The landing is in the
  * first chunk; every other screen loads on demand, one chunk per flow (vite.config.ts groups a
  * flow's folder into one chunk), behind the app's loading spinner. The order screens' routes are
  * generated from ORDER_SCREENS, so a screen of the table cannot lack its route.

@@ -1,5 +1,5 @@
 /**
- * The client state of spec section 3: `selectedLanguage` (local storage, ru or en),
+ * The client's state: `selectedLanguage` (local storage, ru or en),
  * `selectedCurrency` (session storage, JSON with code and symbol), the deep-link order id
  * (session storage) and `waiting_start_{orderId}` (local storage). Storage can be unavailable or
  * hold junk; every read is defensive.

@@ -1,10 +1,7 @@
 /**
- * `buildApp(config, deps)`: the whole server as a Fastify instance, with nothing listening.
- * Tests call it with `app.inject` on a fresh database; main.ts listens. It only composes:
- * the platform's plugins first (the context decorators, the routes' contract and its document,
- * error handling, metrics, what every request meets (readiness, security headers, its metrics and
- * log line), body parsing, call limits, identity and the calls that need none), then the domain modules, each one plugin with its
- * routes, decorators, metrics and jobs, and last the mini-app with the answer to unknown paths.
+ * `buildApp(config, deps)`: the whole server as a Fastify instance, with nothing listening (tests
+ * inject; main.ts listens). It only composes: the platform's plugins, then the domain modules,
+ * then the mini-app.
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -39,26 +36,21 @@ import { savedDetailsModule } from './saved-details';
 
 export interface AppDeps {
   readonly db: Kysely<Database>;
-  /** The clock, in epoch milliseconds; tests move it instead of sleeping. */
+  /** Tests move it instead of sleeping. */
   readonly now?: () => number;
-  /** Where log lines go instead of stdout (tests read them). */
+  /** Tests read the lines. */
   readonly logStream?: { write(line: string): void };
-  /**
-   * Run the background jobs (expiry sweeper, housekeeping, the notification outbox and, with a
-   * BOT_TOKEN, the bot's updates) while the server is up; main.ts does.
-   */
+  /** Run the background jobs (sweeper, housekeeping, outbox, the bot's updates); main.ts does. */
   readonly jobs?: boolean;
 }
 
 export async function buildApp(config: AppConfig, deps: AppDeps): Promise<FastifyInstance> {
-  // The status poll's lane in front of Fastify, opened once every plugin is ready.
   const lane = new PollLane();
   const app = Fastify({
     serverFactory: (handler, options) => lane.server(handler, options),
     logger: {
       level: config.logLevel,
-      // No line carries the bot token (redact-token.ts): not an error's message, stack, fields
-      // or cause, whatever the key it is logged under, nor a message or its format arguments.
+      // No line carries the bot token (redact-token.ts), whatever key it is logged under.
       serializers: { req: serializeRequest, err: serializeError, error: serializeLogged },
       hooks: {
         logMethod(args, method) {
@@ -74,7 +66,6 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
           ? {
               transport: {
                 target: 'pino-pretty',
-                // A request's line says it all in its message (platform/http/request-wide.ts).
                 options: {
                   translateTime: 'SYS:HH:MM:ss',
                   ignore: 'pid,hostname,reqId,req,res,responseTime',
@@ -85,21 +76,13 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     },
     // One line per request, written when it is answered (platform/http/request-wide.ts).
     logController: new LogController({ disableRequestLogging: true }),
-    // A request's own logger is made when it first writes a line (request-logger.ts).
     childLoggerFactory: requestLoggerFactory,
     bodyLimit: JSON_BODY_LIMIT_BYTES,
-    // The client's address (request.ip: the logs, the per-address call limits) behind a reverse
-    // proxy. Fastify walks X-Forwarded-For from the right, past the connection's address and
-    // each entry that is a trusted proxy (TRUST_PROXY, by default the loopback and private
-    // ranges a proxy on this machine or network connects from), and stops at the first that
-    // is not. The shipped nginx site (deploy/nginx/exchange.conf) replaces the header with the
-    // address it saw instead of appending to it, so it holds one entry, the real client's, and
-    // nothing a client sends survives it. Not a hop count of 1: with a count, whoever reaches
-    // an instance's port without the proxy (HOST=0.0.0.0, the default with a bot) would name
-    // their own address; with a list, only a connection from a trusted address is believed.
+    // A list, not a hop count: with a count, whoever reaches the port without the proxy would
+    // name their own address; with a list, only a connection from a trusted address is believed.
+    // The shipped nginx site replaces X-Forwarded-For rather than appending to it.
     trustProxy: [...config.trustProxy],
-    // The router's own refusals (a malformed %-escape, a path segment over 100 characters) would
-    // otherwise answer with Fastify's codes; they go through the same handler as every error.
+    // The router's own refusals answer in the API's form too.
     frameworkErrors: sendError,
     // A stopping server answers 503 itself, in the API's own form (platform/http/request-wide.ts).
     return503OnClosing: false,

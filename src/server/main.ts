@@ -1,7 +1,4 @@
-/**
- * Starts the server: reads the configuration, opens and migrates the database, checks that each
- * chain node is of its network's chain, listens, and shuts down gracefully on SIGINT and SIGTERM.
- */
+/** Starts the server: configuration, database, chain ids, listening, graceful shutdown. */
 import { buildApp } from './app';
 import { ChainIdMismatch, checkChainIds, testNetworksOf } from './chain';
 import { ConfigError, isDemoMode, loadConfig } from './platform/config/config';
@@ -23,8 +20,7 @@ async function main(): Promise<void> {
   const database = openDatabase(config.database);
   await prepareDatabase(database, Date.now());
   const app = await buildApp(config, { db: database.db, jobs: true });
-  // Before listening, so before any job starts: a node of another chain, or of a test network
-  // with a real bot token, stops the server.
+  // Before any job starts: a node of another chain, or a test network with real money, stops it.
   try {
     await checkChainIds(app.chain, testNetworksOf(config), app.log);
   } catch (error) {
@@ -51,8 +47,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     const forced = setTimeout(() => process.exit(1), 10_000);
     forced.unref();
-    // The database closes after the app, whose own onClose hooks still write (the customers
-    // seen in the last moments); a hook of this file's would run before theirs.
+    // The database closes after the app, whose onClose hooks still write the last customers seen.
     app
       .close()
       .then(() => database.db.destroy())
@@ -68,7 +63,6 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
-  // An address others can open when the server listens on every interface (HOST=0.0.0.0).
   const url = listenUrl(config.host, config.port);
   if (isDemoMode(config)) {
     app.log.warn(

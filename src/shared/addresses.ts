@@ -1,7 +1,6 @@
 /**
- * Wallet address and transaction hash checks per network (design, "The server is the authority").
- * The form and the server call the same functions, so the customer sees the server's verdict
- * before submitting.
+ * Wallet address and transaction hash checks per network. The form and the server call the same
+ * functions, so the customer sees the server's verdict before submitting.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';

@@ -1,8 +1,8 @@
 /**
  * Appeals: a customer who paid and heard nothing in time,
  * whose deposit the chain left for an operator, or who disagrees with a rejection, asks a senior
- * operator to decide. An appeal is its own record beside the order's status, which keeps the
- * spec's statuses: while it is open, only its decision ends the order. The rules here are read by
+ * operator to decide. An appeal is its own record beside the order's status (no status of its
+ * own): while it is open, only its decision ends the order. The rules here are read by
  * the server (which enforces them) and the app (which offers the appeal only where it is taken).
  */
 import type { ErrorCode } from './errors';

@@ -80,7 +80,7 @@ export function methodRoute(code: string): string {
   return isListedCurrency(code) ? `/${code.toLowerCase()}-method` : '/payment-systems';
 }
 
-/** The entries of a currency's method screen, in the spec's order. */
+/** The entries of a currency's method screen, in the order it lists them. */
 export function methodsFor(code: ListedCurrency): readonly MethodEntry[] {
   return code === 'RUB' ? RUB_METHODS : OFFICE_ONLY_METHODS;
 }

@@ -87,7 +87,7 @@ export const EVM_CHAIN_IDS: Readonly<Record<EvmNetworkId, number>> = {
   BASE: 8453,
 };
 
-/** The kinds of network list the spec names: P2P (buy and sell) and bank buy; office uses bank's. */
+/** The network lists, each in the order its form offers them: P2P (buy and sell) and bank buy. */
 const P2P_NETWORKS: Readonly<Record<CryptoCurrency, readonly NetworkId[]>> = {
   USDC: ['BASE', 'POLYGON', 'BEP20', 'ERC20', 'TRC20', 'ARBITRUM'],
   USDT: ['BEP20', 'TRC20', 'POLYGON', 'ERC20', 'ARBITRUM', 'OPTIMISM'],
@@ -98,8 +98,8 @@ const BANK_NETWORKS: Readonly<Record<CryptoCurrency, readonly NetworkId[]>> = {
 };
 
 /**
- * The networks offered for a method and coin, in the spec's order. The spec lists P2P and bank
- * buy; an office buy pays out to a wallet like a bank buy, so it offers the bank list.
+ * The networks offered for a method and coin, in the form's order. An office buy pays out to a
+ * wallet like a bank buy, so it offers the bank list.
  */
 export function networksFor(method: PaymentMethod, crypto: CryptoCurrency): readonly NetworkId[] {
   return method === 'P2P' ? P2P_NETWORKS[crypto] : BANK_NETWORKS[crypto];

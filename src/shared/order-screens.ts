@@ -46,9 +46,8 @@ export interface HistoryCardRow {
 }
 
 /**
- * Spec section 4, "Navigation from a history card", row by row; the first matching row wins.
- * The REQUISITES_READY row of the spec is split by method (bank-requisites for BANK_ACCOUNT,
- * office-waiting for OFFICE, otherwise payment).
+ * Where a history card leads, row by row; the first matching row wins. REQUISITES_READY leads by
+ * method (bank-requisites for BANK_ACCOUNT, office-waiting for OFFICE, otherwise payment).
  */
 export const HISTORY_CARD_TABLE: readonly HistoryCardRow[] = [
   { statuses: ['WAITING_REQUISITES'], target: 'waiting' },
@@ -129,12 +128,10 @@ export interface OrderScreenBehaviour {
 const ENDED: readonly OrderStatus[] = ['REJECTED', 'CANCELLED'];
 
 /**
- * Spec section 4 ("Waiting screen", "Other polling redirects"), section 8 (cancelled or rejected
- * on load) and the intervals of section 9. Every redirect replaces the current entry, so back does
- * not return to a screen that has already moved on. Where the spec leaves a line out (payment on
- * COMPLETED; send-crypto, which "follows the status polling"), the screen goes on as its order
- * does: to complete once it is COMPLETED, from send-crypto to sell-waiting once the hash is in,
- * to My orders once a sell has ended; send-crypto asks every 3 s, as sell-waiting does.
+ * Each order screen's polling and redirects. Every redirect replaces the current entry, so back
+ * does not return to a screen that has already moved on. A screen goes on as its order does: to
+ * complete once it is COMPLETED, from send-crypto to sell-waiting once the hash is in, to My
+ * orders once a sell has ended.
  */
 export const ORDER_SCREEN_TABLE: Readonly<Record<OrderScreen, OrderScreenBehaviour>> = {
   waiting: {
@@ -156,7 +153,7 @@ export const ORDER_SCREEN_TABLE: Readonly<Record<OrderScreen, OrderScreenBehavio
     pollMs: 5_000,
     onFailure: 'retry',
     rules: [
-      // Spec section 8: cancelled or rejected on load alerts orderRejected.
+      // Ended before the screen first saw it: the order-rejected alert.
       { statuses: ENDED, onLoad: true, go: '/', alert: 'orderRejected' },
       { statuses: ['REJECTED'], go: '/', alert: 'orderRejected' },
       { statuses: ['CANCELLED'], go: '/', alert: 'ended' },

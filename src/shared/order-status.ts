@@ -163,8 +163,8 @@ interface ActionRule {
 
 /**
  * The transition table, by action: an action leads from the same statuses to the same one
- * whoever takes it. PAYMENT_STARTED is a status of the spec that no action of ours enters;
- * orders in it (from imported data) are handled like PAYMENT_PENDING.
+ * whoever takes it. No action enters PAYMENT_STARTED; orders in it (from imported data) are
+ * handled like PAYMENT_PENDING.
  */
 const ACTION_RULES: Readonly<Record<OrderAction, ActionRule>> = {
   cancel: { by: ['customer'], from: CUSTOMER_CANCELLABLE, to: 'CANCELLED' },

@@ -18,7 +18,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('where the app opens (spec section 2, landing, second reading)', () => {
+describe('where the app opens', () => {
   it('shows the landing when no language is stored', async () => {
     const fetchMock = answerActiveOrders([{ id: 'a' }]);
     expect(await entryRoute('/')).toBeNull();

@@ -9,7 +9,7 @@ import {
   takeDeepLinkOrderId,
 } from '../../src/app/storage';
 
-describe('client state (spec section 3)', () => {
+describe('client state', () => {
   it('keeps selectedLanguage in local storage, ru or en only', () => {
     expect(getStoredLanguage()).toBeNull();
     setStoredLanguage('en');

@@ -174,7 +174,7 @@ describe('office cash buy', () => {
           await expect.poll(() => page.getByTestId('rate').textContent()).toMatch(/1 USDC =/);
           await page.locator(`[data-city="${city}"]`).click();
           if (currency === 'USD') {
-            // Spec section 2: the country under the city for USD and EUR.
+            // The country under the city for USD and EUR.
             await page
               .locator('[data-city="dubai"]')
               .getByText(/United Arab Emirates|UAE/)

@@ -158,7 +158,7 @@ describe('the table agrees with itself', () => {
     },
   );
 
-  it('names only statuses of the spec, and no screen has a row that can never match', () => {
+  it('names only known statuses, and no screen has a row that can never match', () => {
     for (const screen of ORDER_SCREENS) {
       ORDER_SCREEN_TABLE[screen].rules.forEach((rule, index) => {
         const reachable = EVERY_ORDER.some(

@@ -13,7 +13,7 @@ import {
 } from '../../src/shared/order-status';
 
 describe('statuses', () => {
-  it('are exactly the fourteen of the spec', () => {
+  it('are exactly the fourteen', () => {
     expect([...ORDER_STATUSES].sort()).toEqual(
       [
         'WAITING_REQUISITES',

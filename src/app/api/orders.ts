@@ -1,4 +1,4 @@
-/** The order calls of spec section 7, typed from src/shared/api.ts. */
+/** The customer's order calls, typed from src/shared/api.ts. */
 import {
   API_PATHS,
   type ActiveOrdersResponse,

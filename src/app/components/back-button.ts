@@ -1,6 +1,6 @@
 /**
- * Inside Telegram the client's native back button is used (spec section 2, shared header):
- * shown while a screen with a back target is mounted, hidden when it unmounts.
+ * Inside Telegram the client's native back button replaces the header's arrow: shown while a
+ * screen with a back target is mounted, hidden when it unmounts.
  */
 import { backButton } from '@telegram-apps/sdk-react';
 import { useEffect } from 'react';

@@ -1,4 +1,4 @@
-/** A value with tap-to-copy: 'Copied' for 2 s after a tap (spec section 9), with a light haptic. */
+/** A value with tap-to-copy: 'Copied' for 2 s after a tap, with a light haptic. */
 import { Cell } from '@telegram-apps/telegram-ui';
 import { useEffect, useState } from 'react';
 import { COPY_FEEDBACK_MS } from '../../shared/limits';

@@ -1,8 +1,8 @@
 /**
- * The one way a failed call becomes words for the customer: the screen's own text of spec
- * section 8 (for a create, 'An error occurred while creating the order. Please try again.'), and
- * on a second line the reason, from the server's code and its typed details, translated here;
- * the server's own text is never shown.
+ * The one way a failed call becomes words for the customer: the screen's own headline (for a
+ * create, 'An error occurred while creating the order. Please try again.'), and on a second line
+ * the reason, from the server's code and its typed details, translated here; the server's own
+ * text is never shown.
  */
 import type { TranslationFunctions } from '../../../i18n/i18n-types';
 import type { ApiErrorBody, Language } from '../../shared/api';
@@ -77,7 +77,7 @@ export function failureText(
     : `${headline}\n${reason}`;
 }
 
-/** Creating an order failed (spec section 8). */
+/** Creating an order failed: the create headline, then the reason. */
 export function createFailureText(
   error: unknown,
   LL: TranslationFunctions,

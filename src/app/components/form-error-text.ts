@@ -1,6 +1,6 @@
 /**
  * The text of a form error key (src/shared/schemas/fields.ts), translated when it is shown so a
- * language switch re-translates errors already on screen (conventions, "Forms").
+ * language switch re-translates errors already on screen.
  */
 import type { TranslationFunctions } from '../../../i18n/i18n-types';
 import type { Language } from '../../shared/api';

@@ -1,5 +1,5 @@
 /**
- * The shared header (spec section 2): a back arrow or a home button, an optional title and the
+ * The header every screen shares: a back arrow or a home button, an optional title and the
  * RU/EN toggle. Inside Telegram the native back button replaces the arrow.
  */
 import { IconButton, Text } from '@telegram-apps/telegram-ui';

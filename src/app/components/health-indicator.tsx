@@ -1,5 +1,5 @@
 /**
- * The landing's service status (spec sections 2, 4 and 7): pending while the first check runs,
+ * The landing's service status (`GET /api/health`): pending while the first check runs,
  * then Online or Offline; checked again 10 s after each check, each giving up after 3 s.
  */
 import { API_PATHS, type HealthResponse } from '../../shared/api';

@@ -1,5 +1,5 @@
 /**
- * One order as a list shows it (spec section 2, /my-orders): direction arrow, crypto amount,
+ * One order as /my-orders lists it: direction arrow, crypto amount,
  * network, payment method, fiat total, status badge and time. An order that waits for its
  * customer (requisites ready: pay; waiting for the crypto: send…) stands out with what to do,
  * apart from those where the customer only waits; one with messages of the exchange unread says
@@ -20,7 +20,7 @@ export function orderNetworkAndMethod(order: OrderSummary, LL: TranslationFuncti
   return `${NETWORKS[order.network].name} · ${LL.paymentMethods[order.paymentMethod]()}`;
 }
 
-/** A card that opens its order where the history-card table says (spec section 4). */
+/** A card that opens its order where the history-card table (src/shared/order-screens.ts) says. */
 export function OrderCard({ order }: { readonly order: OrderSummary }) {
   const { LL } = useI18nContext();
   const [, navigate] = useLocation();

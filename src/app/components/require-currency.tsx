@@ -1,4 +1,4 @@
-/** Screens that need the chosen currency go to / when it is missing (spec section 2). */
+/** Screens that need the chosen currency go to / when it is missing (a link opened cold). */
 import type { ReactNode } from 'react';
 import { Redirect } from 'wouter';
 import { getSelectedCurrency, type SelectedCurrency } from '../storage';

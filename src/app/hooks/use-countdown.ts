@@ -42,7 +42,7 @@ export function useCountdown(deadline: string | null | undefined, offsetMs: numb
 }
 
 /**
- * m:ss, or h:mm:ss when an hour or more is shown (spec section 9: the bank timer); the seconds
+ * m:ss, or h:mm:ss when an hour or more is shown (the bank's 2-hour timer); the seconds
  * round up, so a countdown reads 1:00:00, not 60:00, half a second after an hour's deadline.
  */
 export function formatDuration(ms: number, withHours?: boolean): string {

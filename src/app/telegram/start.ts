@@ -1,5 +1,5 @@
 /**
- * Telegram start-up (conventions, "Telegram start-up"): detect Telegram, mock it in demo mode
+ * Telegram start-up: detect Telegram, mock it in demo mode
  * outside Telegram, initialise the SDK, mount the back, main and secondary buttons, the settings
  * entry of the menu, the closing behaviour, mini app, theme and viewport and bind their CSS variables.
  */

@@ -1,9 +1,4 @@
-/**
- * The appeal calls: the customer's `POST /api/orders/{id}/appeal`, behind their identity like
- * every order call and counted as an action; the console's reading of an order's appeal and a
- * senior operator's decision, behind `operatorOnly` (and in demo mode the console's own orders
- * only), the decision wanting fresh init data as every money action does.
- */
+/** The customer's appeal, the console's reading and decision (which wants fresh init data). */
 import type { FastifyPluginCallback } from 'fastify';
 import { MONEY_ACTIONS } from '../../shared/operator-api';
 import { AppealDecisionSchema, OpenAppealSchema } from '../../shared/schemas/appeals';

@@ -1,7 +1,4 @@
-/**
- * The appeals module: the customer's appeal of an order and a senior operator's decision
- * (appeals.ts, appeal-routes.ts).
- */
+/** The appeals module: a customer's appeal of an order and a senior operator's decision. */
 import fp from 'fastify-plugin';
 import { compressedRoutes } from '../platform/http/compression';
 import { customerAppealRoutes, operatorAppealRoutes } from './appeal-routes';

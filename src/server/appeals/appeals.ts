@@ -1,7 +1,6 @@
 /**
- * Appeals (the rules: src/shared/appeals.ts). An open appeal holds its order: the deadline no
- * longer cancels it and only the decision ends it (APPEAL_HELD). A senior operator decides:
- * complete, refund (it ends REJECTED) or uphold. Each step is an order event and an outbox message.
+ * Appeals (the rules: src/shared/appeals.ts). An open appeal holds its order: only a senior
+ * operator's decision ends it (complete, refund, uphold), each step an order event and a message.
  */
 import type { Kysely, Transaction } from 'kysely';
 import type * as v from 'valibot';
@@ -25,10 +24,7 @@ import { toOperatorAppeal } from './operator-appeal';
 import { checkRefund } from './refund-check';
 import { touchOrder } from '../orders';
 
-/**
- * Whether an operator decides appeals: listed in SENIOR_OPERATOR_IDS, or, in demo mode, the
- * visitor trying the console, who is their own senior as they are their own operator.
- */
+/** In demo mode the visitor is their own senior, as they are their own operator. */
 export function isSeniorOperator(ctx: Pick<ServerContext, 'config'>, telegramId: number): boolean {
   return (
     ctx.config.seniorOperatorIds.includes(telegramId) ||
@@ -50,7 +46,6 @@ async function depositCheckState(
   return check.state === 'wrong' ? 'flagged' : check.state;
 }
 
-/** VALIDATION_FAILED unless every id is a message of the order's chat with a file. */
 async function checkEvidence(
   db: Kysely<Database>,
   orderId: string,
@@ -90,11 +85,7 @@ async function appealEvent(
     .execute();
 }
 
-/**
- * `POST /api/orders/{id}/appeal`: the customer's appeal of their own order (ORDER_NOT_FOUND for
- * another's), refused with `appealRefusal`'s code where none is taken; evidence must be the
- * order's chat messages with files.
- */
+/** Another customer's order is ORDER_NOT_FOUND; evidence must be the order's chat files. */
 export async function openAppeal(
   ctx: ServerContext,
   customerId: number,
@@ -163,7 +154,6 @@ export async function openAppeal(
   }
 }
 
-/** `GET /api/operator/orders/{id}/appeal`: the appeal, whether the caller decides it, and how. */
 export async function appealForOperator(
   ctx: ServerContext,
   operatorId: number,
@@ -189,10 +179,7 @@ interface Decided {
   readonly evidence: string | null;
 }
 
-/**
- * The appeal's decision, in the transaction that ends the order (or, for an order already
- * REJECTED, in one of its own): APPEAL_NOT_OPEN if another decision came first.
- */
+/** In the transaction that ends the order: APPEAL_NOT_OPEN if another decision came first. */
 function closeAppeal(
   appeal: AppealRow,
   seniorId: number,
@@ -224,7 +211,6 @@ function closeAppeal(
   };
 }
 
-/** The statuses a completion by appeal confirms first. */
 const CONFIRMS_FIRST: Partial<
   Record<OrderRow['status'], 'operatorConfirmPayment' | 'confirmIncomingTx'>
 > = {
@@ -234,10 +220,7 @@ const CONFIRMS_FIRST: Partial<
   TX_PENDING: 'confirmIncomingTx',
 };
 
-/**
- * Completes the order under appeal, confirming an unconfirmed payment or deposit first; a refused
- * payout hash leaves the payment confirmed and the appeal open, to decide again.
- */
+/** A refused payout hash leaves the payment confirmed and the appeal open, to decide again. */
 async function completeByAppeal(
   ctx: ServerContext,
   order: OrderRow,
@@ -273,7 +256,6 @@ async function completeByAppeal(
   );
 }
 
-/** A refund's details: a buy's requisites or reference, a sell's hash checked on the chain. */
 async function refundOf(
   ctx: ServerContext,
   order: OrderRow,
@@ -292,11 +274,7 @@ async function refundOf(
   return { refundDetails: null, refundTxHash: body.refundTxHash, evidence };
 }
 
-/**
- * `POST /api/operator/orders/{id}/appeal/decision`: a senior operator's decision (SENIOR_ONLY
- * for anyone else), on an open appeal (APPEAL_NOT_OPEN), one the order's status leaves
- * (`appealDecisions`; INVALID_STATUS otherwise).
- */
+/** SENIOR_ONLY for anyone else; the decision must be one the order's status allows. */
 export async function decideAppeal(
   ctx: ServerContext,
   seniorId: number,
@@ -332,7 +310,6 @@ export async function decideAppeal(
     };
     return rejectOrder(ctx, seniorId, orderId, rejection, step);
   }
-  // Already rejected: it stays so; the appeal alone is decided.
   const rejected = await ctx.db.transaction().execute(async (trx) => {
     const touched = await touchOrder(trx, orderId, { status: 'REJECTED' });
     await step.alongside(trx, touched);

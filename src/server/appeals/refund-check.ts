@@ -1,9 +1,6 @@
 /**
- * A sell's refund checked on the chain like a payout (chain/payout-check.ts, the same rule
- * `judgePayout`), but to where the seller's deposit came from: the deposit's sender as the chain
- * checker read it, at least what the deposit moved, from the exchange's payout wallet when one is
- * configured, and made after the deposit. Looked up once while the senior operator waits; nothing
- * is followed afterwards (the order is over).
+ * A sell's refund checked like a payout, but back to the deposit's sender, at least what it moved,
+ * after it. Looked up once while the senior waits; nothing is followed after (the order is over).
  */
 import { checkTxHash } from '../../shared/addresses';
 import { tokenAmountToDecimal, unitsToTokenAmount } from '../../shared/money';
@@ -13,12 +10,7 @@ import type { OrderRow } from '../platform/db/schema';
 import { PERSON_WAITS_MS, depositTargetOf, nodeFaultOf, settledWithin } from '../chain';
 import { judgePayout, refusalDetails } from '../chain';
 
-/**
- * The audit trail's words for a sell's refund by `hash`, once the chain shows it right: refused
- * with the payout's codes otherwise, TX_UNCONFIRMED when the node cannot say yet, and
- * REFUND_SENDER_UNKNOWN when the chain never showed where the deposit came from. On a network
- * checked by hand (no node) the hash is taken as given, as a completion's is.
- */
+/** REFUND_SENDER_UNKNOWN when the chain never showed the sender; a manual network takes it. */
 export async function checkRefund(
   ctx: Pick<ServerContext, 'db' | 'config' | 'chain'>,
   order: OrderRow,

@@ -1,7 +1,6 @@
 /**
- * Judging a transfer by its amount: every sell is given an exact amount of its own (orders'
- * deposit-amounts.ts), so a transfer of another sell's exact amount belongs to that sell, and one
- * of another customer's open sell is put in front of the operators with both orders.
+ * Judging a transfer by its amount: each sell's exact amount is its own, so a transfer of another
+ * sell's amount is that sell's, and another customer's open sell goes to operators.
  */
 import type { Kysely } from 'kysely';
 import { tokenAmountToUnits } from '../../shared/money';
@@ -10,7 +9,6 @@ import type { Database, OrderRow } from '../platform/db/schema';
 import { flagForOperators, type AmountKey } from '../orders';
 import type { AmountProblem } from './deposit-rules';
 
-/** The sell an exact amount is held by, as much of it as a transfer's judge needs. */
 export interface AmountHolder {
   readonly id: string;
   readonly userId: number;
@@ -18,11 +16,7 @@ export interface AmountHolder {
   readonly createdAt: number;
 }
 
-/**
- * The sell holding the exact amount a transfer of `amount` base units (of a token with
- * `decimals`) moves, if any: open, or ended less than `holdMs` ago. An amount with digits no
- * order's amount has is nobody's.
- */
+/** The sell holding the exact amount: open, or ended less than `holdMs` ago. */
 export async function holderOf(
   db: Kysely<Database>,
   key: AmountKey,
@@ -46,21 +40,13 @@ export async function holderOf(
   return { id: row.id, userId: row.user_id, status: row.status, createdAt: row.created_at };
 }
 
-/** A transfer of the wrong amount for `order`, as the seller is refused and operators told. */
 export interface AmountRefusal {
   readonly problem: AmountProblem;
-  /**
-   * Another customer's open sell whose exact amount the transfer is: the sign of a seller
-   * pasting a transfer that is not theirs.
-   */
+  /** Another customer's open sell: the sign of a seller pasting a transfer not theirs. */
   readonly foreignOrder?: string;
 }
 
-/**
- * Whether a transfer of the wrong amount is another sell's exact amount: then it is refused as
- * another amount (TX_AMOUNT_MISMATCH, even when less than this order's), and the other sell is
- * named when it is another customer's and open.
- */
+/** Another sell's exact amount is refused as TX_AMOUNT_MISMATCH, even below this order's. */
 export async function amountRefusal(
   db: Kysely<Database>,
   order: Pick<OrderRow, 'id' | 'user_id' | 'network' | 'crypto_currency'>,
@@ -78,10 +64,7 @@ export async function amountRefusal(
   return foreign ? { problem: mismatch, foreignOrder: holder.id } : { problem: mismatch };
 }
 
-/**
- * Flags `orderId` for operators: a transfer given for it is the exact amount of `otherId`,
- * another customer's open sell (once per order and hash).
- */
+/** Once per order and hash. */
 export async function flagForeignAmount(
   db: Kysely<Database>,
   orderId: string,

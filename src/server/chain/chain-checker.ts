@@ -1,32 +1,8 @@
 /**
- * The chain checker (design.md, "Chain checks"): follows each
- * submitted deposit hash on its network until the order can be trusted, so the seller's order
- * moves to TX_CONFIRMED by itself, actor `chain`, with the evidence in its audit trail.
- *
- * - `looking` (the node did not know the hash, or did not answer): the hash is looked up again
- *   with backoff (15 s doubling to 5 min while the node does not know it; after a fault, at the
- *   next round or when a 429 asked) and judged by the same
- *   rule as at the submission (chain/deposit-rules.ts). Found right: `seen`. Found wrong: the
- *   order stays TX_PENDING for operators, flagged (the seller left the screen long ago). Not
- *   found after the lookup window (CHAIN_LOOKUP_WINDOW_MINUTES): `not_found`, flagged once.
- * - `seen`: its confirmations counted from the network's head, read once per round whatever
- *   the number of deposits. Once final (EVM: the configured confirmations; Tron: solidified) the
- *   transaction is read once more: still there in the same block, the order is confirmed; gone (a reorganised block), the
- *   check goes back to `looking`, flagged, and the customer's status answer says so.
- * - A node's fault is logged, counted (the readers' metrics) and the row tried at the next round
- *   (or when the node asked): never judged, never "not found", never added to a backoff. An order that left TX_PENDING by other means (an operator
- *   confirmed it by hand, it was rejected) closes its check.
- *
- * An operator's payout (kind 'payout'; chain/payout-check.ts)
- * is followed the same way on its COMPLETED buy, judged by the payout rule: its confirmations
- * counted until final, then `confirmed` (the order does not move: it was completed by the
- * operator); a reorganised block flags operators and the payout is looked for again.
- *
- * The job's discipline is the sweeper's (platform/jobs/batches.ts): due rows claimed in bounded batches
- * through a lease (`claimed_until`; on PostgreSQL the claim also skips rows another instance is
- * claiming, FOR UPDATE SKIP LOCKED), so instances split the work and each row is checked once a
- * round; no node call inside a database transaction; a row that fails is logged, flagged and
- * set aside without holding up the rest; a stop claims no further batch.
+ * The chain checker (docs/chain-checks.md, "Until final"): follows each deposit and payout hash
+ * until final, confirming a seller's order itself. A node's fault is never judged "not found".
+ * Rows are claimed in bounded batches under a lease, like the sweeper's, with no node call inside
+ * a database transaction.
  */
 import type { Kysely } from 'kysely';
 import { NETWORK_IDS, type NetworkId } from '../../shared/networks';
@@ -60,10 +36,9 @@ export {
   type CheckOutcome,
 } from './check-context';
 
-/** The kinds of check a round follows, each claimed on its own (the key is order and kind). */
+/** Each kind is claimed on its own (the key is order and kind). */
 const CHECK_KINDS: readonly ChainCheckKind[] = ['deposit', 'payout'];
 
-/** One round: for each network with due rows, one head and the due rows in bounded batches. */
 export async function checkChainOnce(
   ctx: ChainCheckContext,
   now: number,
@@ -76,8 +51,8 @@ export async function checkChainOnce(
     const reader = ctx.chain[network];
     const settings = ctx.config.chain[network];
     if (reader === undefined || settings === 'manual') continue;
-    // Every round reads the head and scans the deposit address, whatever waits: a transfer
-    // sent after its sell ended, or without one, is still seen, and the scan never falls behind.
+    // Every round reads the head and scans, whatever waits: a late or hashless transfer is still
+    // seen, and the scan never falls behind.
     let head: ChainHead;
     try {
       head = await reader.head();
@@ -107,10 +82,6 @@ export async function checkChainOnce(
   return { outcomes, heads };
 }
 
-/**
- * A network whose head could not be read: no row can be read this round; those unread for a
- * whole window are told of.
- */
 async function headUnavailable(
   ctx: ChainCheckContext,
   network: NetworkId,
@@ -130,7 +101,6 @@ async function headUnavailable(
   }
 }
 
-/** A round on one network whose head was read: what its batches share. */
 interface NetworkRound {
   readonly network: NetworkId;
   readonly settings: NetworkChainConfig;
@@ -138,14 +108,10 @@ interface NetworkRound {
   readonly now: number;
   readonly outcomes: Map<string, CheckOutcome>;
   readonly options: ChainCheckOptions;
-  /** Hash lookups of looking checks this round may still make on the network (its ration). */
+  /** Hash lookups this round may still make on the network (its ration). */
   lookups: number;
 }
 
-/**
- * One batch of a claim: at most JOB_BATCH due rows claimed (looking rows within the round's
- * ration, but for those the scan woke) and checked. Returns the rows claimed.
- */
 async function checkBatch(
   ctx: ChainCheckContext,
   round: NetworkRound,
@@ -154,14 +120,12 @@ async function checkBatch(
   const rationed = claim.state === 'looking' && claim.woken === undefined;
   const limit = rationed ? Math.min(JOB_BATCH, round.lookups) : JOB_BATCH;
   if (limit === 0) return [];
-  // Taken from the ration before the claim: on PostgreSQL lanes claim side by side.
+  // Before the claim: on PostgreSQL, lanes claim side by side.
   if (rationed) round.lookups -= limit;
   const claimed = await claimDue(ctx, round.network, claim, round.now, limit);
-  // The batch works within half its lease: a slow node never lets the lease run out
-  // under rows still to check (they go back, for this round's next batch or another's).
+  // Half the lease: a slow node never lets the lease run out under rows still to check.
   const budgetEnds = performance.now() + CHAIN_CHECK_LEASE_MS / 2;
   if (rationed) round.lookups += limit - claimed.length;
-  // A node that takes JSON-RPC batches gets a batch's lookups at once: one request.
   const { settings } = round;
   if (claim.state === 'looking' && settings.family === 'evm' && settings.batch) {
     const checked = await Promise.all(claimed.map((row) => checkOrSetAside(ctx, row, round)));
@@ -174,11 +138,7 @@ async function checkBatch(
   return claimed;
 }
 
-/**
- * A batch's rows checked one after the other while the batch's time lasts. A stopping server
- * (SIGTERM) checks no further row and hands the rest of its claim back at once, rather than
- * leaving them to wait out their lease.
- */
+/** A stopping server checks no further row and hands its claim back rather than wait the lease. */
 async function checkInTurn(
   ctx: ChainCheckContext,
   round: NetworkRound,
@@ -202,7 +162,6 @@ async function checkInTurn(
   }
 }
 
-/** The chain checker as a periodic job; none is made when every network is manual. */
 export function createChainChecker(
   options: JobOptions & { readonly ctx: ChainCheckContext },
 ): PeriodicJob {
@@ -221,11 +180,7 @@ export function createChainChecker(
   });
 }
 
-/**
- * How far behind the checker is, in ms: how long the most overdue open check has waited for its
- * round (0 when none has). One statement over the open rows (the partial index
- * chain_checks_due), for the metrics to ask at every scrape.
- */
+/** How long the most overdue open check has waited, in ms (one statement, for every scrape). */
 export async function chainCheckLag(db: Kysely<Database>, now: number): Promise<number> {
   const oldest = await db
     .selectFrom('chain_checks')
@@ -237,7 +192,6 @@ export async function chainCheckLag(db: Kysely<Database>, now: number): Promise<
   return at === null ? 0 : Math.max(0, now - at);
 }
 
-/** Whether any network is read from a node: only then does the server run the checker. */
 export function checksAnyChain(ctx: Pick<ServerContext, 'chain'>): boolean {
   return Object.keys(ctx.chain).length > 0;
 }

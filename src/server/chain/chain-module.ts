@@ -1,9 +1,6 @@
 /**
- * The chain module: the readers (one per network read from a node, built once: a reader keeps the
- * decimals it read) as `app.chain`, its figures in the metrics, and, on a server that runs jobs
- * and reads any network from a node, the chain checker (the submitted hashes and the deposit
- * address scan, chain/chain-checker.ts), and a seller's hash (tx-hash-route.ts). The order's chain
- * steps (deposit-check.ts, payout-check.ts, deposit-attach.ts) are called by the operators' routes.
+ * The chain module: the readers as `app.chain` (built once: a reader keeps the decimals it read),
+ * their metrics, the chain checker where a network is read from a node, and a seller's hash route.
  */
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
@@ -23,7 +20,6 @@ import type { NetworkFigure } from './readers/chain-reader';
 import { createChainReaders } from './readers/chain-readers';
 import { txHashRoute } from './tx-hash-route';
 
-/** A figure per network as a gauge labelled by network. */
 const perNetwork = (
   name: string,
   help: string,
@@ -36,7 +32,7 @@ const perNetwork = (
     (await read(db, now)).map(({ network, value }) => ({ labels: { network }, value })),
 });
 
-/** The chain's figures, read from the database at each scrape. */
+/** Read from the database at each scrape. */
 const CHAIN_GAUGES: readonly DatabaseGauge[] = [
   {
     name: 'exchange_chain_check_lag_seconds',

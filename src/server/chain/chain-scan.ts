@@ -1,23 +1,7 @@
 /**
- * The deposit address's scan: once a round per network, each official contract's transfers to
- * the network's deposit address since the last scan, one call per contract whatever the number
- * of waiting orders. What it finds:
- *
- * - a transfer whose hash a looking check names: that check is due at once, so the round looks
- *   it up now rather than at the end of its backoff (hash lookups are rationed per round:
- *   chain-checker.ts, LOOKUPS_PER_ROUND);
- * - a transfer no check names of a sell's exact amount (orders/deposit-amounts.ts: one sell at
- *   most holds it, open or ended within the hold): when that sell waits for its deposit, looked
- *   up, judged by the deposit rule and attached to it (actor `chain`), then followed like a hash
- *   the seller pasted; when it cannot take it (it ended: the seller was late; or it waits on
- *   another hash), kept as that sell's and the sell flagged for operators with the facts;
- * - anything else (an amount no sell holds): kept in `chain_incoming` for operators, who attach
- *   it to an order.
- *
- * The scan of a (network, address, contract) is claimed for the round through its row's
- * `claimed_until` (held while scanning, then left at the round's time), so of several instances
- * one scans it a round; its cursor moves on only once what it found is written. A node's fault
- * leaves the cursor where it was for the next round.
+ * The deposit address's scan (docs/chain-checks.md, "Deposits without a hash"): once a round per
+ * network and contract, whatever the number of waiting orders. A scan is claimed per round
+ * through `claimed_until`, and its cursor moves only once what it found is written.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Insertable, Kysely } from 'kysely';
@@ -44,33 +28,26 @@ import { depositAddressFor } from '../orders';
 import { attachDeposit } from './deposit-attach';
 import { lookUpDeposit, type DepositTarget } from './deposit-check';
 
-/** What a scan reads and writes: the database and the configuration (the checker's context). */
 type ScanContext = Pick<ServerContext, 'db' | 'config'>;
 
-/** How a round runs a scan: stopped with the server, its node's faults logged. */
 interface ScanOptions {
   readonly signal?: AbortSignal | undefined;
   readonly log?: FastifyBaseLogger | undefined;
 }
 
-/** How long a scan's claim is held: longer than its one call can take. */
+/** Longer than the scan's one call can take. */
 const SCAN_LEASE_MS = 2 * 60_000;
 
-/** What one network's scan did this round. */
 export interface ScanResult {
-  /** The orders whose looking check named a transfer found: due at once, looked up this round. */
+  /** Orders whose looking check named a transfer found: looked up this round. */
   readonly woken: string[];
-  /** Transfers attached to the one waiting order they matched. */
   attached: number;
-  /** Transfers kept for operators. */
   unmatched: number;
   /** Transfers of a sell's exact amount that the sell could not take: flagged on it. */
   flagged: number;
-  /** Transfers under CHAIN_DUST_BELOW that are no sell's: kept, never listed. */
   dust: number;
 }
 
-/** One round's scan of a network's deposit address, for each contract it reads. */
 export async function scanDeposits(
   ctx: ScanContext,
   network: NetworkId,
@@ -108,7 +85,6 @@ export async function scanDeposits(
           next_block: next.kind === 'block' ? next.block : null,
           next_time: next.kind === 'time' ? next.timeMs : null,
           lag_blocks: lag,
-          // Scanned for the round at `now`: no instance scans it again before a later round.
           claimed_until: now,
           updated_at: now,
         })
@@ -123,14 +99,10 @@ export async function scanDeposits(
   return result;
 }
 
-/**
- * Final blocks behind from which a scan is told to operators: more than a round catches up
- * (8 ranges of 1 000), so it is not catching up by itself (a node refusing ranges, a server
- * down for long).
- */
+/** Beyond what a round catches up (8 ranges of 1 000), a scan this far behind needs a person. */
 export const SCAN_BEHIND_ALERT_BLOCKS = 10_000;
 
-/** Tells the operators' chat a network's scan is behind: at most once an hour per network. */
+/** At most once an hour per network. */
 async function tellScanBehind(
   ctx: ScanContext,
   network: NetworkId,
@@ -152,9 +124,8 @@ async function tellScanBehind(
 }
 
 /**
- * Claims the scan of `key` for this round and gives where it starts; undefined when another
- * instance holds it. A first scan starts at the final block (EVM) or a lookup window back (Tron):
- * the transfers before it are older than any order still waiting for a hash it could match.
+ * Undefined when another instance holds the scan. A first scan starts at the final block (EVM) or
+ * a lookup window back (Tron): older transfers predate every order still waiting.
  */
 async function claimScan(
   ctx: ScanContext,
@@ -167,7 +138,6 @@ async function claimScan(
     .insertInto('chain_scans')
     .values({
       ...key,
-      // A young chain (a local one) may have no final block yet.
       next_block: settings.family === 'evm' ? Math.max(0, head.final + 1) : null,
       next_time: settings.family === 'evm' ? null : now - ctx.config.chainLookupWindowMs,
       updated_at: now,
@@ -189,7 +159,6 @@ async function claimScan(
     : { kind: 'time', timeMs: claimed.next_time ?? now };
 }
 
-/** One transfer to the deposit address: a looking check woken, an order attached, or kept. */
 async function takeTransfer(
   ctx: ScanContext,
   target: DepositTarget,
@@ -208,7 +177,6 @@ async function takeTransfer(
     .where('tx_hash', '=', hash)
     .execute();
   if (known.length > 0) {
-    // Named by a submitted hash: its own check judges it, now rather than after its backoff.
     const looking = known.filter((row) => row.state === 'looking').map((row) => row.order_id);
     if (looking.length > 0) {
       await ctx.db
@@ -242,13 +210,11 @@ async function takeTransfer(
   ) {
     return 'attached';
   }
-  // The exact amount of a sell that cannot take it (ended, or waiting on another hash): that
-  // sell's, for operators to settle, never lost in the unmatched list.
+  // A sell that cannot take its exact amount keeps it, flagged, off the unmatched list.
   await flagHolder(ctx.db, holder, incoming, now);
   return 'flagged';
 }
 
-/** Attaches the transfer to the waiting sell holding its amount; false when it cannot be. */
 async function attachToHolder(
   ctx: ScanContext,
   target: DepositTarget,
@@ -276,7 +242,6 @@ async function attachToHolder(
   return attachment.attached;
 }
 
-/** A transfer as the operators' list keeps it. */
 function incomingRow(
   transfer: IncomingTransfer,
   seen: {
@@ -314,7 +279,6 @@ async function keepIncoming(
     .execute();
 }
 
-/** A transfer no sell could take, kept for operators and told in their chat (once). */
 async function keepUnmatched(
   db: Kysely<Database>,
   incoming: Insertable<ChainIncomingTable>,
@@ -334,11 +298,7 @@ async function keepUnmatched(
   });
 }
 
-/**
- * The exact amount of `holder` arrived and the sell cannot take it by itself: kept as that
- * sell's, the sell flagged for operators (a late deposit of an ended sell, or another hash than
- * its seller gave), once per sell and hash.
- */
+/** Once per sell and hash. */
 async function flagHolder(
   db: Kysely<Database>,
   holder: AmountHolder,
@@ -356,7 +316,6 @@ async function flagHolder(
   });
 }
 
-/** Per network, the dust transfers its scans kept (never listed for operators). */
 export async function chainDustCount(db: Kysely<Database>): Promise<NetworkFigure[]> {
   const rows = await db
     .selectFrom('chain_incoming')
@@ -367,7 +326,6 @@ export async function chainDustCount(db: Kysely<Database>): Promise<NetworkFigur
   return rows.map((row) => ({ network: row.network, value: Number(row.count) }));
 }
 
-/** Per EVM network, the most final blocks any of its scans has still to read. */
 export async function chainScanLag(db: Kysely<Database>): Promise<NetworkFigure[]> {
   const rows = await db
     .selectFrom('chain_scans')

@@ -6,25 +6,16 @@ import type { ChainCheckKind, Database } from '../platform/db/schema';
 import { CHECK_COLUMNS, type DueCheck } from './check-rows';
 import type { ChainCheckContext } from './check-context';
 
-/**
- * How long an instance holds the rows it claimed: longer than a batch of lookups takes even
- * when each call runs into its timeout, so no other instance takes them meanwhile; a crashed
- * instance's rows are free again after it.
- */
+/** Longer than a batch of lookups all timing out; a crashed instance's rows are free after it. */
 export const CHAIN_CHECK_LEASE_MS = 5 * 60_000;
 
-/**
- * What a round claims, in turn: seen rows (no call but at their final read), then the looking
- * rows the scan found arriving, then the other looking rows within the round's ration.
- */
+/** In turn: seen rows (no call till their final read), rows the scan woke, then looking ones. */
 export interface Claim {
   readonly kind: ChainCheckKind;
   readonly state: 'seen' | 'looking';
-  /** Only these orders' rows. */
   readonly woken?: readonly string[];
 }
 
-/** Rows of `network` and `kind` due now and held by nobody: what a round claims. */
 export function dueOn(
   db: Kysely<Database>,
   network: NetworkId,
@@ -40,10 +31,7 @@ export function dueOn(
     .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]));
 }
 
-/**
- * Claims at most JOB_BATCH due rows of `network` for this instance: the lease is written in the
- * claim's own short transaction, so the lookups that follow hold no lock.
- */
+/** The lease is written in the claim's own short transaction, so the lookups hold no lock. */
 export async function claimDue(
   ctx: ChainCheckContext,
   network: NetworkId,

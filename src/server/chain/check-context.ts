@@ -5,10 +5,8 @@ import type { ServerContext } from '../platform/context';
 import type { Dialect } from '../platform/db/migrations';
 import type { JobMonitor } from '../platform/jobs/periodic';
 
-/** The job's name in its log lines and metrics. */
 export const CHAIN_CHECK_JOB = 'chain checker';
 
-/** What became of one row in a round. */
 export type CheckOutcome =
   | 'waiting' // not found yet, or counting confirmations
   | 'fault' // the node did not answer: tried later
@@ -20,9 +18,7 @@ export type CheckOutcome =
   | 'failed'; // threw: logged, flagged, set aside
 
 export interface ChainCheckResult {
-  /** Each row handled this round, by order id, with its outcome. */
   readonly outcomes: ReadonlyMap<string, CheckOutcome>;
-  /** Networks whose head was read this round. */
   readonly heads: readonly NetworkId[];
 }
 

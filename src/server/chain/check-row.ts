@@ -25,17 +25,12 @@ import {
 } from './check-context';
 import { flagOrder } from '../orders';
 
-/**
- * When a seen deposit is due again: at the next round, not in this one. A round claims batch
- * after batch (and on PostgreSQL several lanes at once) until nothing is due at its `now`; a row
- * due at that very `now` again would be claimed a second time in the same round.
- */
+// Due at the next round, not this one: a round claims until nothing is due at its `now`.
 const nextRound = (now: number): number => now + 1;
 
 /** A row whose check threw (our fault, not the node's) is tried again after this long. */
 export const FAILED_CHECK_RETRY_MS = 10 * 60_000;
 
-/** What a row's check takes of its round: the head read, the time, the run's options. */
 export interface RowRound {
   readonly head: ChainHead;
   readonly now: number;
@@ -79,13 +74,7 @@ export async function checkOrSetAside(
   }
 }
 
-/**
- * One row's check, the state machine every kind shares (each kind's verdicts in
- * chain/check-verdicts.ts): a check whose order moved on closes; a seen transfer short of final
- * counts its confirmations from the head, no call; any other is looked up (a node's fault tried
- * later) and judged by its state: a seen one read once more before it is trusted, a looking one
- * read for the first time.
- */
+/** The state machine every kind shares; each kind's verdicts are in check-verdicts.ts. */
 async function checkRow(
   ctx: ChainCheckContext,
   row: DueCheck,
@@ -101,7 +90,6 @@ async function checkRow(
   const counted = countedBlock(row, head);
   if (counted !== undefined) return countConfirmations(ctx, row, counted, head, required, now);
 
-  // A looking row, or a seen one to read once more before it is trusted.
   let lookup: CheckLookup;
   try {
     lookup = await verdicts.lookUp(ctx, target, row);
@@ -114,18 +102,13 @@ async function checkRow(
   return firstRead(ctx, row, lookup, head, required, now);
 }
 
-/**
- * The block of a seen transfer whose confirmations are still counted: not final by this head, and
- * not above it (a head below the block is a node behind, or a reorganisation: the transfer is
- * read again). Undefined when the row is to be read.
- */
+/** A head below the block means a node behind or a reorganisation: the transfer is read again. */
 function countedBlock(row: DueCheck, head: ChainHead): number | undefined {
   if (row.state !== 'seen' || row.block_number === null) return undefined;
   const gone = head.latest < row.block_number;
   return gone || isFinal(row.block_number, head) ? undefined : row.block_number;
 }
 
-/** A seen transfer short of final: its confirmations by this head, looked at next round. */
 async function countConfirmations(
   ctx: ChainCheckContext,
   row: DueCheck,
@@ -141,7 +124,7 @@ async function countConfirmations(
       confirmations: confirmationsOf(blockNumber, head),
       required_confirmations: required,
       next_check_at: nextRound(now),
-      // Read now: a node that stops answering is told of a window from here.
+      // A node that stops answering is told of a window from here.
       look_until: now + ctx.config.chainLookupWindowMs,
     },
     now,
@@ -149,10 +132,7 @@ async function countConfirmations(
   return 'waiting';
 }
 
-/**
- * A lookup the node did not answer: flagged once its window ran out, else tried again where it
- * was (a fault is not a lookup that found nothing).
- */
+/** Flagged once its window ran out, else tried again: a fault is not a lookup finding nothing. */
 async function lookupFailed(
   ctx: ChainCheckContext,
   row: DueCheck,
@@ -174,10 +154,6 @@ async function lookupFailed(
   return 'fault';
 }
 
-/**
- * A trouble of a check told to the operators, with the flag its kind gives it (CHECK_VERDICTS),
- * once per `event`, the check's row updated with `set` in the same transaction.
- */
 async function flagTrouble(
   ctx: ChainCheckContext,
   row: HeldRow & Pick<DueCheck, 'kind'>,
@@ -189,10 +165,6 @@ async function flagTrouble(
   await flag(ctx, row, event, now, { chainFlag: CHECK_VERDICTS[row.kind].flags[trouble] }, set);
 }
 
-/**
- * A looking hash the node does not know: looked for again with backoff, flagged once its lookup
- * window ran out.
- */
 async function notFound(ctx: ChainCheckContext, row: DueCheck, now: number): Promise<CheckOutcome> {
   if (now >= row.look_until) {
     await flagTrouble(ctx, row, 'notFound', `chain:not_found:${row.order_id}`, now, {
@@ -211,10 +183,7 @@ async function notFound(ctx: ChainCheckContext, row: DueCheck, now: number): Pro
   return 'waiting';
 }
 
-/**
- * A looking hash found: judged wrong by its kind's rule, flagged; right, `seen` with its transfer
- * kept (unless the transfer is already another order's), and confirmed at once when final.
- */
+/** A found hash: wrong, flagged; right, `seen` unless another order has it; final, confirmed. */
 async function firstRead(
   ctx: ChainCheckContext,
   row: DueCheck,
@@ -249,7 +218,6 @@ async function firstRead(
       now,
     );
   } catch (error) {
-    // The transfer is already another order's deposit (the unique index decided).
     if (!isUniqueViolation(error)) throw error;
     await flagTrouble(ctx, row, 'used', `chain:used:${row.order_id}`, now, {
       state: 'wrong',
@@ -265,10 +233,8 @@ async function firstRead(
 }
 
 /**
- * A check whose node could not be read (head or lookup) for a whole window: a looking hash when
- * its lookup window ran out (never judged "not found"), a seen deposit a window after its last
- * read (its confirmations cannot be counted). Flagged once per window: it keeps its state, its
- * window starts again, and it is asked again when the node allows.
+ * A check whose node could not be read for a whole window is flagged once per window; it keeps
+ * its state and is never judged "not found".
  */
 export async function flagUnreadable(
   ctx: ChainCheckContext,
@@ -291,11 +257,9 @@ export async function flagUnreadable(
 }
 
 /**
- * The read of a seen transfer before it is trusted. Not found the first time, it is read again
- * at the next round before anyone is told of a reorganisation (a node behind a balancer may not
- * have its block yet); not found again, found in another block (another height, or the same
- * height under another hash) or no longer the right transfer, it was reorganised. Still there,
- * but not final by this head (a node answering an older head): it waits.
+ * A seen transfer is read once more before it is trusted. Not found, it is read again next round
+ * before a reorganisation is told (a node behind a balancer may lack the block); not found again
+ * or in another block, it was reorganised.
  */
 async function finalRead(
   ctx: ChainCheckContext,
@@ -323,10 +287,7 @@ async function finalRead(
   return confirm(ctx, row, tx, lookup.decimals, judgement, head, now);
 }
 
-/**
- * A transfer seen that is gone from its block: back to looking (with a fresh lookup window, it
- * may be mined again), its block forgotten, flagged once per block it was seen in.
- */
+/** A reorganised transfer goes back to looking, with a fresh window; flagged once per block. */
 async function reorganised(
   ctx: ChainCheckContext,
   row: DueCheck,
@@ -348,10 +309,6 @@ async function reorganised(
   return 'flagged';
 }
 
-/**
- * A transfer final and read once more: what its kind does with it (a deposit confirms its order;
- * a payout ends its check). No longer the right transfer, it was reorganised.
- */
 async function confirm(
   ctx: ChainCheckContext,
   row: DueCheck,

@@ -1,7 +1,6 @@
 /**
- * A chain check's row as a round reads it, and its writes: each names the lease the row was
- * claimed by, so a verdict reached after the lease passed to another instance is dropped rather
- * than written over that instance's (chain/chain-checker.ts claims the rows and judges them).
+ * A chain check's row and its writes: each write names the lease the row was claimed by, so a
+ * verdict reached after the lease passed to another instance is dropped, not written over theirs.
  */
 import type { ExpressionBuilder, Kysely, Updateable } from 'kysely';
 import type { NetworkId } from '../../shared/networks';
@@ -10,7 +9,6 @@ import type { ChainCheckKind, ChainChecksTable, Database, OrderRow } from '../pl
 import type { NotificationFacts } from '../orders';
 import { flagForOperators } from '../orders';
 
-/** The columns of a check row and of its order that a round reads. */
 export const CHECK_COLUMNS = [
   'chain_checks.order_id',
   'chain_checks.kind',
@@ -50,7 +48,7 @@ export interface DueCheck {
   readonly attempts: number;
   readonly look_until: number;
   readonly accepted_amount: string | null;
-  /** The claim this instance holds the row by; null for a row read without a claim. */
+  /** Null for a row read without a claim. */
   readonly lease: string | null;
   readonly status: OrderRow['status'];
   readonly user_id: number;
@@ -62,12 +60,10 @@ export interface DueCheck {
   readonly created_at: number;
 }
 
-/** What the operators' alert of a wrong deposit found by the checker says. */
 export type FlagFacts = Partial<
   Pick<NotificationFacts, 'chainDifference' | 'chainAmount' | 'chainHash' | 'otherOrderIds'>
 > & { readonly chainFlag: ChainFlag };
 
-/** Writes a check row's columns and releases it. */
 export async function updateCheck(
   ctx: { readonly db: Kysely<Database> },
   row: HeldRow,
@@ -84,24 +80,15 @@ export async function updateCheck(
   if (written.numUpdatedRows === 0n) throw new LeaseLost();
 }
 
-/** A check row as this instance holds it: which row, and by which lease. */
 export type HeldRow = Pick<DueCheck, 'order_id' | 'kind' | 'lease'>;
 
-/**
- * Thrown when a check's row is no longer this instance's (its lease ran out and another instance
- * claimed it): whatever this instance concluded is older than that instance's verdict, and is
- * dropped with the transaction it was in, so a check only ever moves forward.
- */
+/** The row is another instance's now: this older verdict rolls back with its transaction. */
 export class LeaseLost extends Error {
   constructor() {
     super('the chain check row is held by another lease');
   }
 }
 
-/**
- * Every write of a check names the lease it holds: the row's own (claimed), or for a row read
- * without a claim (a head that could not be read), that nobody holds it now.
- */
 export function stillHeld(row: Pick<DueCheck, 'lease'>, now: number) {
   return (eb: ExpressionBuilder<Database, 'chain_checks'>) =>
     row.lease === null
@@ -109,10 +96,7 @@ export function stillHeld(row: Pick<DueCheck, 'lease'>, now: number) {
       : eb('lease', '=', row.lease);
 }
 
-/**
- * Changes the check and flags the order for operators in one transaction: the order's
- * `needs_attention` and an alert to their chat, once per `event`.
- */
+/** The check's change and the order's flag and alert in one transaction, once per `event`. */
 export async function flag(
   ctx: { readonly db: Kysely<Database> },
   row: HeldRow,

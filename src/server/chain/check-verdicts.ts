@@ -1,9 +1,6 @@
 /**
- * What a deposit's check and a payout's differ in, one entry per kind. The chain checker
- * (chain/chain-checker.ts) runs one state machine for both (looking, seen, the read before
- * trusting) and asks the row's kind which order it follows, how its hash is judged, which flag
- * each trouble raises and what a final transfer does: a deposit moves its sell to TX_CONFIRMED;
- * a payout, on a buy the operator completed, only ends its check.
+ * What a deposit's check and a payout's differ in, one entry per kind, for the checker's one
+ * state machine: a final deposit moves its sell to TX_CONFIRMED; a final payout ends its check.
  */
 import { tokenAmountToDecimal, unitsToTokenAmount } from '../../shared/money';
 import type { ChainFlag } from '../../shared/notifications';
@@ -23,13 +20,11 @@ import {
 import { PAYOUT_FROM_STATUS, lookUpPayout, paidAtOf, type PayoutLookup } from './payout-check';
 import { updateCheck, type DueCheck, type FlagFacts } from './check-rows';
 
-/** What a lookup of a deposit or of a payout found. */
 export type CheckLookup = DepositLookup | PayoutLookup;
 
-/** What a kind's verdicts read and write with. */
 type VerdictContext = Pick<ServerContext, 'db' | 'config'>;
 
-/** A transfer found right, final, and read once more: what its kind's confirmation is given. */
+/** A transfer found right, final, and read once more. */
 export interface FinalTransfer {
   readonly tx: TransactionFound;
   readonly decimals: number;
@@ -40,23 +35,14 @@ export interface FinalTransfer {
 export interface CheckVerdicts {
   /** The status an order keeps while its check is followed: any other closes the check. */
   readonly followedWhile: OrderRow['status'];
-  /**
-   * Looks the row's hash up and judges it by the kind's rule (chain/deposit-rules.ts). A node
-   * fault throws ChainUnavailable: never "not found".
-   */
+  /** A node fault throws ChainUnavailable: never "not found". */
   lookUp(ctx: VerdictContext, target: DepositTarget, row: DueCheck): Promise<CheckLookup>;
-  /** The operators' flag of each trouble the state machine meets. */
   readonly flags: {
-    /** Not found when its lookup window ran out. */
     readonly notFound: ChainFlag;
-    /** Right, but already another order's transfer (the unique index decided). */
     readonly used: ChainFlag;
-    /** Its node could not be read for a whole window. */
     readonly unreadable: ChainFlag;
-    /** Seen, then gone from its block. */
     readonly reorged: ChainFlag;
   };
-  /** What the operators' alert of a transfer judged wrong says. */
   wrong(
     ctx: VerdictContext,
     row: DueCheck,
@@ -64,7 +50,7 @@ export interface CheckVerdicts {
     decimals: number,
     now: number,
   ): Promise<FlagFacts>;
-  /** What a final transfer does: the check's last write, and the order's move if any. */
+  /** The check's last write, and the order's move if any. */
   confirm(
     ctx: VerdictContext,
     row: DueCheck,
@@ -73,7 +59,7 @@ export interface CheckVerdicts {
   ): Promise<'confirmed' | 'closed'>;
 }
 
-/** A deposit's problem as its flag; a payout's problems are one flag (`payout_wrong`). */
+/** A payout's problems all share one flag (`payout_wrong`). */
 const FLAG_OF: Readonly<Record<DepositProblem['code'], ChainFlag>> = {
   TX_FAILED: 'failed',
   TX_WRONG_TOKEN: 'wrong_token',
@@ -83,13 +69,9 @@ const FLAG_OF: Readonly<Record<DepositProblem['code'], ChainFlag>> = {
   TX_BEFORE_ORDER: 'before_order',
 };
 
-/** The one flag of a payout judged wrong, whatever its problem. */
 const PAYOUT_WRONG: FlagFacts = { chainFlag: 'payout_wrong' };
 
-/**
- * The flag of a deposit found wrong: of a transfer of another sell's exact amount, the amount
- * refusal's (`foreign_amount` with the other order, when it is another customer's open sell).
- */
+/** Another sell's exact amount flags `foreign_amount` naming that sell, if another's and open. */
 async function depositFlag(
   ctx: VerdictContext,
   row: DueCheck,
@@ -116,7 +98,6 @@ async function depositFlag(
     : { chainFlag: 'wrong_amount', ...amount };
 }
 
-/** A seller's deposit, followed on its TX_PENDING sell until it confirms the order. */
 const DEPOSIT: CheckVerdicts = {
   followedWhile: 'TX_PENDING',
   lookUp: (_ctx, target, row) =>
@@ -133,12 +114,7 @@ const DEPOSIT: CheckVerdicts = {
   // A deposit's rule finds no payout-only problem: the guard tells the types so.
   wrong: async (ctx, row, problem, decimals, now) =>
     isDepositProblem(problem) ? depositFlag(ctx, row, problem, decimals, now) : PAYOUT_WRONG,
-  /**
-   * The deposit reached its confirmations and was read again: the order moves to TX_CONFIRMED,
-   * actor `chain`, the evidence in its audit row (a deposit is its exact amount, or what an
-   * operator accepted: nothing is left to settle).
-   * An order moved meanwhile by someone else keeps their change, and the check closes.
-   */
+  /** An order moved meanwhile by someone else keeps their change, and the check closes. */
   async confirm(ctx, row, { tx, decimals, transfer, confirmations }, now) {
     try {
       await applyTransition(
@@ -176,7 +152,6 @@ const DEPOSIT: CheckVerdicts = {
   },
 };
 
-/** An operator's payout, followed on the COMPLETED buy it paid, until final. */
 const PAYOUT: CheckVerdicts = {
   followedWhile: 'COMPLETED',
   lookUp: async (ctx, target, row) =>
@@ -193,14 +168,13 @@ const PAYOUT: CheckVerdicts = {
     reorged: 'payout_reorged',
   },
   wrong: () => Promise.resolve(PAYOUT_WRONG),
-  // Final on the chain: the order was completed by the operator; the check ends.
+  // The operator completed the order already: the check only ends.
   async confirm(ctx, row, { confirmations }, now) {
     await updateCheck(ctx, row, { state: 'confirmed', confirmations }, now);
     return 'confirmed';
   },
 };
 
-/** Each kind's verdicts, by the check row's kind. */
 export const CHECK_VERDICTS: Readonly<Record<ChainCheckKind, CheckVerdicts>> = {
   deposit: DEPOSIT,
   payout: PAYOUT,

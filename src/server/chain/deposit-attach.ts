@@ -1,12 +1,7 @@
 /**
- * A transfer to the deposit address attached to a sell as its deposit, as if the seller had
- * pasted its hash: by the chain checker's scan when the transfer is the order's exact amount
- * (chain/chain-scan.ts), or by an operator from the transfers the scan kept unmatched
- * (operator/verbs/attach-deposit.ts), who may accept more than the order's amount. Either way the transaction
- * is read and judged by the one deposit rule (which also holds "after the order was created"
- * against the block's time), the order moves WAITING_CRYPTO → TX_PENDING with its hash, its
- * chain check is written `seen` and followed to its confirmations by the checker, and the
- * unmatched transfer, if kept, is marked as the order's.
+ * A transfer attached to a sell as its deposit, as if the seller had pasted its hash: by the scan
+ * (the order's exact amount) or by an operator (who may accept more). Judged by the one deposit
+ * rule, then followed by the checker like a pasted hash.
  */
 import type { Transaction } from 'kysely';
 import type { ErrorCode } from '../../shared/errors';
@@ -26,7 +21,6 @@ import {
 } from './deposit-check';
 import { applyTransition, type TransitionResult } from '../orders';
 
-/** What became of an attachment: the order moved, or why the transfer is not its deposit. */
 export type Attachment =
   | { readonly attached: true; readonly result: TransitionResult }
   | {
@@ -35,14 +29,7 @@ export type Attachment =
       readonly details: Readonly<Record<string, string>>;
     };
 
-/**
- * Attaches the transfer of `hash` to `order` (a sell waiting for its deposit), given what a
- * lookup of the hash found (deposit-check.ts, `lookUpDeposit`): a transaction the node does not
- * know is TX_UNCONFIRMED; a transfer already another order's deposit, TX_ALREADY_USED. An order
- * no longer WAITING_CRYPTO is refused by the transition (INVALID_STATUS). `head` may be null when
- * it could not be read: the check then starts at no confirmations and the checker's next round
- * counts them.
- */
+/** `head` may be null: the check then starts at no confirmations and the next round counts. */
 export async function attachDeposit(
   ctx: Pick<ServerContext, 'db' | 'config'>,
   target: DepositTarget,
@@ -74,8 +61,7 @@ export async function attachDeposit(
       ...transferColumns(tx, judgement.transfer, decimals),
       state: 'seen',
       attempts: 1,
-      // More than the order's amount, attached by an operator who was shown both: the amount
-      // every later read holds the transfer to.
+      // An operator accepted more, shown both: every later read holds the transfer to this amount.
       accepted_amount: judgement.overpaid > 0n ? judgement.transfer.amount.toString() : null,
       confirmations: head === null ? 0 : confirmationsOf(tx.blockNumber, head),
       required_confirmations: requiredConfirmations(target.settings, head),

@@ -1,11 +1,4 @@
-/**
- * A seller's deposit checked on the chain: what the submission
- * of a hash (tx-hash-submission.ts) and the chain checker (chain/chain-checker.ts)
- * share: which node and contract an order's deposit is read with, one lookup of a hash judged by
- * the one deposit rule (chain/deposit-rules.ts), the confirmations a network asks, the backoff of
- * a hash not found yet, the check row a lookup while a person waits starts (a payout's too:
- * payout-check.ts), and the audit trail's words for a confirmed deposit.
- */
+/** A seller's deposit checked on the chain: what the submission and the chain checker share. */
 import type { Insertable, Transaction } from 'kysely';
 import { tokenAmountToDecimal, unitsToTokenAmount } from '../../shared/money';
 import type { WalletRequisites } from '../../shared/api';
@@ -23,32 +16,24 @@ import { judgeDeposit, type AmountRule, type DepositJudgement } from './deposit-
 import type { ServerContext } from '../platform/context';
 import type { ChainChecksTable, Database, OrderRow } from '../platform/db/schema';
 
-/** The first wait before a hash the node does not know is asked again; it doubles from there. */
+/** The first wait before an unknown hash is asked again; it doubles up to MAX_RETRY_MS. */
 export const FIRST_RETRY_MS = 15_000;
-/** The longest wait between two lookups of one hash. */
 export const MAX_RETRY_MS = 5 * 60_000;
 
-/**
- * The confirmations shown for a Tron deposit before its block's solidification is known from a
- * head: 2/3 of the 27 super representatives building on it, 19 blocks. The decision itself is
- * the node's `final` (isFinal), never this number.
- */
+/** Shown for Tron before solidification is known (19 of 27 super representatives); not the rule. */
 const TRON_SOLIDIFIED_AFTER = 19;
 
-/** The order's fields a deposit is judged by. */
 export type DepositOrder = Pick<
   OrderRow,
   'id' | 'network' | 'crypto_currency' | 'amount_units' | 'requisites' | 'created_at'
 >;
 
-/** Where an order's deposit is read: its network's reader, settings and the coin's contract. */
 export interface DepositTarget {
   readonly reader: ChainReader;
   readonly settings: NetworkChainConfig;
   readonly contract: string;
 }
 
-/** The target of a sell's deposit, or undefined when its network is manual (no node). */
 export function depositTargetOf(
   ctx: Pick<ServerContext, 'chain' | 'config'>,
   order: Pick<DepositOrder, 'network' | 'crypto_currency'>,
@@ -60,11 +45,7 @@ export function depositTargetOf(
   return contract === undefined ? undefined : { reader, settings, contract };
 }
 
-/**
- * Confirmations a deposit waits for on its network, as shown to the customer. On an EVM network
- * the configured count, which is also the reader's rule for `final`; on Tron the distance from
- * the head to the solidified block when a head is known (what solidification takes now).
- */
+/** Confirmations shown to the customer: EVM's configured count; Tron's head-to-solid distance. */
 export function requiredConfirmations(
   settings: NetworkChainConfig,
   head: ChainHead | null,
@@ -74,10 +55,8 @@ export function requiredConfirmations(
 }
 
 /**
- * When a hash is asked again: after a node's fault, when the node said (Retry-After) or else at
- * the next round (1 ms on: a round never claims a row twice); a fault is not "not found" and adds
- * nothing to its backoff. A hash the node does not know after `attempts` lookups waits 15 s,
- * doubling to 5 minutes.
+ * A node's fault retries at the next round or its Retry-After, adding nothing to the backoff (a
+ * fault is not "not found"); an unknown hash waits 15 s, doubling to 5 minutes.
  */
 export function retryDelay(attempts: number, fault?: unknown): number {
   if (fault instanceof ChainUnavailable) {
@@ -86,17 +65,10 @@ export function retryDelay(attempts: number, fault?: unknown): number {
   return Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
 }
 
-/**
- * How long a lookup waits for the node while a person waits on the screen: a seller submitting a
- * hash, an operator completing a buy or attaching a deposit.
- */
+/** How long a lookup waits for the node while a person waits on the screen. */
 export const PERSON_WAITS_MS = 4_000;
 
-/**
- * A lookup and a head read side by side while a person waits on the screen: each settles within
- * `waitMs` (PERSON_WAITS_MS), a call with no answer in time as a ChainUnavailable timeout of
- * `method` — a fault, never "not found".
- */
+/** A lookup and a head read, each settled within `waitMs`; no answer in time is a fault. */
 export async function settledWithin<Lookup, Head>(
   network: NetworkId,
   method: string,
@@ -117,11 +89,7 @@ export async function settledWithin<Lookup, Head>(
   }
 }
 
-/**
- * The node's fault of a lookup that settled while a person waited: undefined when the node
- * answered. A fault (or no answer in time) is "not confirmed yet", never "not found"; any other
- * failure is our bug, and is thrown.
- */
+/** The node's fault of a settled lookup, if any; any other failure is our bug, and is thrown. */
 export function nodeFaultOf(lookup: PromiseSettledResult<unknown>): ChainUnavailable | undefined {
   if (lookup.status === 'fulfilled') return undefined;
   const failure: unknown = lookup.reason;
@@ -129,15 +97,11 @@ export function nodeFaultOf(lookup: PromiseSettledResult<unknown>): ChainUnavail
   throw failure instanceof Error ? failure : new Error('chain lookup failed', { cause: failure });
 }
 
-/** A rule's judgement of a transaction: the transfer it took, or its problem. */
 export type Judged<Problem> =
   | { readonly ok: true; readonly transfer: TokenTransfer }
   | { readonly ok: false; readonly problem: Problem };
 
-/**
- * What a lookup of a hash found, whichever rule judged it (the deposit's or the payout's): the
- * transaction, the token's decimals and the rule's judgement.
- */
+/** A lookup's transaction, the token's decimals and the rule's judgement. */
 export type HashLookup<Judgement> =
   | { readonly kind: 'not_found' }
   | {
@@ -147,13 +111,9 @@ export type HashLookup<Judgement> =
       readonly judgement: Judgement;
     };
 
-/** What the check of a hash starts as, after one lookup while a person waits. */
 export type FirstCheck<Problem> =
-  /** The node does not know the hash yet or did not answer: the row goes on looking. */
   | { readonly kind: 'looking'; readonly row: Insertable<ChainChecksTable> }
-  /** The transaction is not what the order needs: no row, the problem for the person. */
   | { readonly kind: 'wrong'; readonly problem: Problem; readonly decimals: number }
-  /** The right transfer: the row follows it to its confirmations. */
   | {
       readonly kind: 'seen';
       readonly row: Insertable<ChainChecksTable>;
@@ -162,13 +122,7 @@ export type FirstCheck<Problem> =
       readonly decimals: number;
     };
 
-/**
- * Looks a hash up while a person waits on the screen (a seller submitting it, an operator
- * completing a buy with it), the head read beside it, and gives the check row it starts with:
- * `looking` when the node does not know it or did not answer within PERSON_WAITS_MS (a fault is
- * never "not found"), `seen` with the transfer's columns and the confirmations the head shows
- * when the rule took it; `wrong` writes no row.
- */
+/** One lookup while a person waits; `wrong` writes no row, and a fault only keeps looking. */
 export async function firstCheck<Problem>(
   ctx: Pick<ServerContext, 'config'>,
   target: DepositTarget,
@@ -176,7 +130,6 @@ export async function firstCheck<Problem>(
     readonly order: Pick<OrderRow, 'id' | 'network'>;
     readonly kind: ChainChecksTable['kind'];
     readonly hash: string;
-    /** The name a lookup with no answer in time is reported under. */
     readonly method: string;
   },
   lookup: Promise<HashLookup<Judged<Problem>>>,
@@ -231,14 +184,9 @@ export async function firstCheck<Problem>(
   };
 }
 
-/** What a lookup of a hash found, judged as the order's deposit. */
 export type DepositLookup = HashLookup<DepositJudgement>;
 
-/**
- * The amount a lookup holds a transfer to: exactly the order's own (the chain's judgement), at
- * least it (an operator attaching a transfer of more, shown both amounts), or exactly what an
- * operator accepted before (`accepted`, base units, kept on the check).
- */
+/** The amount a lookup holds a transfer to: the order's exact one, at least it, or `accepted`. */
 export interface DepositAcceptance {
   readonly rule: AmountRule;
   readonly accepted?: string | null;
@@ -246,10 +194,7 @@ export interface DepositAcceptance {
 
 const ORDERS_OWN_AMOUNT: DepositAcceptance = { rule: 'exact' };
 
-/**
- * Looks `hash` up and judges it against the order: one `transaction` call and (once per
- * contract and reader) `decimals`. A node fault throws ChainUnavailable: never "not found".
- */
+/** Looks `hash` up and judges it against the order; a node fault throws ChainUnavailable. */
 export async function lookUpDeposit(
   target: DepositTarget,
   order: DepositOrder,
@@ -276,7 +221,6 @@ export async function lookUpDeposit(
   return { kind: 'found', tx: found, decimals, judgement };
 }
 
-/** The columns of a transfer found right: the evidence kept on the check row. */
 export function transferColumns(
   tx: TransactionFound,
   transfer: TokenTransfer,
@@ -304,7 +248,6 @@ export function transferColumns(
   };
 }
 
-/** A new check row of an order's deposit, looking or seen. */
 export function newDepositCheck(
   order: DepositOrder,
   hash: string,
@@ -325,7 +268,6 @@ export function newDepositCheck(
   };
 }
 
-/** Writes an order's deposit check in the caller's transaction. */
 export async function insertDepositCheck(
   trx: Transaction<Database>,
   row: Insertable<ChainChecksTable>,
@@ -333,15 +275,11 @@ export async function insertDepositCheck(
   await trx.insertInto('chain_checks').values(row).execute();
 }
 
-/** The confirmations of a transfer in `blockNumber` by `head`, when there is one. */
 export function confirmationsBy(blockNumber: number, head: ChainHead | null): number {
   return head === null ? 0 : confirmationsOf(blockNumber, head);
 }
 
-/**
- * The audit trail's words for a deposit the chain confirmed (order_events.reason): everything an
- * operator or an auditor needs to find the transfer again.
- */
+/** The audit trail's words for a deposit the chain confirmed: enough to find the transfer again. */
 export function depositEvidence(evidence: {
   readonly network: string;
   readonly coin: string;

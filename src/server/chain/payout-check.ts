@@ -1,11 +1,6 @@
 /**
- * An operator's payout of a buy checked on the chain (design.md, "Chain checks"): what the
- * completion of a buy (operator/verbs/complete.ts) and the chain checker
- * (chain/chain-checker.ts) share. The node, settings and contract are the deposit's
- * (`depositTargetOf`: the order's coin on the order's network); the rule is `judgePayout` beside
- * `judgeDeposit` (chain/deposit-rules.ts), its expectation built here alone (`lookUpPayout`) so
- * that both judge it with the same payout address; the row is a `chain_checks` row of kind
- * 'payout', held to one transfer per order by the same unique index as deposits.
+ * An operator's payout of a buy checked on the chain (docs/chain-checks.md): shared by a buy's
+ * completion and the checker, so both judge it with the same payout address.
  */
 import type { Insertable, Kysely } from 'kysely';
 import { tokenAmountToDecimal, unitsToTokenAmount } from '../../shared/money';
@@ -17,26 +12,17 @@ import type { ServerContext } from '../platform/context';
 import type { ChainChecksTable, Database, OrderRow } from '../platform/db/schema';
 import { firstCheck, type DepositTarget, type HashLookup } from './deposit-check';
 
-/**
- * The status a buy with a payout hash is completed from (the transition table's `complete`):
- * when the order reached it, the customer's payment was confirmed.
- */
+/** When a buy reached this status (the table's `complete`), its payment was confirmed. */
 export const PAYOUT_FROM_STATUS = 'PAYMENT_CONFIRMED' satisfies OrderRow['status'];
 
-/** The order's fields a payout is judged by. */
 export type PayoutOrder = Pick<
   OrderRow,
   'id' | 'network' | 'crypto_currency' | 'amount_units' | 'wallet_address'
 >;
 
-/** What a lookup of a hash found, judged as the order's payout. */
 export type PayoutLookup = HashLookup<PayoutJudgement>;
 
-/**
- * When the order reached `status`, the one it is completed from (PAYMENT_CONFIRMED for a buy):
- * its latest order_events row into that status, a chat message's event aside (it leaves the
- * status as it was). A payout older than that cannot answer it.
- */
+/** The latest event into `status` (a chat message's aside): a payout older cannot answer it. */
 export async function paidAtOf(
   db: Kysely<Database>,
   orderId: string,
@@ -55,12 +41,7 @@ export async function paidAtOf(
   return event.created_at;
 }
 
-/**
- * Looks `hash` up and judges it as the order's payout: one `transaction` call and (once per
- * contract and reader) `decimals`. A node fault throws ChainUnavailable: never "not found". The
- * sender it must come from is the network's configured payout address, read from the target's
- * settings (chain-config.ts, `withPayoutAddresses`), so no caller can leave it out.
- */
+/** The sender is read from the target's settings, so no caller can leave it out. */
 export async function lookUpPayout(
   target: DepositTarget,
   order: PayoutOrder,
@@ -82,10 +63,8 @@ export async function lookUpPayout(
   return { kind: 'found', tx: found, decimals, judgement };
 }
 
-/** What the check of a payout at its completion found. */
 export type PayoutVerdict =
   | {
-      /** Right: the payout row to write with the completion, and the audit trail's words. */
       readonly ok: true;
       readonly row: Insertable<ChainChecksTable>;
       readonly evidence: string;
@@ -94,19 +73,11 @@ export type PayoutVerdict =
       readonly ok: false;
       readonly code: ErrorCode;
       readonly details: ApiErrorDetails;
-      /**
-       * The row that follows the hash if the operator completes anyway: only for a hash the
-       * chain could not confirm yet (looked for, as a seller's deposit is); a wrong transfer is
-       * not followed.
-       */
+      /** Follows a hash the chain could not confirm yet if completed anyway; a wrong one is not. */
       readonly followRow: Insertable<ChainChecksTable> | null;
     };
 
-/**
- * Checks `hash` as the payout of `order` within PERSON_WAITS_MS: the transaction and the
- * head, side by side. A hash not found, a node fault or no answer in time is TX_UNCONFIRMED,
- * never a wrong payout.
- */
+/** A hash not found, a node fault or no answer in time is TX_UNCONFIRMED, never a wrong payout. */
 export async function checkPayout(
   ctx: Pick<ServerContext, 'db' | 'config' | 'now'>,
   target: DepositTarget,
@@ -147,7 +118,6 @@ export async function checkPayout(
   };
 }
 
-/** The audit trail's words for a payout the chain showed right at its completion. */
 function payoutEvidence(
   order: PayoutOrder,
   hash: string,
@@ -164,7 +134,6 @@ function payoutEvidence(
   );
 }
 
-/** The audit trail's words for a completion the operator made despite the check. */
 export function overrideEvidence(problem: ErrorCode, reason: string): string {
   return `payout check overridden (${problem}): ${reason}`;
 }

@@ -23,20 +23,10 @@ import {
 import { refusalDetails, type DepositProblem } from './deposit-rules';
 
 /**
- * The customer's transfer of a sell: the hash is checked for the order's network. Sent again,
- * it is answered as done only if it is the hash the order holds (hex carries no case); a
- * different one is refused with TX_HASH_ALREADY_SUBMITTED.
- *
- * A hash reserves nothing by itself: anyone watching the public deposit address can paste one
- * before its seller does. On a network read from a node the hash is looked up first, once and
- * briefly (deposit-check.ts): a transaction found that is not the order's deposit (another
- * amount than the order's exact one, say) is refused with what is wrong, and the order keeps
- * waiting for the right one; anything else is taken, and the check row is written with the hash:
- * `seen` when found right, `looking` when the node does not know it yet or did not answer (never
- * read as not found; it is judged like any other once found). A transfer that is already another
- * order's deposit is refused with TX_ALREADY_USED by the unique index of found transfers. On a
- * manual network the hash is taken, and when another order gives the same one, operators are told
- * of both (they confirm by hand).
+ * A hash reserves nothing: anyone watching the deposit address can paste it first. Where a node
+ * is read, a transaction found that is not the deposit is refused and the order keeps waiting;
+ * anything else is taken, and another order's transfer fails the unique index (TX_ALREADY_USED).
+ * Sent again, only the hash the order holds is answered as done.
  */
 export async function submitTxHash(
   ctx: ServerContext,
@@ -81,10 +71,7 @@ export async function submitTxHash(
   }
 }
 
-/**
- * A hash given on a manual network that another order gives too: both orders flagged for the
- * operators, who confirm by hand, each alert naming the others (once per order and hash).
- */
+/** Manual network: both orders flagged for operators, who confirm by hand (once per order). */
 async function flagSameHash(
   trx: Transaction<Database>,
   orderId: string,
@@ -111,10 +98,6 @@ async function flagSameHash(
   );
 }
 
-/**
- * The check row a submitted hash starts with, after one lookup within PERSON_WAITS_MS;
- * throws the refusal when the transaction found is not the order's deposit.
- */
 async function depositCheckAtSubmission(
   ctx: ServerContext,
   target: DepositTarget,
@@ -135,11 +118,7 @@ async function depositCheckAtSubmission(
   return check.row;
 }
 
-/**
- * The refusal of a transaction found that is not the order's deposit. A transfer of another
- * sell's exact amount is refused as another amount; when that sell is another customer's and
- * open, operators are told of both orders before the seller is answered.
- */
+/** Another sell's exact amount is refused as another amount; another's open sell is flagged. */
 async function refusalOf(
   ctx: ServerContext,
   order: OrderRow,

@@ -1,7 +1,4 @@
-/**
- * The chat module: each order's conversation (chat.ts) and its calls (chat-routes.ts). Its files
- * are kept under RECEIPTS_DIR, whose housekeeping keeps them too (receipts/housekeeping.ts).
- */
+/** The chat module: each order's conversation; its files are kept as receipts' are. */
 import fp from 'fastify-plugin';
 import { compressedRoutes } from '../platform/http/compression';
 import type { PollLane } from '../platform/http/poll-lane';
@@ -23,6 +20,5 @@ export const chatModule = fp<{ readonly lane?: PollLane }>(
     void app.register(compressedRoutes(operatorChatRoutes));
     done();
   },
-  // The orders' versions of their status answers say when a chat's state kept is current.
   { name: 'chat', dependencies: ['context', 'auth', 'call-limits', 'orders'] },
 );

@@ -1,10 +1,6 @@
 /**
- * The order chat's calls: the customer's under /api/orders/{id}/chat, behind their identity like
- * every order call, and the console's under /api/operator/orders/{id}/chat, behind the console's
- * checks (`operatorOnly`, and in demo mode the console's own orders only). Reading answers with an
- * ETag and 304 while nothing was written. Writing takes a receipt's kind of body (a file as a data
- * URL, decoded as it arrives: receipts/receipt-json.ts), read only once the caller is known and
- * may write there; a customer's writes count against their minute's limit.
+ * The order chat's calls, the customer's and the console's: reading answers 304 while nothing was
+ * written; a write's body (a file as a data URL) is read only once the caller may write there.
  */
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
@@ -36,7 +32,6 @@ import { toChatMessage, toOperatorChatMessage } from './chat-view';
 import { API_PATHS } from '../../shared/api';
 import { OPERATOR_PATHS } from '../../shared/operator-api';
 
-/** A message's body as its parser gives it: the wire's fields, a fileData decoded into a file. */
 const ReceivedMessageSchema = documentedAs(
   v.looseObject({
     ...ChatMessageBodySchema.entries,
@@ -45,7 +40,6 @@ const ReceivedMessageSchema = documentedAs(
   ChatMessageBodySchema,
 );
 
-/** A chat's answers: the chat, or 304 with no body while the reader holds its version. */
 function chatAnswers(schema: v.GenericSchema) {
   return {
     ...ok(schema),
@@ -57,7 +51,6 @@ const ATTACHMENT_FILE = described(
   "The attachment's file (image/jpeg, image/png, image/webp, image/heic or application/pdf)",
 );
 
-/** The three calls of one side: read the chat, write in it, fetch a message's file. */
 interface SideRoutes {
   readonly paths: { readonly chat: string; readonly attachment: string };
   readonly tags: readonly string[];
@@ -65,7 +58,7 @@ interface SideRoutes {
   readonly chatSchema: v.GenericSchema;
   readonly messageSchema: v.GenericSchema;
   readonly view: typeof toChatMessage | typeof toOperatorChatMessage;
-  /** Hooks of the write before its body is read (identity, limits), the order's check after them. */
+  /** Identity and limits before the body is read, the order's check after them. */
   readonly beforeBody: readonly ((request: FastifyRequest) => Promise<void>)[];
 }
 
@@ -121,10 +114,8 @@ function sideRoutes(app: ContractInstance, side: SideRoutes): void {
 }
 
 /**
- * The customer's open chat as the poll lane polls it (platform/http/poll-lane.ts): its 304
- * while the customer holds the chat as it is, read as the route reads it (the other side's
- * messages marked read). A chat that moved is left to the route, which answers it in full (and
- * reads it again: once per change, against every unchanged poll answered here).
+ * The lane answers an unchanged chat's 304 (the other side's messages marked read, as the route
+ * does); a chat that moved is left to the route, which reads it once per change.
  */
 export const CUSTOMER_CHAT_POLL: LanePoll = {
   route: API_PATHS.chat.pattern,
@@ -137,7 +128,6 @@ export const CUSTOMER_CHAT_POLL: LanePoll = {
   },
 };
 
-/** The customer's chat calls, on their own orders only. */
 export const customerChatRoutes: FastifyPluginCallback = (plain, _options, done) => {
   const app = plain.withTypeProvider<ValibotTypeProvider>();
   customerCalls(app);
@@ -154,7 +144,6 @@ export const customerChatRoutes: FastifyPluginCallback = (plain, _options, done)
   done();
 };
 
-/** The console's chat calls, on any order its operator's console holds. */
 export const operatorChatRoutes: FastifyPluginCallback = (plain, _options, done) => {
   const app = plain.withTypeProvider<ValibotTypeProvider>();
   consoleCalls(app);

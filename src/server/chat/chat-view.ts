@@ -1,4 +1,4 @@
-/** A chat's stored messages as each side reads them (src/shared/schemas: ChatMessage, OperatorChatMessage). */
+/** A chat's stored messages as each side reads them. */
 import type { ChatAttachment, ChatMessage } from '../../shared/api';
 import type { OperatorChatMessage } from '../../shared/operator-api';
 import type { MessageRow } from './chat';

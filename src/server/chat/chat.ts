@@ -29,7 +29,6 @@ import {
 } from '../receipts';
 import { markChatRead, touchOrder } from '../orders';
 
-/** Who reads or writes a chat: the order's customer, or an operator; by their Telegram id. */
 export interface ChatParty {
   readonly side: ChatAuthor;
   readonly telegramId: number;
@@ -42,7 +41,7 @@ const OTHER_SIDE: Readonly<Record<ChatAuthor, ChatAuthor>> = {
   operator: 'customer',
 };
 
-/** How a chat stands, read at every poll: one row, its order's, through the messages' index. */
+/** Read at every poll: one row, through the messages' index. */
 function chatStateQuery(db: Kysely<Database>, orderId: string) {
   return db
     .selectFrom('orders')
@@ -91,10 +90,7 @@ export interface ChatReadContext extends ServerContext {
   readonly chatStates: Map<string, KeptChatState>;
 }
 
-/**
- * The chat as `party` may read it. Every write and read mark moves the order's version, so the
- * state read at its current version is the state now.
- */
+/** Every write and read mark moves the order's version: the state at its version is current. */
 async function chatState(
   ctx: ChatReadContext,
   party: ChatParty,
@@ -114,7 +110,7 @@ async function chatState(
   return state;
 }
 
-/** Its count of messages and last id: none is ever removed, so a new one changes the count. */
+/** No message is ever removed, so a new one changes the count. */
 function chatEtag(side: ChatAuthor, count: number, lastId: number): string {
   return `"${side === 'customer' ? 'c' : 'o'}${count}.${lastId}"`;
 }
@@ -122,11 +118,10 @@ function chatEtag(side: ChatAuthor, count: number, lastId: number): string {
 export interface ChatRead {
   readonly etag: string;
   readonly verificationCode: string;
-  /** Oldest first; null when the reader holds the chat as it is (304). */
   readonly messages: readonly MessageRow[] | null;
 }
 
-/** The chat, or only its version when `holds` says the reader has it; the other side's messages are read now. */
+/** Only the version when `holds` says the reader has it; the other side's messages are read now. */
 export async function readChat(
   ctx: ChatReadContext,
   party: ChatParty,
@@ -160,7 +155,7 @@ export async function readChat(
   };
 }
 
-/** ORDER_NOT_FOUND unless `party` may write here: asked before a message's body is read. */
+/** Asked before a message's body is read. */
 export async function checkChatOrder(
   ctx: ServerContext,
   party: ChatParty,
@@ -181,7 +176,6 @@ interface KeptFile {
   readonly fileName: string;
 }
 
-/** The message's file checked (receipts' rules) and kept for good under RECEIPTS_DIR, if any. */
 async function keepAttachment(
   ctx: ServerContext,
   input: MessageInput,
@@ -193,10 +187,7 @@ async function keepAttachment(
   return { file, storageKey, fileName: cleanFileName(input.fileName, file.type.extension) };
 }
 
-/**
- * Writes `party`'s message: MESSAGE_EMPTY with neither text nor file, a file refused as a
- * receipt's would be. A file whose message did not commit is removed.
- */
+/** A file refused as a receipt's would be; one whose message did not commit is removed. */
 export async function writeMessage(
   ctx: ServerContext,
   party: ChatParty,
@@ -227,9 +218,8 @@ async function insertMessage(
   kept: KeptFile | undefined,
   now: number,
 ): Promise<MessageRow> {
-  // The order first: this moves its version (the customer's unread count is in the status
-  // answer) and, on PostgreSQL, locks it, so that one order's messages take their ids in the
-  // order they commit and a reader's last read id never passes over one not yet committed.
+  // The order first: it moves the version and, on PostgreSQL, locks the order, so its messages
+  // take ids in commit order and a last-read id never passes one not yet committed.
   const order = await touchOrder(trx, orderId, {
     ...(party.side === 'customer' ? { ownerId: party.telegramId } : {}),
   });
@@ -262,7 +252,6 @@ async function insertMessage(
       created_at: now,
     })
     .execute();
-  // The other side is told through the outbox, in this same transaction.
   const said = {
     ...(message.text === null ? {} : { messageText: message.text }),
     ...(message.attachment_name === null ? {} : { messageFile: message.attachment_name }),
@@ -276,7 +265,6 @@ async function insertMessage(
   return message;
 }
 
-/** The file of a message: ORDER_NOT_FOUND for an order `party` may not read, NOT_FOUND for none. */
 export async function openAttachment(
   ctx: ServerContext,
   party: ChatParty,

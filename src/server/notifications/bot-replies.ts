@@ -1,12 +1,8 @@
 /**
- * A reply to the bot's message about an order lands in that order's chat (chat/chat.ts's one
- * write: its limits, its order event, its notice to the other side): a customer's, in their
- * private chat with the bot, to a message about their own order; an operator's, in the operators'
- * chat (OPERATOR_CHAT_ID), to an alert about an order, from an id of OPERATOR_IDS only. Which order
- * a message is about is the outbox's own record: each row it sent keeps the message id Telegram
- * gave it in its chat. A photo or a document sent as the reply is fetched through the Bot API
- * (getFile, then its download) and checked and kept as a receipt is. The bot answers every reply to
- * it: that it landed, or why not, in the writer's language.
+ * A reply to the bot's message about an order lands in that order's chat, through the chat's one
+ * write: a customer's, to a message about their own order; an operator's (OPERATOR_IDS only) in
+ * the operators' chat. The outbox keeps the message id each sent row got, which names the order.
+ * A file is fetched through the Bot API and checked as a receipt is; every reply is answered.
  */
 import type { Context } from 'grammy';
 import type { Message } from 'grammy/types';
@@ -31,28 +27,21 @@ import type { NotificationFacts } from '../orders';
 import { customerRecipient, OPERATORS_RECIPIENT, sentTo } from '../platform/outbox';
 import { escapeHtml, withVerificationCode } from './render';
 
-/** What the bot needs to write a reply into an order's chat. */
 export interface ReplyOptions {
-  /** The server's context: the chat's write path, RECEIPTS_DIR, OPERATOR_CHAT_ID. */
   readonly context: ServerContext;
-  /** Who may answer customers from the operators' chat (OPERATOR_IDS). */
   readonly isOperator: (telegramId: number) => boolean;
-  /** The customers' call limits: a reply counts against their chat's, as a message in the app. */
+  /** A reply counts against the customer's chat limit, as a message in the app. */
   readonly limiter: RateLimiter;
-  /** Where the Bot API serves a file's download: `<apiRoot>/file/bot<token>/<file_path>`. */
   readonly apiRoot: string;
   readonly token: string;
 }
 
-/** Who wrote the reply, as the chat knows them, and where its answer goes. */
 interface Writer {
   readonly party: ChatParty;
-  /** The outbox's recipient of the chat the reply was written in. */
   readonly recipient: string;
   readonly language: Language;
 }
 
-/** Why a reply did not land, beyond the chat's own refusals (its error codes). */
 type Refusal = ErrorCode | 'notAboutOrder' | 'notOperator' | 'tooLong';
 
 class Refused extends Error {
@@ -61,7 +50,7 @@ class Refused extends Error {
   }
 }
 
-/** Kinds of message the chat cannot keep: only a text, an image or a PDF is a chat message. */
+/** Only a text, an image or a PDF is a chat message. */
 const UNSUPPORTED_MEDIA = [
   'animation',
   'audio',
@@ -71,10 +60,7 @@ const UNSUPPORTED_MEDIA = [
   'voice',
 ] as const satisfies readonly (keyof Message)[];
 
-/**
- * Answers a message that replies to the bot's own: written into the order's chat it is about,
- * or refused with why. Any other message is left alone.
- */
+/** Any other message is left alone. */
 export async function answerReply(
   ctx: Context,
   options: ReplyOptions,
@@ -110,10 +96,7 @@ export async function answerReply(
   await answer(landed);
 }
 
-/**
- * Who wrote: a customer in their private chat with the bot, an operator in the operators' chat,
- * a stranger there (refused); undefined in any other chat, which the bot does not answer.
- */
+/** A stranger in the operators' chat is refused; any other chat is not answered. */
 async function writerOf(
   message: Message,
   options: ReplyOptions,
@@ -141,7 +124,6 @@ async function writerOf(
   };
 }
 
-/** Writes the reply into the chat of the order its message is about; that order. */
 async function landReply(
   ctx: Context,
   options: ReplyOptions,
@@ -158,24 +140,19 @@ async function landReply(
   try {
     await writeMessage(options.context, party, order.id, input);
   } finally {
-    // A file refused stays under its temporary name: removed here (kept ones were renamed).
+    // A refused file stays under its temporary name: removed here (kept ones were renamed).
     await input.fileData?.discard();
   }
   return order;
 }
 
-/**
- * The order a message the bot sent to `recipient`'s chat is about, with its verification code:
- * the outbox row that sent it (or last edited it), unless it was a flood's summary, which
- * speaks for many orders. Message ids are unique only within a chat, hence the recipient.
- */
+/** A flood's summary speaks for many orders, so names none. Message ids are unique per chat. */
 async function orderOfMessage(
   db: Kysely<Database>,
   recipient: string,
   messageId: number,
 ): Promise<{ readonly id: string; readonly code: string } | undefined> {
-  // The recipient's sent rows, newest first (notifications_recipient): a reply is mostly to a
-  // recent message, found after a few rows.
+  // Newest first (notifications_recipient): a reply is mostly to a recent message.
   const row = await sentTo(db, recipient)
     .innerJoin('orders', 'orders.id', 'notifications.order_id')
     .select(['orders.id', 'orders.verification_code', 'notifications.payload'])
@@ -188,7 +165,6 @@ async function orderOfMessage(
   return { id: row.id, code: row.verification_code };
 }
 
-/** The reply as a chat message: its text (or a caption) as the app's is checked, its file. */
 async function messageInput(
   ctx: Context,
   options: ReplyOptions,
@@ -212,10 +188,7 @@ async function messageInput(
   };
 }
 
-/**
- * A file of Telegram's, fetched through the Bot API and written as an upload's would be: one
- * Telegram says is too large is not fetched, and one whose bytes pass RECEIPT_MAX_BYTES is cut off.
- */
+/** One Telegram says is too large is not fetched; bytes past RECEIPT_MAX_BYTES are cut off. */
 async function downloadFile(
   ctx: Context,
   options: ReplyOptions,
@@ -252,14 +225,12 @@ async function downloadFile(
   }
 }
 
-/** Why a reply did not land; INTERNAL for a fault of ours or of Telegram's. */
 function refusalOf(error: unknown): Refusal {
   if (error instanceof Refused) return error.refusal;
   if (error instanceof AppError) return error.code;
   return 'INTERNAL';
 }
 
-/** A refusal as its writer reads it: the bot's own words, or the app's for the chat's refusals. */
 function refusalText(LL: TranslationFunctions, refusal: Refusal, language: Language): string {
   const { replies } = LL.bot;
   switch (refusal) {

@@ -1,10 +1,7 @@
 /**
- * The Telegram bot, on grammY, in the server process: `/start` greets in the customer's language
- * with a button that opens the app (on the order of an `order_<id>` payload), `/help` gives the
- * support chat, `/chatid` tells a group its id (for OPERATOR_CHAT_ID); a reply to the bot's message
- * about an order is written into that order's chat (bot-replies.ts). Updates come by long
- * polling, or by webhook when `WEBHOOK_URL` is set (Telegram's secret token checked). The
- * notifications themselves are sent by the outbox worker (src/server/notifications).
+ * The Telegram bot, on grammY, in the server process: `/start`, `/help`, `/chatid`, and replies to
+ * its messages about orders (bot-replies.ts). Long polling, or a webhook when `WEBHOOK_URL` is
+ * set. The notifications themselves are the outbox worker's.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Bot, CommandContext, Context, Transformer } from 'grammy';
@@ -34,31 +31,20 @@ export interface BotOptions {
   readonly now: () => number;
   readonly log: FastifyBaseLogger;
   readonly supportUrl: string;
-  /** BOT_USERNAME; else the bot's own, once it has introduced itself (getMe). */
   readonly botUsername: string | undefined;
-  /** The process's one limiter, shared with the outbox's sender; a bot of its own without one. */
+  /** The process's one limiter, shared with the outbox's sender. */
   readonly limiter?: TelegramLimiter;
-  /** Told of the bot's failures (the server's metrics). */
   readonly monitor?: BotMonitor;
-  /** How a reply to the bot's message about an order is written into the order's chat. */
   readonly replies: Omit<ReplyOptions, 'apiRoot' | 'token'>;
 }
 
-/** What the bot tells the server's metrics (src/server/platform/metrics/metrics.ts). */
 export interface BotMonitor {
-  /** An update's handler failed (`bot.catch`). */
   updateFailed(): void;
-  /** The bot could not start taking updates (its start-up calls, or long polling gave up). */
   startFailed(): void;
-  /** A Bot API call of the bot's own failed: refused by Telegram, or never answered. */
   callFailed(method: string, kind: FailureKind): void;
 }
 
-/**
- * A grammY transformer that tells `monitor` of every call that fails, each attempt of a call
- * retried counted: Telegram's refusal by its error code, no answer at all as `transient`. A call
- * aborted by the bot itself (stopping its long polling) is no failure.
- */
+/** Each attempt counted; a call the bot itself aborted (stopping long polling) is no failure. */
 function failedCallsTo(monitor: BotMonitor): Transformer {
   return async (prev, method, payload, signal) => {
     try {
@@ -72,16 +58,12 @@ function failedCallsTo(monitor: BotMonitor): Transformer {
   };
 }
 
-/**
- * The secret Telegram sends with every webhook call (`X-Telegram-Bot-Api-Secret-Token`): derived
- * from the token, so every instance knows it without another variable, and the token itself
- * never travels.
- */
+/** From the token: every instance knows it with no other variable, and the token never travels. */
 export function webhookSecret(token: string): string {
   return createHash('sha256').update(`webhook:${token}`).digest('hex');
 }
 
-/** Whether a webhook call carries the secret, compared in constant time. */
+/** Compared in constant time. */
 export function isWebhookSecret(token: string, header: unknown): boolean {
   if (typeof header !== 'string') return false;
   const expected = Buffer.from(webhookSecret(token));
@@ -89,37 +71,29 @@ export function isWebhookSecret(token: string, header: unknown): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** Only messages reach the bot: its commands, and replies to its messages. */
 export const ALLOWED_UPDATES = ['message'] as const;
 
-/**
- * The bot, its own calls told to `monitor` when they fail, kept within Telegram's limits and a
- * short wait retried.
- */
 function newBot(options: BotOptions): Bot {
   const { autoRetry } = autoRetryPackage();
   const bot = new (grammyPackage().Bot)(options.token, { client: { apiRoot: options.apiRoot } });
   // Installed first, so innermost: it sees every call as it leaves, retries included.
   if (options.monitor !== undefined) bot.api.config.use(failedCallsTo(options.monitor));
   bot.api.config.use((options.limiter ?? new TelegramLimiter()).transformer);
-  // A reply may wait out a short 429 or a 5xx; a notification is retried by the outbox instead,
-  // and an unreachable Telegram fails the call at once (grammY's own start-up retries it).
+  // A reply may wait out a short 429 or 5xx; a notification is the outbox's to retry.
   bot.api.config.use(
     autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 10, rethrowHttpErrors: true }),
   );
   return bot;
 }
 
-/** What a command's handler answers with: the bot's options, and the bot's username. */
 interface CommandDeps {
   readonly options: BotOptions;
-  /** BOT_USERNAME; else the bot's own, once it has introduced itself; else undefined. */
   readonly username: () => string | undefined;
 }
 
 type CommandHandler = (ctx: CommandContext<Context>, deps: CommandDeps) => Promise<void>;
 
-/** The customer's language: chosen in the app, else their Telegram client's. */
+/** Chosen in the app, else their Telegram client's. */
 async function languageOf(db: Kysely<Database>, ctx: Context): Promise<Language> {
   const from = ctx.from;
   if (from === undefined) return DEFAULT_LANGUAGE;
@@ -133,10 +107,6 @@ async function languageOf(db: Kysely<Database>, ctx: Context): Promise<Language>
 
 const button = (text: string, url: string) => ({ inline_keyboard: [[{ text, url }]] });
 
-/**
- * `/start`: the customer recorded (and written to again if they had blocked the bot), greeted
- * with a button that opens the app, on the order of an `order_<id>` payload.
- */
 const start: CommandHandler = async (ctx, { options, username }) => {
   const from = ctx.from;
   if (from === undefined) return;
@@ -175,7 +145,6 @@ const start: CommandHandler = async (ctx, { options, username }) => {
   });
 };
 
-/** `/help`: the support chat, as a link and a button. */
 const help: CommandHandler = async (ctx, { options }) => {
   const LL = translator(await languageOf(options.db, ctx)).bot.start;
   await ctx.reply(LL.help({ url: escapeHtml(options.supportUrl) }), {
@@ -185,13 +154,11 @@ const help: CommandHandler = async (ctx, { options }) => {
   });
 };
 
-/** `/chatid`, for setting up the operators' chat: the id of the chat it is asked in. */
 const chatId: CommandHandler = async (ctx, { options }) => {
   const LL = translator(await languageOf(options.db, ctx)).bot.start;
   await ctx.reply(LL.chatId({ id: String(ctx.chat.id) }), { parse_mode: 'HTML' });
 };
 
-/** The bot's commands, each by the word it answers to. */
 const COMMANDS: Readonly<Record<string, CommandHandler>> = { start, help, chatid: chatId };
 
 export function createBot(options: BotOptions): Bot {

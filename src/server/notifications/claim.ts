@@ -6,43 +6,31 @@ import { customerOfRecipient, OPERATORS_RECIPIENT } from '../platform/outbox';
 import { CLAIM_BATCH, type OutboxSettings } from './outbox-settings';
 
 /**
- * How long a claim holds a row before its send: longer than its wait for Telegram's limits (about
- * a second: one row per chat is claimed, 30 at most), short, since a server killed holding claims
- * leaves them to lapse before another start sends those rows. A row whose wait outlasts it is
- * sent only if no other worker has claimed it meanwhile (the `sending` mark checks the claim).
+ * Longer than a row's wait for Telegram's limits, short, since a killed server's claims must lapse
+ * before another start sends those rows; the `sending` mark checks the claim.
  */
 const CLAIM_LEASE_MS = 15_000;
 
-/** Rows a claim may take: waiting, or cut off mid-send by a worker that is gone (lease lapsed). */
+/** Waiting, or cut off mid-send by a worker that is gone (lease lapsed). */
 const CLAIMABLE = ['pending', 'sending'] as const;
 
-/**
- * `<table>.status in ('pending', 'sending')`, written out as literals: the outbox's partial
- * indexes (migration 0013) are used only by a query whose condition is theirs, constants and all.
- */
+/** Literals: the partial indexes (migration 0013) serve only a query with their own condition. */
 export function waiting(table: string) {
   return sql<boolean>`${sql.ref(`${table}.status`)} in (${sql.join(CLAIMABLE.map((s) => sql.lit(s)))})`;
 }
 
-/** Notifications seen from a claim's subquery. */
 type Notifications = ExpressionBuilder<Database, 'notifications'>;
 
-/** The recipient of the operators' chat, as a literal in the queues' conditions. */
 const OPERATORS = sql.lit(OPERATORS_RECIPIENT);
 
-/**
- * A customer's chat is one queue: its waiting rows in order (notifications_customer_queue), each
- * taken only when no earlier row of its chat waits. On PostgreSQL, rows another instance holds
- * are skipped.
- */
+/** A customer's chat is one queue: a row is taken only when no earlier row of its chat waits. */
 function customerHeads(eb: Notifications, dialect: Dialect, now: number, limit: number) {
   const customers = eb
     .selectFrom('notifications as n')
     .select('n.id')
     .where(waiting('n'))
     .where(sql<boolean>`${sql.ref('n.recipient')} <> ${OPERATORS}`)
-    // The unary plus keeps this term out of the choice of an index (SQLite's documented way,
-    // a no-op on PostgreSQL's bigint): the queue is walked in order, not by when rows are due.
+    // Unary plus keeps this out of SQLite's index choice: the queue is walked in order.
     .where(sql<boolean>`+${sql.ref('n.next_attempt_at')} <= ${now}`)
     .where((w) => w.or([w('n.claimed_until', 'is', null), w('n.claimed_until', '<=', now)]))
     .where((w) =>
@@ -62,12 +50,7 @@ function customerHeads(eb: Notifications, dialect: Dialect, now: number, limit: 
   return dialect === 'postgres' ? customers.forUpdate().skipLocked() : customers;
 }
 
-/**
- * The operators' chat is a queue per kind: each kind's head, one index lookup
- * (notifications_operator_queue), taken when it is due. Never SKIP LOCKED: a head held by
- * another instance must not let the row behind it go first (the claim's update waits for it and
- * then leaves it, claimed).
- */
+/** A queue per kind; never SKIP LOCKED, so a held head never lets the row behind it go first. */
 function operatorHeads(eb: Notifications, now: number) {
   return OPERATOR_ALERTS.map((kind) =>
     eb
@@ -90,12 +73,7 @@ function operatorHeads(eb: Notifications, now: number) {
   );
 }
 
-/**
- * Claims the rows due now, at most `limit`, each the head of its queue: the earliest unfinished
- * row of its chat (of its kind, in the operators' chat). The heads are found through the queues'
- * own indexes, so that a claim costs the same whatever waits behind them: 40 000 alerts held for
- * their summary made every claim walk them all (60 ms on SQLite, seconds on PostgreSQL).
- */
+/** Each queue's head through its own index, so a claim costs the same whatever waits behind. */
 export async function claim(
   settings: OutboxSettings,
   now: number,
@@ -124,8 +102,7 @@ export async function claim(
         );
         return eb.selectFrom(all.as('due')).select('due.id').orderBy('due.id').limit(limit);
       })
-      // Checked again on the row itself: on PostgreSQL a row claimed by another instance between
-      // the subquery and this update is re-read here and left alone.
+      // Re-read here: on PostgreSQL a row claimed by another instance meanwhile is left alone.
       .where('status', 'in', CLAIMABLE)
       .where((w) => w.or([w('claimed_until', 'is', null), w('claimed_until', '<=', now)]))
       .returningAll()
@@ -133,7 +110,6 @@ export async function claim(
   );
 }
 
-/** Why a row cannot be sent by this server at all, if it cannot. */
 function nowhereToSend(settings: OutboxSettings, row: NotificationRow): string | undefined {
   if (settings.sender === undefined) return 'demo mode: no BOT_TOKEN, nothing is sent';
   if (customerOfRecipient(row.recipient) === undefined && settings.operatorChatId === undefined) {
@@ -142,10 +118,7 @@ function nowhereToSend(settings: OutboxSettings, row: NotificationRow): string |
   return undefined;
 }
 
-/**
- * Marks the claimed rows that have nowhere to go `skipped` (with why, for the console), all in
- * one statement, and returns the others: a demo's outbox costs a write per claim, not per row.
- */
+/** All in one statement: a demo's outbox costs a write per claim, not per row. */
 export async function setAsideUnsendable(
   settings: OutboxSettings,
   rows: readonly NotificationRow[],

@@ -1,11 +1,7 @@
 /**
- * The notifications module: the bot and the notification outbox in the server process. The
- * outbox worker runs with the other jobs: it sends through the Bot API when a BOT_TOKEN is set,
- * and in demo mode marks each message as not sent, so the console shows what the customer would
- * have received. With a token, the bot takes its updates by long polling, or, when WEBHOOK_URL is
- * set, at that URL's path, where a call without Telegram's secret token is refused. Messages are
- * written to the outbox by the services that cause them (platform/outbox.ts, orders/order-messages.ts), in the same
- * transaction.
+ * The notifications module (docs/bot.md): the bot and the outbox worker. In demo mode each
+ * message is marked not sent, so the console shows what the customer would have received.
+ * Services write messages to the outbox in their own transaction.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -22,12 +18,9 @@ import { TelegramLimiter } from './telegram-limits';
 import { createTelegramSender, observedSender, type MessageSender } from './telegram-sender';
 import { startOutbox, type RunningOutbox } from './worker';
 
-/** How often the outbox looks for due messages when none were due (or its sends are all busy). */
 const OUTBOX_INTERVAL_MS = 250;
-/** How long to wait before trying Telegram again when the bot could not start. */
 const RESTART_DELAY_MS = 5_000;
 
-/** The outbox's figures, read from the database at each scrape. */
 const OUTBOX_GAUGES: readonly DatabaseGauge[] = [
   {
     name: 'exchange_outbox_backlog',
@@ -48,7 +41,6 @@ const OUTBOX_GAUGES: readonly DatabaseGauge[] = [
   },
 ];
 
-/** What the bot tells the metrics: its failures, and its own Bot API calls that failed. */
 function botMonitor(metrics: Metrics): BotMonitor {
   const errors = metrics.counter({
     name: 'exchange_bot_errors_total',
@@ -68,7 +60,6 @@ function botMonitor(metrics: Metrics): BotMonitor {
   };
 }
 
-/** The Bot API sender of the outbox, each send counted by kind of chat and outcome. */
 function outboxSender(app: FastifyInstance, limiter: TelegramLimiter) {
   const { config } = app;
   const sends = app.metrics.counter({
@@ -86,7 +77,6 @@ function outboxSender(app: FastifyInstance, limiter: TelegramLimiter) {
     );
 }
 
-/** Telegram's calls at WEBHOOK_URL's path: refused without the bot's secret token. */
 function webhookRoute(app: FastifyInstance, bot: Bot, webhookUrl: string): void {
   const schema = {
     tags: ['telegram'],
@@ -103,13 +93,9 @@ function webhookRoute(app: FastifyInstance, bot: Bot, webhookUrl: string): void 
   });
 }
 
-/**
- * Taking the bot's updates: the webhook set, or long polling started; when Telegram cannot be
- * reached, tried again after RESTART_DELAY_MS until the server closes (`signal`).
- */
+/** When Telegram cannot be reached, tried again after RESTART_DELAY_MS until the server closes. */
 function updatesTaker(app: FastifyInstance, bot: Bot, monitor: BotMonitor, signal: AbortSignal) {
   const { webhookUrl } = app.config;
-  // grammY types its signals with the abort-controller shim's type; Node's is the same object.
   const grammySignal = signal as unknown as Parameters<Bot['init']>[0];
   let restart: NodeJS.Timeout | undefined;
   const start = async (): Promise<void> => {
@@ -130,7 +116,7 @@ function updatesTaker(app: FastifyInstance, bot: Bot, monitor: BotMonitor, signa
         });
       }
     } catch (error) {
-      // The server may have closed while Telegram was being called (TypeScript cannot see it).
+      // The server may have closed while Telegram was called (TypeScript cannot see it).
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (signal.aborted) return;
       app.log.error({ err: error }, 'bot: could not reach Telegram, trying again');
@@ -141,7 +127,6 @@ function updatesTaker(app: FastifyInstance, bot: Bot, monitor: BotMonitor, signa
   return { start, cancel: () => clearTimeout(restart) };
 }
 
-/** The outbox worker and the bot's updates, from the server's start to its close. */
 function runNotifications(
   app: FastifyInstance,
   bot: Bot | undefined,
@@ -149,8 +134,6 @@ function runNotifications(
   monitor: BotMonitor,
 ): void {
   const { config } = app;
-  // Aborted when the server closes: the outbox stops claiming and starts no send that has not
-  // left, and grammY stops retrying to reach Telegram.
   const shutdown = new AbortController();
   const updates = bot === undefined ? undefined : updatesTaker(app, bot, monitor, shutdown.signal);
   let outbox: RunningOutbox | undefined;
@@ -186,7 +169,7 @@ function runNotifications(
         app.log.warn({ err: error }, 'bot: stopped without confirming the last update');
       });
     }
-    // The sends already on their way to Telegram are waited for; the rest stay for the next start.
+    // Sends already on their way are waited for; the rest stay for the next start.
     await outbox?.stop();
   });
 }

@@ -20,13 +20,12 @@ export interface OutboxSettings {
   readonly operatorChatId: number | undefined;
   readonly operatorChatLanguage: Language;
   readonly render: () => RenderOptions;
-  /** Aborted when the server closes: nothing more is claimed, and no send that has not left starts. */
+  /** Aborted when the server closes: nothing more is claimed, and no unsent send starts. */
   readonly signal?: AbortSignal;
   /** Told how each claim went, and of each row a fault of ours kept from its send (metrics). */
   readonly monitor?: JobMonitor;
 }
 
-/** The worker's name in its log lines and metrics. */
 export const OUTBOX_JOB = 'notification outbox';
 
 /** The server is closing: the row is let go as it was, for the next start to send. */

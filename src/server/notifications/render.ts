@@ -1,8 +1,4 @@
-/**
- * A notification as Telegram shows it: the text in the recipient's language (Telegram's HTML,
- * every value escaped) and its buttons. Rendered when the row is sent (or shown in the console),
- * from the facts kept with it. The ended-order wording is the app's own (src/shared/order-ended.ts).
- */
+/** A notification as Telegram shows it, rendered when sent from the facts kept with the row. */
 import type { TranslationFunctions } from '../../../i18n/i18n-types';
 import {
   CONSOLE_QUEUE_START_PARAM,
@@ -52,7 +48,7 @@ export interface RenderedMessage {
 }
 
 export interface RenderOptions {
-  /** The bot's username, for the links that open the app; no such button without it. */
+  /** For the links that open the app; no such button without it. */
   readonly botUsername: string | undefined;
   readonly supportUrl: string;
 }
@@ -64,12 +60,10 @@ const HTML_ESCAPES: Record<string, string> = {
   '"': '&quot;',
 };
 
-/** A value made safe for Telegram's HTML. */
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"]/g, (c) => HTML_ESCAPES[c] ?? c);
 }
 
-/** Every value of a text's parameters, escaped. */
 function escaped<T extends Record<string, string>>(params: T): T {
   return Object.fromEntries(
     Object.entries(params).map(([key, value]) => [key, escapeHtml(value)]),
@@ -78,17 +72,14 @@ function escaped<T extends Record<string, string>>(params: T): T {
 
 const HTML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"' };
 
-/** A message's text as read, without Telegram's HTML: for the console's view of the outbox. */
+/** Without Telegram's HTML: for the console's view of the outbox. */
 export function plainText(html: string): string {
   return html
     .replace(/<[^>]*>/g, '')
     .replace(/&(amp|lt|gt|quot);/g, (_, name: string) => HTML_ENTITIES[name] ?? '');
 }
 
-/**
- * A stored row as its recipient reads it (the worker sends this, the console shows it): an
- * operator alert in the operators' chat's language, a flood's summary as the summary.
- */
+/** An operator alert in the operators' chat's language, a flood's summary as the summary. */
 export function renderStored(
   row: Pick<NotificationRow, 'kind' | 'payload' | 'language'>,
   operatorChatLanguage: Language,
@@ -108,7 +99,6 @@ export function renderStored(
   return renderNotification(row.kind, facts, language, options);
 }
 
-/** An alert about a deposit address, with a button to the console's queue that lists them. */
 export function renderAddressAlert(
   kind: AddressAlert,
   facts: AddressFacts,
@@ -133,7 +123,6 @@ export function renderAddressAlert(
   return { text, buttons: queueButtons(LL, options) };
 }
 
-/** An alert about a pair's rate: the pair, how each source stood, the base when it is back. */
 export function renderRateAlert(
   kind: RateAlert,
   facts: RateFacts,
@@ -178,7 +167,6 @@ function signedPercent(from: number, to: number, language: Language): string {
   return `${percent > 0 ? '+' : percent < 0 ? '−' : ''}${formatNumber(Math.abs(percent), language, 1)} %`;
 }
 
-/** The button that opens the console's queue, where every alert of the operators' chat leads. */
 function queueButtons(LL: TranslationFunctions, options: RenderOptions): MessageButton[] {
   const bot = options.botUsername;
   return bot === undefined
@@ -186,7 +174,6 @@ function queueButtons(LL: TranslationFunctions, options: RenderOptions): Message
     : [{ text: LL.bot.buttons.openQueue(), url: startAppLink(bot, CONSOLE_QUEUE_START_PARAM) }];
 }
 
-/** A flood's summary in the operators' chat: how many of one kind, a button to the console's queue. */
 export function renderSummary(
   kind: OperatorAlert,
   count: number,
@@ -198,15 +185,12 @@ export function renderSummary(
   return { text, buttons: queueButtons(LL, options) };
 }
 
-/** The kinds of message about one order (the address and rate alerts have their own renderer). */
 type OrderMessageKind = Exclude<NotificationKind, AddressAlert | RateAlert>;
 
-/** What a message's text is made from. */
 interface MessageContext {
   readonly LL: TranslationFunctions;
   readonly facts: NotificationFacts;
   readonly language: Language;
-  /** The order's values every text may name, formatted for the recipient. */
   readonly common: {
     readonly number: string;
     readonly total: string;
@@ -216,17 +200,14 @@ interface MessageContext {
   };
 }
 
-/** The common values, and what the operators' chat reads about the order and its customer. */
 function forOperators({ common, facts, LL }: MessageContext) {
   return { ...common, ...operatorFacts(facts, LL) };
 }
 
-/** Other orders named in a message, as their numbers. */
 function otherOrders(facts: NotificationFacts): string {
   return (facts.otherOrderIds ?? []).map((id) => `#${orderNumber(id)}`).join(', ');
 }
 
-/** What the chain showed of an order's transfer, in the words of the flag it raised. */
 function chainProblem({ LL, facts, language }: MessageContext): string {
   return LL.bot.operators.chainFlags[facts.chainFlag ?? 'not_found']({
     difference:
@@ -243,10 +224,6 @@ function chainProblem({ LL, facts, language }: MessageContext): string {
   });
 }
 
-/**
- * A chat message as the other side reads it in Telegram: its text shown as text (escaped with
- * the other values), its file named on a line of its own.
- */
 function chatMessage({ LL, facts }: MessageContext): { readonly message: string } {
   const lines = [
     facts.messageText ?? '',
@@ -255,7 +232,6 @@ function chatMessage({ LL, facts }: MessageContext): { readonly message: string 
   return { message: lines.filter((line) => line !== '').join('\n') };
 }
 
-/** A finished order: a sell's payout to the card, an office buy, or a buy's coins sent. */
 function completedText({ LL, facts, common }: MessageContext): string {
   if (facts.type === 'SELL') {
     return LL.bot.customer.completedPayout(
@@ -272,7 +248,6 @@ function completedText({ LL, facts, common }: MessageContext): string {
   );
 }
 
-/** Each kind's text: customers' notices first, then the operators' alerts. */
 const MESSAGE_TEXTS: Readonly<Record<OrderMessageKind, (m: MessageContext) => string>> = {
   requisites_ready: ({ LL, facts, common }) =>
     facts.card === null
@@ -349,7 +324,6 @@ const MESSAGE_TEXTS: Readonly<Record<OrderMessageKind, (m: MessageContext) => st
     m.LL.bot.operators.flagChainDeposit(
       escaped({
         ...forOperators(m),
-        // A sell's deposit hash, or a buy's payout hash (a buy has no incoming one).
         hash: m.facts.txHash ?? m.facts.outgoingTxHash ?? '',
         problem: chainProblem(m),
       }),
@@ -380,11 +354,7 @@ export function renderNotification(
   };
 }
 
-/**
- * A message about an order with the order's verification code on its last line: every one the
- * bot writes about an order, to the customer and to operators, so that a customer can tell the
- * exchange from someone writing in its name. A message stored before orders had codes has none.
- */
+/** Every message about an order ends with its code, so an impostor can be told apart. */
 export function withVerificationCode(
   text: string,
   code: string | undefined,
@@ -394,7 +364,6 @@ export function withVerificationCode(
   return `${text}\n\n${LL.bot.verificationCode({ code: escapeHtml(code) })}`;
 }
 
-/** Why the order ended, then on its own paragraph what happens to the money: the app's words. */
 function endedText(
   status: 'REJECTED' | 'CANCELLED',
   facts: NotificationFacts,
@@ -407,7 +376,7 @@ function endedText(
     cancelReason: facts.cancelReason,
     rejectReason: facts.rejectReason,
     rejectReasonCode: facts.rejectReasonCode,
-    // A rejection that decides an appeal is told by the decision's own message (orders/order-messages.ts).
+    // A rejection deciding an appeal is told by the decision's own message.
     appeal: null,
   };
   return [endedHeadline(ended, LL) ?? LL.errors.orderCancelled(), moneyNote(ended, LL)].join(
@@ -415,7 +384,6 @@ function endedText(
   );
 }
 
-/** What the operators' chat reads about the order and its customer. */
 function operatorFacts(
   facts: NotificationFacts,
   LL: TranslationFunctions,

@@ -1,9 +1,4 @@
-/**
- * What became of a send. Telegram's `retry_after` (429) is honoured; 5xx, network errors and
- * faults of ours are retried with a growing delay up to MAX_ATTEMPTS, then the row fails and its
- * chat goes on; a customer who blocked the bot (403) is unreachable until their next /start; any
- * other refusal fails the row. Every failure is kept in `notification_failures`, token redacted.
- */
+/** What became of a send (docs/bot.md, "Delivery"); every failure is kept, token redacted. */
 import type { NotificationRow } from '../platform/db/schema';
 import { redactToken } from '../platform/logging/redact-token';
 import type { OutboxSettings } from './outbox-settings';
@@ -13,15 +8,13 @@ import type { SendOutcome } from './telegram-sender';
 export const MAX_ATTEMPTS = 12;
 const RETRY_BASE_MS = 2_000;
 const RETRY_MAX_MS = 10 * 60_000;
-/** How long a stored error may be. */
 const ERROR_LENGTH = 500;
 
-/** The error as stored and logged: no token, not too long. */
 function stored(error: string): string {
   return redactToken(error).slice(0, ERROR_LENGTH);
 }
 
-/** A row claimed as `sending`: its worker stopped during the call, Telegram may have it already. */
+/** Its worker stopped during the call: Telegram may have it already. */
 export async function recordCutOff(
   settings: OutboxSettings,
   claimed: NotificationRow,
@@ -39,7 +32,6 @@ export async function recordCutOff(
     .execute();
 }
 
-/** What a refusal or a fault of Telegram's means for the row. */
 export async function recordFailure(
   settings: OutboxSettings,
   row: NotificationRow,
@@ -91,7 +83,6 @@ export async function recordFailure(
   }
 }
 
-/** Another try later, the delay doubling, or failed for good after MAX_ATTEMPTS. */
 function retryOrFail(attempts: number, error: string, now: number): RowUpdate {
   return attempts >= MAX_ATTEMPTS
     ? { status: 'failed', attempts, last_error: error }
@@ -103,11 +94,7 @@ function retryOrFail(attempts: number, error: string, now: number): RowUpdate {
       };
 }
 
-/**
- * A fault of ours before the call (the row cannot be rendered, a query failed): counted as an
- * attempt like a network error, so that a row that can never be sent is set aside as failed after
- * MAX_ATTEMPTS and its chat's next message goes. If even this cannot be written, the claim lapses.
- */
+/** Counted as an attempt: a row never sendable fails after MAX_ATTEMPTS, and its chat goes on. */
 export async function recordFault(
   settings: OutboxSettings,
   row: NotificationRow,
@@ -139,10 +126,7 @@ interface RowUpdate {
   readonly sent_at?: number;
 }
 
-/**
- * Releases the claim with the row's new state; a row cut off before its call goes back to
- * `pending` as it was.
- */
+/** A row cut off before its call goes back to `pending` as it was. */
 export async function finish(
   settings: OutboxSettings,
   row: NotificationRow,

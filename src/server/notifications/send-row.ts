@@ -8,16 +8,15 @@ import { finish, recordCutOff, recordFailure, recordFault } from './row-outcome'
 import { summariseFlood } from './summaries';
 import type { MessageSender, SendOutcome } from './telegram-sender';
 
-/** Notices that only move on a state the customer knows: they edit the order's last message. */
+/** Notices that only move on a state the customer knows edit the order's last message. */
 const THREAD_UPDATES: ReadonlySet<NotificationKind> = new Set([
   'payment_confirmed',
   'tx_confirmed',
 ]);
 
-/** How long the `sending` mark holds it: longer than a call can take (CALL_TIMEOUT_SECONDS). */
+/** Longer than a call can take (CALL_TIMEOUT_SECONDS). */
 const SEND_LEASE_MS = 30_000;
 
-/** Sends one claimed row and records the outcome; a fault of ours is counted as an attempt. */
 export async function deliver(
   settings: OutboxSettings,
   row: NotificationRow,
@@ -35,10 +34,7 @@ export async function deliver(
   }
 }
 
-/**
- * A customer who blocked the bot is not written to until their next /start: the row is finished
- * `unreachable`. Returns whether it was.
- */
+/** Not written to until their next /start. */
 async function blockedBot(
   settings: OutboxSettings,
   row: NotificationRow,
@@ -57,10 +53,7 @@ async function blockedBot(
   return true;
 }
 
-/**
- * An operators' alert goes through its kind's flood: held for the summary (null, the row let go
- * until then), or sent as the row the flood makes of it. Any other row goes as it is.
- */
+/** Held for the summary (null), or sent as the row the flood makes of it. */
 async function throughFlood(
   settings: OutboxSettings,
   row: NotificationRow,
@@ -74,10 +67,7 @@ async function throughFlood(
   return flood.row;
 }
 
-/**
- * Renders the row and sends it in a place Telegram's limits give its chat; null when the claim
- * lapsed before the send.
- */
+/** Null when the claim lapsed before the send. */
 async function markAndSend(
   settings: OutboxSettings,
   sender: MessageSender,
@@ -92,8 +82,7 @@ async function markAndSend(
   const place = await sender.reserve(chatId, settings.signal);
   try {
     if (settings.signal?.aborted === true) throw new Stopping();
-    // The attempt is counted and the row marked before the call: a restart can tell it may have
-    // left. Only while the claim is still this worker's.
+    // Marked before the call, so a restart can tell it may have left; only while still our claim.
     const marked = await settings.db
       .updateTable('notifications')
       .set({ status: 'sending', attempts, claimed_until: settings.now() + SEND_LEASE_MS })
@@ -106,7 +95,6 @@ async function markAndSend(
     }
     return await sender.send(chatId, message, editMessageId, place);
   } finally {
-    // Given back if the call never left.
     place.release();
   }
 }
@@ -144,7 +132,6 @@ async function attempt(
   return outcome;
 }
 
-/** The bot's last message of the row's order in the row's chat, which a thread update edits. */
 async function lastMessageOf(
   settings: OutboxSettings,
   row: NotificationRow,

@@ -1,10 +1,6 @@
 /**
- * Sending one message through the Bot API (grammY's `Api`), and what became of it, as the outbox
- * worker decides on it: sent (with its message id), retry after Telegram's `retry_after` (429),
- * the chat blocked the bot (403), a fault worth retrying (5xx, a network error), or refused for
- * good (any other 4xx). Telegram's limits (30 messages in any second overall, one a second per
- * chat, 20 a minute per group) are kept by the process's one TelegramLimiter: the worker takes a
- * place (`reserve`) before it marks the row as being sent, so that the call leaves right after.
+ * One message through the Bot API, and what became of it. The worker reserves its place in
+ * Telegram's limits before it marks the row as being sent, so the call leaves right after.
  */
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import { grammyPackage } from '../platform/packages';
@@ -18,10 +14,8 @@ export type SendOutcome =
   | { readonly kind: 'transient'; readonly error: string }
   | { readonly kind: 'refused'; readonly error: string };
 
-/** How a call to Telegram failed, as the outbox decides on it and the metrics count it. */
 export type FailureKind = Exclude<SendOutcome['kind'], 'sent'>;
 
-/** What Telegram's error code means: wait its `retry_after`, the chat is closed, try again, or never. */
 export function failureKindOf(errorCode: number): FailureKind {
   if (errorCode === 429) return 'retry_after';
   if (errorCode === 403) return 'blocked';
@@ -30,15 +24,9 @@ export function failureKindOf(errorCode: number): FailureKind {
 }
 
 export interface MessageSender {
-  /**
-   * Waits until Telegram's limits let one more message go to the chat and takes its place;
-   * rejects if `signal` is aborted first (the server closing).
-   */
+  /** Rejects if `signal` is aborted first (the server closing). */
   reserve(chatId: number, signal?: AbortSignal): Promise<Place>;
-  /**
-   * Sends a message to a chat, or edits the bot's earlier message there when `editMessageId` is
-   * given, at once, in the place reserved for it (counted from here).
-   */
+  /** Edits the bot's earlier message when `editMessageId` is given; counted from here. */
   send(
     chatId: number,
     message: RenderedMessage,
@@ -47,13 +35,12 @@ export interface MessageSender {
   ): Promise<SendOutcome>;
 }
 
-/** How long one call may take before it counts as a network fault and is retried later. */
+/** Past it, a call counts as a network fault and is retried later. */
 const CALL_TIMEOUT_SECONDS = 20;
 
 export function createTelegramSender(options: {
   readonly token: string;
   readonly apiRoot: string;
-  /** The process's limiter, shared with the bot's replies; a sender of its own without one. */
   readonly limiter?: TelegramLimiter;
 }): MessageSender {
   const limiter = options.limiter ?? new TelegramLimiter();
@@ -102,7 +89,7 @@ export function createTelegramSender(options: {
           if (error.description.includes('message is not modified')) {
             return { kind: 'sent', messageId: editMessageId };
           }
-          // The customer deleted it, or it can no longer be edited: say it anew (another place).
+          // Deleted, or no longer editable: said anew, in another place.
           await limiter.take(chatId);
           return await sendNew(chatId, message);
         }
@@ -113,7 +100,6 @@ export function createTelegramSender(options: {
   };
 }
 
-/** What a failed call means for the message. */
 export function outcomeOf(error: unknown): SendOutcome {
   const { GrammyError, HttpError } = grammyPackage();
   if (error instanceof GrammyError) {
@@ -124,15 +110,13 @@ export function outcomeOf(error: unknown): SendOutcome {
       : { kind, error: text };
   }
   if (error instanceof HttpError) {
-    // The fetch error says why (refused, reset, timed out), with the URL and so the token, which
-    // the worker redacts before it keeps or logs the text.
+    // The fetch error's message carries the URL, so the token: the worker redacts it.
     const reason = error.error instanceof Error ? ` (${error.error.message})` : '';
     return { kind: 'transient', error: `network: ${error.message}${reason}` };
   }
   return { kind: 'transient', error: error instanceof Error ? error.message : String(error) };
 }
 
-/** `sender`, telling `observe` what became of each message it sent (the server's metrics). */
 export function observedSender(
   sender: MessageSender,
   observe: (chatId: number, outcome: SendOutcome) => void,

@@ -1,12 +1,7 @@
 /**
- * The outbox worker: it claims due rows (claim.ts), sends each (send-row.ts) and records what
- * became of it (row-outcome.ts). A claim is a conditional UPDATE with a lease, so with several
- * instances a row is sent by one, and by another only if the first died holding it.
- *
- * Each chat is its own queue (the operators' chat one per kind of alert), so a recipient's
- * messages go in order and a slow chat never holds back another. Delivery is at least once:
- * Telegram has no idempotency key, so the row is marked `sending` right before the call and
- * `sent` by the next statement after the answer, and a lapsed `sending` row is sent again.
+ * The outbox worker (docs/bot.md, "Delivery"): claims due rows, sends each, records the outcome.
+ * Each chat is its own queue, so a slow chat never holds another. At least once: Telegram has no
+ * idempotency key, so a row is marked `sending` just before the call and `sent` just after.
  */
 import { setMaxListeners } from 'node:events';
 import { claim, setAsideUnsendable } from './claim';
@@ -22,7 +17,6 @@ export interface OutboxPass {
   readonly sent: number;
 }
 
-/** One pass: claims what is due and sends it, the chats side by side, and waits for them all. */
 export async function sendDueNotifications(settings: OutboxSettings): Promise<OutboxPass> {
   if (settings.signal?.aborted === true) return { claimed: 0, sent: 0 };
   const claimed = await claim(settings, settings.now());
@@ -32,26 +26,17 @@ export async function sendDueNotifications(settings: OutboxSettings): Promise<Ou
 }
 
 export interface RunningOutbox {
-  /**
-   * Stops claiming, lets the sends already on their way to Telegram finish (those still waiting
-   * for their place are let go, for the next start), and resolves when they have.
-   */
+  /** Sends on their way finish; those waiting for a place stay for the next start. */
   stop(): Promise<void>;
 }
 
-/**
- * The worker as the server runs it: each chat a queue of its own. It keeps up to CLAIM_BATCH sends
- * going and claims again whenever one ends, so a chat that waits for Telegram's limits holds only
- * its own place; when nothing is due it looks again every `intervalMs`. Stops with
- * `settings.signal` or `stop()`.
- */
+/** Up to CLAIM_BATCH sends in flight, claiming as each ends: a waiting chat holds one place. */
 export function startOutbox(settings: OutboxSettings, intervalMs: number): RunningOutbox {
   const stopping = new AbortController();
   const signal =
     settings.signal === undefined
       ? stopping.signal
       : AbortSignal.any([settings.signal, stopping.signal]);
-  // Each send waiting for its place listens for the stop, the loop's rest too.
   setMaxListeners(CLAIM_BATCH + 2, signal);
   const running = { ...settings, signal };
   const inFlight = new Set<Promise<unknown>>();
@@ -91,7 +76,6 @@ export function startOutbox(settings: OutboxSettings, intervalMs: number): Runni
           settings.monitor?.runFailed(OUTBOX_JOB);
         }
       }
-      // A yield to the event loop between claims; a rest when nothing was due or no room is left.
       if (claimed === 0 || inFlight.size >= CLAIM_BATCH) await rest(intervalMs);
       else await new Promise((resolve) => setImmediate(resolve));
     }

@@ -4,10 +4,7 @@ import type { ServerContext } from '../platform/context';
 import { orderIdParam } from '../platform/http/validation';
 import { orderRow } from './order-row';
 
-/**
- * ORDER_NOT_FOUND for an order outside the caller's console (`consoleScope`): another demo
- * visitor's order is answered as a missing one, before anything reads or changes it.
- */
+/** Another demo visitor's order is answered as missing, before anything reads or changes it. */
 async function checkInScope(
   ctx: ServerContext,
   orderId: string,
@@ -17,12 +14,7 @@ async function checkInScope(
   await orderRow(ctx.db, orderId, ['id'], scope);
 }
 
-/**
- * The console's calls of a plugin: known before a body is read (platform/http/json-body.ts), who
- * calls (an operator), and for every route of one order, whether their console holds it
- * (consoleScope: another demo visitor's order is answered as a missing one). The console's own
- * routes, its chat's and its appeals' stand behind it.
- */
+/** Known before a body is read: the caller is an operator, and their console holds the order. */
 export function consoleCalls(app: FastifyInstance): void {
   app.addHook('onRequest', app.operatorOnly);
   app.addHook('onRequest', async (request) => {

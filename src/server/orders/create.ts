@@ -1,7 +1,6 @@
 /**
- * `POST /api/orders/create`: the server re-checks everything the app checked (design.md, "The
- * server is the authority") against its own data, then stores the order and its first event in
- * one transaction.
+ * `POST /api/orders/create`: the server is the authority, so it re-checks everything the app
+ * checked against its own data, then stores the order and its first event in one transaction.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { CreateOrderResponse } from '../../shared/api';
@@ -36,14 +35,12 @@ import { VERIFICATION_CODE_LENGTH, verificationCodeFrom } from '../../shared/ver
 /** The customer's total may differ from the server's by rounding, never by more than 1 unit. */
 const TOTAL_TOLERANCE_MINOR = MINOR_PER_FIAT;
 
-/** The figures of an order once its quote and amount have passed the checks. */
 interface Priced {
   readonly rateUnits: number;
   readonly amountUnits: number;
   readonly totalMinor: number;
 }
 
-/** Where an order starts: its first status, the requisites it has at once and its deadline. */
 interface Start {
   readonly status: OrderStatus;
   readonly requisites: string | null;
@@ -51,15 +48,11 @@ interface Start {
   readonly expiresAt: number | null;
 }
 
-/** The address a sell's deposit is sent to on `network`, as the order's requisites give it. */
 export function depositAddressFor(config: AppConfig, network: NetworkId): string {
   return isEvmNetwork(network) ? config.depositAddresses.evm : config.depositAddresses.trc20;
 }
 
-/**
- * A sell as it is stored: its amount the exact amount it is to send (deposit-amounts.ts), held in
- * the order's own transaction, and its rouble total worked out on that amount.
- */
+/** A sell's amount is its exact amount (deposit-amounts.ts), its rouble total worked out on it. */
 async function withExactAmount(
   trx: Transaction<Database>,
   ctx: ServerContext,
@@ -78,10 +71,7 @@ async function withExactAmount(
   return { ...row, amount_units: exact, total_minor: fiatTotalMinor(exact, row.rate_units) };
 }
 
-/**
- * What the server checks before it prices anything, in this order: the method takes the currency,
- * the network is one of the method's, a buy's wallet is valid on it.
- */
+/** Checked before pricing: the method takes the currency and the network, the wallet is valid. */
 function checkRoute(payload: CreateOrderPayload): void {
   const method = payload.paymentMethod;
   if (!methodTakesCurrency(method, payload.currency)) throw new AppError('VALIDATION_FAILED');
@@ -96,7 +86,6 @@ function checkRoute(payload: CreateOrderPayload): void {
   }
 }
 
-/** An office buy's city, which must exist and take the order's currency; null for other orders. */
 async function officeCityId(
   db: Kysely<Database>,
   payload: CreateOrderPayload,
@@ -113,11 +102,7 @@ async function officeCityId(
   return payload.cityId;
 }
 
-/**
- * The order's figures: the rate the customer saw must be today's quote, the amount positive (a
- * sell without one sends the default), the total the customer's within rounding and inside the
- * method's limits.
- */
+/** Today's quote, a positive amount (a sell without one sends the default), within limits. */
 async function priceOrder(
   ctx: ServerContext,
   quote: Quote,
@@ -150,10 +135,7 @@ async function priceOrder(
   return { rateUnits, amountUnits, totalMinor };
 }
 
-/**
- * A sell waits for the coins at our address; an office buy for the office; a bank-account buy has
- * the configured account at once; any other buy waits for an operator's requisites.
- */
+/** A sell waits for the coins, an office buy for the office, a bank buy has the account at once. */
 function startOf(config: AppConfig, payload: CreateOrderPayload, now: number): Start {
   if (payload.type === 'SELL') {
     return {
@@ -187,8 +169,7 @@ function startOf(config: AppConfig, payload: CreateOrderPayload, now: number): S
   };
 }
 
-/** The card a sell is paid out to, as stored: digits only, the holder in capitals. */
-/** The order's row as the customer asked for it (a sell's exact amount is held later, on insert). */
+/** A sell's exact amount is held later, on insert. */
 function newOrderRow(
   customerId: number,
   payload: CreateOrderPayload,
@@ -227,10 +208,6 @@ function newOrderRow(
   };
 }
 
-/**
- * Stores the order in one transaction: the customer, the active-order limit, a sell's exact
- * amount, the row, its first event, the operators' alert and a seller's deposit message.
- */
 async function insertOrder(
   ctx: ServerContext,
   caller: Caller,
@@ -240,9 +217,8 @@ async function insertOrder(
   const { config } = ctx;
   const customerId = caller.telegramId;
   await ctx.db.transaction().execute(async (trx) => {
-    // The order's customer is written here (the authenticator records callers off the request's
-    // path, later), which also serialises a customer's creates (PostgreSQL row lock; SQLite runs
-    // one transaction at a time), so two quick taps cannot both slip under the active-order limit.
+    // Writing the customer here also serialises their creates (row lock; SQLite's single writer),
+    // so two quick taps cannot both slip under the active-order limit.
     await recordCustomer(trx, caller, now, caller.language);
     const { count } = await trx
       .selectFrom('orders')
@@ -275,7 +251,7 @@ async function insertOrder(
       })
       .execute();
     await alertOperators(trx, 'new_order', created, `created:${row.id}`, now);
-    // The seller is sent the exact amount and the address in the chat, to copy from there too.
+    // The seller also gets the exact amount and the address in the chat, to copy from there.
     if (created.type === 'SELL') {
       await notifyCustomer(trx, 'deposit_requested', created, `deposit:${row.id}`, now);
     }

@@ -1,8 +1,4 @@
-/**
- * The customer's order calls (spec section 7) as services: every one is limited to the caller's
- * own orders (another customer's order is answered as missing) and every status change goes
- * through `applyTransition`.
- */
+/** The customer's order calls: another customer's order is answered as missing. */
 
 import type {
   ActiveOrdersResponse,
@@ -30,7 +26,6 @@ import type { StatusAnswers } from './status/status-answers';
 import { orderRow } from './order-row';
 import { unreadMessages } from './unread';
 
-/** A customer's order with its version and the count of its receipts: a status answer's data. */
 const orderWithReceiptCount = compiledOnce((db, orderId: string, customerId: number) =>
   db
     .selectFrom('orders')
@@ -48,12 +43,7 @@ const orderWithReceiptCount = compiledOnce((db, orderId: string, customerId: num
     .where('orders.user_id', '=', customerId),
 );
 
-/**
- * The status answer as JSON, or only its version when the caller already holds it (`holds`:
- * the route's reading of `If-None-Match`). A poll reads the order's owner and version (with the other polls of the
- * moment, status-answers.ts); the answer is built (the order with its receipt count, then its
- * receipts and reservation if any) only when the order changed since it was last built.
- */
+/** Only its version when the caller holds it; the answer is rebuilt only once the order changed. */
 export async function orderStatus(
   ctx: ServerContext,
   answers: StatusAnswers,
@@ -78,13 +68,12 @@ export async function orderStatus(
   return { etag, json: holds(etag) ? null : withServerTime(timelessJson, ctx.now()) };
 }
 
-/** Bank requisites of a bank-transfer order, or `requisitesNotConfigured` until they are given. */
 export async function bankRequisites(
   ctx: ServerContext,
   customerId: number,
   orderId: string,
 ): Promise<BankRequisitesResponse> {
-  // Polled every 3 s on the bank-requisites screen: the two columns it reads, by name.
+  // Polled every 3 s: the two columns it reads, by name.
   const row = await orderRow(ctx.db, orderId, ['payment_method', 'requisites'], customerId);
   if (row.payment_method !== 'BANK_ACCOUNT' || row.requisites === null) {
     return { requisitesNotConfigured: true, requisites: null };

@@ -1,11 +1,7 @@
 /**
- * The exact amount a sell sends (design.md, "Chain checks"). Every seller sends to the same
- * public deposit address of a network, so anyone watching it sees each transfer arrive: what
- * ties a transfer to one sell is its amount. Each sell is given the amount asked for plus a tag
- * in the coin's last shown decimal (100 → 100.0437), held unique per network and coin by the
- * database (deposit_amounts' key) while the sell is open and DEPOSIT_AMOUNT_HOLD_HOURS after it
- * ended, so a late transfer is still known as its sell's. Only a transfer of exactly that amount
- * confirms the sell by itself (chain/deposit-rules.ts).
+ * The exact amount a sell sends (docs/chain-checks.md, "One exact amount per sell"): the amount
+ * asked plus a tag, unique per network and coin (deposit_amounts' key) while the sell is open and
+ * DEPOSIT_AMOUNT_HOLD_HOURS after, so a late transfer is still known as its sell's.
  */
 import { randomInt } from 'node:crypto';
 import type { Transaction } from 'kysely';
@@ -16,24 +12,17 @@ import { FINAL_STATUSES } from '../../shared/order-status';
 import type { Database } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
 
-/** The tags a sell's amount can be given: 1 to 9 999 steps of the last shown decimal. */
+/** 1 to 9 999 steps of the last shown decimal. */
 const TAGS = 10 ** CRYPTO_DECIMALS - 1;
 
-/** How many free amounts one hold tries before it reads again what is taken. */
 const TRIES_PER_READ = 8;
 
-/** Where a network and coin's amounts are held. */
 export interface AmountKey {
   readonly network: NetworkId;
   readonly coin: CryptoCurrency;
 }
 
-/**
- * The amounts a sell asking for `askedUnits` can be given, in millionths: the asked amount cut to
- * its shown decimals plus each tag, always above the amount asked for and below one coin more.
- * Never one whose last shown decimal is 0: "100.0500" reads as 100.05, and a seller rounding it
- * would send another sell's amount.
- */
+/** In millionths, above the amount asked, below one coin more; never ending in 0 (rounded off). */
 export function amountsFor(askedUnits: number): number[] {
   const base = Math.floor(askedUnits / SHOWN_CRYPTO_STEP_UNITS);
   const amounts: number[] = [];
@@ -44,12 +33,9 @@ export function amountsFor(askedUnits: number): number[] {
 }
 
 /**
- * Gives the sell `orderId` its exact amount in the caller's transaction and holds it: one of
- * {@link amountsFor} no other sell of the network and coin holds, at random (a next sell's amount
- * cannot be guessed from the last). Two instances handing out amounts at once never give the
- * same one: the hold is an insert that does nothing on the key's conflict, and a conflict tries
- * another. Throws DEPOSIT_AMOUNTS_TAKEN when every one is held; an amount is never reused while
- * held.
+ * Holds one free amount at random (the next cannot be guessed): an insert that does nothing on
+ * the key's conflict, so two instances never give the same. Throws DEPOSIT_AMOUNTS_TAKEN when all
+ * are held.
  */
 export async function holdDepositAmount(
   trx: Transaction<Database>,
@@ -96,7 +82,6 @@ export async function holdDepositAmount(
   throw new AppError('DEPOSIT_AMOUNTS_TAKEN');
 }
 
-/** Lets go of the amounts in `range` whose sells ended before `endedBefore`. */
 async function releaseEnded(
   trx: Transaction<Database>,
   key: AmountKey,

@@ -1,7 +1,4 @@
-/**
- * The facts of an order a message states, taken when the event happens and kept with the
- * message: a message sent a minute later (a retry, a restart) still says what was true then.
- */
+/** An order's facts taken when the event happens: a message sent later still says what was true. */
 import type { Transaction } from 'kysely';
 import type { CardRequisites, WalletRequisites } from '../../shared/api';
 import type { AppealDecision, AppealReason } from '../../shared/appeals';
@@ -17,7 +14,6 @@ import type { Database, OrderRow } from '../platform/db/schema';
 import { officeWithCity, rowDeadline, type StoredReservation } from './order-view';
 import { readPayoutCard } from './payout-card';
 
-/** A text in both languages, picked when the message is written. */
 export interface Bilingual {
   readonly ru: string;
   readonly en: string;
@@ -32,11 +28,9 @@ export interface NotificationFacts {
   readonly currency: string;
   readonly amountUnits: number;
   readonly totalMinor: number;
-  /** The deadline of the order's current wait (payment, sending, the office's reservation). */
+  /** The deadline of the current wait (payment, sending, the office's reservation). */
   readonly deadline: number | null;
-  /** The card to pay to, for a P2P buy whose requisites are ready. */
   readonly card: CardRequisites | null;
-  /** Where a sell's crypto goes (its requisites' deposit address); absent on other orders. */
   readonly depositAddress?: string;
   readonly txHash: string | null;
   readonly outgoingTxHash: string | null;
@@ -49,41 +43,27 @@ export interface NotificationFacts {
     readonly address: Bilingual;
     readonly hours: Bilingual;
   } | null;
-  /** The last four digits of the card a sell pays out to. */
   readonly payoutCardLast4: string | null;
-  /** Who the customer is, for the operators' chat. */
   readonly customer: {
     readonly telegramId: number;
     readonly name: string;
     readonly username: string | null;
   } | null;
-  /** Why the chain checker flagged a deposit (flag_chain_deposit). */
   readonly chainFlag?: ChainFlag;
-  /** flag_chain_deposit of an underpaid or overpaid deposit: the difference, in whole coins. */
+  /** An underpaid or overpaid deposit's difference, in whole coins. */
   readonly chainDifference?: string;
-  /**
-   * flag_chain_deposit of a transfer of another amount, a late deposit or another hash: what the
-   * transfer moved, in whole coins, and its hash when it is not the order's.
-   */
+  /** What a transfer of another amount, a late deposit or another hash moved, in whole coins. */
   readonly chainAmount?: string;
   readonly chainHash?: string;
-  /** The order's verification code (shared/verification-code.ts), said by every chat message. */
   readonly verificationCode?: string;
-  /** A chat message (operator_message, customer_message): its text, and its file's name if any. */
   readonly messageText?: string;
   readonly messageFile?: string;
-  /** appeal_opened (appeal_received: the reason alone): the appeal's reason and the customer's text. */
   readonly appealReason?: AppealReason;
   readonly appealText?: string;
-  /** appeal_decided: the senior operator's decision and the outcome text they wrote. */
   readonly appealDecision?: AppealDecision;
   readonly appealOutcome?: string;
-  /** The other orders the same receipt file was sent to (a reused receipt). */
   readonly otherOrderIds?: readonly string[];
-  /**
-   * Set on an operator alert sent as the summary of a flood (summaries.ts): how many alerts of its
-   * kind it stands for, itself included.
-   */
+  /** How many alerts of its kind a flood's summary stands for, itself included. */
   readonly summaryCount?: number;
 }
 

@@ -1,9 +1,4 @@
-/**
- * The messages an order's events cause, written to the outbox in the event's own transaction:
- * which status tells the customer or alerts the operators (the tables below, read by
- * `recordTransition` for every status change the transition function commits), and the flags
- * that put an order in front of the operators.
- */
+/** The messages an order's events cause, written to the outbox in the event's own transaction. */
 import type { Transaction } from 'kysely';
 import type { Language } from '../../shared/api';
 import type {
@@ -25,7 +20,7 @@ import {
 import { orderFacts, type NotificationFacts } from './order-facts';
 import { flagOrder } from './order-store';
 
-/** What the customer is told of a status an operator or the system moved their order to. */
+/** The customer hears of what an operator or the system did to their order. */
 const STATUS_NOTICES: Partial<Record<OrderStatus, CustomerNotice>> = {
   REQUISITES_READY: 'requisites_ready',
   OFFICE_READY: 'office_ready',
@@ -37,19 +32,16 @@ const STATUS_NOTICES: Partial<Record<OrderStatus, CustomerNotice>> = {
 };
 
 /**
- * The statuses whose notice an appeal's decision replaces: a rejection that refunds or upholds is
- * told by the decision's message (its wording, the senior's words), not by the ordinary rejection's,
- * whose "write to support about money already paid" the decision has answered. A completion keeps
- * its own notice beside the decision: it carries the payout's hash or the card paid.
+ * A rejection an appeal decides is told by the decision's message instead. A completion keeps its
+ * own beside the decision: it carries the payout's hash or the card paid.
  */
 const TOLD_BY_APPEAL_DECISION: readonly OrderStatus[] = ['REJECTED'];
 
-/** What the operators are alerted to of a status a customer moved their order to. */
+/** The operators hear of what a customer did. */
 const STATUS_ALERTS: Partial<Record<OrderStatus, OrderAlert>> = {
   TX_PENDING: 'tx_submitted',
 };
 
-/** The language each customer is written to in (preferredLanguage), read at once. */
 async function customerLanguages(
   trx: Transaction<Database>,
   telegramIds: readonly number[],
@@ -65,10 +57,9 @@ async function customerLanguages(
   return (telegramId) => known.get(telegramId) ?? preferredLanguage(undefined, undefined);
 }
 
-/** What a message about an order is for: its event (with the recipient, its unique key), when, and facts beyond the order's own. */
+/** An event (with the recipient, its unique key), when, and facts beyond the order's own. */
 type OrderMessage = [event: string, now: number, extra?: Partial<NotificationFacts>];
 
-/** Writes a message about `order` to `to`, with the order's facts as they are now. */
 async function aboutOrder(
   trx: Transaction<Database>,
   kind: Exclude<NotificationKind, AddressAlert>,
@@ -80,7 +71,6 @@ async function aboutOrder(
   await enqueue(trx, { kind, ...to, event, orderId: order.id, facts }, now);
 }
 
-/** Tells the customer of an order. */
 export async function notifyCustomer(
   trx: Transaction<Database>,
   kind: CustomerNotice,
@@ -97,10 +87,7 @@ export async function notifyCustomer(
   );
 }
 
-/**
- * Flags an order for operators (its `needs_attention`) and alerts their chat about it, once per
- * `event`, in the caller's transaction.
- */
+/** Its `needs_attention` and an alert to the operators' chat, once per `event`. */
 export async function flagForOperators(
   trx: Transaction<Database>,
   orderId: string,
@@ -113,11 +100,7 @@ export async function flagForOperators(
   await alertOperators(trx, kind, order, event, now, extra);
 }
 
-/**
- * Flags `orderId` and the orders `elsewhere` that share something with it (a receipt file, a
- * hash), each alert naming the others; `eventOf` keys each order's alert. Sorted: two requests
- * flagging the same orders lock them in the same order.
- */
+/** Each alert names the others; sorted, so two requests lock the same orders in the same order. */
 export async function flagTogether(
   trx: Transaction<Database>,
   orderId: string,
@@ -139,7 +122,6 @@ export async function flagTogether(
   }
 }
 
-/** Alerts the operators' chat about an order. */
 export async function alertOperators(
   trx: Transaction<Database>,
   kind: OrderAlert,
@@ -156,11 +138,8 @@ export async function alertOperators(
 }
 
 /**
- * The messages of one status change, written by the transition function in its transaction:
- * the customer hears of what an operator or the system did to their order (not of what they did
- * themselves, nor of their own cancel), the operators of what a customer did. Statuses only move
- * forward, so (order, status reached) names the event. Several orders moved alike at once (a
- * job's batch) have their messages written together.
+ * The messages of one status change, in its transaction. Statuses only move forward, so (order,
+ * status reached) names the event; a job's batch writes its messages together.
  */
 export async function recordTransition(
   trx: Transaction<Database>,
@@ -168,7 +147,6 @@ export async function recordTransition(
     readonly orders: readonly OrderRow[];
     readonly to: OrderStatus;
     readonly actor: Actor;
-    /** The change is an appeal's decision, which its own message tells the customer. */
     readonly decidesAppeal: boolean;
   },
   now: number,

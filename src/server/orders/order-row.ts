@@ -1,16 +1,9 @@
-/**
- * One order's row, read by id: the one lookup every module's call on one order starts from (the
- * customer's calls, the console's scope, the chat, appeals, saved details), so "whose order is
- * it" is answered the same way everywhere.
- */
+/** One order's row by id: "whose order is it" is answered the same way in every module. */
 import type { Kysely } from 'kysely';
 import type { Database, OrderRow } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
 
-/**
- * The `columns` of order `orderId`, or only of `ownerId`'s when given: anyone else's, like an
- * order that does not exist, is ORDER_NOT_FOUND.
- */
+/** Anyone else's order, like one that does not exist, is ORDER_NOT_FOUND. */
 export async function orderRow<C extends keyof OrderRow>(
   db: Kysely<Database>,
   orderId: string,
@@ -21,6 +14,5 @@ export async function orderRow<C extends keyof OrderRow>(
   if (ownerId !== undefined) query = query.where('user_id', '=', ownerId);
   const row = await query.executeTakeFirst();
   if (row === undefined) throw new AppError('ORDER_NOT_FOUND');
-  // Kysely cannot name the type of a selection of generic columns; the row holds exactly those.
   return row as unknown as Pick<OrderRow, C>;
 }

@@ -1,14 +1,9 @@
-/**
- * The writes to an order's row that are not a status change (those are transition.ts's): take it,
- * flag it for the operators, touch it, mark its chat read. Every module writes `orders` through
- * these or the transition function, so one file answers what can change an order and how.
- */
+/** Writes to an order's row other than a status change: one file answers what can change it. */
 import type { Kysely, Transaction } from 'kysely';
 import type { ChatAuthor } from '../../shared/api';
 import { ORDER_COLUMNS, type Database, type OrderRow } from '../platform/db/schema';
 import { AppError } from '../platform/errors';
 
-/** Puts the order in front of the operators (`needs_attention`) and answers it as it is now. */
 export async function flagOrder(
   db: Kysely<Database> | Transaction<Database>,
   orderId: string,
@@ -21,7 +16,7 @@ export async function flagOrder(
     .executeTakeFirstOrThrow();
 }
 
-/** The operator takes the order unless another one has: the demo's autopilot then leaves it. */
+/** Unless another operator took it: the demo's autopilot then leaves it. */
 export async function takeOrder(
   db: Kysely<Database>,
   orderId: string,
@@ -36,9 +31,8 @@ export async function takeOrder(
 }
 
 /**
- * Moves the order's version without changing it (what hangs off it changed: a chat message, an
- * appeal) and, on PostgreSQL, locks its row until the transaction ends. Only the order of `ownerId`
- * or in `status` when given; otherwise ORDER_NOT_FOUND, or INVALID_STATUS for a status moved on.
+ * Moves the order's version when what hangs off it changed (a chat message, an appeal) and, on
+ * PostgreSQL, locks its row until the transaction ends.
  */
 export async function touchOrder(
   trx: Transaction<Database>,
@@ -58,7 +52,7 @@ export async function touchOrder(
   return order;
 }
 
-/** Marks the other side's messages read by `reader` up to message `upTo`; never back. */
+/** Never back. */
 export async function markChatRead(
   db: Kysely<Database>,
   reader: ChatAuthor,

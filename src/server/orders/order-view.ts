@@ -1,7 +1,4 @@
-/**
- * Turns stored orders into the shapes the API answers with (spec section 3), converting integer
- * minor units back to the numbers the app shows.
- */
+/** Stored orders as the API answers them (src/shared/api.ts), minor units back to numbers. */
 import type { Kysely } from 'kysely';
 import type {
   ChainCheckView,
@@ -21,7 +18,6 @@ import { findAppeal, toAppealView } from './appeal-view';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-/** The columns an order's summary is made of (history and active lists). */
 export const SUMMARY_COLUMNS = [
   'id',
   'type',
@@ -38,7 +34,7 @@ export const SUMMARY_COLUMNS = [
   'cancel_reason',
 ] as const satisfies readonly (keyof OrderRow)[];
 
-/** The columns the status answer is made of: building it reads these and no more. */
+/** Building the status answer reads these columns and no more. */
 export const DETAILS_COLUMNS = [
   ...SUMMARY_COLUMNS,
   'expires_at',
@@ -58,7 +54,6 @@ export const DETAILS_COLUMNS = [
   'payout_card',
 ] as const satisfies readonly (keyof OrderRow)[];
 
-/** The unread count of the order's chat for the reader of the answer (unread.ts). */
 interface Unread {
   readonly unread_messages: number | string | null;
 }
@@ -85,7 +80,6 @@ export function toOrderSummary(row: SummaryRow): OrderSummary {
   };
 }
 
-/** The stored reservation: what the operator's office instructions created. */
 export interface StoredReservation {
   readonly reservationCode: string;
 }
@@ -108,7 +102,6 @@ async function loadReservation(
   };
 }
 
-/** An office as the customer reads it, with its city's name (the reservation; the bot's message). */
 export async function officeWithCity(
   db: Kysely<Database>,
   officeId: string,
@@ -144,13 +137,10 @@ export async function officeWithCity(
   };
 }
 
-/** The status answer but its `serverTime`: all that the order's version decides. */
+/** The part the order's version decides. */
 export type TimelessDetails = Omit<OrderDetails, 'serverTime'>;
 
-/**
- * Every field of the status answer but the server's time, with receipts, reservation and deep
- * link. A caller that knows the order has no receipts (`receiptCount` 0) saves their query.
- */
+/** A caller that knows the order has no receipts (`receiptCount` 0) saves their query. */
 export async function toTimelessDetails(
   db: Kysely<Database>,
   row: DetailsRow,
@@ -171,9 +161,8 @@ export async function toTimelessDetails(
     fileName: r.file_name,
     uploadedAt: new Date(r.uploaded_at).toISOString(),
   }));
-  // Awaited only when there is one, and before the answer is built, not in the middle of it.
+  // Awaited before the answer is built, not in the middle of it.
   const reservation = row.reservation === null ? null : await loadReservation(db, row);
-  // A sell's deposit, or the payout of a completed buy (its confirmations on the done screen).
   const chainCheck =
     row.type === 'SELL' && row.tx_hash !== null
       ? await loadChainCheck(db, row.id, 'deposit')
@@ -181,9 +170,8 @@ export async function toTimelessDetails(
         ? await loadChainCheck(db, row.id, 'payout')
         : null;
   const appeal = await findAppeal(db, row.id);
-  // Object.assign onto the summary, not `{ ...summary, … }`: on Node 20 a spread followed by
-  // sixteen more fields takes V8's slow path, about 18 µs against 0.3 (measured on the status
-  // poll's hot path).
+  // Object.assign, not a spread: on Node 20 a spread then sixteen fields takes V8's slow path
+  // (18 µs against 0.3 on the status poll's hot path).
   return Object.assign(toOrderSummary(row), {
     expiresAt: iso(row.expires_at),
     requisitesReadyAt: iso(row.requisites_ready_at),
@@ -209,11 +197,7 @@ export async function toTimelessDetails(
   });
 }
 
-/**
- * The chain check of a sell's deposit or a buy's payout as the customer reads it (a change of it moves the
- * order's version: migration 0015). A check closed because the order moved by other means says
- * nothing more to them.
- */
+/** A check closed because the order moved by other means says nothing more to the customer. */
 async function loadChainCheck(
   db: Kysely<Database>,
   orderId: string,
@@ -235,7 +219,6 @@ async function loadChainCheck(
   return { state, confirmations: check.confirmations, required: check.required_confirmations };
 }
 
-/** Every field of the status answer, the server's time at `now` included. */
 export async function toOrderDetails(
   db: Kysely<Database>,
   row: DetailsRow,
@@ -245,10 +228,7 @@ export async function toOrderDetails(
   return Object.assign(details, { serverTime: new Date(options.now).toISOString() });
 }
 
-/**
- * The status answer as JSON from the JSON of its timeless part (kept between polls): the object
- * with `serverTime` added as its last field, as `toOrderDetails` adds it.
- */
+/** `serverTime` added last to the kept JSON, as `toOrderDetails` adds it. */
 export function withServerTime(timelessJson: string, now: number): string {
   if (now !== serverTime.at) {
     serverTime.at = now;
@@ -257,20 +237,15 @@ export function withServerTime(timelessJson: string, now: number): string {
   return `${timelessJson.slice(0, -1)},"serverTime":"${serverTime.iso}"}`;
 }
 
-/**
- * The server's time last written by `withServerTime`: polls answered in the same millisecond (tens
- * of them under load) share its text rather than each formatting a date.
- */
+/** Polls in the same millisecond (tens under load) share one formatted date. */
 const serverTime: { at: number; iso: OrderDetails['serverTime'] } = { at: Number.NaN, iso: '' };
 
-/** The answer of an order action, the customer's or an operator's: the status it left. */
 export function actionResponse(result: {
   readonly order: Pick<OrderRow, 'status'>;
 }): OrderActionResponse {
   return { success: true, status: result.order.status };
 }
 
-/** The deadline of an order row (src/shared's `orderDeadline`): null once it is final. */
 export function rowDeadline(
   row: Pick<OrderRow, 'status' | 'expires_at' | 'reserved_until'>,
 ): number | null {

@@ -1,10 +1,4 @@
-/**
- * The orders module: the customer's calls (orders-routes.ts: create, read, act on their own
- * orders), the status answers kept between polls (`app.statusAnswers`, status/) and the status
- * lane that answers most polls before Fastify (opened when the server is ready), and, on a server
- * that runs jobs, the sweeper, which enforces the deadlines stored on the orders. Its lag is in
- * the metrics.
- */
+/** The orders module: the customer's calls, the kept status answers, the poll lane, the sweeper. */
 import fp from 'fastify-plugin';
 import { compressedRoutes } from '../platform/http/compression';
 import { runWhileUp, type ModuleOptions } from '../platform/jobs/run-jobs';
@@ -17,7 +11,6 @@ import { createSweeper, sweepLag } from './sweeper';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The status answers kept between polls (orders/status/status-answers.ts). */
     readonly statusAnswers: StatusAnswers;
   }
 }

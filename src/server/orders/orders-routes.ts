@@ -1,8 +1,4 @@
-/**
- * The customer's calls (spec section 7), every one behind `authenticate`: the caller is on the
- * request, and every order call is limited to the caller's own orders by its service. Writing
- * calls count against the caller's limits of the minute.
- */
+/** The customer's calls, each behind `authenticate` and limited to the caller's own orders. */
 import type { FastifyPluginCallback, FastifyReply } from 'fastify';
 import {
   API_PATHS,
@@ -45,7 +41,6 @@ import { OrderParamsSchema } from '../../shared/schemas/params';
 import { STATUS_ROUTE, statusAnswer } from './status/status-route';
 import { POLLED_SMALL } from '../platform/logging/request-log';
 
-/** A customer's scope with the valibot type provider (contract.ts). */
 type Customer = ContractInstance;
 
 const tags = ['orders'];
@@ -53,7 +48,6 @@ const tags = ['orders'];
 /** Counted before the input is judged: a refused call counts like any other. */
 const counted = (app: Customer, call: LimitedCall) => ({ preValidation: app.callLimit(call) });
 
-/** Creating an order, and what the caller reads: who they are, their orders and history. */
 function readRoutes(app: Customer, quote: Quote): void {
   app.post(
     API_PATHS.createOrder,
@@ -71,7 +65,7 @@ function readRoutes(app: Customer, quote: Quote): void {
       return order;
     },
   );
-  // Who the caller is, and whether the console is theirs (its entry shows only for operators).
+  // Whether the console is theirs: its entry shows only for operators.
   app.get(
     API_PATHS.me,
     { schema: { tags, response: ok(MeResponseSchema) } },
@@ -96,11 +90,9 @@ function readRoutes(app: Customer, quote: Quote): void {
   );
 }
 
-/** One order: its status (polled) and its bank requisites. */
 function orderRoutes(app: Customer): void {
-  // An app polling an order it already holds sends its ETag back and gets 304 with no body
-  // while nothing but the server's time would change. The poll lane (platform/http/poll-lane.ts) answers
-  // most polls before they reach Fastify, with the same answer.
+  // An app holding the order sends its ETag and gets 304 while only the server's time would
+  // change. The poll lane (platform/http/poll-lane.ts) answers most polls before Fastify.
   app.get(
     STATUS_ROUTE,
     { schema: { tags, params: OrderParamsSchema, response: STATUS_ANSWERS }, ...POLLED_SMALL },
@@ -125,10 +117,7 @@ function orderRoutes(app: Customer): void {
   );
 }
 
-/**
- * The actions on one of the caller's orders: its id is judged first, then its body if any. The
- * receipt's upload, whose body is a file, is the receipts module's (receipts/receipts-routes.ts).
- */
+/** The id is judged first, then the body. The receipt's upload is the receipts module's. */
 function actionRoutes(app: Customer): void {
   const noBody = {
     schema: { tags, params: OrderParamsSchema, response: ok(OrderActionResponseSchema) },
@@ -141,7 +130,6 @@ function actionRoutes(app: Customer): void {
   );
 }
 
-/** The customer's calls on orders, pricing new ones by `quote`. */
 export const customerRoutes =
   (quote: Quote): FastifyPluginCallback =>
   (plain, _options, done) => {
@@ -153,7 +141,6 @@ export const customerRoutes =
     done();
   };
 
-/** The status poll's answers: the order, or 304 with no body while the app holds its version. */
 const STATUS_ANSWERS = {
   ...ok(OrderDetailsSchema),
   304: { description: 'Not modified: the version the app holds (If-None-Match) is current' },

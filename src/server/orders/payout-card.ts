@@ -1,14 +1,9 @@
-/**
- * The card a sell pays out to, as the order keeps it (`orders.payout_card`, JSON): written once
- * when the sell is created, read by the console, the bot's facts, the status answer (masked) and
- * the saved-details call that keeps it for the customer's next sell.
- */
+/** The card a sell pays out to (`orders.payout_card`, JSON), written once at creation. */
 import { compactCardNumber } from '../../shared/cards';
 import { maskCardNumber } from '../../shared/saved-details';
 import type { CreateOrderPayload } from '../../shared/schemas/create-order';
 import type { CardRequisites } from '../../shared/api';
 
-/** What `orders.payout_card` holds for a sell; null for a buy. */
 export function storedPayoutCard(payload: CreateOrderPayload): string | null {
   if (payload.type !== 'SELL') return null;
   const card: CardRequisites = {
@@ -21,12 +16,11 @@ export function storedPayoutCard(payload: CreateOrderPayload): string | null {
   return JSON.stringify(card);
 }
 
-/** The card `orders.payout_card` holds, or null for a buy. */
 export function readPayoutCard(stored: string | null): CardRequisites | null {
   return stored === null ? null : (JSON.parse(stored) as CardRequisites);
 }
 
-/** The card as the status answer shows it to whoever holds the order's link. */
+/** Masked: whoever holds the order's link sees the status answer. */
 export function shownPayoutCard(
   stored: string | null,
 ): { readonly maskedNumber: string; readonly bankName: string } | null {

@@ -1,7 +1,4 @@
-/**
- * What an order is priced by: the rate of its pair, method and direction as the server quotes it
- * now. The rates module answers it; app.ts hands it to the orders module, which stands on no other.
- */
+/** What an order is priced by: app.ts hands in the rates module's quote (orders/ imports none). */
 import type { CryptoCurrency } from '../../shared/networks';
 import type { OrderType, PaymentMethod } from '../../shared/order-status';
 import type { ServerContext } from '../platform/context';

@@ -1,21 +1,9 @@
 /**
- * The expiry sweeper: deadlines are stored on the order and
- * enforced here whether or not the app is open, also right after a restart. An order past its
- * deadline (EXPIRABLE_STATUSES: `reservedUntil` at the office, else `expiresAt`) is cancelled:
- * `expired`, or `no_operator` when it still waited for requisites or office instructions. An
- * order waiting for an operator longer than the usual 10 minutes is flagged for operators once,
- * and so is an order whose customer already paid or sent crypto past its deadline: it never
- * expires by itself. Each flag alerts the operators' chat, and a customer who has yet to pay is
- * reminded shortly before the deadline.
- *
- * Safe with several server instances: on PostgreSQL each batch claims the due orders with
- * `FOR UPDATE SKIP LOCKED`, so instances split the work and a customer racing the sweeper waits
- * for its commit (SQLite's transactions run one at a time): whoever comes second finds the order
- * moved, and it changes once. Every part of a pass works in bounded batches with a yield between
- * them (platform/jobs/batches.ts), so a backlog of tens of thousands of due orders never holds up
- * a request; the expiry cancels a batch's orders in steps of a few statements each
- * (applySystemTransitionIn). An order whose expiry throws is logged, flagged for operators and
- * set aside, and its batch is claimed again without it: the others expire.
+ * The expiry sweeper: deadlines stored on the order are enforced here, whether or not the app is
+ * open. It cancels orders past their deadline, flags those an operator left waiting or that were
+ * paid past it (they never expire by themselves), and reminds customers who have yet to pay.
+ * Batches are bounded and, on PostgreSQL, claimed FOR UPDATE SKIP LOCKED, so instances split the
+ * work and a customer racing the sweeper changes an order once.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
@@ -42,24 +30,16 @@ import {
 /** Often enough that an order is cancelled within 10 s of its deadline. */
 const SWEEP_INTERVAL_MS = 2_000;
 
-/**
- * An order whose expiry threw is tried again after this long (a fault may pass), not on every
- * pass: it would fail first in each, and its error would fill the log every 2 s.
- */
+/** Not every pass: a lasting fault would fail first in each and fill the log every 2 s. */
 export const EXPIRY_RETRY_MS = 10 * 60_000;
 
-/** The job's name in its log lines and metrics. */
 const SWEEP_JOB = 'expiry sweep';
 
-/** The expirable statuses whose deadline is `expiresAt` (the office's is `reservedUntil`). */
 const BY_EXPIRES_AT = EXPIRABLE_STATUSES.filter((s) => s !== 'OFFICE_READY');
 
-/**
- * What the sweeper has to do, order by order: each condition is written once, for its claim and
- * for its lag (`sweepLag`).
- */
+// Each condition is written once, for its claim and for its lag (`sweepLag`).
 type Orders = ExpressionBuilder<Database, 'orders'>;
-/** Under an open appeal: its deadline no longer cancels it (only the appeal's decision ends it). */
+/** Under an open appeal, only the appeal's decision ends an order, not its deadline. */
 const underAppeal = (eb: Orders) =>
   eb.exists(
     eb
@@ -68,31 +48,26 @@ const underAppeal = (eb: Orders) =>
       .whereRef('appeals.order_id', '=', 'orders.id')
       .where('appeals.decided_at', 'is', null),
   );
-/** Past its deadline (`expiresAt`), not under appeal: to cancel. */
 const pastExpiresAt = (eb: Orders, now: number) =>
   eb.and([eb('status', 'in', BY_EXPIRES_AT), eb('expires_at', '<=', now), eb.not(underAppeal(eb))]);
-/** An office reservation past its end (`reservedUntil`), not under appeal: to cancel. */
 const pastReservation = (eb: Orders, now: number) =>
   eb.and([
     eb('status', '=', 'OFFICE_READY'),
     eb('reserved_until', '<=', now),
     eb.not(underAppeal(eb)),
   ]);
-/** Waiting for an operator longer than usual (since `createdAt`), not yet flagged. */
 const waitingTooLong = (eb: Orders, now: number) =>
   eb.and([
     eb('deadline_alerted_at', 'is', null),
     eb('status', 'in', WAITING_FOR_OPERATOR),
     eb('created_at', '<=', now - OPERATOR_USUAL_ANSWER_MS),
   ]);
-/** Paid (or crypto sent) past its deadline (`expiresAt`), not yet flagged. */
 const paidPastDeadline = (eb: Orders, now: number) =>
   eb.and([
     eb('deadline_alerted_at', 'is', null),
     eb('status', 'in', PAID_STATUSES),
     eb('expires_at', '<=', now),
   ]);
-/** Not paid yet, its deadline (`expiresAt`) close: the customer is reminded once. */
 const reminderDue = (eb: Orders, now: number) =>
   eb.and([
     eb('reminded_at', 'is', null),
@@ -103,36 +78,26 @@ const reminderDue = (eb: Orders, now: number) =>
 
 export interface SweepResult {
   readonly expired: readonly string[];
-  /** Orders whose expiry threw: left as they were, flagged for operators, skipped. */
   readonly failed: readonly string[];
   readonly flagged: readonly string[];
   readonly reminded: readonly string[];
 }
 
-/** The database a sweep runs on, and which one it is: only PostgreSQL has row locks to skip. */
+/** Only PostgreSQL has row locks to skip. */
 export interface SweptDatabase {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
 }
 
 export interface SweepOptions {
-  /** Aborted when the server stops: the sweep claims no further batch. */
   readonly signal?: AbortSignal | undefined;
   readonly log?: FastifyBaseLogger | undefined;
-  /**
-   * The orders whose expiry threw, with when, kept by the job from one pass to the next: each
-   * is skipped until EXPIRY_RETRY_MS later. A pass without it skips them for the pass only.
-   */
+  /** Kept by the job between passes: a failed order is skipped until EXPIRY_RETRY_MS later. */
   readonly failing?: Map<string, number> | undefined;
-  /** Told of each order whose expiry threw (the server's metrics). */
   readonly monitor?: JobMonitor | undefined;
 }
 
-/**
- * A claim of at most JOB_BATCH rows: on PostgreSQL several instances split the due orders instead
- * of racing for them, each taking the rows no other holds. SQLite has one writer at a time, so its
- * claim is the transaction itself.
- */
+/** PostgreSQL instances split the due orders; with SQLite's one writer the transaction claims. */
 function claim<Q extends { forUpdate(): Q; skipLocked(): Q; limit(n: number): Q }>(
   query: Q,
   dialect: Dialect,
@@ -141,7 +106,6 @@ function claim<Q extends { forUpdate(): Q; skipLocked(): Q; limit(n: number): Q 
   return dialect === 'postgres' ? bounded.forUpdate().skipLocked() : bounded;
 }
 
-/** What every part of a pass works on: the database, the pass's moment and its stop signal. */
 interface Pass {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
@@ -149,7 +113,6 @@ interface Pass {
   readonly signal: AbortSignal | undefined;
 }
 
-/** Runs one part of a pass in bounded batches, each claiming and committing on its own. */
 function batchesOf(
   pass: Pass,
   batch: (budget: BatchBudget) => Promise<readonly string[]>,
@@ -162,10 +125,7 @@ function batchesOf(
   });
 }
 
-/**
- * Works through the claimed orders while the batch's budget lasts (the first one always);
- * returns those it got to, the rest being left to the next batch.
- */
+/** The first order always; the rest are left to the next batch once the budget is spent. */
 async function eachWithinBudget(
   claimed: readonly { id: string }[],
   budget: BatchBudget,
@@ -180,13 +140,10 @@ async function eachWithinBudget(
   return processed;
 }
 
-/**
- * Orders cancelled together in one step of a batch (applySystemTransitionIn): a few statements
- * for all of them, and few enough that a step stays a pause of a few ms.
- */
+/** Few enough that a step stays a pause of a few ms. */
 const EXPIRY_STEP = 25;
 
-/** A batch's claim in steps: each suspect alone (to find which one throws), the rest together. */
+/** Each suspect alone (to find which one throws), the rest together. */
 function expirySteps(ids: readonly string[], suspects: ReadonlySet<string>): string[][] {
   const steps = ids.filter((id) => suspects.has(id)).map((id) => [id]);
   const others = ids.filter((id) => !suspects.has(id));
@@ -196,13 +153,11 @@ function expirySteps(ids: readonly string[], suspects: ReadonlySet<string>): str
   return steps;
 }
 
-/** Where a batch of expiries got to: the step it was at, and the orders it cancelled. */
 interface ExpiryProgress {
   step?: readonly string[];
   cancelled: string[];
 }
 
-/** One batch of expiries, committed together: returns the orders it claimed and processed. */
 function expireBatch(
   pass: Pass,
   set: { readonly failing: ReadonlyMap<string, number>; readonly suspects: ReadonlySet<string> },
@@ -234,7 +189,6 @@ function expireBatch(
   });
 }
 
-/** Cancels the orders past their deadline; those whose expiry throws are set aside. */
 async function expireDue(
   pass: Pass,
   options: SweepOptions,
@@ -242,14 +196,11 @@ async function expireDue(
 ): Promise<Pick<SweepResult, 'expired' | 'failed'>> {
   const expired: string[] = [];
   const failed: string[] = [];
-  // The orders of a step that threw: claimed again, each in a step of its own.
   const suspects = new Set<string>();
   await batchesOf(pass, async (budget) => {
-    // A step that throws undoes its batch. A step of several orders makes them suspects and the
-    // batch is claimed again; a suspect that throws alone is set aside (logged, flagged for
-    // operators, skipped while EXPIRY_RETRY_MS lasts), so one bad order never holds up the
-    // others. (A savepoint per step would cost two more round trips for every step, to save a
-    // batch in the rare case of a fault.)
+    // A throwing step undoes its batch: its orders become suspects, claimed again each alone,
+    // so one bad order is set aside and never holds up the others. (A savepoint per step would cost
+    // two round trips each, to save a batch in a rare fault.)
     for (;;) {
       const trying: ExpiryProgress = { cancelled: [] };
       try {
@@ -275,11 +226,7 @@ async function expireDue(
   return { expired, failed };
 }
 
-/**
- * Claims a batch of orders overdue for the operators: those waiting too long first, then those
- * paid late. Two claims, each served by an index (the waiting ones by orders_unalerted): one
- * query with both under an OR walks past orders flagged already.
- */
+/** Two claims, each served by an index: one query with an OR would walk past flagged orders. */
 async function claimOverdue(trx: Transaction<Database>, pass: Pass): Promise<{ id: string }[]> {
   const { now, dialect } = pass;
   const waiting = await claim(
@@ -304,7 +251,6 @@ async function claimOverdue(trx: Transaction<Database>, pass: Pass): Promise<{ i
   return [...waiting, ...paidLate];
 }
 
-/** Flags for operators, once, each order waiting too long for them or paid past its deadline. */
 function flagOverdue(pass: Pass): Promise<string[]> {
   const { now } = pass;
   return batchesOf(pass, (budget) =>
@@ -323,10 +269,6 @@ function flagOverdue(pass: Pass): Promise<string[]> {
   );
 }
 
-/**
- * The customer who has not paid (or sent the crypto) yet hears of the deadline once, shortly
- * before it, whether or not the app is open.
- */
 function remindCustomers(pass: Pass): Promise<string[]> {
   const { now } = pass;
   return batchesOf(pass, (budget) =>
@@ -354,7 +296,6 @@ function remindCustomers(pass: Pass): Promise<string[]> {
   );
 }
 
-/** One pass of the sweeper, its tasks one after the other: expire, flag, remind. */
 export async function sweepOnce(
   database: SweptDatabase,
   now: number,
@@ -371,20 +312,13 @@ export async function sweepOnce(
 }
 
 /**
- * How far behind the sweeper is, per part of its pass, in ms: how long the most overdue order
- * has waited for it (0 when none has). An order set aside because its expiry threw counts until
- * it is cancelled. One statement, whose parts read through the indexes of the sweeper's own
- * claims (orders_status_deadline, orders_unalerted) the orders overdue for them alone: none while
- * the sweeper keeps up, so the metrics can ask at every scrape.
+ * How long the most overdue order has waited for each task, in ms. One statement through the
+ * sweeper's own indexes, cheap while it keeps up, so the metrics can ask at every scrape.
  */
 export interface SweepLag {
-  /** Past its deadline and not cancelled yet. */
   readonly expire: number;
-  /** Waiting for an operator over 10 minutes and not flagged yet. */
   readonly flagWaiting: number;
-  /** Paid past its deadline and not flagged yet. */
   readonly flagPaidLate: number;
-  /** Due for its payment reminder and not reminded yet. */
   readonly remind: number;
 }
 
@@ -418,7 +352,6 @@ export async function sweepLag(db: Kysely<Database>, now: number): Promise<Sweep
         .as('reminderDeadline'),
     ])
     .executeTakeFirstOrThrow();
-  /** How long ago `due` was, when it was. */
   const since = (due: number | null, offset = 0): number =>
     due === null ? 0 : Math.max(0, now - (due + offset));
   return {
@@ -429,7 +362,6 @@ export async function sweepLag(db: Kysely<Database>, now: number): Promise<Sweep
   };
 }
 
-/** At most this many ids in a log line: the count says the rest. */
 const LOGGED_IDS = 50;
 
 export function createSweeper(

@@ -1,10 +1,7 @@
 /**
- * The one way an order's status changes (design.md, "Order lifecycle"; RoboSats'
- * `transition_status`). The table in src/shared says what is allowed; this function reads the
- * order, checks the table, and moves it with a conditional UPDATE … WHERE status = <what it read>,
- * writing the order_events row and the messages it causes (the outbox) in the same transaction. If another request moved the order in
- * between, the update touches no row and the action is judged again against the new status: 409
- * with the status it lost to, or 'already done' for a customer's repeated action.
+ * The one way an order's status changes (docs/architecture.md, "The order's row"): a conditional
+ * UPDATE … WHERE status = <what it read>, with its event row and messages in the same transaction.
+ * A request that loses the race is judged again: 409 with the status it lost to, or 'already done'.
  */
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { OrderActionResponse } from '../../shared/api';
@@ -36,51 +33,32 @@ export interface TransitionRequest {
   readonly orderId: string;
   readonly action: OrderAction;
   readonly actor: Actor;
-  /** The Telegram id of the customer or operator; null for the system. */
+  /** Null for the system. */
   readonly actorId: number | null;
-  /** Only this customer's order: another customer's order answers 404 like a missing one. */
+  /** Only this customer's order: another customer's answers 404 like a missing one. */
   readonly ownerId?: number;
   readonly reason?: string | null;
-  /** Fields set together with the status (requisites, deadlines, hashes…). */
   readonly patch?: Omit<Updateable<OrdersTable>, 'id' | 'status' | 'updated_at'>;
-  /**
-   * Runs inside the transaction once the order has moved, or was taken without a change
-   * (TAKEN_WITHOUT_CHANGE): extra rows that must commit with it.
-   */
+  /** Rows that must commit with the move (or with TAKEN_WITHOUT_CHANGE). */
   readonly alongside?: (trx: Transaction<Database>, order: OrderRow) => Promise<void>;
   /**
-   * For an action that carries data (a transaction hash): whether an order already past the
-   * action holds what this request sent. Only then is it answered 'already done'; otherwise
-   * `conflict` is thrown, so a second, different hash is never answered as if it were kept.
+   * For an action that carries data: whether an order past it holds what this request sent. Only
+   * then is it 'already done', so a second, different hash is never answered as kept.
    */
   readonly holdsSame?: (order: OrderRow) => boolean;
-  /** The code of that refusal (409); INVALID_STATUS when not given. */
   readonly conflict?: ErrorCode;
-  /**
-   * Only while the order is still in this status (the one an operator saw): otherwise 409
-   * INVALID_STATUS with the status it has now, so a stale view never acts.
-   */
+  /** The status an operator saw: otherwise 409 INVALID_STATUS, so a stale view never acts. */
   readonly expectedStatus?: OrderStatus | undefined;
-  /**
-   * A senior operator's decision of the order's open appeal: the only request that may end an
-   * order under appeal (HELD_BY_APPEAL); any other is refused with APPEAL_HELD.
-   */
+  /** A senior's appeal decision: the only request that may end an order under appeal. */
   readonly decidesAppeal?: boolean;
 }
 
 export interface TransitionResult {
   readonly order: OrderRow;
-  /**
-   * False when the status did not change: a repeated customer action found the order already
-   * past it, or the order took the action without a change (TAKEN_WITHOUT_CHANGE).
-   */
+  /** False for a repeated customer action, or an action taken without a change. */
   readonly changed: boolean;
 }
 
-/**
- * A service that applies one action to an order for its caller, a customer or an operator, with
- * what the call sent (each route file answers these the same way).
- */
 export type OrderActionService<Body> = (
   ctx: ServerContext,
   callerId: number,
@@ -88,10 +66,7 @@ export type OrderActionService<Body> = (
   body: Body,
 ) => Promise<TransitionResult>;
 
-/**
- * An action's route, the customer's or an operator's: the service run for the caller on the order
- * of the path, with the body the route's schema judged, answered with the status it left.
- */
+/** An action's route: the service run for the caller on the path's order, answering its status. */
 export async function answerAction<Body>(
   ctx: ServerContext,
   request: {
@@ -107,10 +82,8 @@ export async function answerAction<Body>(
 }
 
 /**
- * APPEAL_HELD when `action` would end an order whose appeal is open: only the appeal's decision
- * does. Asked once the conditional update holds the order's row (on PostgreSQL, its lock), so
- * an appeal opened beside it (which updates the same row first) is either committed and seen
- * here, or waits and then finds the order moved; the refusal rolls the move back.
+ * Asked once the conditional update holds the row (on PostgreSQL, its lock), so an appeal opened
+ * beside it is either seen here or finds the order moved; the refusal rolls the move back.
  */
 async function checkNotHeld(
   trx: Transaction<Database>,
@@ -127,7 +100,6 @@ async function checkNotHeld(
   if (open !== undefined) throw new AppError('APPEAL_HELD');
 }
 
-/** Applies one action in a transaction of its own. */
 export async function applyTransition(
   db: Kysely<Database>,
   request: TransitionRequest,
@@ -136,10 +108,7 @@ export async function applyTransition(
   return db.transaction().execute((trx) => applyTransitionIn(trx, request, now));
 }
 
-/**
- * Applies one action inside a transaction the caller holds (the sweeper expires a batch of orders
- * it has claimed in one).
- */
+/** Inside the caller's transaction (the sweeper expires a claimed batch in one). */
 export async function applyTransitionIn(
   trx: Transaction<Database>,
   request: TransitionRequest,
@@ -147,8 +116,7 @@ export async function applyTransitionIn(
 ): Promise<TransitionResult> {
   const rule = findTransition(request.action, request.actor);
   if (rule === undefined) throw new AppError('FORBIDDEN');
-  // Statuses only move forward (the table has no cycle): each pass that loses the conditional
-  // update found the order moved on by someone else, so there are fewer passes than statuses.
+  // Statuses only move forward, so there are fewer lost passes than statuses.
   for (let pass = 0; pass < ORDER_STATUSES.length; pass++) {
     let query = trx.selectFrom('orders').select(ORDER_COLUMNS).where('id', '=', request.orderId);
     if (request.ownerId !== undefined) query = query.where('user_id', '=', request.ownerId);
@@ -169,11 +137,10 @@ export async function applyTransitionIn(
       throw new AppError('INVALID_STATUS', { status: current.status });
     }
 
-    // Conditional on the status read: on PostgreSQL this also locks the row, so an action
-    // taken without a change cannot interleave with another request moving the order.
+    // On PostgreSQL this also locks the row, so an action without a change cannot interleave.
     const to = stays ? current.status : rule.to;
-    // Why an order is cancelled is decided here, by the server's clock, whoever asks: a
-    // customer's cancel after the deadline (the app's timer) is 'expired' like the sweeper's.
+    // The cancel reason is decided by the server's clock: a customer's cancel past the deadline
+    // is 'expired', like the sweeper's.
     const cancelled =
       to === 'CANCELLED' ? cancelReason(current.status, rowDeadline(current), now) : null;
     const moved = await trx
@@ -188,9 +155,8 @@ export async function applyTransitionIn(
       .where('status', '=', current.status)
       .returning(ORDER_COLUMNS)
       .executeTakeFirst();
-    // Another request moved the order between the read and the update (PostgreSQL runs them
-    // side by side): judge the action again against the status it has now, so a double tap
-    // still answers 'already done' and a receipt racing 'I have paid' is still taken.
+    // Moved between read and update: judged again, so a double tap still answers 'already done'
+    // and a receipt racing 'I have paid' is still taken.
     if (moved === undefined) continue;
     if (request.decidesAppeal !== true) await checkNotHeld(trx, request.action, current.id);
 
@@ -221,11 +187,9 @@ export async function applyTransitionIn(
 }
 
 /**
- * A system action on several orders at once, inside the caller's transaction: for each order
- * what applyTransitionIn does (the same rule, cancel reason, event row and messages), in a few
- * statements for all of them, so a job working through a backlog pays per order only for its
- * messages. The orders are the caller's claim (on PostgreSQL locked by it): one no longer in a
- * status the action takes, or held by an open appeal, is left as it is. Answers the orders moved.
+ * A system action on the caller's claimed orders in a few statements for all, with the same rule,
+ * cancel reason, events and messages as applyTransitionIn; orders it no longer takes, or held by
+ * an appeal, are left. Answers the orders moved.
  */
 export async function applySystemTransitionIn(
   trx: Transaction<Database>,
@@ -236,8 +200,7 @@ export async function applySystemTransitionIn(
   const rule = findTransition(action, 'system');
   if (rule === undefined) throw new AppError('FORBIDDEN');
   if (orderIds.length === 0) return [];
-  // By id alone: the orders' primary key finds them (with a status condition SQLite may walk the
-  // status index instead); the status and the appeal are judged on the rows read.
+  // By id alone, so SQLite uses the primary key; status and appeal are judged on the rows read.
   const held = HELD_BY_APPEAL.includes(action)
     ? new Set(
         (
@@ -253,7 +216,6 @@ export async function applySystemTransitionIn(
   const current = (
     await trx.selectFrom('orders').select(ORDER_COLUMNS).where('id', 'in', orderIds).execute()
   ).filter((order) => rule.from.includes(order.status) && !held.has(order.id));
-  // One update for the orders cancelled for the same reason (or moved without one).
   const byReason = new Map<CancelReason | null, OrderRow[]>();
   for (const order of current) {
     const reason =

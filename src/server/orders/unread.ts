@@ -1,13 +1,8 @@
-/**
- * An order chat's unread count, as a column of a query over `orders`: the messages of the other
- * side above the reader's last read message (kept on the order, migration 0019). Read through
- * the index (order_id, author, id).
- */
+/** An order chat's unread count as a column over `orders`, read through (order_id, author, id). */
 import type { ExpressionBuilder } from 'kysely';
 import type { ChatAuthor } from '../../shared/api';
 import type { Database } from '../platform/db/schema';
 
-/** The side whose messages a reader reads, and the column of what it has read. */
 const READS = {
   customer: { of: 'operator', read: 'orders.customer_read_message_id' },
   operator: { of: 'customer', read: 'orders.operator_read_message_id' },

@@ -1,8 +1,4 @@
-/**
- * The server context as decorators of the Fastify instance: what every
- * route and job uses (the configuration, the database, the clock) is `app.config`, `app.db` and
- * `app.now`, never an object passed around by hand.
- */
+/** The server context as decorators: `app.config`, `app.db`, `app.now`, never passed by hand. */
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from './config/config';
@@ -13,12 +9,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     readonly config: AppConfig;
     readonly db: Kysely<Database>;
-    /** The clock, in epoch milliseconds; tests move it instead of sleeping. */
     readonly now: () => number;
   }
 }
 
-/** The platform's part of the context; the modules decorate their own (the chain's readers). */
+/** The modules decorate their own parts (the chain's readers). */
 type PlatformContext = Pick<ServerContext, 'config' | 'db' | 'now'>;
 
 export const contextPlugin = fp<PlatformContext>(

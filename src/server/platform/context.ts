@@ -1,8 +1,6 @@
 /**
- * What the services need from the server: its configuration, its database and its clock. The
- * Fastify instance carries exactly these as decorators (platform/context-plugin.ts), so a route
- * hands its instance to a service; a job or a test may hand any object of this shape. A module
- * that adds to it says so in its own context (the chain module's readers: chain/chain-context.ts).
+ * What the services need from the server. The Fastify instance carries exactly this, so a route
+ * hands its instance to a service; a job or a test may hand any object of this shape.
  */
 import type { Kysely } from 'kysely';
 import type { AppConfig } from './config/config';
@@ -11,6 +9,6 @@ import type { Database } from './db/schema';
 export interface ServerContext {
   readonly config: AppConfig;
   readonly db: Kysely<Database>;
-  /** The clock, in epoch milliseconds; tests move it instead of sleeping. */
+  /** Tests move it instead of sleeping. */
   readonly now: () => number;
 }

@@ -1,7 +1,4 @@
-/**
- * Typed errors with a stable code. Services throw them; the one
- * handler in app.ts turns them into `{ error, code }` in the caller's language.
- */
+/** Typed errors with a stable code; one handler answers `{ error, code }` in the caller's words. */
 import type { ApiErrorDetails } from '../../shared/api';
 import { ERROR_HTTP_STATUS, type ErrorCode } from '../../shared/errors';
 
@@ -10,7 +7,7 @@ export class AppError extends Error {
 
   constructor(
     readonly code: ErrorCode,
-    /** Extra fields of the answer, typed in src/shared/api.ts (the rate of RATE_CHANGED…). */
+    /** Extra fields of the answer, typed in src/shared/api.ts. */
     readonly details: ApiErrorDetails = {},
     message: string = code,
   ) {

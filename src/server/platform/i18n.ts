@@ -1,7 +1,4 @@
-/**
- * The server's words: error messages in the caller's language, from the same dictionaries as the
- * app (`i18n/`), chosen by the `Accept-Language` header.
- */
+/** The server's words, from the app's dictionaries (`i18n/`), by `Accept-Language`. */
 import { i18nObject } from '../../../i18n/i18n-util';
 import { loadAllLocales } from '../../../i18n/i18n-util.sync';
 import type { TranslationFunctions } from '../../../i18n/i18n-types';
@@ -14,10 +11,7 @@ const translators: Record<Language, TranslationFunctions> = {
   en: i18nObject('en'),
 };
 
-/**
- * The best supported language of an Accept-Language header ("en-US,en;q=0.9,ru;q=0.8"),
- * honouring q-values; ru when none is supported.
- */
+/** Honouring q-values; ru when none is supported. */
 export function negotiateLanguage(header: string | undefined): Language {
   if (header === undefined) return DEFAULT_LANGUAGE;
   const ranked = header
@@ -33,15 +27,11 @@ export function negotiateLanguage(header: string | undefined): Language {
   return (ranked.find((r) => isLanguage(r.lang))?.lang as Language | undefined) ?? DEFAULT_LANGUAGE;
 }
 
-/** Every text of the dictionaries (the bot's namespace among them) in one language. */
 export function translator(language: Language): TranslationFunctions {
   return translators[language];
 }
 
-/**
- * The language to write to a customer in: the one chosen in the app, else their Telegram
- * client's (`language_code`, "en-GB"), else the base language.
- */
+/** Chosen in the app, else the Telegram client's (`language_code`), else the base language. */
 export function preferredLanguage(
   chosen: Language | null | undefined,
   telegramCode: string | null | undefined,

@@ -1,11 +1,6 @@
 /**
- * Packages loaded where they are first needed, not when the server starts: the PostgreSQL driver
- * on a server that runs on SQLite, grammY on one without a bot, and viem on one that reads no EVM
- * chain each hold megabytes of the heap (3, 4.5 and 7.5 MB) that such a server would carry for
- * nothing. `require` loads them synchronously at the point of use (pg and
- * grammY are CommonJS, their `import` the same module; viem ships a CommonJS build beside its
- * ES modules, and nothing of ours compares its classes across the two), and types come from
- * `import type` as usual.
+ * Packages loaded where first needed: pg, grammY and viem each hold megabytes of heap a server
+ * not using them would carry for nothing. `require` loads them at the point of use.
  */
 import { createRequire } from 'node:module';
 import type * as AutoRetry from '@grammyjs/auto-retry';
@@ -15,7 +10,6 @@ import type * as Viem from 'viem';
 
 const require = createRequire(import.meta.url);
 
-/** Whether a package can be loaded from here. */
 export function installed(name: string): boolean {
   try {
     require.resolve(name);

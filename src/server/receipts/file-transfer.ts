@@ -1,18 +1,10 @@
-/**
- * How a file crosses the API, for every call that takes or gives one (a receipt, a file in an
- * order's chat): a body read as it arrives, its file written to disk as it is decoded
- * (receipt-json.ts, receipt-body.ts); a file sent as a download.
- */
+/** How a file crosses the API (a receipt, a chat file): decoded to disk on arrival; downloads. */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ReceivedDataUrl } from './receipt-body';
 import { parseReceiptJson } from './receipt-json';
 import type { ReceiptDownload } from './receipts';
 
-/**
- * The scope's JSON bodies read as a receipt's: `fileData` decoded to a file as it arrives. The
- * file, when the call did not keep it (refused, or a body that failed its schema), is gone before
- * the answer leaves; a kept one was renamed already.
- */
+/** A file the call did not keep is gone before the answer leaves; a kept one was renamed. */
 export function readsFileBodies(scope: FastifyInstance): void {
   scope.removeContentTypeParser('application/json');
   scope.addContentTypeParser('application/json', parseReceiptJson);
@@ -23,7 +15,7 @@ export function readsFileBodies(scope: FastifyInstance): void {
   });
 }
 
-/** A stored file sent as a download: never cached, never shown in place of the app. */
+/** Never cached, never shown in place of the app. */
 export function sendDownload(reply: FastifyReply, download: ReceiptDownload): FastifyReply {
   return reply
     .header('content-type', download.mimeType)

@@ -1,10 +1,7 @@
 /**
- * Housekeeping (design.md, "Components": receipt clean-up): files in RECEIPTS_DIR that no receipt
- * nor chat message names (an upload that lost its race and could not remove its file, a crash between the file and
- * its row, a temporary file a crash left half written) are removed once they are old enough that
- * no upload can still be writing their row; and call-limit windows long over are forgotten.
- * Both work in bounded batches with a yield between them and stop between two batches when the
- * server stops (platform/jobs/batches.ts). Safe with several instances: removing a file twice, or a row twice, is no harm.
+ * Housekeeping: removes files in RECEIPTS_DIR that no receipt nor chat message names (a lost race,
+ * a crash between file and row, a half-written temporary), once no upload can still be writing
+ * their row; and forgets call-limit windows long over. Removing twice is no harm across instances.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -19,13 +16,9 @@ import { periodicJob, type JobOptions, type PeriodicJob } from '../platform/jobs
 export const ORPHAN_RECEIPT_AGE_MS = 60 * 60_000;
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
 
-/** Names looked up in the database at a time. */
 const LOOKUP_BATCH = 500;
 
-/**
- * Which of `names` a row names: a receipt's file, or a file attached to a message of an order's
- * chat (chat/chat.ts), which is kept there the same way and for good.
- */
+/** A receipt's file, or a chat message's, kept there the same way and for good. */
 async function namedFiles(db: Kysely<Database>, names: readonly string[]): Promise<Set<string>> {
   if (names.length === 0) return new Set();
   const [receipts, attachments] = await Promise.all([
@@ -42,10 +35,7 @@ async function namedFiles(db: Kysely<Database>, names: readonly string[]): Promi
   ]);
 }
 
-/**
- * Removes the files of `dir` older than ORPHAN_RECEIPT_AGE_MS at `now` (wall-clock, like the
- * files' times) that no receipt or chat message names; returns their names.
- */
+/** Wall-clock, like the files' times. */
 export async function removeOrphanReceipts(
   db: Kysely<Database>,
   dir: string,
@@ -79,7 +69,6 @@ export async function removeOrphanReceipts(
   return removed;
 }
 
-/** Forgets every call-limit window long over, JOB_BATCH rows a transaction. */
 export async function pruneExpiredCallCounts(
   db: Kysely<Database>,
   now: number,

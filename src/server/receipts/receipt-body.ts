@@ -1,45 +1,29 @@
 /**
- * A receipt upload's body, read as it arrives. The body of
- * `POST /api/orders/{id}/receipt` is JSON, `{ "fileName": …, "fileData": "data:<type>;base64,<data>",
- * "fileSize": … }`, and its fileData holds a 10 MB file as 13.3 MB of base64. Read as one string,
- * parsed and decoded, an upload held over 50 MB of strings, and three at once took the server
- * past 300 MB. Here the top-level fileData string is never made a string: its base64 is decoded
- * chunk by chunk, as the bytes come in, and each piece is written to a file (a ReceiptSink,
- * receipts.ts) before the next chunk is read, so an upload holds a chunk of memory, not its file.
- * The rest of the JSON (a few hundred bytes) is parsed as usual, fileData standing in it as a
- * ReceivedDataUrl.
- *
- * What is refused is what `data:` URLs in JSON strings can be refused for, judged when the file
- * is checked (receipts.ts, `checkReceiptFile`): a header that is not `data:<type>;base64`, a
- * character outside base64 (whitespace, written or escaped as \n, \r, \t, is skipped; `\/` is a
- * slash; any other escape is refused), an impossible length, nothing at all, more than
- * RECEIPT_MAX_BYTES.
+ * A receipt upload's body, read as it arrives: the top-level fileData (13.3 MB of base64 for a
+ * 10 MB file) is never made a string but decoded chunk by chunk into a file, so an upload holds a
+ * chunk of memory, not its file (read whole, three uploads took the server past 300 MB). The rest
+ * of the JSON is parsed as usual, fileData standing in it as a ReceivedDataUrl. JSON whitespace
+ * escapes in the base64 are skipped, `\/` is a slash, any other escape is refused.
  */
 import { RECEIPT_MAX_BYTES } from '../../shared/limits';
 
-/** Why a data URL is not a file, in the API's codes. */
 export type DataUrlProblem = 'VALIDATION_FAILED' | 'NO_FILE' | 'FILE_TOO_LARGE';
 
-/** A file written whole by a ReceiptSink. */
 export interface WrittenFile {
-  /** Where it is, under a temporary name. */
   readonly path: string;
   readonly size: number;
   readonly sha256: string;
-  /** Its first bytes, which tell its type. */
   readonly head: Uint8Array;
 }
 
-/** Where a receipt's bytes go as they are decoded (receipts.ts, `PartialReceiptFile`). */
 export interface ReceiptSink {
   write(bytes: Buffer): Promise<void>;
-  /** Everything is written: flushed to the disk for good, and described. */
+  /** Flushed to the disk for good, and described. */
   finish(): Promise<WrittenFile>;
-  /** Removes what was written, if it is still there; may be called more than once. */
+  /** May be called more than once. */
   discard(): Promise<void>;
 }
 
-/** The fileData of a receipt upload, decoded and written: the file, or why there is none. */
 export class ReceivedDataUrl {
   constructor(
     readonly file: WrittenFile | undefined,
@@ -48,17 +32,12 @@ export class ReceivedDataUrl {
   ) {}
 }
 
-/** The most a header (`data:image/png;base64`) may take before its comma. */
 const HEADER_MAX = 256;
 const HEADER = /^data:[\w.+/-]*(;[\w=.+-]+)*;base64$/i;
 const BASE64 = /^[A-Za-z0-9+/]*(=*)$/;
 const WHITESPACE = /\s/g;
 
-/**
- * Decodes one data URL (or bare base64) given piece by piece, as the characters of a JSON
- * string's content with its escapes already resolved; the bytes decoded so far are taken with
- * `take`.
- */
+/** One data URL (or bare base64) given piece by piece, escapes already resolved. */
 class DataUrlDecoder {
   #head = '';
   #inData = false;
@@ -95,7 +74,6 @@ class DataUrlDecoder {
     }
   }
 
-  /** What was gathered as a header is data from `from` on. */
   #startData(from: number): void {
     const data = this.#head.slice(from);
     this.#inData = true;
@@ -129,7 +107,6 @@ class DataUrlDecoder {
     else this.#ready.push(bytes);
   }
 
-  /** The string is over: what was left is decoded, and the problem judged. */
   end(): void {
     if (!this.#inData) this.#startData(0);
     if (this.#problem !== undefined) return;
@@ -138,7 +115,6 @@ class DataUrlDecoder {
     else this.#decode(this.#leftover);
   }
 
-  /** The bytes decoded since the last take. */
   take(): Buffer[] {
     const ready = this.#ready;
     this.#ready = [];
@@ -146,13 +122,9 @@ class DataUrlDecoder {
   }
 }
 
-/** The body was more than it may be. */
 export class BodyTooLarge extends Error {}
 
-/**
- * The JSON around the file, followed byte by byte: the depth, inside a string or not, a key being
- * read at depth 1 and whether a value comes next. The file's own string never passes through it.
- */
+/** The JSON around the file, byte by byte; the file's own string never passes through it. */
 class JsonOutline {
   #depth = 0;
   #inString = false;
@@ -162,7 +134,6 @@ class JsonOutline {
   #lastKey = '';
   #valueNext = false;
 
-  /** Takes one byte; true when it is the opening quote of the top-level fileData value. */
   read(byte: number): boolean {
     if (this.#inString) {
       this.#inStringByte(byte);
@@ -199,7 +170,6 @@ class JsonOutline {
     } else if (this.#key !== undefined) this.#key.push(byte);
   }
 
-  /** A string opens: a key at depth 1, the fileData value, or any other string. */
   #quote(): boolean {
     let opensFileData = false;
     this.#inString = true;
@@ -207,7 +177,6 @@ class JsonOutline {
       this.#key = [];
       this.#expectingKey = false;
     } else if (this.#depth === 1 && this.#valueNext && this.#lastKey === 'fileData') {
-      // The value itself: its content goes to the decoder, not through here.
       this.#inString = false;
       opensFileData = true;
     }
@@ -216,7 +185,6 @@ class JsonOutline {
   }
 }
 
-/** A receipt body as read: the JSON text around the file, and the file if there was a fileData. */
 export interface ReceiptBody {
   readonly rest: string;
   readonly file: ReceivedDataUrl | undefined;
@@ -228,33 +196,26 @@ export interface ReceiptBodyOptions {
   readonly sink: () => ReceiptSink;
 }
 
-/**
- * One receipt body as its chunks arrive: the JSON around the file is kept, the content of a
- * top-level fileData string goes to a decoder; the first one's bytes to the sink, a second is
- * refused.
- */
+/** The first top-level fileData's bytes go to the sink; a second is refused. */
 class ReceiptBodyReader {
   readonly #options: ReceiptBodyOptions;
   readonly #rest: Buffer[] = [];
   #restLength = 0;
   #received = 0;
   readonly #outline = new JsonOutline();
-  // Inside a top-level fileData string: its decoder, a backslash just read, the characters
-  // since the last push with their escapes resolved.
   #decoder: DataUrlDecoder | undefined;
   #fileEscape = false;
   #piece = '';
   #first: DataUrlDecoder | undefined;
   #sink: ReceiptSink | undefined;
   #fileStrings = 0;
-  /** Where in the current chunk the bytes not yet kept, or not yet given to the decoder, start. */
   #keptFrom = 0;
 
   constructor(options: ReceiptBodyOptions) {
     this.#options = options;
   }
 
-  /** Reads one chunk; the file's bytes decoded from it are written before it returns. */
+  /** The file's bytes decoded from it are written before it returns. */
   async read(chunk: Buffer): Promise<void> {
     this.#received += chunk.length;
     if (this.#received > this.#options.bodyLimit) throw new BodyTooLarge();
@@ -264,7 +225,6 @@ class ReceiptBodyReader {
       else if (this.#outline.read(chunk[i] ?? 0)) this.#openFile(chunk, i);
     }
     if (this.#decoder !== undefined) {
-      // The file goes on in the next chunk: its characters so far, decoded.
       this.#decoder.push(this.#piece + chunk.toString('latin1', this.#keptFrom, chunk.length));
       this.#piece = '';
       // A second fileData is refused: nothing of it is kept.
@@ -272,7 +232,6 @@ class ReceiptBodyReader {
     } else {
       this.#keep(chunk.subarray(this.#keptFrom));
     }
-    // The file's bytes decoded from this chunk, written before the next chunk is read.
     if (this.#sink !== undefined && this.#first !== undefined) {
       for (const bytes of this.#first.take()) await this.#sink.write(bytes);
     }
@@ -285,7 +244,6 @@ class ReceiptBodyReader {
     this.#rest.push(from);
   }
 
-  /** The fileData value's opening quote at `i`: it is kept, its content goes to a decoder. */
   #openFile(chunk: Buffer, i: number): void {
     this.#keep(chunk.subarray(this.#keptFrom, i + 1));
     this.#keptFrom = i + 1;
@@ -297,10 +255,6 @@ class ReceiptBodyReader {
     }
   }
 
-  /**
-   * The file's characters, up to its closing quote, escapes resolved: reads at `i` and returns
-   * the index it has read to.
-   */
   #fileByte(chunk: Buffer, i: number, decoder: DataUrlDecoder): number {
     const byte = chunk[i] ?? 0;
     if (this.#fileEscape) {
@@ -318,7 +272,6 @@ class ReceiptBodyReader {
       return i;
     }
     if (byte !== 0x22) {
-      // On to the next quote or backslash: the characters between are judged as base64.
       const quote = chunk.indexOf(0x22, i);
       const backslash = chunk.indexOf(0x5c, i);
       const next = Math.min(
@@ -327,7 +280,6 @@ class ReceiptBodyReader {
       );
       return next - 1;
     }
-    // The closing quote: what came since the last push, then the file is whole.
     decoder.push(this.#piece + chunk.toString('latin1', this.#keptFrom, i));
     this.#piece = '';
     decoder.end();
@@ -336,12 +288,10 @@ class ReceiptBodyReader {
     return i;
   }
 
-  /** The body failed: nothing of the file is left behind. */
   async discard(): Promise<void> {
     await this.#sink?.discard();
   }
 
-  /** The body is over: the rest as text, and the file, finished or refused. */
   async result(): Promise<ReceiptBody> {
     const text = Buffer.concat(this.#rest, this.#restLength).toString('utf8');
     const first = this.#first;
@@ -360,12 +310,7 @@ class ReceiptBodyReader {
   }
 }
 
-/**
- * Reads a receipt upload's body from `chunks`: the JSON text with its top-level fileData string
- * replaced by `""`, and that string decoded into the ReceiptSink that `sink` gives, each chunk's
- * bytes written before the next chunk is read. `restLimit` bounds what is kept of the rest. A
- * file that is refused, or a body that fails, leaves nothing written behind.
- */
+/** `restLimit` bounds the rest; a refused file or a failed body leaves nothing behind. */
 export async function readReceiptBody(
   chunks: AsyncIterable<Buffer>,
   options: ReceiptBodyOptions,

@@ -1,7 +1,6 @@
 /**
- * The receipt upload's body: the one large body, a file as a base64 data URL. Like every call it
- * first learns who calls (the routes' onRequest hooks), so that nobody can make the server read
- * and parse megabytes for nothing; then it is read as it arrives, its file decoded on the way.
+ * The receipt upload's body: the one large body, read only once the caller is known, so nobody
+ * makes the server parse megabytes for nothing.
  */
 import type { FastifyRequest } from 'fastify';
 import { RECEIPT_MAX_BYTES } from '../../shared/limits';
@@ -10,22 +9,13 @@ import { JSON_BODY_LIMIT_BYTES, parseJson } from '../platform/http/json-body';
 import { BodyTooLarge, readReceiptBody } from './receipt-body';
 import { PartialReceiptFile } from './receipts';
 
-/**
- * A receipt of RECEIPT_MAX_BYTES as a base64 data URL (13.3 MiB), with room for its name and the
- * JSON: 14 MiB, a round figure a proxy in front can be given as it is (deploy/nginx: `14m`).
- */
+/** 13.3 MiB of base64 plus its name and the JSON, rounded for a proxy (deploy/nginx: `14m`). */
 export const RECEIPT_BODY_LIMIT_BYTES = 14 * 1024 * 1024;
 if (RECEIPT_BODY_LIMIT_BYTES < Math.ceil(RECEIPT_MAX_BYTES / 3) * 4 + JSON_BODY_LIMIT_BYTES) {
   throw new Error('RECEIPT_BODY_LIMIT_BYTES must hold a RECEIPT_MAX_BYTES file as base64');
 }
 
-/**
- * The JSON parser of the receipt route (add it in the route's own scope): the body is read as it
- * arrives, its top-level fileData decoded on the way into a file under RECEIPTS_DIR and given as
- * a ReceivedDataUrl, never a string (receipts/receipt-body.ts), up to RECEIPT_BODY_LIMIT_BYTES,
- * the rest up to JSON_BODY_LIMIT_BYTES. The route's scope discards the file when the upload does
- * not keep it.
- */
+/** The receipt route's JSON parser, for its own scope, which discards a file not kept. */
 export async function parseReceiptJson(
   request: FastifyRequest,
   payload: AsyncIterable<Buffer>,

@@ -22,11 +22,8 @@ import {
 } from './receipts';
 
 /**
- * The caller's order, when it can take a receipt now: ORDER_NOT_FOUND or INVALID_STATUS
- * otherwise. Asked before an upload's body is read (receipts-routes.ts), so that nobody sends
- * megabytes to an order that is not theirs or not waiting for one, and again by the upload, before
- * a file is written for nothing; the transition judges once more against the status the order has
- * when its row is written.
+ * Asked before the body is read, so nobody sends megabytes to an order not theirs or not waiting,
+ * and again before a file is written; the transition judges once more.
  */
 export async function orderTakingReceipt(
   ctx: ServerContext,
@@ -45,11 +42,9 @@ export async function orderTakingReceipt(
 }
 
 /**
- * Stores a receipt and moves the order to RECEIPT_UPLOADED; a further receipt (a second page, or
- * one racing the operator's confirmation) is kept without a status change (TAKEN_WITHOUT_CHANGE).
- * Success is only answered for a receipt that is kept: its file is on disk for good before its
- * row commits with the order's check, and a refused upload's file is removed. The same file sent
- * twice to one order (a double tap) is kept once; on another order it flags both for operators.
+ * A further receipt (a second page) is kept without a status change. Success is answered only
+ * once the file is on disk for good; the same file twice on one order is kept once, and on
+ * another order it flags both.
  */
 export async function uploadReceipt(
   ctx: ServerContext,
@@ -69,10 +64,8 @@ export async function uploadReceipt(
   try {
     const now = ctx.now();
     result = await ctx.db.transaction().execute(async (trx) => {
-      // Uploads of one file take their turn (on PostgreSQL; SQLite has one writer at a time), and
-      // before any order is locked: each then sees the other's receipt once it committed, so
-      // the later one flags both, inside its own commit, without two uploads waiting on each
-      // other's orders.
+      // Uploads of one file take turns before any order is locked: the later sees the other's
+      // receipt and flags both, with no two uploads waiting on each other's orders.
       if (ctx.config.database.kind === 'postgres') {
         await sql`select pg_advisory_xact_lock(hashtext(${checked.sha256}))`.execute(trx);
       }
@@ -106,8 +99,7 @@ export async function uploadReceipt(
               })
               .execute();
             await alertOperators(trx, 'receipt_uploaded', order, `receipt:${receiptId}`, now);
-            // In the same commit as the receipt: a crash in between cannot keep one without the
-            // other.
+            // In the same commit as the receipt: a crash cannot keep one without the other.
             await flagReusedReceipt(trx, orderId, checked.sha256, now);
             receipt.kept = true;
           },
@@ -116,17 +108,12 @@ export async function uploadReceipt(
       );
     });
   } finally {
-    // Refused, or the same file already on the order: no row will ever name this file.
     if (!receipt.kept) await removeReceiptFile(ctx.config.receiptsDir, storageKey);
   }
   return result;
 }
 
-/**
- * The same file on another order flags both orders for operators (design.md, "Receipts"), in the
- * upload's transaction. (The console reads reuse from the receipts themselves; this column keeps
- * that a receipt was ever reused.)
- */
+/** The column keeps that a receipt was ever reused; the console reads reuse from the receipts. */
 async function flagReusedReceipt(
   trx: Transaction<Database>,
   orderId: string,
@@ -139,7 +126,6 @@ async function flagReusedReceipt(
     .where('sha256', '=', sha256)
     .where('order_id', '!=', orderId)
     .execute();
-  // One alert per order and file, whichever upload of the two writes it.
   await flagTogether(
     trx,
     orderId,

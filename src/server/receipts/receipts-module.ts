@@ -1,9 +1,4 @@
-/**
- * The receipts module: a receipt's upload (receipts-routes.ts) is read as it arrives
- * (receipt-body.ts, receipt-json.ts) and kept under RECEIPTS_DIR (receipts.ts); operators download
- * it from the console. On a server that runs jobs, housekeeping removes the files no receipt names and
- * forgets call-limit windows long over.
- */
+/** The receipts module: uploads, their files, operators' downloads, and housekeeping. */
 import fp from 'fastify-plugin';
 import { compressedRoutes } from '../platform/http/compression';
 import { runWhileUp, type ModuleOptions } from '../platform/jobs/run-jobs';

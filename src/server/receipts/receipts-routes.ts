@@ -1,8 +1,6 @@
 /**
- * `POST /api/orders/{id}/receipt` (spec section 7): the one large body, a file as a data URL. It is
- * read only once the caller is known, within their limit, and the order is theirs and waiting for
- * a receipt; then read as it arrives, its file decoded on the way (receipt-json.ts), in a scope of
- * its own for its own JSON parser, and kept by the order's upload (receipt-upload.ts).
+ * `POST /api/orders/{id}/receipt`: read only once the caller is known, within their limit, and
+ * the order is theirs and waiting; in a scope of its own for its own JSON parser.
  */
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
@@ -18,7 +16,6 @@ import { readsFileBodies } from './file-transfer';
 import { orderTakingReceipt, uploadReceipt } from './receipt-upload';
 import { API_PATHS } from '../../shared/api';
 
-/** The receipt upload as its parser gives it: the wire's fields, fileData decoded into a file. */
 const ReceivedUploadSchema = documentedAs(
   v.looseObject({ ...ReceiptUploadSchema.entries, fileData: v.instance(ReceivedDataUrl) }),
   ReceiptUploadSchema,

@@ -1,10 +1,4 @@
-/**
- * Payment receipts (design.md, "Receipts"): the base64 data URL, decoded as it arrived
- * (receipt-body.ts), is checked: its real size
- * measured (10 MB at most), its type read from the bytes (JPEG, PNG, WebP, HEIC, PDF) whatever
- * its name or data-URL header claim, and the file stored under RECEIPTS_DIR named by its sha256
- * and its receipt id.
- */
+/** Payment receipts: size measured, type read from the bytes (not the name), kept by sha256. */
 import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { createReadStream, existsSync, type ReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -20,10 +14,7 @@ export interface CheckedReceiptFile extends WrittenFile {
   readonly type: ReceiptType;
 }
 
-/**
- * Checks a receipt's file, decoded and written as its upload arrived (receipt-body.ts): a sound
- * data URL, its size, its type by its bytes. It stays under its temporary name.
- */
+/** It stays under its temporary name. */
 export function checkReceiptFile(received: ReceivedDataUrl): CheckedReceiptFile {
   if (received.problem !== undefined) throw new AppError(received.problem);
   const { file } = received;
@@ -34,14 +25,10 @@ export function checkReceiptFile(received: ReceivedDataUrl): CheckedReceiptFile 
   return { ...file, type };
 }
 
-/** Enough of a file's first bytes to tell its type (`detectReceiptType` reads 12). */
+/** `detectReceiptType` reads 12. */
 const HEAD_BYTES = 16;
 
-/**
- * A receipt's file as its upload is decoded: written under RECEIPTS_DIR with a temporary name of
- * its own (PARTIAL_SUFFIX, which a crash may leave for the clean-up), hashed and measured on the
- * way, and flushed to the disk when whole. `keepReceiptFile` gives it its name.
- */
+/** Written under a temporary name (PARTIAL_SUFFIX), hashed and measured, flushed when whole. */
 export class PartialReceiptFile implements ReceiptSink {
   readonly #dir: string;
   readonly #path: string;
@@ -97,23 +84,15 @@ export class PartialReceiptFile implements ReceiptSink {
   }
 }
 
-/**
- * Where a receipt's file is kept: named by its sha256 and by the receipt, so that every upload
- * has a file of its own. Two uploads of the same bytes at the same moment never write or remove
- * each other's file, and a file no receipt row names is an orphan the clean-up may remove.
- */
+/** By sha256 and receipt: two uploads of the same bytes never write or remove each other's file. */
 export function receiptStorageKey(file: CheckedReceiptFile, receiptId: string): string {
   return `${file.sha256}.${receiptId}.${file.type.extension}`;
 }
 
-/** The suffix of a file being written; a crash can leave one behind for the clean-up. */
+/** A crash can leave one behind for the clean-up. */
 export const PARTIAL_SUFFIX = '.part';
 
-/**
- * Keeps a checked receipt file under `dir` as `storageKey`, for good before it returns: already
- * flushed to the disk under its temporary name, it is renamed into place (a reader never sees
- * half a file), and the directory flushed so that the rename survives a power cut too.
- */
+/** Renamed into place (no reader sees half a file), the directory flushed against a power cut. */
 export async function keepReceiptFile(
   dir: string,
   storageKey: string,
@@ -128,12 +107,12 @@ export async function keepReceiptFile(
   }
 }
 
-/** Removes a receipt file that no row will name (its upload was refused); gone already is fine. */
+/** Gone already is fine. */
 export async function removeReceiptFile(dir: string, storageKey: string): Promise<void> {
   await fs.rm(path.join(dir, storageKey), { force: true });
 }
 
-/** A file name safe to keep and to show: no path, no control characters, at most 120 chars. */
+/** No path, no control characters, at most 120 characters. */
 export function cleanFileName(name: string, extension: string): string {
   // Cut first, clean after: a cut through a surrogate pair leaves half of it, which is removed.
   const cut = path
@@ -144,14 +123,12 @@ export function cleanFileName(name: string, extension: string): string {
   return base === '' ? `receipt.${extension}` : base;
 }
 
-/** A stored receipt as an operator downloads it. */
 export interface ReceiptDownload {
   readonly fileName: string;
   readonly mimeType: string;
   readonly file: ReadStream;
 }
 
-/** The file of one receipt of an order; NOT_FOUND when the receipt or its file is missing. */
 export async function openReceipt(
   ctx: ServerContext,
   orderId: string,

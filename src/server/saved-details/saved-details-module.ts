@@ -1,7 +1,4 @@
-/**
- * The saved-details module: a customer's wallets and cards kept for their next orders
- * (saved-details.ts), and their calls (saved-details-routes.ts).
- */
+/** The saved-details module: a customer's wallets and cards kept for their next orders. */
 import fp from 'fastify-plugin';
 import { compressedRoutes } from '../platform/http/compression';
 import { savedDetailsRoutes } from './saved-details-routes';

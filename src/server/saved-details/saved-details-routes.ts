@@ -1,8 +1,4 @@
-/**
- * A customer's saved details (src/shared/api.ts, `API_PATHS.savedDetails`), every call behind
- * `authenticate` and on the caller's own only. Each write answers the whole list as it now is,
- * so the app shows what the server keeps; writes count against the caller's limit of the minute.
- */
+/** A customer's saved details: each write answers the whole list, so the app shows what is kept. */
 import type { FastifyPluginCallback } from 'fastify';
 import { API_PATHS } from '../../shared/api';
 import {
@@ -38,7 +34,6 @@ export const savedDetailsRoutes: FastifyPluginCallback = (plain, _options, done)
     { schema: { tags, response: answer } },
     (request): Promise<SavedDetailsResponse> => savedDetails(app.db, request.caller.telegramId),
   );
-  /** A save: its body checked by `schema`, answered 201 with the whole list. */
   function saving<S extends v.GenericSchema>(
     path: string,
     schema: S,

@@ -1,7 +1,6 @@
 /**
- * A customer's saved wallets and cards (shared/saved-details.ts): listed most recent first,
- * saved (saving one already kept renames it and brings it first), renamed and deleted, each only
- * by its owner: another customer's id is NOT_FOUND, as if it did not exist.
+ * A customer's saved wallets and cards, most recent first; saving one again renames it and brings
+ * it first. Another customer's id is NOT_FOUND, as if it did not exist.
  */
 import type { Kysely } from 'kysely';
 import { checkWalletAddress } from '../../shared/addresses';
@@ -20,7 +19,6 @@ import { AppError } from '../platform/errors';
 import { orderRow } from '../orders';
 import { readPayoutCard } from '../orders';
 
-/** Each kind's table and how many of it a customer may keep. */
 const KINDS = {
   wallets: { table: 'saved_wallets', max: SAVED_WALLETS_MAX },
   cards: { table: 'saved_cards', max: SAVED_CARDS_MAX },
@@ -28,7 +26,6 @@ const KINDS = {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Every saved wallet and card of `userId`, most recently saved first. */
 export async function savedDetails(
   db: Kysely<Database>,
   userId: number,
@@ -65,10 +62,7 @@ export async function savedDetails(
   };
 }
 
-/**
- * Refuses what was just saved when it leaves the customer more of `kind` than they may keep: a new
- * one past the limit (the transaction it ran in is undone); one saved again changes no count.
- */
+/** A new one past the limit is refused (its transaction undone); one saved again adds none. */
 async function withinLimit(db: Kysely<Database>, userId: number, kind: SavedKind): Promise<void> {
   const { table, max } = KINDS[kind];
   const { count } = await db
@@ -79,7 +73,7 @@ async function withinLimit(db: Kysely<Database>, userId: number, kind: SavedKind
   if (Number(count) > max) throw new AppError('SAVED_DETAILS_FULL', { max });
 }
 
-/** Saves a wallet for its network, checked as a typed one is; saved again, it is renamed. */
+/** Checked as a typed one is. */
 export async function saveWallet(
   ctx: ServerContext,
   userId: number,
@@ -111,7 +105,6 @@ export async function saveWallet(
   return savedDetails(ctx.db, userId);
 }
 
-/** Saves the card a sell pays out to; saved again, its holder, bank and label are replaced. */
 export async function saveCard(
   ctx: ServerContext,
   userId: number,
@@ -130,11 +123,7 @@ export async function saveCard(
   return savedDetails(ctx.db, userId);
 }
 
-/**
- * Saves the card a sell of the caller's pays out to, read from the order on the server: the
- * customer may save it from any device, and the card's number never travels back to the app to
- * be sent again. Anyone else's order, or a buy, is ORDER_NOT_FOUND.
- */
+/** Read from the order on the server, so the card's number never travels back to the app. */
 export async function saveOrderCard(
   ctx: ServerContext,
   userId: number,
@@ -147,7 +136,6 @@ export async function saveOrderCard(
   return saveCard(ctx, userId, { cardNumber, cardHolder, bankName, label });
 }
 
-/** Renames one of the caller's saved wallets or cards. */
 export async function renameSaved(
   ctx: ServerContext,
   userId: number,
@@ -164,7 +152,6 @@ export async function renameSaved(
   return savedDetails(ctx.db, userId);
 }
 
-/** Deletes one of the caller's saved wallets or cards. */
 export async function deleteSaved(
   ctx: ServerContext,
   userId: number,

@@ -255,7 +255,7 @@ describe('POST /api/orders/create: what each method starts as', () => {
     expect(order.totalRub).toBe(serverTotal);
   });
 
-  it("accepts the spec's telegramInitData body field instead of the header", async () => {
+  it('accepts a telegramInitData body field instead of the header', async () => {
     const buyer = newCustomer('Buyer');
     const payload = await orderPayload(t, buyer, { total: 10_000 });
     const res = await t.app.inject({

@@ -514,7 +514,7 @@ describe('GET /api/orders/history', () => {
     expectError(await get(t, `${API_PATHS.history}?${query}`, CAROL), 'VALIDATION_FAILED');
   });
 
-  it("accepts the spec's telegramInitData query with limit=20 and offset", async () => {
+  it('accepts a telegramInitData query with limit=20 and offset', async () => {
     const url = `${API_PATHS.history}?telegramInitData=${encodeURIComponent(
       initDataFor(CAROL),
     )}&limit=20&offset=20&status=all`;

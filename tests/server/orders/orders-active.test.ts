@@ -45,7 +45,7 @@ describe('GET /api/orders/active', () => {
     expect(orders.every((o) => ACTIVE_STATUSES.includes(o.status))).toBe(true);
   });
 
-  it('gives amounts in whole units of the spec, converted from minor units exactly', async () => {
+  it('gives amounts in whole units, converted from minor units exactly', async () => {
     const carol = { id: 200_000_003, first_name: 'Carol' };
     const id = await insertOrder(t.database.db, carol, {
       status: 'REQUISITES_READY',

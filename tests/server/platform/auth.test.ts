@@ -38,13 +38,13 @@ describe('Telegram identity', () => {
     expect(res.json()).toEqual({ orders: [] });
   });
 
-  it("accepts the spec's telegramInitData query field", async () => {
+  it('accepts a telegramInitData query field', async () => {
     const raw = initDataFor(ALICE);
     const res = await active({}, `?telegramInitData=${encodeURIComponent(raw)}`);
     expect(res.statusCode).toBe(200);
   });
 
-  it("reads the spec's telegramInitData body field, and refuses one that is not a string", async () => {
+  it('reads a telegramInitData body field, and refuses one that is not a string', async () => {
     const { extractInitData } = await import('../../../src/server/platform/identity/telegram-auth');
     const request = (body: unknown) => ({ headers: {}, body, query: {} }) as never;
     expect(extractInitData(request({ telegramInitData: 'raw-data' }))).toBe('raw-data');

@@ -82,7 +82,7 @@ describe('logs never carry init data or the bot token', () => {
     readonly headers?: Record<string, string>;
   }[] = [
     {
-      what: 'the spec query field',
+      what: 'the telegramInitData query field',
       method: 'GET',
       url: `${API_PATHS.activeOrders}?telegramInitData=${enc}`,
     },

@@ -7,7 +7,7 @@
  * identities and Accept-Language are bent the same way. Every request is sent as the caller the
  * route is for; valid ones also as every other caller, bent ones also as a PRNG-chosen share of
  * them: the other valid caller (customer or operator), nobody, and for the customer's routes the
- * customer's init data in the spec's `telegramInitData` query field.
+ * customer's init data in the `telegramInitData` query field.
  *
  * Deterministic: a seeded PRNG chooses the values (FUZZ_SEED=<n> to try another sequence), and
  * order ids come from it too, so a failure reproduces. All failures are collected and reported
@@ -427,7 +427,7 @@ const ORDER_ROUTES: readonly OrderRoute[] = [
 
 const orderUrl = (template: string, segment: string) => template.replace(':id', segment);
 
-/** Keys no body of ours has, added to each: the spec's identity field and prototype keys. */
+/** Keys no body of ours has, added to each: the `telegramInitData` identity field and prototype keys. */
 const EXTRA_KEYS = ['telegramInitData', '__proto__', 'constructor', 'prototype', 'unknownField'];
 
 /** One field of `base` replaced at a time: values made from it and a sample of generic ones. */
@@ -868,7 +868,7 @@ function buildOddRequests(): void {
   }
 }
 
-/** Identities bent: Authorization headers, the spec's telegramInitData field, odd signed users. */
+/** Identities bent: Authorization headers, the telegramInitData field, odd signed users. */
 function buildIdentityProbes(): void {
   const valid = initDataFor(CUSTOMER);
   const targets: readonly (readonly [string, Method, () => string, (() => string) | undefined])[] =

@@ -1,5 +1,5 @@
 /**
- * 'Заказ не найден' / 'Order not found' (spec sections 2 and 8) for a missing id or someone
+ * 'Заказ не найден' / 'Order not found' for a missing id or someone
  * else's order, as a screen of its own: titled with the order's number (what the link named),
  * never with the title of the screen the link asked for, with a way to the orders and support.
  */

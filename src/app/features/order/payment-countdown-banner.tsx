@@ -1,5 +1,5 @@
 /**
- * The payment timer above the P2P card and the bank details (spec sections 4 and 9): the time
+ * The payment timer above the P2P card and the bank details: the time
  * left, the screen's warning once little is left, and the note that expiry cancels the order.
  */
 import type { PaymentCountdown } from './use-payment-countdown';

@@ -41,8 +41,8 @@ export function TxHashRow({
 }
 
 /**
- * The crypto sent to the customer, which they keep as an electronic receipt (spec section 3,
- * `outgoingTxHash`); nothing before it is sent.
+ * The crypto sent to the customer (`outgoingTxHash`), which they keep as an electronic receipt;
+ * nothing before it is sent.
  */
 export function ElectronicReceiptRow({
   order,

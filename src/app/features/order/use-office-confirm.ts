@@ -1,5 +1,5 @@
 /**
- * 'I received' on office-waiting and 'I received money' on office-details (spec section 4): asks
+ * 'I received' on office-waiting and 'I received money' on office-details: asks
  * first whether the crypto arrived, naming the amount and the wallet where the order
  * is known, then posts office-confirm and opens complete; a failure is told under the screen's
  * own headline.

@@ -1,8 +1,8 @@
 /**
  * A customer's action on an order screen ('I have paid', 'I received', cancel, the transaction
  * hash, the receipt): busy while the call runs, and a failure told through the one client error
- * path, `failureText`, under the screen's own headline of spec section 8 (never the server's
- * text). The failure is kept, not its text, so an inline message follows a language switch.
+ * path, `failureText`, under the screen's own headline (never the server's text). The failure is
+ * kept, not its text, so an inline message follows a language switch.
  */
 import { useRef, useState } from 'react';
 import type { TranslationFunctions } from '../../../../i18n/i18n-types';
@@ -11,7 +11,7 @@ import { useEnvironment } from '../../environment-context';
 import { useI18nContext, useLanguage } from '../../i18n/language';
 import { hapticError, showAlert } from '../../telegram/actions';
 
-/** The headlines of spec section 8 an order screen's failure starts with. */
+/** The headlines an order screen's failure starts with. */
 export type FailureHeadline = keyof Pick<
   TranslationFunctions['errors'],
   'generic' | 'uploadError' | 'errorCreatingOrder' | 'officeConfirmError'

@@ -1,5 +1,5 @@
 /**
- * The payment timer of the P2P and bank screens (spec sections 4 and 9): to `expiresAt`, or the
+ * The payment timer of the P2P and bank screens: to `expiresAt`, or the
  * method's window (src/shared/limits.ts PAYMENT_WINDOWS) from `requisitesReadyAt` when the server
  * gave no deadline, on the server's clock; a warning once less than the method's threshold is left.
  */

@@ -1,7 +1,7 @@
 /**
- * `/bank-account`: buy with roubles by bank transfer, 500 000 – 1 000 000 ₽ (spec sections 2
- * and 5): digits only, the rate refetched 500 ms after typing once the minimum is reached, a
- * failed creation shown inline in red.
+ * `/bank-account`: buy with roubles by bank transfer, 500 000 – 1 000 000 ₽: digits only, the
+ * rate refetched 500 ms after typing once the minimum is reached, a failed creation shown inline
+ * in red.
  */
 import { Text } from '@telegram-apps/telegram-ui';
 import { formatFiat } from '../../../shared/format';

@@ -1,5 +1,5 @@
 /**
- * `/currencies`: the five currencies, the hint, My orders, Settings and Logout (spec section 2); for an
+ * `/currencies`: the five currencies, the hint, My orders, Settings and Logout; for an
  * operator (the server says so in `GET /api/me`), the entry to the console.
  */
 import { Cell, List, Section } from '@telegram-apps/telegram-ui';

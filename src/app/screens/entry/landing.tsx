@@ -1,5 +1,5 @@
 /**
- * `/`: the landing (spec section 2, "Entry and currency"): the language choice, the service
+ * `/`: the landing: the language choice, the service
  * status, the support link and the copyright. Where the app goes by itself when a language is
  * already stored is decided at start-up (entry-route.ts).
  */

@@ -1,7 +1,7 @@
 /**
- * `/payment-systems`: the placeholder for currencies without their own method screen (spec
- * section 1): the section is in development; bank cards, e-wallets and exchange points are
- * listed, disabled. Back goes to /.
+ * `/payment-systems`: the placeholder for currencies without their own method screen: the
+ * section is in development; bank cards, e-wallets and exchange points are listed, disabled.
+ * Back goes to /.
  */
 import { Badge, Cell, List, Placeholder, Section } from '@telegram-apps/telegram-ui';
 import { Screen } from '../../components/screen';

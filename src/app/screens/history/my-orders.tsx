@@ -1,5 +1,5 @@
 /**
- * `/my-orders`: the order history (spec section 2): tabs all / active / completed, orders grouped
+ * `/my-orders`: the order history: tabs all / active / completed, orders grouped
  * by creation date (today, yesterday, a date, in the customer's language), pages of 20 with
  * 'load more', an empty message per tab. A card opens the screen the history-card table of
  * src/shared names. `?orderId=<id>` (a deep link) opens that order's screen at once, or says
@@ -44,7 +44,7 @@ interface Shown {
 export function MyOrders() {
   const search = new URLSearchParams(useSearch());
   const orderId = search.get('orderId');
-  // Spec section 2: /p2p's My orders button carries the origin route p2p, and back returns there.
+  // /p2p's My orders button carries the origin route p2p, and back returns there.
   const back = search.get('from') === 'p2p' ? '/p2p' : '/';
   return orderId === null ? <History back={back} /> : <OpenOrder orderId={orderId} />;
 }

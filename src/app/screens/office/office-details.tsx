@@ -1,5 +1,5 @@
 /**
- * `/office-details`: the office reservation (spec section 2), from navigation state; without it
+ * `/office-details`: the office reservation, from navigation state; without it
  * the screen returns to /. The code with copy, the countdown (warning under 10 minutes), the
  * address, hours, phone and map link, the passport note and 'I received money'.
  */
@@ -31,8 +31,7 @@ export function OfficeDetails() {
 function Reservation({ reservation, orderId }: OfficeDetailsState) {
   const { LL } = useI18nContext();
   const { language } = useLanguage();
-  // Spec section 8 says the server's text or a generic error: the server's text is never shown,
-  // its code is, translated, under the generic headline.
+  // The server's text is never shown: its code is, translated, under the generic headline.
   const confirm = useOfficeConfirm(orderId, 'generic');
   const countdown = useCountdown(reservation.reservedUntil, 0);
   const warning =

@@ -1,7 +1,7 @@
 /**
- * `/office-exchange`: buy with cash at an office in the chosen currency (spec sections 2 and 5):
- * the cities of that currency in the customer's language (the country under the city for USD and
- * EUR), the passport / rate-fixed / wallet warning, and the per-currency bounds of section 9.
+ * `/office-exchange`: buy with cash at an office in the chosen currency: the cities of that
+ * currency in the customer's language (the country under the city for USD and EUR), the passport
+ * / rate-fixed / wallet warning, and the per-currency bounds of src/shared/limits.ts.
  */
 import { Button, Cell, Radio, Text } from '@telegram-apps/telegram-ui';
 import type { City } from '../../../shared/api';
@@ -33,7 +33,7 @@ function OfficeForm({ currency }: { readonly currency: SelectedCurrency }) {
   const load = useFetchState(currency.code, (signal) => fetchCities(currency.code, signal));
   const cities: readonly City[] | undefined = load.data?.data;
 
-  // Spec section 2: the country is shown under the city for USD and EUR.
+  // The country is shown under the city for USD and EUR (their cities lie in several countries).
   const withCountry = currency.code === 'USD' || currency.code === 'EUR';
 
   return (

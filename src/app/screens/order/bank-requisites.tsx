@@ -1,6 +1,6 @@
 /**
  * `/order/{orderId}/bank-requisites`: bank transfer details with copy and copy-all, the 2-hour
- * countdown (h:mm:ss, warning under 10 minutes) and 'I have paid' (spec sections 2, 4, 8, 9).
+ * countdown (h:mm:ss, warning under 10 minutes) and 'I have paid'.
  * Until an operator gives the details it is a waiting state with the usual time and the
  * time left before the order is cancelled for want of an answer; the details carry the payment
  * purpose with the order's number, and the beneficiary only where it differs from the recipient;

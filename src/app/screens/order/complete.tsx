@@ -1,5 +1,5 @@
 /**
- * `/order/{orderId}/complete`: progress and result (spec section 4). The four in-progress
+ * `/order/{orderId}/complete`: progress and result. The four in-progress
  * statuses have their labels; COMPLETED shows success with the electronic receipt
  * (`outgoingTxHash`, copyable). Polling, the redirect of a rejected order and the success haptic
  * are the table's.
@@ -23,7 +23,7 @@ import { useOrderScreen } from '../../features/order/use-order-screen';
 import { useI18nContext } from '../../i18n/language';
 import { useHomeScreenOffer } from '../../telegram/home-screen';
 
-/** The in-progress set of spec section 4, in order. */
+/** The in-progress statuses this screen shows, in the order an order passes them. */
 const PROGRESS: readonly OrderStatus[] = [
   'RECEIPT_UPLOADED',
   'PAYMENT_CONFIRMED',

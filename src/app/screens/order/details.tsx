@@ -1,5 +1,5 @@
 /**
- * `/order/{orderId}/details`: the read-only order (spec section 2): a rejected order shows its
+ * `/order/{orderId}/details`: the read-only order: a rejected order shows its
  * reason (the catalogue's, in the customer's language, and the operator's words); a cancelled one
  * why; both say what happens to money already paid or sent and offer support first.
  * Amounts speak in the order's tense; hashes open on the network's explorer. A missing order

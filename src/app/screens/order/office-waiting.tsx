@@ -1,6 +1,6 @@
 /**
  * `/order/{orderId}/office-waiting`: waiting for office instructions, then the instructions
- * (spec sections 2 and 4). Polling and redirects are the table's; OFFICE_READY with instructions
+ * Polling and redirects are the table's; OFFICE_READY with instructions
  * shows the rate-fixed countdown, the cash to bring, the crypto to get, the receiving wallet, the
  * office, 'I received' (after a confirmation naming the crypto and the wallet) and support.
  * While the instructions are awaited, the time left before the server cancels the order for want

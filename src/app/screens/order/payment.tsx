@@ -1,8 +1,8 @@
 /**
  * `/order/{orderId}/payment`: P2P card details with tap-to-copy, the 30-minute countdown with its
- * 5-minute warning, and 'I have paid' after a confirmation of what counts as paid (spec sections
- * 2, 4, 8, 9). Polling and redirects are the
- * table's; when the time runs out the order is cancelled, the customer told, and the app goes to /.
+ * 5-minute warning, and 'I have paid' after a confirmation of what counts as paid. Polling and
+ * redirects are the table's; when the time runs out the order is cancelled, the customer told,
+ * and the app goes to /.
  * Cancel (after a confirmation) while the order waits for payment; support with its number.
  */
 import { List, Section } from '@telegram-apps/telegram-ui';
@@ -107,7 +107,8 @@ function useIHavePaid(
     try {
       await confirmPayment(orderId);
     } catch (error) {
-      // Spec section 4: on the P2P screen the receipt comes next even when this call failed.
+      // The receipt comes next even when this call failed: the server takes a receipt from
+      // REQUISITES_READY too, so the order still moves.
       console.warn('payment-confirm failed; going on to the receipt', error);
     }
     leave('upload-receipt', { replace: false });

@@ -1,5 +1,5 @@
 /**
- * `/order/{orderId}/sell-waiting`: the chain check of a sell (spec sections 2 and 4): the amounts
+ * `/order/{orderId}/sell-waiting`: the chain check of a sell: the amounts
  * and the submitted hash while the table's polling waits for the order to move on, with what the
  * chain shows of it where the network is checked on the chain; support with the
  * order's number. The hash opens on the network's block explorer. The card of a sell made in this

@@ -1,10 +1,10 @@
 /**
- * `/order/{orderId}/send-crypto`: the sell's deposit (spec sections 2, 4, 5, 8). The exact amount
+ * `/order/{orderId}/send-crypto`: the sell's deposit. The exact amount
  * to send first and large, with copy and the rule that only that amount confirms by itself; the
  * network, the deposit address with copy and a QR code, a warning that only this coin on this
  * network may be sent, and the transaction hash (required after trimming, checked for the
- * network before it is sent). The sell's deadline as a countdown, with the spec's
- * text that expiry cancels the order and a warning not to send after it; once it runs out the
+ * network before it is sent). The sell's deadline as a countdown, with the note
+ * that expiry cancels the order and a warning not to send after it; once it runs out the
  * address gives way to a notice not to send. Once the hash is accepted the screen goes on to
  * sell-waiting; polling and redirects are the table's. Cancel asks first, posts cancel and shows the order's
  * details; support opens with the order's number.

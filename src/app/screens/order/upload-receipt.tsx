@@ -1,5 +1,5 @@
 /**
- * `/order/{orderId}/upload-receipt`: the payment receipt (spec sections 2, 5, 8). Images get a
+ * `/order/{orderId}/upload-receipt`: the payment receipt. Images get a
  * preview and a PDF a placeholder; the file can be removed; only an image or PDF of at most
  * 10 MB is taken. Polling and redirects are the table's; a sent receipt goes on to complete.
  */

@@ -1,5 +1,5 @@
 /**
- * `/order/{orderId}/waiting`: waiting for requisites (spec sections 2 and 4). When and how often
+ * `/order/{orderId}/waiting`: waiting for requisites. When and how often
  * it asks, and where it goes, is the table's; the elapsed counter starts from
  * `waiting_start_{orderId}` in local storage so it survives a reload, and is forgotten once a rule
  * sends the screen on. Below it, the time left before the server cancels the order for want of an

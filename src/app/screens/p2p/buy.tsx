@@ -1,4 +1,4 @@
-/** `/p2p/buy`: buy USDT or USDC for roubles by card transfer (spec sections 2 and 5). */
+/** `/p2p/buy`: buy USDT or USDC for roubles by card transfer. */
 import { P2P_RATE_DEBOUNCE_MS, fiatBounds } from '../../../shared/limits';
 import { BuyForm } from '../../features/order-form/buy-form';
 import { RequireCurrency } from '../../components/require-currency';

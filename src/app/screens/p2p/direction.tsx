@@ -1,4 +1,4 @@
-/** `/p2p`: buy or sell (spec section 2, "P2P"); My orders carries the origin route p2p. */
+/** `/p2p`: buy or sell; My orders carries the origin route p2p, so its back returns here. */
 import { Button, Cell, List, Section } from '@telegram-apps/telegram-ui';
 import { useLocation } from 'wouter';
 import { RequireCurrency } from '../../components/require-currency';

@@ -1,5 +1,5 @@
 /**
- * `/p2p/sell`: sell USDT or USDC for roubles paid to a bank card (spec sections 2 and 5). The
+ * `/p2p/sell`: sell USDT or USDC for roubles paid to a bank card. The
  * crypto and RUB amounts recompute each other with the live sell rate; the card number takes
  * digits only, at most 16, shown in groups of 4; the holder is upper case. Success goes to
  * /order/{orderId}/send-crypto.

@@ -1,14 +1,7 @@
 /**
- * Which chain a node is on ("Reading the chains"). Each network's node is asked once at
- * start-up: an EVM node its chain id, a TronGrid endpoint its genesis block (block 0, whose id
- * names the network). A node of another chain (CHAIN_RPC_BEP20 pointing at Ethereum) stops the
- * server, since every lookup on it would be wrong without an error. A node of a test network
- * (a local chain, a public testnet, a Tron network other than mainnet) would confirm deposits of
- * coins worth nothing: with a real BOT_TOKEN it stops the server too, unless
- * CHAIN_ALLOW_TEST_NETWORKS=1 says this server is a test; in demo mode it passes with a warning,
- * as tests and the README's local chain need. A node that cannot be reached does not stop the
- * start (it may be down for a while): its network is not read until it has answered right
- * (checked-reader.ts asks it again).
+ * Which chain a node is on, asked once at start-up (docs/chain-checks.md, "Which chain"): another
+ * chain stops the server, since every lookup would be silently wrong; a test network's coins are
+ * worth nothing, so it stops a real server unless CHAIN_ALLOW_TEST_NETWORKS=1.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { EVM_CHAIN_IDS, NETWORK_IDS, type NetworkId } from '../../../shared/networks';
@@ -18,15 +11,10 @@ import type { ChainReaders } from './chain-reader';
 import type { EvmReader } from './evm-reader';
 import { TronReader } from './tron-reader';
 
-/** Hardhat's chain id: the in-process test chain and tests/helpers/local-chain.ts. */
+/** Hardhat's: the in-process test chain and tests/helpers/local-chain.ts. */
 export const LOCAL_TEST_CHAIN_ID = 31337;
 
-/**
- * The chain ids of test networks, named for the messages: the local development chains and the
- * public testnets of the networks the exchange reads (ids as chainlist.org and viem's
- * `viem/chains` give them; tests/server/chain/chain-ids.test.ts compares them with viem's). Coins on
- * these are worth nothing, so a real exchange must never count a deposit made on one.
- */
+/** Test networks' ids, named for the messages (chain-ids.test.ts checks them against viem). */
 export const TEST_CHAIN_IDS: Readonly<Record<number, string>> = {
   [LOCAL_TEST_CHAIN_ID]: "Hardhat's local chain",
   1337: 'a local development chain',
@@ -39,23 +27,16 @@ export const TEST_CHAIN_IDS: Readonly<Record<number, string>> = {
   84532: 'Base Sepolia',
 };
 
-/**
- * The id of Tron mainnet's block 0, as `/wallet/getblockbynum {"num": 0}` answers it. Tron's
- * HTTP API has no chain id; the genesis block names the network as well.
- */
+/** Tron's HTTP API has no chain id: block 0 names the network. */
 export const TRON_MAINNET_GENESIS =
   '00000000000000001ebf88508a03865c71d452e25f4d51194196a1d22b6653dc';
 
-/** Tron's public testnets by their genesis block id, named for the messages. */
 const TRON_TEST_GENESES: Readonly<Record<string, string>> = {
   '0000000000000000d698d4192c56cb6be724a558448e2684802de4d6cd8690dc': 'Nile testnet',
   '0000000000000000de1aa88295e1fcf982742f773e0419c5a9c134c994a9059e': 'Shasta testnet',
 };
 
-/**
- * What a node on a test network meets: `demo` and `allowed` (CHAIN_ALLOW_TEST_NETWORKS=1 with a
- * bot token) let it through with a warning; `refused` (a bot token, so real money) does not.
- */
+/** `refused` when a bot token means real money; `allowed` by CHAIN_ALLOW_TEST_NETWORKS=1. */
 export type TestNetworks = 'demo' | 'allowed' | 'refused';
 
 export function testNetworksOf(
@@ -65,7 +46,6 @@ export function testNetworksOf(
   return config.chainAllowTestNetworks ? 'allowed' : 'refused';
 }
 
-/** Nodes of another chain, or of a test network where money is real: the server must not start. */
 export class ChainIdMismatch extends Error {
   constructor(readonly problems: readonly string[]) {
     super(problems.join('\n'));
@@ -73,11 +53,7 @@ export class ChainIdMismatch extends Error {
   }
 }
 
-/**
- * What one network's node answered: an EVM chain id (a number) or a Tron genesis block id (hex).
- * Another Tron genesis than mainnet's is a test network, never `wrong`: Tron has no other
- * mainnet for a URL to point at by mistake.
- */
+/** Another Tron genesis is a test network, never `wrong`: Tron has no other mainnet to mistake. */
 export type ChainIdOutcome =
   | {
       readonly network: NetworkId;
@@ -88,7 +64,6 @@ export type ChainIdOutcome =
 
 export type AnsweredChainId = Exclude<ChainIdOutcome, { kind: 'unreachable' }>;
 
-/** Whether an outcome lets the network be read, and what to tell a person about it. */
 export interface ChainIdVerdict {
   readonly accepted: boolean;
   readonly level: 'info' | 'warn' | 'error';
@@ -97,10 +72,8 @@ export interface ChainIdVerdict {
 
 export type ChainIdLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
-/** The readers whose node's chain is checked: chain-readers.ts wraps every reader in one. */
 export interface ChainIdChecked {
   readonly network: NetworkId;
-  /** Asks the node, remembers what the answer allows, and gives the outcome. */
   checkAtStart(testNetworks: TestNetworks, log: ChainIdLog): Promise<ChainIdOutcome>;
 }
 
@@ -108,7 +81,6 @@ function isChecked(reader: ChainReader): reader is ChainReader & ChainIdChecked 
   return 'checkAtStart' in reader;
 }
 
-/** Asks a node which chain it is on (one call, within the reader's timeout). */
 export async function askChainId(reader: EvmReader | TronReader): Promise<ChainIdOutcome> {
   const { network } = reader;
   try {
@@ -124,14 +96,12 @@ export async function askChainId(reader: EvmReader | TronReader): Promise<ChainI
   }
 }
 
-/** What `network`'s node must answer: "chain id 56", or Tron mainnet's genesis block. */
 function mainnetOf(network: NetworkId): string {
   return network === 'TRC20'
     ? `Tron mainnet, genesis block ${TRON_MAINNET_GENESIS}`
     : `chain id ${EVM_CHAIN_IDS[network]}`;
 }
 
-/** "chain id 31337, Hardhat's local chain", or a genesis block and the testnet it names. */
 function answerOf({ id }: AnsweredChainId): string {
   if (typeof id === 'string') {
     return `genesis block ${id}, ${TRON_TEST_GENESES[id] ?? 'not a known network: a private chain or a fake'}`;
@@ -140,7 +110,6 @@ function answerOf({ id }: AnsweredChainId): string {
   return name === undefined ? `chain id ${id}` : `chain id ${id}, ${name}`;
 }
 
-/** The rule of this file, for one answer. */
 export function judgeChainId(outcome: AnsweredChainId, testNetworks: TestNetworks): ChainIdVerdict {
   const { network } = outcome;
   const variable = `CHAIN_RPC_${network}`;
@@ -172,11 +141,7 @@ export function judgeChainId(outcome: AnsweredChainId, testNetworks: TestNetwork
   };
 }
 
-/**
- * Asks every network's node which chain it is on, side by side, logs what a person should know,
- * and throws ChainIdMismatch, one line per node, when one answered another chain, or a test
- * network where money is real. The outcomes otherwise.
- */
+/** Throws ChainIdMismatch, one line per node, when a node must not be read. */
 export async function checkChainIds(
   readers: ChainReaders,
   testNetworks: TestNetworks,

@@ -1,8 +1,4 @@
-/**
- * One reader per network that has a node configured (chain-config.ts); a manual network has
- * none, and the order logic keeps it manual. Each is behind the check of which chain its node
- * is on (checked-reader.ts).
- */
+/** A reader per network with a node configured, each behind its chain check (checked-reader.ts). */
 import { NETWORK_IDS, type NetworkId } from '../../../shared/networks';
 import type { ChainConfig } from '../../platform/config/chain-config';
 import type { ChainCallObserver, ChainReader, ChainReaders } from './chain-reader';
@@ -12,9 +8,8 @@ import { TronReader } from './tron-reader';
 
 export interface ChainReaderOptions {
   readonly observer?: ChainCallObserver;
-  /** Per call; chain-reader.ts's DEFAULT_CALL_TIMEOUT_MS when unset. */
   readonly timeoutMs?: number;
-  /** The clock that times a new ask of a node not verified yet; Date.now unless a test moves it. */
+  /** Times a new ask of a node not verified yet; tests move it. */
   readonly now?: () => number;
 }
 

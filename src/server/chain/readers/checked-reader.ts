@@ -1,22 +1,8 @@
 /**
- * A network's reader behind the check of which chain its node is on (chain-ids.ts). Every
- * reader the server builds is one of these (chain-readers.ts), so whatever reads a network (the
- * chain checker, a customer's hash, an operator's payout) goes through the same gate without
- * knowing it: the checker already treats a reader that throws ChainUnavailable as a node it
- * cannot read this round (no row judged, the long-unread flagged for operators), which is
- * exactly "this network's checks wait". Gating here rather than in the chain checker keeps one
- * place that decides, covers every caller, and leaves the checker as it is.
- *
- * The state of the gate:
- * - unchecked: nobody asked (an app built without main.ts's start-up check: tests, the bench's
- *   helpers); calls pass, as they did before there was a check.
- * - verified: the node answered its network's chain (or a test network allowed here).
- * - waiting: the node could not be asked at start-up; calls are refused, and the first call a
- *   minute or more after the last ask asks again (one ask at a time, so a quiet network with
- *   nothing to read asks nothing and a busy one at most once a minute).
- * - refused: a later answer was another chain, or a test network where money is real. The
- *   running server is not stopped (it serves every other network and the app), the error is
- *   logged once, and the network stays unread until a restart with the right URL.
+ * A network's reader behind the check of which chain its node is on: every caller goes through
+ * the same gate, and a closed gate throws ChainUnavailable, which callers already treat as a node
+ * they cannot read. A node not reached at start-up is asked again at most once a minute; a wrong
+ * answer later keeps the network unread until a restart.
  */
 import {
   askChainId,
@@ -37,7 +23,6 @@ import {
 import type { EvmReader } from './evm-reader';
 import type { TronReader } from './tron-reader';
 
-/** How long after an ask that found no node the next one may be made. */
 export const CHAIN_ID_RECHECK_MS = 60_000;
 
 type GateState =
@@ -105,10 +90,7 @@ export class CheckedReader implements ChainReader, ChainIdChecked {
     );
   }
 
-  /**
-   * The call itself once the gate is open. An open gate calls at once, in the same tick, so that
-   * lookups made together still travel as one JSON-RPC batch where the node takes them.
-   */
+  /** An open gate calls in the same tick, so lookups made together still travel as one batch. */
   #through<T>(method: string, call: () => Promise<T>): Promise<T> {
     if (this.#state.kind === 'unchecked' || this.#state.kind === 'verified') return call();
     return this.#opened(method).then(call);
@@ -135,7 +117,6 @@ export class CheckedReader implements ChainReader, ChainIdChecked {
       this.#asking = undefined;
     });
     await this.#asking;
-    // The state has moved on: verified, refused, or waiting another minute.
     return this.#opened(method);
   }
 

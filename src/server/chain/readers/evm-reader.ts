@@ -1,8 +1,6 @@
 /**
- * The chain reader of the EVM networks (BEP20, ERC20, Polygon, Arbitrum, Optimism, Base) over
- * JSON-RPC with viem. viem's own retries are off: a fault comes back at once as
- * ChainUnavailable and the chain checker decides when to ask again, so that the number of calls
- * stays bounded and counted whatever the number of waiting orders.
+ * The EVM reader over JSON-RPC with viem, its retries off: a fault comes back at once and the
+ * checker decides when to ask again, so calls stay bounded whatever waits.
  */
 import type { Hash, PublicClient } from 'viem';
 import { remember } from '../../platform/bounded-map';
@@ -28,43 +26,30 @@ import type { EvmNetworkId } from '../../../shared/networks';
 export interface EvmReaderOptions {
   readonly network: EvmNetworkId;
   readonly rpcUrl: string;
-  /** Blocks a transfer waits for, its own included (chain-config.ts). */
   readonly confirmations: number;
   readonly timeoutMs?: number;
   readonly observer?: ChainCallObserver;
-  /**
-   * The most blocks one `eth_getLogs` covers. Hosted nodes refuse wide ranges (often above
-   * 1 000–10 000 blocks, some far fewer on free plans), so a scan advances by at most this much.
-   */
+  /** Hosted nodes refuse wide `eth_getLogs` ranges, so a scan advances by at most this much. */
   readonly maxLogBlocks?: number;
-  /**
-   * Sends the calls made in the same tick as one JSON-RPC batch (viem's `batch`). Off by
-   * default: some hosted nodes refuse or meter batches; turn it on where the provider allows.
-   */
+  /** One JSON-RPC batch per tick; off by default, since some providers refuse or meter batches. */
   readonly batch?: boolean;
 }
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 const DEFAULT_MAX_LOG_BLOCKS = 1_000;
-/** `eth_getLogs` calls one scan of one contract makes at most, however far behind it is. */
 export const RANGES_PER_SCAN = 8;
 
-/**
- * Whether a node refused an `eth_getLogs` for its block range or its result's size: each
- * provider words it its own way ("block range is too wide", "query returned more than 10000
- * results", "Log response size exceeded", "limit exceeded"), as a JSON-RPC error, never as
- * HTTP 429 (that is a rate limit, waited out, not a smaller range).
- */
+/** A range or size refusal, worded by each provider its own way; a 429 is a rate limit instead. */
 function isRangeRefusal(error: unknown): boolean {
   if (!(error instanceof ChainUnavailable) || error.method !== 'getLogs') return false;
   if (error.fault !== 'rpc' && error.fault !== 'rate_limited') return false;
   if (error.details.status !== undefined) return false;
   return /range|too (many|large|wide)|more than|size|limit|exceed/i.test(error.message);
 }
-/** Block times kept by block hash: a block's time never changes, a reorganised block has another hash. */
+/** By block hash: a block's time never changes, and a reorganised block has another hash. */
 const BLOCK_TIMES_KEPT = 1_000;
 
-/** A safe integer from a block number: they fit for centuries, but a node may answer nonsense. */
+/** Block numbers fit for centuries, but a node may answer nonsense. */
 function blockNumberOf(value: bigint, network: EvmNetworkId, method: string): number {
   if (value < 0n || value > BigInt(Number.MAX_SAFE_INTEGER)) {
     throw new ChainUnavailable(network, method, 'bad_answer', `block number ${value} out of range`);
@@ -72,7 +57,6 @@ function blockNumberOf(value: bigint, network: EvmNetworkId, method: string): nu
   return Number(value);
 }
 
-/** Classifies whatever viem threw into one fault; anything unrecognised is a bad answer. */
 function faultOf(error: unknown): {
   fault: ChainFault;
   message: string;
@@ -115,8 +99,7 @@ function faultOf(error: unknown): {
   }
   const rpc = error.walk((e) => e instanceof RpcRequestError || e instanceof RpcError);
   if (rpc !== null) {
-    // The node's own words (viem's short message only names the JSON-RPC code): a provider
-    // says there why it refused, a block range too wide, say.
+    // The node's own words: viem's short message only names the JSON-RPC code.
     const said = rpc instanceof BaseError ? rpc.details : '';
     return { fault: 'rpc', message: said === '' ? error.shortMessage : said };
   }
@@ -129,7 +112,7 @@ export class EvmReader implements ChainReader {
   readonly #confirmations: number;
   readonly #observer: ChainCallObserver;
   #logSpan: number;
-  /** Whether the node is asked its `safe` block: until it answers the tag with an error. */
+  /** Asked until the node answers the `safe` tag with an error. */
   #asksSafe = true;
   readonly #decimals = new Map<string, Promise<number>>();
   readonly #blockTimes = new Map<string, number>();
@@ -150,13 +133,11 @@ export class EvmReader implements ChainReader {
         timeout: options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
         batch: options.batch ?? false,
       }),
-      // viem keeps the block number for a few seconds by default; the chain checker asks once
-      // per interval and wants the node's answer, not a copy.
+      // The checker asks once per interval and wants the node's answer, not viem's cached copy.
       cacheTime: 0,
     });
   }
 
-  /** Runs one call to the node, reports it, and turns every failure into ChainUnavailable. */
   async #call<T>(method: string, run: () => Promise<T>): Promise<T> {
     const report = startCall(this.#observer, this.network, method);
     try {
@@ -179,7 +160,6 @@ export class EvmReader implements ChainReader {
       try {
         return await this.#client.getTransactionReceipt({ hash: hash as Hash });
       } catch (error) {
-        // The node answered null: it knows no mined transaction by this hash.
         if (error instanceof this.#viem.TransactionReceiptNotFoundError) return null;
         throw error;
       }
@@ -187,8 +167,7 @@ export class EvmReader implements ChainReader {
     if (receipt === null) return { status: 'not_found' };
     const blockNumber = blockNumberOf(receipt.blockNumber, this.network, 'getTransactionReceipt');
     const blockTime = await this.#blockTime(receipt.blockHash);
-    // strict: a log that does not decode as ERC-20 Transfer (an ERC-721 Transfer indexes its
-    // third argument) is not a token transfer and is left out.
+    // strict: a log that does not decode as an ERC-20 Transfer (ERC-721's) is left out.
     const { erc20Abi, getAddress, parseEventLogs } = this.#viem;
     const events = parseEventLogs({
       abi: erc20Abi,
@@ -221,8 +200,7 @@ export class EvmReader implements ChainReader {
       try {
         return await this.#client.getBlock({ blockHash });
       } catch (error) {
-        // The receipt named this block a moment ago: it was reorganised away in between. Not
-        // "not found" (the transaction may be in another block now): ask again later.
+        // Reorganised away since the receipt: not "not found" (it may be in another block now).
         if (error instanceof this.#viem.BlockNotFoundError) {
           throw new ChainUnavailable(this.network, 'getBlock', 'bad_answer', 'block vanished', {
             cause: error,
@@ -236,16 +214,13 @@ export class EvmReader implements ChainReader {
     return time;
   }
 
-  /** The node's chain id (eth_chainId), to compare with EVM_CHAIN_IDS (src/shared/networks.ts) at start-up. */
   chainId(): Promise<number> {
     return this.#call('getChainId', () => this.#client.getChainId());
   }
 
   /**
-   * The newest block and the final one: `confirmations` deep, and no newer than the node's
-   * `safe` block where it answers that tag (a chain whose consensus has not yet settled the
-   * counted blocks, a long reorganisation under way, keeps them waiting). A node that does not
-   * know the tag (a JSON-RPC error) is not asked it again; a fault fails the head as usual.
+   * `final` is `confirmations` deep and no newer than the node's `safe` block, where it knows the
+   * tag; a node that does not is not asked it again.
    */
   async head(): Promise<ChainHead> {
     const [latestBlock, safe] = await Promise.all([
@@ -257,7 +232,6 @@ export class EvmReader implements ChainReader {
     return { latest, final: safe === undefined ? counted : Math.min(counted, safe) };
   }
 
-  /** The node's `safe` block number, or undefined where the node has no such tag. */
   async #safeBlock(): Promise<number | undefined> {
     if (!this.#asksSafe) return undefined;
     try {
@@ -296,12 +270,8 @@ export class EvmReader implements ChainReader {
   }
 
   /**
-   * Transfers of `contract` to `address` from `since` on, as far as the final block allows: up
-   * to RANGES_PER_SCAN `eth_getLogs` calls of the current span, so a scan that fell behind (an
-   * idle day, a node that was down) catches up in a few rounds with its calls still bounded. A
-   * provider refusing the range or the result's size halves the span for this reader from then
-   * on and the same blocks are asked again. A fault after some ranges were read keeps them: the
-   * cursor stops where the failed range starts; a fault on the first range is thrown.
+   * Up to RANGES_PER_SCAN calls, so a scan behind catches up in a few rounds. A refused range
+   * halves the span from then on; a fault after some ranges keeps them, on the first it throws.
    */
   async transfersTo(
     address: string,
@@ -311,7 +281,7 @@ export class EvmReader implements ChainReader {
   ): Promise<IncomingTransfers> {
     if (since.kind !== 'block') throw new TypeError('EVM scans start at a block number');
     const { latest, final } = head ?? (await this.head());
-    // Block 0 at the earliest: on a young chain the final block may lie below it.
+    // On a young chain the final block may lie below block 0.
     let from = Math.max(0, since.block);
     if (from > latest) return { transfers: [], next: since };
     const transfers: IncomingTransfer[] = [];
@@ -325,14 +295,11 @@ export class EvmReader implements ChainReader {
           this.#logSpan = Math.max(1, Math.floor(this.#logSpan / 2));
           continue;
         }
-        // Nothing read yet: the scan's fault, logged, its cursor left where it was.
         if (from === Math.max(0, since.block)) throw error;
         break;
       }
       transfers.push(...found);
-      // The cursor never passes the final block: blocks above it may still be reorganised, and
-      // a transfer re-mined there must be seen by the next scan (repeats are absorbed by the
-      // unique deposit key).
+      // Never past the final block: blocks above it may still be reorganised.
       const next = Math.max(from, Math.min(to, final) + 1);
       const caughtUp = next > final || to >= latest;
       from = next;
@@ -341,12 +308,10 @@ export class EvmReader implements ChainReader {
     return { transfers, next: { kind: 'block', block: from } };
   }
 
-  /** The blocks one `eth_getLogs` covers now: the configured span, halved by each refusal. */
   get logSpan(): number {
     return this.#logSpan;
   }
 
-  /** One `eth_getLogs` of `contract`'s Transfer events to `address` in [from, to]. */
   async #logs(
     address: string,
     contract: string,

@@ -1,9 +1,4 @@
-/**
- * Tron addresses as the node's logs give them and as people read them. The TVM logs an address
- * as 20 bytes of hex, like the EVM (developers.tron.network, gettransactioninfobyid: "add 41 to
- * the beginning of the log address, and then convert it to Base58"); wallets, TronGrid's v1 API
- * and our configuration use base58check `T…` of 0x41 followed by those 20 bytes.
- */
+/** Tron addresses: logs give 20 bytes of hex; wallets and TronGrid, base58check of 41 + those. */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hexToBytes } from '@noble/hashes/utils.js';
 import { createBase58check } from '@scure/base';
@@ -11,10 +6,7 @@ import { createBase58check } from '@scure/base';
 const base58check = createBase58check(sha256);
 const TRON_PREFIX = 0x41;
 
-/**
- * `T…` from 20 bytes of hex (a log's address, or a 32-byte topic's last 20 bytes), with or
- * without `0x` or the `41` prefix. Throws on anything else: a log that does not hold an address.
- */
+/** `T…` from 20 bytes of hex, with or without `0x` or `41`; throws on anything else. */
 export function tronAddressFromHex(hex: string): string {
   let digits = hex.toLowerCase().replace(/^0x/, '');
   if (digits.length === 42 && digits.startsWith('41')) digits = digits.slice(2);
@@ -25,7 +17,6 @@ export function tronAddressFromHex(hex: string): string {
   return base58check.encode(payload);
 }
 
-/** The `41…` hex form (21 bytes) of a `T…` address; throws when its checksum is wrong. */
 export function tronAddressToHex(address: string): string {
   const bytes = base58check.decode(address);
   if (bytes.length !== 21 || bytes[0] !== TRON_PREFIX) {

@@ -1,15 +1,7 @@
 /**
- * The chain reader of Tron (TRC20) over the TronGrid-compatible HTTP API with plain `fetch`
- * (developers.tron.network, "FullNode HTTP API" and "TronGrid v1 API"):
- * - a transaction: `/walletsolidity/gettransactioninfobyid` first (in a solidified block), then
- *   `/wallet/gettransactioninfobyid` (in a block, not solidified yet); `{}` from both is
- *   not_found;
- * - the head: `/wallet/getnowblock` (latest) and `/walletsolidity/getnowblock` (final);
- * - decimals: `decimals()` through `/wallet/triggerconstantcontract`;
- * - which network: block 0's id through `/wallet/getblockbynum` (`{"num": 0}`);
- * - deposits to an address: `/v1/accounts/{address}/transactions/trc20` (TronGrid's index; a
- *   bare node has no such endpoint).
- * TRON_API_KEY goes in the TRON-PRO-API-KEY header. Every fault is a ChainUnavailable.
+ * The Tron reader over the TronGrid-compatible HTTP API: transactions from the solidified node
+ * first, then the full node; incoming transfers from TronGrid's account index (a bare node has
+ * none). Every fault is a ChainUnavailable.
  */
 import * as v from 'valibot';
 import { parseRetryAfter } from '../../platform/http/retry-after';
@@ -44,25 +36,18 @@ import {
 } from './tron-schemas';
 
 export interface TronReaderOptions {
-  /** The API's base URL, e.g. https://api.trongrid.io (chain-config.ts strips a trailing slash). */
   readonly rpcUrl: string;
   readonly apiKey?: string | undefined;
   readonly timeoutMs?: number;
   readonly observer?: ChainCallObserver;
-  /** Rows of one page of the account history (TronGrid's `limit`, 200 at most). */
+  /** Rows per page of the account history (TronGrid's `limit`, 200 at most). */
   readonly scanLimit?: number;
-  /** Pages one scan reads at most; {@link SCAN_PAGE_BUDGET} unless a test wants fewer. */
   readonly scanPageBudget?: number;
 }
 
 /**
- * Pages of the account history one scan follows at most: at most budget × limit rows (10 000
- * with TronGrid's largest page) per call, so a scan that is far behind catches up over a few
- * rounds without one call holding an unbounded answer. The history's only cursor between calls
- * is a block time, so a block must be read whole within one call. A Tron block, bounded in size
- * and in the time its producer may spend executing it, carries a few thousand transactions at
- * most, far fewer transfers of one token to one address than the budget holds; should one ever
- * hold more, nextScanTime says what the scan does.
+ * Pages one scan follows at most, so one call never holds an unbounded answer. The history's
+ * only cursor is a block time, so a block must be read whole: the budget holds any real block.
  */
 export const SCAN_PAGE_BUDGET = 50;
 
@@ -85,10 +70,6 @@ export class TronReader implements ChainReader {
     this.#scanPageBudget = Math.max(1, options.scanPageBudget ?? SCAN_PAGE_BUDGET);
   }
 
-  /**
-   * One HTTP call: JSON in and out, the key header, a timeout, reported to the observer. Any
-   * failure, including an answer of the wrong shape, is thrown as ChainUnavailable.
-   */
   async #request<T>(
     method: string,
     path: string,
@@ -136,8 +117,7 @@ export class TronReader implements ChainReader {
     } catch (error) {
       return fail('bad_answer', 'the answer is not JSON', { cause: error });
     }
-    // java-tron answers a refused call with 200 and {"Error": "..."}; TronGrid v1 with
-    // {"success": false, "error": "..."}.
+    // java-tron refuses with 200 and {"Error": …}; TronGrid v1 with {"success": false, …}.
     if (typeof json === 'object' && json !== null) {
       const record = json as Record<string, unknown>;
       if (typeof record['Error'] === 'string') return fail('rpc', record['Error']);
@@ -177,9 +157,7 @@ export class TronReader implements ChainReader {
         true,
       ));
     if (info === null) return { status: 'not_found' };
-    // A contract call succeeded when its receipt says SUCCESS; a failed one carries
-    // result FAILED and receipt.result REVERT, OUT_OF_ENERGY… A plain TRX transfer has no
-    // receipt.result and no FAILED.
+    // A contract call succeeded when its receipt says SUCCESS; a plain TRX transfer has none.
     const success =
       info.result !== 'FAILED' &&
       (info.receipt.result === undefined || info.receipt.result === 'SUCCESS');
@@ -194,7 +172,6 @@ export class TronReader implements ChainReader {
     };
   }
 
-  /** The TRC-20 Transfer events among a transaction's logs; other events are left out. */
   #transfersOf(logs: v.InferOutput<typeof LogSchema>[], method: string): TokenTransfer[] {
     const transfers: TokenTransfer[] = [];
     logs.forEach((log, logIndex) => {
@@ -248,10 +225,7 @@ export class TronReader implements ChainReader {
     };
   }
 
-  /**
-   * The id of the node's block 0, lower-case hex: it names the network (mainnet, Nile, Shasta
-   * or a private chain), for chain-ids.ts, as an EVM node's chain id does.
-   */
+  /** Block 0's id names the network (mainnet, Nile, Shasta, private), as an EVM chain id does. */
   async genesisBlockId(): Promise<string> {
     const block = await this.#request(
       'getblockbynum',
@@ -281,7 +255,7 @@ export class TronReader implements ChainReader {
       '/wallet/triggerconstantcontract',
       ConstantResultSchema,
       {
-        // A constant call needs a caller; the contract itself will do (nothing is signed or spent).
+        // A constant call needs a caller; the contract itself will do (nothing is signed).
         owner_address: contract,
         contract_address: contract,
         function_selector: 'decimals()',
@@ -311,12 +285,8 @@ export class TronReader implements ChainReader {
   }
 
   /**
-   * Solidified TRC-20 transfers of `contract` to `address` from `since` (block time, ms) on,
-   * oldest first, page after page until TronGrid gives no `fingerprint` (caught up) or the page
-   * budget is spent. Only solidified ones (`only_confirmed`), so the cursor never passes a block
-   * that could still change; a deposit is seen about a minute after it is sent, which is soon
-   * enough for one that came without its hash. A fault on any page is thrown and nothing of the
-   * call is returned: the scan keeps its cursor and reads the same pages again next round.
+   * Only solidified transfers, so the cursor never passes a block that could still change. A
+   * fault on any page returns nothing: the scan keeps its cursor and reads them again.
    */
   async transfersTo(
     address: string,
@@ -342,8 +312,7 @@ export class TronReader implements ChainReader {
         Trc20HistorySchema,
       );
       rows.push(...(answer?.data ?? []));
-      // The fingerprint, not links.next: that URL names TronGrid's own host, which is not ours
-      // behind a proxy or a self-hosted index. TronGrid wants every other parameter unchanged.
+      // The fingerprint, not links.next: that URL names TronGrid's host, not ours behind a proxy.
       const fingerprint = answer?.meta?.fingerprint;
       if (fingerprint === undefined || fingerprint === '') caughtUp = true;
       else query.set('fingerprint', fingerprint);
@@ -371,13 +340,9 @@ export class TronReader implements ChainReader {
 }
 
 /**
- * Where the next scan starts: the last row's block time, inclusive, so the rest of that block
- * (rows past the budget in the same millisecond) is not skipped; the rows of that block read
- * again next time are repeats, which the scan's consumers recognise (a known hash, a unique
- * deposit key). That alone would stall only when the budget ran out on rows that all share one
- * time: the next call would read the very same pages. The budget holds any real block whole, so
- * this cannot happen; should it still, the next scan starts a millisecond later, leaving the
- * unread rest of that one block unread rather than reading its first pages forever.
+ * The last row's time, inclusive, so the rest of its block is not skipped (repeats are absorbed).
+ * Should a budget end on rows all of one time, the next scan starts a millisecond later rather
+ * than read the same pages forever.
  */
 function nextScanTime(rows: readonly Trc20Row[], since: number, caughtUp: boolean): number {
   const first = rows.at(0);

@@ -13,12 +13,11 @@ export const LogSchema = v.looseObject({
   data: v.optional(v.string(), ''),
 });
 
-/** A TransactionInfo of gettransactioninfobyid; fields this reader does not use are let through. */
+/** Fields this reader does not use are let through. */
 export const TransactionInfoSchema = v.looseObject({
   id: v.string(),
   blockNumber: v.pipe(v.number(), v.integer(), v.minValue(0)),
   blockTimeStamp: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  /** "FAILED" when the transaction failed; absent when it succeeded. */
   result: v.optional(v.string()),
   receipt: v.optional(v.looseObject({ result: v.optional(v.string()) }), {}),
   log: v.optional(v.array(LogSchema), []),
@@ -30,10 +29,7 @@ export const NowBlockSchema = v.looseObject({
   }),
 });
 
-/**
- * Block 0 of getblockbynum: only its id is read. java-tron leaves fields that are zero out of
- * its JSON, so a genesis block's raw_data carries no `number` at all.
- */
+/** java-tron leaves zero fields out of its JSON, so block 0 carries no `number`. */
 export const GenesisBlockSchema = v.looseObject({
   blockID: v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{64}$/)),
 });
@@ -45,10 +41,7 @@ export const ConstantResultSchema = v.looseObject({
 
 export const Trc20HistorySchema = v.looseObject({
   success: v.optional(v.boolean(), true),
-  /**
-   * Present when more rows match than the page holds: the next page is the same query with
-   * `fingerprint` (TronGrid also gives it whole as `links.next`).
-   */
+  /** Present when more rows match: the next page is the same query with `fingerprint`. */
   meta: v.optional(
     v.looseObject({
       fingerprint: v.optional(v.string()),

@@ -1,7 +1,6 @@
 /**
- * The status poll's answer (spec section 7, `GET /api/orders/{id}/status`), as Fastify's route
- * (orders/orders-routes.ts) and the poll lane (platform/http/poll-lane.ts) both send it: the order's details,
- * never cached (as every answer: request-wide.ts), with an `ETag`; or 304 and no body when the app already holds that version.
+ * The status poll's answer, as both Fastify's route and the poll lane send it: never cached, with
+ * an `ETag`, or 304 when the app holds that version.
  */
 import type { ServerContext } from '../../platform/context';
 import { orderStatus } from '../customer-orders';
@@ -10,15 +9,10 @@ import { holdsVersion } from '../../platform/http/cache-control';
 import type { PollAnswer } from '../../platform/http/poll-lane';
 import { API_PATHS } from '../../../shared/api';
 
-/** The status poll's route, as Fastify registers it and the metrics label it. */
 export const STATUS_ROUTE = API_PATHS.orderStatus.pattern;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/**
- * The answer to a customer polling an order by its id, as the route's schema gives it
- * (ORDER_NOT_FOUND when it is not theirs), given the `If-None-Match` they sent.
- */
 export async function statusAnswer(
   ctx: ServerContext & { readonly statusAnswers: StatusAnswers },
   customerId: number,

@@ -5,7 +5,7 @@ import { documented } from './documented';
 import { commaList, text, type CheckedVariables, type ParsedVariables } from './values';
 
 export interface BotConfig {
-  /** The Telegram bot token; undefined means demo mode. */
+  /** Undefined means demo mode. */
   readonly botToken: string | undefined;
   readonly botUsername: string | undefined;
   readonly operatorIds: readonly number[];
@@ -17,7 +17,6 @@ export interface BotConfig {
   readonly operatorChatLanguage: Language;
   /** Where Telegram sends the bot's updates; long polling when unset. */
   readonly webhookUrl: string | undefined;
-  /** The Bot API server: Telegram's own, a self-hosted one, or a test double. */
   readonly telegramApiRoot: string;
 }
 
@@ -37,7 +36,6 @@ const telegramIds = (name: string) =>
     '',
   );
 
-/** An address `pattern` takes, refused with what it `must` be. */
 const address = (name: string, pattern: RegExp, must: string) =>
   v.pipe(
     text,

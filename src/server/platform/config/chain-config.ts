@@ -1,8 +1,4 @@
-/**
- * The chain checks' part of the configuration: which networks are read from a node, how many
- * confirmations each waits for, which contract is each coin's, and where deposits go and payouts
- * come from. Its problems are listed with the rest of the environment's, all at once.
- */
+/** The chain checks' configuration: nodes, confirmations, contracts, deposit and payout wallets. */
 import * as v from 'valibot';
 import {
   CRYPTO_CURRENCIES,
@@ -24,7 +20,6 @@ import { presentVariables, type CheckedVariables, type Env, type ParsedVariables
 
 export { CHAIN_VARIABLE_NAMES, ChainVariablesSchema };
 
-/** The token contract per coin on one network: only the coins the app offers there. */
 export type NetworkTokens = Readonly<Partial<Record<CryptoCurrency, string>>>;
 
 export interface EvmChainConfig {
@@ -32,9 +27,7 @@ export interface EvmChainConfig {
   readonly rpcUrl: string;
   readonly confirmations: number;
   readonly tokens: NetworkTokens;
-  /** Whether the node takes JSON-RPC batches (CHAIN_RPC_BATCH). */
   readonly batch: boolean;
-  /** Where payouts must come from (PAYOUT_ADDRESS_EVM, see {@link withPayoutAddresses}). */
   readonly payoutAddress?: string;
 }
 
@@ -45,13 +38,11 @@ export interface TronChainConfig {
   readonly confirmations: 'solidified';
   readonly apiKey: string | undefined;
   readonly tokens: NetworkTokens;
-  /** Where payouts must come from (PAYOUT_ADDRESS_TRC20, see {@link withPayoutAddresses}). */
   readonly payoutAddress?: string;
 }
 
 export type NetworkChainConfig = EvmChainConfig | TronChainConfig;
 
-/** Each network read from a node, or 'manual' when no node is configured for it. */
 export type ChainConfig = Readonly<Record<NetworkId, NetworkChainConfig | 'manual'>>;
 
 export type ChainConfigResult =
@@ -73,7 +64,6 @@ function unknownVariables(names: readonly string[]): string[] {
     );
 }
 
-/** The per-network variables: every problem at once, or the configuration of each network. */
 export function parseChainConfig(env: Env): ChainConfigResult {
   const present = presentVariables(env);
   const problems = unknownVariables(Object.keys(present));
@@ -144,10 +134,7 @@ export interface PayoutAddresses {
   readonly trc20?: string | undefined;
 }
 
-/**
- * Each network read from a node given its family's payout address, on its settings: whatever
- * judges a payout reaches the network through them, so none can judge it without the address.
- */
+/** Set on each network's settings, so nothing that judges a payout can miss the address. */
 export function withPayoutAddresses(config: ChainConfig, addresses: PayoutAddresses): ChainConfig {
   const result = { ...config };
   for (const network of NETWORK_IDS) {
@@ -160,9 +147,7 @@ export function withPayoutAddresses(config: ChainConfig, addresses: PayoutAddres
 }
 
 export interface ChainChecksConfig {
-  /** Where customers send the crypto they sell: one address for Tron, one for the EVM networks. */
   readonly depositAddresses: { readonly trc20: string; readonly evm: string };
-  /** Per network, its node, confirmations, tokens and payout address, or 'manual'. */
   readonly chain: ChainConfig;
   readonly chainCheckIntervalMs: number;
   /** With a bot token, a node on a test network passes with a warning (chain-ids.ts). */

@@ -1,9 +1,4 @@
-/**
- * The chain checks' variables: per network its node, confirmations and token contracts
- * (ChainVariablesSchema, read by parseChainConfig), and the wallets and timings checked with the
- * rest of the environment (CHAIN_CHECK_VARIABLES). No message repeats an RPC URL or an API key:
- * a hosted node's URL carries its key.
- */
+/** The chain checks' variables. No message repeats an RPC URL or API key: a URL may carry a key. */
 import * as v from 'valibot';
 import { checkWalletAddress } from '../../../shared/addresses';
 import { PAYMENT_METHODS } from '../../../shared/order-status';
@@ -79,7 +74,6 @@ const tokenContract = (name: string, network: NetworkId) =>
     ),
   );
 
-/** The names CHAIN_RPC_BATCH lists. */
 export const batchNetworks = (raw: string): string[] =>
   raw
     .split(',')
@@ -102,7 +96,6 @@ const TOKEN_FAMILY = documentedFamily(
   "the issuer's contract (`src/server/platform/config/tokens.ts`, with its sources)",
 );
 
-/** A family's documentation, given to each member's schema. */
 function documentedFamily(family: string, description: string, unset?: string) {
   return <TSchema extends v.GenericSchema<string | undefined, unknown>>(schema: TSchema) =>
     documented(schema, description, {
@@ -167,10 +160,8 @@ for (const coin of CRYPTO_CURRENCIES) {
   }
 }
 
-/** The per-network variables, which parseChainConfig reads on its own. */
 export const ChainVariablesSchema = v.object(entries);
 
-/** The names of the chain checks' variables, each family member by its own name. */
 export const CHAIN_VARIABLE_NAMES: readonly string[] = Object.keys(entries);
 
 /** The chain's variables checked with the rest of the environment (EnvVariablesSchema). */

@@ -1,13 +1,10 @@
 /**
- * What a reader is told about each environment variable, kept in the variable's own schema:
- * valibot's `description` for what it means, `metadata` for where it is listed and what happens
- * when it is unset. docs/configuration.md is generated from these schemas (reference.ts, `npm run
- * docs:config`) and a test fails when the file differs, so the reference cannot say one thing
- * while the check does another.
+ * What a reader is told about each variable, kept in its own schema (`description`, `metadata`):
+ * docs/configuration.md is generated from them, so it cannot say one thing while the check does
+ * another.
  */
 import * as v from 'valibot';
 
-/** The reference's sections, in the order it lists them. */
 export const VARIABLE_GROUPS = {
   server: 'The server',
   storage: 'Database and files',
@@ -27,24 +24,16 @@ export type VariableGroup = keyof typeof VARIABLE_GROUPS;
 // A type, not an interface: valibot's metadata takes a record, which an interface is not.
 export type VariableDoc = {
   readonly group: VariableGroup;
-  /**
-   * What the server does when the variable is unset, where the schema's own default does not
-   * say it: the variable has none, or the value is worked out from other variables.
-   */
+  /** Where the schema's default does not say it: none, or worked out from other variables. */
   readonly unset?: string;
-  /**
-   * The family the variable is one of, written with placeholders (`CHAIN_RPC_<NETWORK>`): the
-   * reference writes a family once, naming its members, instead of a row each.
-   */
+  /** `CHAIN_RPC_<NETWORK>`: written once in the reference, naming its members. */
   readonly family?: string;
 };
 
-/** The values a whole number may take, shown beside its description. */
 export type VariableRange = {
   readonly range: readonly [min: number, max: number];
 };
 
-/** A variable's schema with what the reference says of it; parsing is unchanged. */
 export function documented<TSchema extends v.GenericSchema<string | undefined, unknown>>(
   schema: TSchema,
   description: string,
@@ -53,7 +42,7 @@ export function documented<TSchema extends v.GenericSchema<string | undefined, u
   return v.pipe(schema, v.description(description), v.metadata(doc));
 }
 
-/** A schema's range for the reference (its own check uses the same two numbers). */
+/** Its own check uses the same two numbers. */
 export function withRange<TSchema extends v.GenericSchema<string | undefined, unknown>>(
   schema: TSchema,
   min: number,

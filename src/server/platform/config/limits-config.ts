@@ -16,15 +16,12 @@ import { documented } from './documented';
 import { text, wholeNumber, type ParsedVariables } from './values';
 
 export interface LimitsConfig {
-  /** How old init data may be, in seconds. */
+  /** In seconds. */
   readonly initDataMaxAgeSeconds: number;
   /** The same for an operator's action that moves money (src/shared's MONEY_ACTIONS). */
   readonly operatorInitDataMaxAgeSeconds: number;
-  /** Calls per minute one customer may make, per kind of writing call. */
   readonly callLimits: Readonly<Record<LimitedCall, number>>;
-  /** Calls per minute one client address may make, per kind of call made without an identity. */
   readonly addressLimits: Readonly<Record<AddressCall, number>>;
-  /** How many orders in a non-final status one customer may hold at once. */
   readonly maxActiveOrders: number;
   /** How long an order waits for requisites or office instructions before it is cancelled. */
   readonly requisitesTimeoutMs: number;

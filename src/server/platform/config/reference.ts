@@ -1,11 +1,7 @@
 /**
- * docs/configuration.md, written from the schemas that check the environment (config.ts composes
- * each concern's; chain-config.ts has the per-network ones; each variable's description and
- * metadata: documented.ts), so that what a reader is told and what the server does have one
- * source. `npm run docs:config` writes the file; tests/server/platform/config.test.ts fails when the file
- * differs from what this writes now.
- *
- * A family (`CHAIN_RPC_<NETWORK>`) is one row naming its members and their defaults.
+ * docs/configuration.md, written from the schemas that check the environment, so what a reader is
+ * told and what the server does have one source. `npm run docs:config` writes it; a test fails
+ * when it differs. A family (`CHAIN_RPC_<NETWORK>`) is one row.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,18 +24,16 @@ export const REFERENCE_PATH = path.resolve(
 
 type VariableSchema = v.GenericSchema<string | undefined, unknown>;
 
-/** One variable as the reference sees it. */
 interface Variable {
   readonly name: string;
   readonly description: string;
   readonly doc: VariableDoc;
-  /** What happens when it is unset, as written in the table; '' when nothing does. */
+  /** As written in the table; '' when nothing happens. */
   readonly unset: string;
-  /** What it accepts beyond its description: a range, a list of values; '' when nothing. */
+  /** A range or a list of values; '' when nothing. */
   readonly accepts: string;
 }
 
-/** One row of a section's table: a variable, or a whole family. */
 interface Row {
   readonly name: string;
   readonly unset: string;
@@ -55,13 +49,11 @@ function variableOf(name: string, schema: VariableSchema): Variable {
     throw new Error(`${name} has no description or group: wrap its schema in documented()`);
   }
   const { group, unset, family, range } = metadata;
-  // An optional schema's default, the raw value as a variable would give it.
   const fallback: unknown = 'default' in schema ? schema.default : undefined;
   let shown = '';
   if (unset !== undefined) shown = unset;
   else if (fallback === '') shown = 'none';
   else if (typeof fallback === 'string') shown = code(fallback);
-  // An optional schema keeps what it wraps; a picklist lists what it takes.
   const wrapped: unknown = 'wrapped' in schema ? schema.wrapped : undefined;
   const options =
     typeof wrapped === 'object' && wrapped !== null && 'options' in wrapped
@@ -84,7 +76,6 @@ const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(
 const meaningOf = (description: string, ...more: string[]) =>
   [sentence(capitalised(description)), ...more.filter((part) => part !== '')].join(' ');
 
-/** `CHAIN_RPC_<NETWORK>` matches CHAIN_RPC_BEP20, giving `['BEP20']`. */
 function placesOf(family: string, name: string): string[] | undefined {
   const pattern = family
     .split(/<[A-Z]+>/)
@@ -132,7 +123,6 @@ function familyRow(family: string, members: readonly Variable[]): Row {
   };
 }
 
-/** The variables of each section, a family in the place of its first member. */
 function sections(variables: readonly Variable[]): Map<VariableGroup, Row[]> {
   const rows = new Map<VariableGroup, Row[]>(
     Object.keys(VARIABLE_GROUPS).map((group) => [group as VariableGroup, []]),
@@ -175,7 +165,7 @@ A family of variables (\`CHAIN_RPC_<NETWORK>\`) is one row, which names its memb
 they differ, the default of each.
 `;
 
-/** The reference as the schemas write it, formatted as Prettier formats docs/. */
+/** Formatted as Prettier formats docs/. */
 export async function configurationReference(): Promise<string> {
   const schemas: Record<string, VariableSchema> = {
     ...ChainVariablesSchema.entries,

@@ -10,13 +10,9 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 export interface ServerConfig {
   readonly port: number;
   readonly host: string;
-  /**
-   * The proxies whose X-Forwarded-For is believed: addresses, CIDR ranges, or proxy-addr's names
-   * `loopback`, `linklocal`, `uniquelocal` (Fastify's `trustProxy`; app.ts says why a list).
-   */
+  /** Addresses, CIDR ranges or proxy-addr's names (Fastify's `trustProxy`; app.ts says why). */
   readonly trustProxy: readonly string[];
   readonly logLevel: LogLevel;
-  /** The built mini-app to serve at `/`; undefined serves the API alone. */
   readonly staticDir: string | undefined;
   /** Whether the poll lane answers ordinary polls (status, unchanged chat) before Fastify. */
   readonly statusLane: boolean;
@@ -24,7 +20,6 @@ export interface ServerConfig {
   readonly metricsToken: string | undefined;
 }
 
-/** From the fewest lines written to the most, then none. */
 const LOG_LEVELS = [
   'fatal',
   'error',
@@ -35,18 +30,15 @@ const LOG_LEVELS = [
   'silent',
 ] as const satisfies readonly LogLevel[];
 
-/** Whether the configured log level writes lines of `level`. */
 export function logsAt(config: Pick<ServerConfig, 'logLevel'>, level: LogLevel): boolean {
   return (
     config.logLevel !== 'silent' && LOG_LEVELS.indexOf(config.logLevel) >= LOG_LEVELS.indexOf(level)
   );
 }
 
-/** A proxy on this machine or the private network: loopback, link-local, RFC 1918, fc00::/7. */
 const DEFAULT_TRUST_PROXY = 'loopback,linklocal,uniquelocal';
 const PROXY_RANGE_NAMES: ReadonlySet<string> = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
-/** An address, a CIDR range (`10.0.0.0/8`, `fd00::/8`), or one of proxy-addr's range names. */
 function isProxyAddress(entry: string): boolean {
   if (PROXY_RANGE_NAMES.has(entry)) return true;
   const [address = '', bits, ...rest] = entry.split('/');

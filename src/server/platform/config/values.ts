@@ -5,15 +5,13 @@ import { withRange } from './documented';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** The variables one concern reads, each with its own check. */
 export type VariableEntries = Record<string, v.GenericSchema<string | undefined, unknown>>;
 
-/** What a concern's variables are once checked. */
 export type ParsedVariables<TEntries extends v.ObjectEntries> = v.InferOutput<
   v.ObjectSchema<TEntries, undefined>
 >;
 
-/** The variables as their checks left them: a bad one keeps its value, so it still counts as set. */
+/** A bad one keeps its value, so it still counts as set. */
 export type CheckedVariables<TName extends string> = Partial<Record<TName, unknown>>;
 
 /** Every value trimmed, a blank one as if unset. */
@@ -27,7 +25,6 @@ export function presentVariables(env: Env): Record<string, string> {
   );
 }
 
-/** A variable's value: presentVariables has trimmed it and dropped it when blank. */
 export const text = v.string();
 
 /** A comma-separated list, each entry checked by `entry`: one message per entry that is wrong. */

@@ -1,11 +1,7 @@
 /**
- * The API's answers compressed when it pays : a JSON answer over COMPRESS_ABOVE_BYTES (a
- * page of history, the console's queue) goes in brotli or gzip, whichever the client takes, at a
- * level quick enough to do per request. Registered in the scope of each module's routes only: the app's files are
- * compressed once, at build time, and sent as they are (platform/http/web-app.ts). A
- * route too small and too hot to be worth the look, like the status poll, says `compress: false`
- * in its config. Request bodies are never inflated: a small compressed body could grow past every
- * body limit after it was checked.
+ * JSON answers over COMPRESS_ABOVE_BYTES compressed, per module scope (the app's files are
+ * compressed at build time; a hot small route says `compress: false`). Request bodies are never
+ * inflated: a small compressed body could grow past every limit after it was checked.
  */
 import { constants } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
@@ -29,7 +25,6 @@ export const compressionPlugin = fp(
   { name: 'compression' },
 );
 
-/** A module's routes, in a scope of their own whose answers are compressed. */
 export function compressedRoutes(routes: FastifyPluginCallback): FastifyPluginAsync {
   return async (scope) => {
     await scope.register(compressionPlugin);

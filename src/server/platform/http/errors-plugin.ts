@@ -1,8 +1,4 @@
-/**
- * Every error answer is `{ error, code }` in the caller's language: services throw AppError with a code, and this one handler answers it.
- * Fastify's own refusals (bad JSON, too large, wrong content type, a malformed URL) are mapped
- * to our codes; anything else is a 500 with the detail only in the log.
- */
+/** Every error answer is `{ error, code }` in the caller's language; a 500's detail is logged. */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ApiErrorBody, ApiErrorDetails } from '../../../shared/api';
@@ -10,7 +6,6 @@ import type { ErrorCode } from '../../../shared/errors';
 import { AppError } from '../errors';
 import { errorMessage, negotiateLanguage } from '../i18n';
 
-/** The body of an error answer in the language the request asks for. */
 export function errorBody(
   request: FastifyRequest,
   code: ErrorCode,
@@ -20,7 +15,7 @@ export function errorBody(
   return { ...details, error: errorMessage(code, language), code };
 }
 
-/** The error handler, also given to Fastify for the router's own refusals (`frameworkErrors`). */
+/** Also given to Fastify for the router's own refusals (`frameworkErrors`). */
 export function sendError(
   error: FastifyError | AppError,
   request: FastifyRequest,
@@ -37,7 +32,6 @@ export function sendError(
   void reply.status(appError.statusCode).send(errorBody(request, appError.code, appError.details));
 }
 
-/** Maps Fastify's own errors (bad JSON, too large, wrong content type) to our codes. */
 function toAppError(error: FastifyError | AppError): AppError {
   if (error instanceof AppError) return error;
   switch (error.code) {

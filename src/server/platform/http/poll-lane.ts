@@ -1,41 +1,18 @@
 /**
- * The poll lane: the HTTP server in front of Fastify answers the polls the modules give it
- * (`poll`) itself — an order's ordinary status poll, the call every waiting screen repeats every
- * few seconds, and an open chat's poll while the chat is unchanged — and hands every other request
- * to Fastify untouched. It was the status poll's alone at first, whence its switch's and metric's
- * names (STATUS_LANE, `exchange_status_lane_fallbacks_total`).
- *
- * A poll costs Fastify about as much as the poll's own work: routing, a request and a reply
- * object, and the hooks of every plugin, most of which have nothing to do for it. The lane does
- * only what Fastify's route does for such a poll, with the same objects: what every request
- * meets from `app.requestWide` (readiness, every answer's headers, the metrics, whether a line is
- * written: platform/http/request-wide.ts, whose two hooks are Fastify's only request-wide ones),
- * the customer verified by `app.verifyCaller` (authenticate's), and the answer of `statusAnswer`
- * (the route's). A poll is ordinary when it is a GET of exactly the status route's path, names its
- * caller in an Authorization header that verifies, and is answered 200 or 304, while the server is
- * ready and writes no line for it (polls are logged at debug). Anything else
- * (a query, a refused or missing identity, an order not found, the database failing, the server
- * stopping, polls logged, anything that throws before the answer starts) goes to Fastify, which
- * answers it as it always did: the lane never writes an error. Each such fallback is counted by
- * its reason (`exchange_status_lane_fallbacks_total`). STATUS_LANE=off keeps the lane closed.
- *
- * Fastify's own answer to the same request is the lane's measure: tests/server/platform/poll-lane.test.ts
- * compares them and holds that no hook beyond the request-wide ones and the identity's applies to
- * the status route; the server tests' app sends every request through the lane
- * (tests/helpers/test-app.ts). A lean status route inside Fastify, with one hook on arrival and one
- * once answered, measured below the lane in the bench (docs/benchmarks.md): the lane stays.
+ * The poll lane: the HTTP server in front of Fastify answers ordinary polls itself (an order's
+ * status poll, an unchanged chat's) and hands everything else to Fastify untouched, for a
+ * fraction of Fastify's cost. It does what Fastify's route would, with the same objects
+ * (`app.requestWide`, `app.verifyCaller`, the route's answer); anything unusual (a query, a
+ * refused identity, not found, a failure, logging at debug, stopping) goes to Fastify, so the
+ * lane never writes an error. Each fallback is counted by reason; STATUS_LANE=off closes it.
+ * poll-lane.test.ts holds it to Fastify's own answers.
  */
 import http from 'node:http';
 import type { FastifyInstance, FastifyServerFactoryHandler, FastifyServerOptions } from 'fastify';
 import { orderIdParam } from './validation';
 
-/**
- * A customer's poll of an order the lane answers as the route of `route` does: a module gives
- * it (`PollLane.poll`) with its route. The status poll's answer is always the lane's; an open
- * chat's only while it is unchanged (its 304), a poll `answer` leaves to Fastify (undefined).
- */
+/** The status poll's answer is always the lane's; a chat's only while unchanged (its 304). */
 export interface LanePoll {
-  /** The route's path, its `:id` the order's. */
   readonly route: string;
   readonly answer: (
     app: FastifyInstance,
@@ -45,28 +22,21 @@ export interface LanePoll {
   ) => Promise<PollAnswer | undefined>;
 }
 
-/** A poll's answer as the lane writes it, and as the module's route sends it too. */
 export interface PollAnswer {
   readonly statusCode: 200 | 304;
-  /**
-   * The answer's own headers, beyond every answer's: names and values in one list, as node's
-   * `writeHead` takes them.
-   */
+  /** Beyond every answer's: names and values in one list, as node's `writeHead` takes them. */
   readonly headers: readonly string[];
-  /** The answer's JSON; null with 304. */
   readonly body: string | null;
 }
 
-/** A poll and its path's pattern (the `:id` any one segment, then checked by the route's schema). */
+/** The `:id` matches any one segment, then checked by the route's schema. */
 interface Polled {
   readonly poll: LanePoll;
   readonly path: RegExp;
 }
 
-/** Why a status poll went to Fastify after all. */
 export type LaneFallback = 'logged' | 'stopping' | 'identity' | 'answer' | 'error';
 
-/** What the lane tells the metrics: each poll it handed to Fastify, by reason. */
 export type LaneMonitor = (reason: LaneFallback) => void;
 
 export class PollLane {
@@ -74,10 +44,7 @@ export class PollLane {
   #polls: Polled[] = [];
   #monitor: LaneMonitor = () => undefined;
 
-  /**
-   * The server of Fastify's `serverFactory`, with the settings Fastify gives the servers it makes
-   * itself: the lane in front of `fastify`, closed until `open`.
-   */
+  /** The server of Fastify's `serverFactory`, with Fastify's own settings; closed until `open`. */
   server(fastify: FastifyServerFactoryHandler, options: FastifyServerOptions): http.Server {
     const server = http.createServer((request, response) => {
       let taken = false;
@@ -99,13 +66,11 @@ export class PollLane {
     return server;
   }
 
-  /** Takes `poll` into the lane, once it opens. */
   poll(poll: LanePoll): void {
     const path = new RegExp(`^${poll.route.replace(':id', '([^/?#]+)')}$`);
     this.#polls.push({ poll, path });
   }
 
-  /** The poll whose path `url` is, with the order's id as the path gives it. */
   #match(url: string): { readonly poll: LanePoll; readonly id: string } | undefined {
     for (const { poll, path } of this.#polls) {
       const id = path.exec(url)?.[1];
@@ -114,7 +79,6 @@ export class PollLane {
     return undefined;
   }
 
-  /** Opens the lane once the app is ready, unless STATUS_LANE=off. */
   open(app: FastifyInstance, monitor: LaneMonitor): void {
     if (app.config.statusLane) {
       this.#app = app;
@@ -122,7 +86,6 @@ export class PollLane {
     }
   }
 
-  /** Whether the lane takes the request: it then answers it, or hands it to Fastify itself. */
   #take(
     request: http.IncomingMessage,
     response: http.ServerResponse,
@@ -150,7 +113,6 @@ export class PollLane {
         body: undefined,
       }).telegramId;
     } catch {
-      // A refusal is counted and answered by Fastify's `authenticate`.
       return fallback('identity');
     }
     let orderId: string;
@@ -180,7 +142,6 @@ export class PollLane {
             else app.log.error({ err: error }, 'poll lane: the answer failed once sent');
           }
         },
-        // Not found, or the database failed: Fastify answers it, in the API's own form.
         () => handOver('answer'),
       )
       .catch((error: unknown) => {
@@ -189,7 +150,6 @@ export class PollLane {
     return true;
   }
 
-  /** The poll's answer written: every answer's headers, then the route's. */
   #answer(
     app: FastifyInstance,
     response: http.ServerResponse,
@@ -197,7 +157,6 @@ export class PollLane {
     { statusCode, headers, body }: PollAnswer,
     started: number,
   ): void {
-    // One list of names and values: node writes it as it is, without a header map.
     const head = [...app.requestWide.headers, ...headers];
     if (body === null) {
       response.writeHead(statusCode, head).end();

@@ -1,11 +1,6 @@
 /**
- * Calls that need no identity: health, the app's start-up configuration, the demo session
- * (limited per client address) and the API's own document.
- *
- * Health is readiness: 200 once the database has answered a round trip,
- * 503 SERVICE_UNAVAILABLE when it fails or does not answer within HEALTH_DATABASE_TIMEOUT_MS,
- * and 503 from the moment the server starts to stop (platform/http/request-wide.ts). The app's Online
- * indicator reads any failure as Offline.
+ * Calls that need no identity: health, the app's configuration, the demo session, the API's
+ * document. Health is readiness: 200 once the database answered a round trip in time, else 503.
  */
 import type { FastifyPluginCallback } from 'fastify';
 import {
@@ -54,8 +49,7 @@ export const publicRoutes: FastifyPluginCallback = (plain, _options, done) => {
     },
   );
 
-  // Each session is a demo customer of its own: counted per client address, in demo mode only
-  // (with a bot token it mints nothing and answers DEMO_DISABLED).
+  // Each session mints a demo customer: counted per address (DEMO_DISABLED with a bot token).
   const demoLimit = isDemoMode(app.config)
     ? { preValidation: app.addressLimit('demoSession') }
     : {};
@@ -76,7 +70,6 @@ export const publicRoutes: FastifyPluginCallback = (plain, _options, done) => {
     },
   );
 
-  // The API's own list of calls (openapi.ts), built once the server is ready.
   app.get(
     API_PATHS.openApi,
     { schema: { tags, response: described('This document (OpenAPI 3.0)') } },

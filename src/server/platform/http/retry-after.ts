@@ -1,12 +1,4 @@
-/**
- * Retry-After, as a rate-limited public API sends it, for every client of one (the chain readers,
- * the rate sources).
- */
-
-/**
- * Parses Retry-After (RFC 9110: delay-seconds or an HTTP date) into milliseconds from `now`;
- * undefined when absent or unreadable.
- */
+/** RFC 9110 delay-seconds or HTTP date, in ms from `now`; undefined when absent or unreadable. */
 export function parseRetryAfter(
   value: string | null | undefined,
   now = Date.now(),

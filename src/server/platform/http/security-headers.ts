@@ -1,21 +1,13 @@
 /**
- * Security headers, set by helmet, built once at start-up. Every answer says
- * `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer` (an order's id is in its
- * screen's address) and `Cross-Origin-Resource-Policy: same-origin`: no more, so that the
- * status poll, answered every few seconds, stays small. A page of the app (index.html, at every
- * client route) gets the rest: a Content-Security-Policy that loads nothing from elsewhere and
- * lets Telegram's web clients, and nobody else, frame the app; and, when it was asked for over
- * HTTPS (directly, or through a trusted proxy's X-Forwarded-Proto), Strict-Transport-Security.
- *
- * @fastify/helmet is not used: it builds a new helmet for every request, which costs the hottest
- * calls more than the headers themselves.
+ * Security headers, built once (@fastify/helmet builds a helmet per request). Every answer gets
+ * only three, so the status poll stays small; a page of the app gets a CSP that lets only
+ * Telegram's web clients frame it, and HSTS when asked for over HTTPS.
  */
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 
-/** The web versions of Telegram, the only pages that may show the app in a frame. */
 export const TELEGRAM_WEB_CLIENTS = [
   'https://web.telegram.org',
   'https://webk.telegram.org',
@@ -63,16 +55,12 @@ const hsts = helmet.strictTransportSecurity({ includeSubDomains: false });
 
 const noop = () => undefined;
 
-/** The headers of a page of the app; `reply` is then sent by the caller. */
 export function securePage(request: FastifyRequest, reply: FastifyReply): void {
   page(request.raw, reply.raw, noop);
   if (request.protocol === 'https') hsts(request.raw, reply.raw, noop);
 }
 
-/**
- * The headers of every answer, as helmet sets them: worked out once, for they never change, and
- * sent to every request by the request-wide hook and the poll lane (request-wide.ts).
- */
+/** Worked out once, for they never change. */
 export const EVERY_ANSWER_HEADERS: readonly (readonly [name: string, value: string])[] = (() => {
   // helmet only sets headers on the response, and calls back at once, never with an error.
   const request = new IncomingMessage(new Socket());

@@ -1,15 +1,11 @@
-/**
- * The order's id of a request read by hand with the schema of src/shared, where a hook must know
- * it before the route's own validation runs (who may touch an order is asked before its body is
- * read). An id that is no UUID is ORDER_NOT_FOUND, as the route's schema answers it (contract.ts).
- */
+/** An order's id read before the route's validation (who may touch an order is asked first). */
 import * as v from 'valibot';
 import { OrderParamsSchema } from '../../../shared/schemas/params';
 import { parseInput } from './contract';
 
 const OrderIdOf = v.looseObject(OrderParamsSchema.entries);
 
-/** The `:id` of an order route, lower-cased; ORDER_NOT_FOUND when it is no UUID. */
+/** Lower-cased; ORDER_NOT_FOUND when it is no UUID, as the route's schema answers. */
 export function orderIdParam(params: unknown): string {
   return parseInput(OrderIdOf, params).id;
 }

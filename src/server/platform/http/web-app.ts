@@ -1,17 +1,8 @@
 /**
- * The built mini-app and the answer to every unknown path. Hashed files under /assets/ are cached
- * for a year as immutable, everything else (index.html above all) is revalidated on every load so
- * a deploy reaches customers at once. Client routes (/currencies, /order/…) fall back to
- * index.html; any other unknown path is 404 NOT_FOUND.
- *
- * Every file goes compressed: the build writes brotli and gzip copies beside each one
- * (vite.config.ts), and @fastify/static's preCompressed mode sends the copy the browser takes,
- * with `Vary: Accept-Encoding` for the caches on the way.
- *
- * index.html carries the app's start-up configuration, so the app renders without
- * first asking `GET /api/app-config`. The configuration is constant while the process runs: the
- * page is read, filled in and compressed once, at start-up, and served from memory with an ETag
- * of its own (what @fastify/static gave the file), so a reload still revalidates with a 304.
+ * The built mini-app: hashed /assets/ cached a year, everything else revalidated on every load so
+ * a deploy reaches customers at once; client routes fall back to index.html. Files go
+ * pre-compressed. index.html carries the app's configuration (no `GET /api/app-config` first),
+ * filled in and compressed once at start-up, with an ETag of its own so a reload still gets 304.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -30,10 +21,9 @@ import { securePage } from './security-headers';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 
-/** What the page is sent in, the browser's preference first, brotli over gzip on a tie. */
+/** The browser's preference first, brotli over gzip on a tie. */
 const ENCODINGS = new Negotiator<'br' | 'gzip'>({ supportedValues: ['br', 'gzip'] });
 
-/** The page as it is and in each encoding, compressed once at start-up, as hard as they go. */
 function compressedCopies(html: string): Record<'identity' | 'br' | 'gzip', Buffer> {
   const identity = Buffer.from(html);
   return {
@@ -45,7 +35,6 @@ function compressedCopies(html: string): Record<'identity' | 'br' | 'gzip', Buff
   };
 }
 
-/** The app is served when `dir` holds a built one; otherwise the server answers the API alone. */
 export const webAppPlugin = fp<{ readonly dir: string | undefined }>(
   async (app, { dir }) => {
     const servesApp = dir !== undefined && fs.existsSync(path.join(dir, 'index.html'));
@@ -97,10 +86,7 @@ export const webAppPlugin = fp<{ readonly dir: string | undefined }>(
   { name: 'web-app', dependencies: ['context', 'errors'] },
 );
 
-/**
- * The page with `element` at the end of its head, or of the page when it has no `</head>`: either
- * way it is parsed before the app's module script runs, which waits for the whole document.
- */
+/** Either way it is parsed before the app's module script, which waits for the whole document. */
 function withAppConfig(html: string, element: string): string {
   const headEnd = html.indexOf('</head>');
   return headEnd === -1
@@ -108,7 +94,6 @@ function withAppConfig(html: string, element: string): string {
     : `${html.slice(0, headEnd)}${element}${html.slice(headEnd)}`;
 }
 
-/** A GET for a page of the app (not an API call, not a file with an extension). */
 function isClientRoute(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   const pathname = request.url.split('?')[0] ?? '';

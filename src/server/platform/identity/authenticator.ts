@@ -13,57 +13,36 @@ import {
 
 /** How often a returning customer's last visit is written at most, give or take a quarter. */
 const RECORD_INTERVAL_MS = 60_000;
-/**
- * Bounds the memory of who was recorded recently: above the customers active at once (the
- * 10 000 with an order open that the server is measured with), so that polling never writes for
- * want of room.
- */
+/** Above the customers active at once (10 000 measured): polling never writes for want of room. */
 export const RECORDED_MAX = 50_000;
-/**
- * Bounds the memory of init data already verified, by their hash: each is about 400 bytes, and
- * twice the customers active at once keeps every polling app's init data.
- */
+/** About 400 bytes each; twice the customers active at once keeps every polling app's. */
 export const VERIFIED_MAX = 20_000;
-/** How often the customers seen are written, and how many in one statement at most. */
 export const RECORD_FLUSH_MS = 100;
 const RECORD_FLUSH_BATCH = 100;
 
-/** Init data verified, as the authenticator remembers it. */
 interface Verified {
   readonly customer: Customer;
   /** What of the customer is recorded, as one string: a change is written at once. */
   readonly namesKey: string;
-  /** Epoch ms past which it is checked again (and refused as expired). */
+  /** Past it the init data is checked again (and refused as expired). */
   readonly expiresAt: number;
-  /** When Telegram signed it (`auth_date`), epoch ms. */
   readonly authDate: number;
 }
 
-/** The verified caller of a request, with the language they chose in the app. */
 export interface Caller extends Customer {
   readonly language: Language | undefined;
-  /** When Telegram signed the init data of the call (`auth_date`), epoch ms. */
   readonly authDate: number;
 }
 
 export interface Authenticator {
-  /** The verified caller of a request; throws AUTH_*. Writes nothing: see `flush`. */
+  /** Throws AUTH_*. Writes nothing: see `flush`. */
   verify(request: CallerSource): Caller;
-  /**
-   * Writes the customers seen since the last flush (their names, language and last visit) in one
-   * statement, at most RECORD_FLUSH_BATCH of them: a few milliseconds at most, so a crowd seen at
-   * once (after a restart) is written over seconds without holding up the requests. Runs every
-   * RECORD_FLUSH_MS off the requests' path; tests and shutdown call it directly.
-   */
+  /** At most RECORD_FLUSH_BATCH in one statement, off the requests' path: a crowd is spread. */
   flush(): Promise<void>;
-  /** Stops the timer and writes everything still waiting. */
   close(): Promise<void>;
 }
 
-/**
- * The language the customer chose in the app: the app sends it alone as `Accept-Language`
- * ("en"), where a browser's own header is a list ("en-GB,en;q=0.9"), which is no choice.
- */
+/** The app sends its choice alone ("en"); a browser's list ("en-GB,en;q=0.9") is no choice. */
 function chosenLanguage(header: string | undefined): Language | undefined {
   const value = header?.trim();
   return isLanguage(value) ? value : undefined;
@@ -74,18 +53,12 @@ export interface AuthenticatorOptions {
   botToken: string;
   maxAgeSeconds: number;
   now: () => number;
-  /** How many customers it remembers recording (RECORDED_MAX); tests make it small. */
   remember?: number;
-  /** Checks raw init data (initDataVerifier's); tests count its calls. */
   check?: (raw: string, now: number) => Customer;
-  /** Reports a flush that failed (its customers wait for the next one). */
   onError?: (error: unknown) => void;
 }
 
-/**
- * Init data is verified once (an HMAC and a parse) and then known, by the whole of it, until it
- * expires: a copy changed anywhere is another key, checked (and refused).
- */
+/** Verified once (an HMAC and a parse), then known by the whole of it: a changed copy is new. */
 function initDataCache(options: AuthenticatorOptions): (raw: string, now: number) => Verified {
   const verified = new Map<string, Verified>();
   const verifyInitData = options.check ?? initDataVerifier(options.botToken, options.maxAgeSeconds);
@@ -106,17 +79,11 @@ function initDataCache(options: AuthenticatorOptions): (raw: string, now: number
   };
 }
 
-/** Keeps the customers seen for writing off the requests' path. */
 interface CustomerRecorder extends Pick<Authenticator, 'flush' | 'close'> {
-  /** A verified call: its customer waits to be written if they are due. */
   seen(caller: Caller, namesKey: string, now: number): void;
 }
 
-/**
- * A polling app calls every few seconds: the customer is written when first seen, when their
- * names change, and about once a minute otherwise, spread so that customers seen together (after
- * a restart) do not all come due in the same second.
- */
+/** On first sight, on a change of names, else about once a minute, spread out after a restart. */
 function customerRecorder(options: AuthenticatorOptions): CustomerRecorder {
   const rememberMax = options.remember ?? RECORDED_MAX;
   const recorded = new Map<
@@ -136,7 +103,7 @@ function customerRecorder(options: AuthenticatorOptions): CustomerRecorder {
         batch.map(([, { caller, at }]) => ({ customer: caller, at, language: caller.language })),
       );
     } catch (error) {
-      // Kept for the next flush, unless seen again since (the newer visit is the one to write).
+      // Unless seen again since: the newer visit is the one to write.
       for (const [id, entry] of batch) if (!waiting.has(id)) waiting.set(id, entry);
       options.onError?.(error);
     }

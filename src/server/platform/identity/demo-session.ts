@@ -1,8 +1,6 @@
 /**
- * Demo mode's sign-in: with no BOT_TOKEN the server signs init data for
- * a demo customer itself, so the app runs end to end in a plain browser. Each browser is its own
- * demo customer, named by the random id it keeps in local storage, so visitors of one
- * demo never see or block each other's orders.
+ * Demo mode's sign-in: with no BOT_TOKEN the server signs init data itself, one demo customer per
+ * browser (by the id it keeps), so demo visitors never see or block each other's orders.
  */
 import { createHash } from 'node:crypto';
 import { isDemoBrowserId, startLink, type DemoSessionResponse } from '../../../shared/api';
@@ -11,11 +9,11 @@ import type { ServerContext } from '../context';
 import { AppError } from '../errors';
 import { DEMO_BOT_TOKEN, DEMO_USER, signInitData } from './telegram-auth';
 
-/** Demo customers' Telegram ids: far above today's real ids, and never seen with a real token. */
+/** Far above today's real ids, and never seen with a real token. */
 const DEMO_ID_BASE = 8_000_000_000_000;
 const DEMO_ID_SPAN = 2 ** 40;
 
-/** Whether an id is a demo customer's (each of whom is also an operator in demo mode). */
+/** Each is also an operator in demo mode, over their own orders. */
 export function isDemoCustomerId(telegramId: number): boolean {
   return (
     telegramId === DEMO_USER.id ||
@@ -23,7 +21,6 @@ export function isDemoCustomerId(telegramId: number): boolean {
   );
 }
 
-/** The demo customer of a browser's id (a UUID it made), or the shared one without one. */
 export function demoCustomer(browser: unknown) {
   if (!isDemoBrowserId(browser)) return DEMO_USER;
   const digest = createHash('sha256').update(`demo:${browser}`).digest();
@@ -37,10 +34,7 @@ export function demoCustomer(browser: unknown) {
   };
 }
 
-/**
- * Demo init data for the browser's own customer, opening the order (or, for an operator, the
- * console's order) of a deep link; DEMO_DISABLED with a real bot token.
- */
+/** DEMO_DISABLED with a real bot token. */
 export function demoSession(
   ctx: ServerContext,
   requested: unknown,

@@ -1,13 +1,8 @@
 /**
- * Identity as hooks, known before a body is read:
- * `authenticate` verifies the caller's Telegram init data from the Authorization header or the
- * query (onRequest) and puts them on `request.caller`; a call that names itself only in its
- * (small) body, its `telegramInitData` field, is verified once that is parsed
- * (`authenticateBody`, preValidation). `operatorOnly` does the same for the Telegram users of
- * OPERATOR_IDS (and, in demo mode, each demo customer, limited to their own orders:
- * `consoleScope`) and answers 403 FORBIDDEN to anyone else; `recentOperator` asks the writes that
- * move money for recent init data. A route file adds them to its whole scope, so none of its
- * routes can forget them.
+ * Identity as hooks, known before a body is read: `authenticate` (the customer), `operatorOnly`
+ * (403 to anyone else; in demo mode each demo customer over their own orders) and
+ * `recentOperator` (fresh init data for the writes that move money). A route file adds them to its
+ * whole scope, so none of its routes can forget them.
  */
 import type {
   FastifyInstance,
@@ -26,60 +21,33 @@ import type { ErrorCode } from '../../../shared/errors';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /**
-     * onRequest: the verified customer on `request.caller`, from the header or the query; AUTH_*
-     * otherwise. A call with a body and neither waits for `authenticateBody`.
-     */
+    /** From the header or the query; a call with a body and neither waits for authenticateBody. */
     authenticate: onRequestHookHandler;
     /** preValidation after `authenticate`: the customer of the body's `telegramInitData`. */
     authenticateBody: preValidationHookHandler;
-    /**
-     * The verified customer a request names in its header or query, as `authenticate` would set
-     * them; throws AUTH_* and counts nothing (the poll lane hands a refusal to `authenticate`).
-     */
+    /** Throws AUTH_* and counts nothing: the poll lane hands a refusal to `authenticate`. */
     verifyCaller: (source: CallerSource) => Caller;
     /** For a route that reads a large body: AUTH_MISSING unless the caller is known already. */
     identifiedBeforeBody: (request: FastifyRequest) => Promise<void>;
-    /** onRequest: as `authenticate`, from the header or the query, for operators only; FORBIDDEN for anyone else. */
     operatorOnly: (request: FastifyRequest) => Promise<void>;
-    /**
-     * onRequest after `operatorOnly`, for the writes that move money (src/shared's
-     * MONEY_ACTIONS): OPERATOR_REOPEN when the caller's init data is older than
-     * OPERATOR_INIT_DATA_MAX_AGE.
-     */
+    /** OPERATOR_REOPEN when the init data is older than OPERATOR_INIT_DATA_MAX_AGE. */
     recentOperator: (request: FastifyRequest) => Promise<void>;
-    /** Whether a Telegram user is an operator: OPERATOR_IDS, and the demo customer in demo mode. */
     isOperator: (telegramId: number) => boolean;
-    /**
-     * Whose orders an operator's console holds: every customer's (null) for OPERATOR_IDS; in demo
-     * mode, a demo customer who is not listed there sees and acts on their own orders only, so
-     * that visitors of a shared demo never see or stall each other's.
-     */
+    /** Null (everyone's) for OPERATOR_IDS; a demo customer's own, so demo visitors never meet. */
     consoleScope: (telegramId: number) => number | null;
     /** Writes the customers seen so far now rather than within RECORD_FLUSH_MS (for tests). */
     recordSeenCustomers: () => Promise<void>;
   }
   interface FastifyRequest {
-    /**
-     * The verified Telegram user of the call. Set by `authenticate` (or `authenticateBody`) or
-     * `operatorOnly`: only routes in a scope that runs them read it.
-     */
+    /** Read only by routes in a scope that runs `authenticate` or `operatorOnly`. */
     caller: Caller;
-    /** Whether `caller` is set yet. */
     identified: boolean;
-    /** The caller's `consoleScope`, set by `operatorOnly`. */
     consoleScope: number | null;
   }
 }
 
-/** Refusals of init data that was sent: a wrong signature or fields, or an old one. */
 const COUNTED_REFUSALS: ReadonlySet<ErrorCode> = new Set(['AUTH_INVALID', 'AUTH_EXPIRED']);
 
-/**
- * Who is an operator (OPERATOR_IDS; in demo mode every demo customer plays both sides, on their
- * own orders only: `consoleScope`), the console's hook, and the fresh init data a money action
- * asks for.
- */
 function operatorChecks(
   app: FastifyInstance,
   verify: (request: FastifyRequest) => Promise<Caller>,
@@ -129,10 +97,8 @@ export const authPlugin = fp(
     app.decorateRequest('caller');
     app.decorateRequest('identified', false);
     app.decorateRequest('consoleScope', null);
-    // Init data sent and refused is counted against the client's address (rate-limit.ts,
-    // ADDRESS_LIMITS): past the minute's limit the refusal is 429 RATE_LIMITED. Only refusals
-    // are counted, so verifying stays free of the database; a call with no init data at all is
-    // not, for it guesses nothing.
+    // Refused init data counts against the client's address (429 past the limit). Only refusals
+    // count, so verifying stays free of the database.
     const countRefusal = app.addressLimit('refusedIdentity');
     const refuse = async (request: FastifyRequest, error: unknown): Promise<never> => {
       if (error instanceof AppError && COUNTED_REFUSALS.has(error.code)) {
@@ -147,8 +113,7 @@ export const authPlugin = fp(
         return refuse(request, error);
       }
     };
-    // The customer's hooks run on every call, the status poll's above all: a known caller is
-    // identified at once, with no promise; only a refusal waits, to be counted.
+    // Runs on every call, the status poll's above all: a known caller costs no promise.
     const identify = (request: FastifyRequest, done: HookHandlerDoneFunction): void => {
       try {
         request.caller = authenticator.verify(request);
@@ -184,10 +149,7 @@ export const authPlugin = fp(
   { name: 'auth', dependencies: ['context', 'call-limits'] },
 );
 
-/**
- * A call with no identity in its header or query but a body, which may carry the
- * `telegramInitData` field: it is verified once the body is parsed (at most 64 KB).
- */
+/** Verified once the body is parsed (64 KB at most). */
 function namesItselfInBody(request: FastifyRequest): boolean {
   if (request.headers.authorization !== undefined) return false;
   const query = request.query as Record<string, unknown> | null;
@@ -198,10 +160,7 @@ function namesItselfInBody(request: FastifyRequest): boolean {
   );
 }
 
-/**
- * A scope of the customer's calls: who calls is known before a body is read (platform/http/json-body.ts),
- * unless the call names itself in its body, its telegramInitData field.
- */
+/** Who calls is known before a body is read, unless the body's telegramInitData names them. */
 export function customerCalls(scope: FastifyInstance): void {
   scope.addHook('onRequest', scope.authenticate);
   scope.addHook('preValidation', scope.authenticateBody);

@@ -1,8 +1,6 @@
 /**
- * Telegram identity: the app sends `Authorization: tma <raw init data>`;
- * a `telegramInitData` body or query field is accepted too. The signature is checked
- * with the bot token (the demo token in demo mode) and init data older than the configured age
- * is refused. The customer is recorded on first sight and their last visit kept current.
+ * Telegram identity: `Authorization: tma <raw init data>`, or a `telegramInitData` body or query
+ * field. Checked with the bot token (the demo token in demo mode); too old init data is refused.
  */
 import { hashToken, sign, validate } from '@telegram-apps/init-data-node';
 import type { FastifyRequest } from 'fastify';
@@ -19,17 +17,12 @@ export interface Customer {
   readonly lastName: string | null;
   readonly username: string | null;
   readonly languageCode: string | null;
-  /** The start parameter the app was opened with (`order_<id>` for a deep link). */
   readonly startParam: string | null;
 }
 
-/**
- * The token demo mode signs and checks init data with. It is public on purpose: demo mode is
- * only on when no BOT_TOKEN is configured, and then no real Telegram user can reach the server.
- */
+/** Public on purpose: demo mode is on only without a BOT_TOKEN, so no Telegram user reaches us. */
 export const DEMO_BOT_TOKEN = '1000000001:DEMO-MODE-TOKEN-NOT-A-SECRET-0000000';
 
-/** The customer demo mode signs in as. */
 export const DEMO_USER = {
   id: 100_000_001,
   first_name: 'Demo',
@@ -38,13 +31,12 @@ export const DEMO_USER = {
   language_code: 'ru',
 } as const;
 
-/** Finds the raw init data of a request: the header first, then the `telegramInitData` field. */
-/** `Authorization: tma <init data>`: the scheme in any case, one word after it, spaces around. */
+/** The scheme in any case, one word after it, spaces around. */
 const AUTHORIZATION = new RegExp(`^\\s*${AUTH_SCHEME}\\s+(\\S+)\\s*$`, 'i');
 
-/** Where a request may name its caller: its headers, its query, its (parsed) body. */
 export type CallerSource = Pick<FastifyRequest, 'headers' | 'query' | 'body'>;
 
+/** The raw init data of a request: the header first, then the `telegramInitData` field. */
 export function extractInitData(request: CallerSource): string | undefined {
   const header = request.headers.authorization;
   if (header !== undefined) {
@@ -66,13 +58,10 @@ export function extractInitData(request: CallerSource): string | undefined {
   return raw;
 }
 
-/** How far in the future `auth_date` may lie: a phone's clock a little ahead of ours. */
+/** A phone's clock a little ahead of ours. */
 const AUTH_DATE_SKEW_SECONDS = 60;
 
-/**
- * The `user` field of init data. Telegram names are free text signed by Telegram: a control
- * character in one is removed rather than refused, so that nobody is locked out by their name.
- */
+/** Names are free text: a control character is removed, not refused, so nobody is locked out. */
 const TelegramUserSchema = v.looseObject({
   id: v.pipe(v.number(), v.safeInteger(), v.minValue(1)),
   first_name: v.pipe(v.string(), v.transform(withoutControlCharacters)),
@@ -82,14 +71,8 @@ const TelegramUserSchema = v.looseObject({
 });
 
 /**
- * Checks the signature and age of raw init data and returns the customer it names, as of `now`
- * (the server's clock, which tests move).
- *
- * The signature is checked by the library with the bot token's key, derived once per verifier
- * (Telegram's HMAC of the token with "WebAppData"), not on every call. The fields are read here
- * rather than with the library's `parse()`, which requires the Bot API 8.0 `signature` field:
- * clients older than that send none, and their init data is just as valid (the token's hash
- * covers every field either way). `auth_date` more than a minute ahead of `now` is refused too.
+ * The fields are read here, not with the library's `parse()`, which requires Bot API 8.0's
+ * `signature`: older clients send none, and their init data is as valid.
  */
 export function initDataVerifier(
   botToken: string,
@@ -130,7 +113,7 @@ export function initDataVerifier(
   };
 }
 
-/** Signs init data the way Telegram does: for demo mode and for tests. */
+/** For demo mode and tests. */
 export function signInitData(
   botToken: string,
   user: {
@@ -154,18 +137,13 @@ export function signInitData(
   );
 }
 
-/** A customer seen at a time, in the language they chose in the app (if the call said). */
 export interface SeenCustomer {
   readonly customer: Omit<Customer, 'startParam'>;
   readonly at: number;
   readonly language: Language | undefined;
 }
 
-/**
- * Records customers on first sight; keeps names and the last visit current afterwards, and the
- * language chosen in the app when the call carried one (the bot writes in it). One statement for
- * them all: the authenticator writes hundreds at once after a restart.
- */
+/** One statement for all: hundreds are written at once after a restart. */
 export async function recordCustomers(
   db: Kysely<Database>,
   seen: readonly SeenCustomer[],
@@ -199,7 +177,6 @@ export async function recordCustomers(
     .execute();
 }
 
-/** Records one customer (recordCustomers). */
 export function recordCustomer(
   db: Kysely<Database>,
   customer: Omit<Customer, 'startParam'>,

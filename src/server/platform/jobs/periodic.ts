@@ -1,9 +1,6 @@
 /**
- * A job the server runs in its own process every so often: the first
- * run at start-up, the next one an interval after the previous one ended, so runs never overlap;
- * a failed run is logged and the next one tries again. `stop` aborts the run's signal, so a job
- * working through a backlog claims no further batch (platform/jobs/batches.ts), and waits for the batch in
- * hand.
+ * A periodic job: the first run at start-up, the next an interval after the previous ended, so
+ * runs never overlap; `stop` aborts the run's signal and waits for the batch in hand.
  */
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -12,26 +9,19 @@ export interface PeriodicJob {
   stop(): Promise<void>;
 }
 
-/**
- * What a job tells the server's metrics (src/server/platform/metrics/metrics.ts), by the job's name as its log
- * lines give it: how each run ended, and each item a run set aside because it failed (the run
- * itself went on).
- */
+/** By the job's name: how each run ended, and each item a run set aside while going on. */
 export interface JobMonitor {
   runSucceeded(job: string): void;
   runFailed(job: string): void;
   itemFailed(job: string): void;
 }
 
-/** What a module makes each of its jobs with: the clock, the log and the metrics to tell. */
 export interface JobOptions {
-  /** The app's clock, in epoch milliseconds. */
   readonly now: () => number;
   readonly log: FastifyBaseLogger;
   readonly monitor?: JobMonitor | undefined;
 }
 
-/** What one run is given: the job's log and metrics, and `signal`, aborted when the server stops. */
 export interface JobRun {
   /** Aborted when the server stops: claim nothing more then. */
   readonly signal: AbortSignal;

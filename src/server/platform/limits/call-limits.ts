@@ -1,10 +1,7 @@
 /**
- * Call limits as hooks (docs/operating.md, "Limits"): a writing route names its kind of call,
- * `{ preValidation: app.callLimit('create') }`, and the caller's count of the minute is kept in
- * the database (rate-limit.ts) so that every instance shares it. `callLimit` runs after the
- * scope's `authenticate`, which route-level hooks always follow, and before the route's schemas
- * judge the input, so that a refused call counts like any other. What anyone can do without an
- * identity is counted per client address instead: `app.addressLimit('demoSession')`.
+ * Call limits as hooks (docs/operating.md, "Limits"), after `authenticate` and before the schemas
+ * judge the input, so a refused call counts like any other; counted in the database for all
+ * instances.
  */
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -12,12 +9,9 @@ import { createRateLimiter, type AddressCall, type LimitedCall } from './rate-li
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** A hook counting the caller's call: 429 RATE_LIMITED beyond the minute's limit. */
+    /** 429 RATE_LIMITED beyond the minute's limit. */
     callLimit: (call: LimitedCall) => (request: FastifyRequest) => Promise<void>;
-    /**
-     * A hook counting a call against the client's address (request.ip, as TRUST_PROXY lets
-     * a reverse proxy tell it): 429 RATE_LIMITED beyond the minute's limit.
-     */
+    /** By request.ip, as TRUST_PROXY lets a proxy tell it: 429 beyond the minute's limit. */
     addressLimit: (call: AddressCall) => (request: FastifyRequest) => Promise<void>;
   }
 }

@@ -1,9 +1,6 @@
 /**
- * Limits on the calls that write: a fixed window per customer and
- * kind of call, and, for what anyone can do without an identity, per client address; counted in
- * the database, so that several server instances behind a load balancer share one count instead
- * of each allowing the limit. Each counted call is one upsert that starts a new window when the
- * old one is over and returns the count.
+ * Limits on the calls that write, per customer or per client address, counted in the database so
+ * instances behind a load balancer share one count. Each call is one upsert.
  */
 import { isIPv4, isIPv6 } from 'node:net';
 import { sql, type Kysely } from 'kysely';
@@ -12,27 +9,19 @@ import { AppError } from '../errors';
 
 export type LimitedCall = 'create' | 'receipt' | 'action' | 'chat';
 
-/**
- * Calls counted per client address (request.ip, which app.ts's TRUST_PROXY makes the address
- * the proxy saw): a demo session, which mints a demo customer, and a call whose init data was
- * sent and refused.
- */
+/** Counted per client address: a demo session (it mints a customer), refused init data. */
 export type AddressCall = 'demoSession' | 'refusedIdentity';
 
-/** Calls per minute a customer may make, per kind. */
 export const CALL_LIMITS: Readonly<Record<LimitedCall, number>> = {
   create: 10,
   receipt: 20,
   action: 60,
-  /** Messages in an order's chat, a customer's files among them. */
   chat: 20,
 };
 
 /**
- * Calls per minute one client address may make, per kind. A browser asks for a demo session once
- * per page load. Refused init data is counted only when refused: customers behind one carrier's
- * address (CGNAT) never lose a call to a neighbour's bad ones, and a forger, over the limit, is
- * told to wait (429 with `retryAfter`) rather than answered how its attempt failed.
+ * Refused init data counts only when refused: customers behind one CGNAT address never lose a
+ * call to a neighbour's bad ones, and a forger over the limit is told only to wait.
  */
 export const ADDRESS_LIMITS: Readonly<Record<AddressCall, number>> = {
   demoSession: 30,
@@ -42,20 +31,11 @@ export const ADDRESS_LIMITS: Readonly<Record<AddressCall, number>> = {
 const CALL_WINDOW_MS = 60_000;
 
 export interface RateLimiter {
-  /** Counts a call; RATE_LIMITED (429) when the customer is over the limit of the minute. */
   hit(customerId: number, call: LimitedCall): Promise<void>;
-  /**
-   * Counts a call from a client address (`addressKey`'s); RATE_LIMITED (429) when the address
-   * is over the limit of the minute.
-   */
   hitAddress(address: string, call: AddressCall): Promise<void>;
 }
 
-/**
- * What an address is counted as: an IPv4 address as it is (also when written IPv4-mapped,
- * `::ffff:192.0.2.1`), an IPv6 address by its /64, the least a network is given, so that a
- * client cannot start a fresh count with each of its 2^64 addresses.
- */
+/** IPv6 by its /64, the least a network is given: no fresh count for each of its 2^64 addresses. */
 export function addressKey(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
   if (mapped !== undefined && isIPv4(mapped)) return mapped;
@@ -132,10 +112,7 @@ export function createRateLimiter(
   };
 }
 
-/**
- * Forgets at most `limit` windows that are long over, of customers and then of addresses (run by
- * the housekeeping job, batch after batch); returns how many.
- */
+/** Forgets at most `limit` windows long over; returns how many. */
 export async function pruneCallCounts(
   db: Kysely<Database>,
   now: number,

@@ -1,27 +1,17 @@
 /**
- * The bot token never reaches a log line or a stored error: whoever reads them could drive the
- * bot. grammY's network
- * errors carry the request's URL, `…/bot<TOKEN>/getMe`, in their message, their stack and their
- * nested `error`; so the logger's error serializer and its message hook (app.ts) and the outbox's
- * stored errors (notifications/worker.ts) all pass what they write through this one rule, and no
- * call site, today's or a later one, has to remember it.
+ * The bot token never reaches a log line or a stored error (whoever reads it could drive the
+ * bot): grammY's errors carry `…/bot<TOKEN>/…`, so every writer passes through this one rule.
  */
 
-/**
- * A token in BotFather's shape: the bot's numeric id, a colon (or its URL escape), then 35
- * characters of [A-Za-z0-9_-]; matched with some slack so that a differently sized one is caught.
- */
+/** BotFather's shape, with some slack so that a differently sized token is caught. */
 const BOT_TOKEN = /\d{5,}(?::|%3A)[A-Za-z0-9_-]{30,}/gi;
 
-/** What stands in the token's place. */
 export const TOKEN_PLACEHOLDER = '<token>';
 
-/** The text with every bot token in it replaced by `<token>`. */
 export function redactToken(text: string): string {
   return text.replace(BOT_TOKEN, TOKEN_PLACEHOLDER);
 }
 
-/** How deep the serializer follows nested errors and objects before it writes `[…]`. */
 const MAX_DEPTH = 6;
 
 function isErrorLike(value: unknown): value is Error {
@@ -32,7 +22,6 @@ function isErrorLike(value: unknown): value is Error {
   );
 }
 
-/** Any value with every string in it redacted (objects and arrays followed to MAX_DEPTH). */
 function redactValue(value: unknown, depth: number, seen: Set<object>): unknown {
   if (typeof value === 'string') return redactToken(value);
   if (typeof value !== 'object' || value === null) return value;
@@ -74,17 +63,13 @@ function serialize(error: Error, depth: number, seen: Set<object>): SerializedEr
   return out;
 }
 
-/**
- * The logger's serializer of `err`: type, message, stack, the error's own fields and its cause,
- * nested errors serialized the same way, every string with the token redacted.
- */
 export function serializeError(error: Error): SerializedError {
   // Typed as Fastify types it; anything can be logged under `err`, though.
   if (!isErrorLike(error)) return serializeLogged(error) as SerializedError;
   return serialize(error, 0, new Set());
 }
 
-/** The same for a value logged under any other key (`error`, which may or may not be an Error). */
+/** The same for a value logged under any other key (`error`, which may not be an Error). */
 export function serializeLogged(value: unknown): unknown {
   return redactValue(value, 0, new Set());
 }

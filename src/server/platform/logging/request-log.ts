@@ -1,8 +1,6 @@
 /**
- * One log line per request, when it is answered (the request-wide hook, platform/http/request-wide.ts):
- * the request (as app.ts serialises it, with no credential), its status and how long it took. The calls an open screen repeats every few
- * seconds (an order's status, the health check, the console's queue: their routes say so with
- * POLLED) are at `debug`, so a waiting customer does not flood the log at the default `info`.
+ * One log line per answered request, without credentials. The calls an open screen repeats
+ * (POLLED routes) are at `debug`, so a waiting customer does not flood the log at `info`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parse as parseQuery } from 'node:querystring';
@@ -15,25 +13,17 @@ import {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** A screen asks for this every few seconds: logged at debug when it succeeds. */
     readonly polled?: boolean;
   }
 }
 
-/** The options of a route that screens poll. */
 export const POLLED = { config: { polled: true } } as const;
 
-/**
- * The options of a small answer polled every few seconds by every waiting screen (the health
- * indicator, an order's status): logged as POLLED, and never compressed (platform/http/compression.ts),
- * so that the hottest calls carry no compression hook at all.
- */
+/** Never compressed either, so the hottest calls carry no compression hook at all. */
 export const POLLED_SMALL = { config: { polled: true, compress: false } } as const;
 
-/** The levels a request's line is written at. */
 export type LineLevel = 'debug' | 'info';
 
-/** An answered request's line (written from the request-wide hook, platform/http/request-wide.ts). */
 export function writeRequestLine(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -48,11 +38,7 @@ export function writeRequestLine(
   );
 }
 
-/**
- * Query keys whose values are logged as sent: those of the API's own query schemas. Any other
- * key's value is redacted, whatever its spelling: `telegramInitData` (a credential)
- * above all, also when sent percent-encoded (`telegram%49nitData`).
- */
+/** Only these query keys' values are logged; others are redacted, `telegramInitData` above all. */
 const LOGGED_QUERY_KEYS: ReadonlySet<string> = new Set([
   ...Object.keys(RateQuerySchema.entries),
   ...Object.keys(HistoryQuerySchema.entries),
@@ -62,12 +48,8 @@ const LOGGED_QUERY_KEYS: ReadonlySet<string> = new Set([
 const REDACTED = '[redacted]';
 
 /**
- * A request as the logs show it: method, path, the query as it was sent, parsed (its keys and
- * values decoded), with every value not in LOGGED_QUERY_KEYS redacted, and the client's address.
- * Read from the parsed query, not by matching the raw text, so no spelling of a key slips past;
- * parsed again here because a route's schema replaces `request.query` with what it made of it
- * (numbers, defaults). When the URL could not be parsed (a malformed %-escape: Fastify gave the
- * request no query), its query is not logged at all.
+ * The query is parsed again (a route's schema replaces `request.query`), so no spelling of a key,
+ * percent-encoded or not, slips past; an unparsable URL's query is not logged at all.
  */
 export function serializeRequest(request: FastifyRequest): {
   readonly method: string;

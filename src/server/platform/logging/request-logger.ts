@@ -1,9 +1,7 @@
 /**
- * A request's logger, made when the request first logs. Fastify gives every
- * request a child of the app's logger bound to its id; pino builds that child's bindings as JSON
- * at once, a tenth of the server's time on a status poll, which logs nothing at `info` (its line
- * is at debug: platform/logging/request-log.ts). This logger stands in for the child until a line is
- * written, then makes it with the same bindings and options, so a line reads exactly as before.
+ * A request's logger, made when the request first logs: pino builds a child's bindings at once, a
+ * tenth of a status poll's time, though a poll writes no line at `info`. The child made later
+ * has the same bindings and options, so a line reads the same.
  */
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 

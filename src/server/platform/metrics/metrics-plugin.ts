@@ -1,12 +1,6 @@
 /**
- * The server's metrics (src/server/platform/metrics/metrics.ts) as `app.metrics`, for the jobs and the bot to
- * report to (every answered request is observed by the request-wide hook,
- * platform/http/request-wide.ts); and `GET /api/metrics` in
- * Prometheus' text format, closed to the public. A scrape must carry
- * `Authorization: Bearer <METRICS_TOKEN>` when the token is set; without one, only loopback,
- * link-local and private addresses may scrape (the client's address as Fastify tells it,
- * `request.ip`, which follows X-Forwarded-For from a trusted proxy). Anyone else gets the 404
- * of an unknown path: the endpoint does not say it exists.
+ * `app.metrics`, and `GET /api/metrics`: with METRICS_TOKEN, a bearer token; without, private
+ * addresses only. Anyone else gets an unknown path's 404: the endpoint does not say it exists.
  */
 import { API_PATHS } from '../../../shared/api';
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -24,7 +18,6 @@ declare module 'fastify' {
   }
 }
 
-/** Addresses that never come from the internet: loopback, link-local, private (RFC 1918, ULA). */
 const PRIVATE_ADDRESSES = new BlockList();
 PRIVATE_ADDRESSES.addSubnet('127.0.0.0', 8, 'ipv4');
 PRIVATE_ADDRESSES.addSubnet('10.0.0.0', 8, 'ipv4');
@@ -35,7 +28,6 @@ PRIVATE_ADDRESSES.addAddress('::1', 'ipv6');
 PRIVATE_ADDRESSES.addSubnet('fc00::', 7, 'ipv6');
 PRIVATE_ADDRESSES.addSubnet('fe80::', 10, 'ipv6');
 
-/** Whether `address` (an IPv4-mapped IPv6 one too) is loopback, link-local or private. */
 function isPrivateAddress(address: string): boolean {
   const version = isIP(address);
   return version !== 0 && PRIVATE_ADDRESSES.check(address, version === 4 ? 'ipv4' : 'ipv6');
@@ -43,14 +35,12 @@ function isPrivateAddress(address: string): boolean {
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
-/** Whether an Authorization header is `Bearer <token>`, compared in constant time. */
+/** Compared in constant time. */
 function carriesToken(header: string | undefined, token: string): boolean {
   const given = /^Bearer +(\S+)$/i.exec(header ?? '')?.[1];
-  // Digests are of one length: the comparison takes the same time whatever was sent.
   return given !== undefined && timingSafeEqual(digest(given), digest(token));
 }
 
-/** Whether the request may read the metrics (the rule of this file's header). */
 function mayScrape(request: FastifyRequest, token: string | undefined): boolean {
   return token === undefined
     ? isPrivateAddress(request.ip)

@@ -1,13 +1,8 @@
 /**
- * What the server tells its operators about itself, in the Prometheus format through prom-client:
- * each request's duration by route and the jobs' runs, failures and last success here, and what
- * each module declares of its own (the outbox's backlog, the sweeper's lag, the chain's figures,
- * the bot's errors): figures read from the database as a table of gauges (`gauges`), events as
- * counters (`counter`), and the process's own metrics (memory, CPU, event loop delay). One
- * registry per app, never prom-client's global one, so that apps built side by side (tests) keep
- * their own counts; the process's metrics are the process's, collected once whatever the apps it
- * builds. A database gauge is read when Prometheus asks (its `collect`), one cheap statement each.
- * The endpoint and who may read it: metrics-plugin.ts; what each metric means: docs/operating.md.
+ * The server's metrics through prom-client: request durations, the jobs' runs, each module's own
+ * counters and database gauges (read at each scrape), and the process's. One registry per app,
+ * never the global one, so apps built side by side (tests) keep their own counts. What each
+ * metric means: docs/operating.md.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -15,18 +10,16 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Database } from '../db/schema';
 import type { JobMonitor } from '../jobs/periodic';
 
-/** One value of a gauge, under its labels (none for a gauge without labels). */
 export interface Reading {
   readonly labels?: Readonly<Record<string, string>>;
   readonly value: number;
 }
 
-/** A gauge read from the database at each scrape: one row of a module's table of figures. */
 export interface DatabaseGauge {
   readonly name: string;
   readonly help: string;
   readonly labelNames?: readonly string[];
-  /** The gauge's values now; a label set it no longer answers is dropped, never left stale. */
+  /** A label set it no longer answers is dropped, never left stale. */
   readonly read: (db: Kysely<Database>, now: number) => Promise<number | readonly Reading[]>;
 }
 
@@ -37,30 +30,19 @@ export interface CounterDeclaration<T extends string> {
 }
 
 export interface Metrics {
-  /** The app's metrics and the process's, in the text format (of `contentType`). */
   scrape(): Promise<string>;
   readonly contentType: string;
-  /** One request answered: its route pattern (never the raw URL), its status and duration. */
+  /** By route pattern, never the raw URL. */
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   readonly jobs: JobMonitor;
-  /** A module's figures read from the database at each scrape. */
   gauges(table: readonly DatabaseGauge[]): void;
-  /** A module's count of events, in the app's registry. */
   counter<T extends string>(declaration: CounterDeclaration<T>): Counter<T>;
 }
 
-/**
- * The request durations' buckets, in seconds: the status poll answers in about a millisecond,
- * a receipt's upload may take seconds.
- */
+/** The status poll answers in about a millisecond, a receipt's upload may take seconds. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/**
- * prom-client's metrics of the process (CPU, memory, heap, event loop delay, garbage collection),
- * in a registry of their own created once: their monitors of the event loop and the garbage
- * collector are never stopped, so a registry of them per app would leave one more running for
- * every app a process builds (a test file builds several).
- */
+/** Created once: its event loop and GC monitors never stop, so one per app would leak in tests. */
 let processRegistry: Registry | undefined;
 function processMetrics(): Registry {
   if (processRegistry === undefined) {
@@ -72,15 +54,11 @@ function processMetrics(): Registry {
 
 interface MetricsContext {
   readonly db: Kysely<Database>;
-  /** The app's clock, in epoch milliseconds: the lags and the last runs are told by it. */
   readonly now: () => number;
   readonly log: FastifyBaseLogger;
 }
 
-/**
- * A gauge set from the database at each scrape; if the database fails, the gauge is left empty
- * (no stale value) and the rest of the scrape goes on.
- */
+/** If the database fails, the gauge is left empty (no stale value) and the scrape goes on. */
 function databaseGauge(registry: Registry, context: MetricsContext, row: DatabaseGauge): void {
   const gauge: Gauge = new Gauge({
     name: row.name,
@@ -101,7 +79,6 @@ function databaseGauge(registry: Registry, context: MetricsContext, row: Databas
   });
 }
 
-/** The jobs' runs (platform/jobs/periodic.ts): failures, items set aside, the last success. */
 function jobMonitor(registry: Registry, now: () => number): JobMonitor {
   const registers = [registry];
   const failures = new Counter({

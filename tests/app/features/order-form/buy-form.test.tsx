@@ -1,7 +1,7 @@
 /**
- * The buy forms of spec section 5 (P2P /p2p/buy, bank /bank-account, office /office-exchange),
- * rendered in the real app with the API faked and the clock faked. Each test names the rule it
- * holds; the numbers come from spec section 9, the texts from sections 5 and 8.
+ * The buy forms (P2P /p2p/buy, bank /bank-account, office /office-exchange), rendered in the real
+ * app with the API faked and the clock faked. Each test names the rule it holds; the numbers come
+ * from src/shared/limits.ts.
  */
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -33,7 +33,7 @@ const CITIES = [
 const CREATE_FAILED_EN = 'An error occurred while creating the order. Please try again.';
 
 type FormPath = '/p2p/buy' | '/bank-account' | '/office-exchange';
-/** An amount within each form's bounds (spec section 9; the office form here is in AED). */
+/** An amount within each form's bounds (the office form here is in AED). */
 const VALID_AMOUNT: Record<FormPath, string> = {
   '/p2p/buy': '5000',
   '/bank-account': '600000',
@@ -90,7 +90,7 @@ async function fillValid(path: FormPath, amount: string): Promise<void> {
   if (path === '/office-exchange') await pickCity('dubai');
 }
 
-describe('amount inputs (spec section 5)', () => {
+describe('amount inputs', () => {
   it('the P2P RUB amount takes only digits and one decimal point, a comma becoming a point', async () => {
     standardApi();
     await open('/p2p/buy');
@@ -145,7 +145,7 @@ describe('amount inputs (spec section 5)', () => {
   });
 });
 
-describe('the RUB and crypto fields recompute each other (spec sections 5 and 9)', () => {
+describe('the RUB and crypto fields recompute each other', () => {
   it.each<FormPath>(['/p2p/buy', '/bank-account', '/office-exchange'])(
     '%s: crypto = amount / rate with 4 decimals',
     async (path) => {
@@ -177,7 +177,7 @@ describe('the RUB and crypto fields recompute each other (spec sections 5 and 9)
   });
 });
 
-describe('coin and network (spec section 3, network lists)', () => {
+describe('coin and network lists', () => {
   it.each<FormPath>(['/p2p/buy', '/bank-account', '/office-exchange'])(
     '%s: USDC starts on BASE; switching the coin resets the network to BEP20 for USDT and BASE for USDC',
     async (path) => {
@@ -195,7 +195,7 @@ describe('coin and network (spec section 3, network lists)', () => {
     },
   );
 
-  it('the P2P network lists are the spec’s, per coin and in its order', async () => {
+  it('the P2P network lists, per coin and in their order', async () => {
     standardApi();
     await open('/p2p/buy');
     const options = () => [...networkSelect().options].map((o) => o.value);
@@ -205,7 +205,7 @@ describe('coin and network (spec section 3, network lists)', () => {
     expect(options()).toEqual(['BEP20', 'TRC20', 'POLYGON', 'ERC20', 'ARBITRUM', 'OPTIMISM']);
   });
 
-  it('the bank network lists are the spec’s, per coin and in its order', async () => {
+  it('the bank network lists, per coin and in their order', async () => {
     standardApi();
     await open('/bank-account');
     const options = () => [...networkSelect().options].map((o) => o.value);
@@ -232,7 +232,7 @@ describe('coin and network (spec section 3, network lists)', () => {
   );
 });
 
-describe('Continue (spec section 5)', () => {
+describe('Continue', () => {
   it.each<FormPath>(['/p2p/buy', '/bank-account'])(
     '%s: disabled until both the amount and the wallet are filled',
     async (path) => {
@@ -334,7 +334,7 @@ describe('Continue (spec section 5)', () => {
   });
 });
 
-describe('minimum and maximum (spec sections 5 and 9)', () => {
+describe('minimum and maximum', () => {
   it("P2P refuses 2 999 ₽ with 'Minimum amount ₽3,000' and sends nothing", async () => {
     const api = standardApi();
     await open('/p2p/buy');
@@ -456,7 +456,7 @@ describe('wallet address (caught before any create call)', () => {
   });
 });
 
-describe('language (conventions habit 8)', () => {
+describe('language: errors follow a switch', () => {
   it('switching the language re-translates errors already shown', async () => {
     standardApi();
     await open('/p2p/buy');
@@ -483,7 +483,7 @@ describe('language (conventions habit 8)', () => {
   });
 });
 
-describe('the live rate (spec sections 7 and 9)', () => {
+describe('the live rate', () => {
   it('P2P: the first lookup uses amount=1000; it repeats on coin change and 800 ms after typing stops', async () => {
     const api = standardApi();
     await open('/p2p/buy');
@@ -552,7 +552,7 @@ describe('the live rate (spec sections 7 and 9)', () => {
   });
 });
 
-describe('creating the order (spec section 3 payloads, section 8 errors)', () => {
+describe('creating the order: payloads and errors', () => {
   it('P2P sends type, amount, currency, coin, network, rate, totalRub, wallet and P2P, then opens waiting', async () => {
     const api = standardApi();
     const app = await open('/p2p/buy');

@@ -1,8 +1,8 @@
 /**
- * The P2P sell form /p2p/sell (spec sections 2, 3, 5, 8 and 9), rendered in the real app with
- * the API and the clock faked. Each test names the rule it holds: the amounts recompute each
- * other with the live SELL rate, the coin resets the network, the card rules, the required
- * fields, the rouble bounds, the payload and what a failure shows.
+ * The P2P sell form /p2p/sell, rendered in the real app with the API and the clock faked. Each
+ * test names the rule it holds: the amounts recompute each other with the live SELL rate, the
+ * coin resets the network, the card rules, the required fields, the rouble bounds, the payload
+ * and what a failure shows.
  */
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -63,7 +63,7 @@ function fillValid(cryptoAmount = '100'): void {
   type('bankName', 'T-Bank');
 }
 
-describe('the amounts recompute each other with the live SELL rate (spec sections 2, 5, 9)', () => {
+describe('the amounts recompute each other with the live SELL rate', () => {
   it('the crypto amount gives the RUB amount = crypto × rate, rounded to a whole rouble', async () => {
     standardApi();
     await open();
@@ -116,7 +116,7 @@ describe('the amounts recompute each other with the live SELL rate (spec section
   });
 });
 
-describe('the live rate (spec sections 7 and 9)', () => {
+describe('the live rate', () => {
   it('the first lookup is operation=SELL, paymentMethod=P2P, amount=1000; then 800 ms after the RUB amount stops changing; again on coin change', async () => {
     const api = standardApi();
     await open();
@@ -159,7 +159,7 @@ describe('the live rate (spec sections 7 and 9)', () => {
   });
 });
 
-describe('coin and network (spec section 3, network lists)', () => {
+describe('coin and network lists', () => {
   it('USDC starts on BASE with the P2P USDC list; USDT resets to BEP20 with the P2P USDT list; back to USDC resets to BASE', async () => {
     standardApi();
     await open();
@@ -184,7 +184,7 @@ describe('coin and network (spec section 3, network lists)', () => {
   });
 });
 
-describe('card details (spec section 5)', () => {
+describe('card details', () => {
   it("the card number keeps digits only, at most 16, shown in groups of 4 ('2200 7001 2345 6781')", async () => {
     standardApi();
     await open();
@@ -208,7 +208,7 @@ describe('card details (spec section 5)', () => {
   });
 });
 
-describe('Continue (spec section 5)', () => {
+describe('Continue', () => {
   it('is disabled while crypto amount, card number, holder or bank name is empty; phone and comment are optional', async () => {
     standardApi();
     await open();
@@ -235,7 +235,7 @@ describe('Continue (spec section 5)', () => {
   });
 });
 
-describe('the rouble total lies within 3 000 – 500 000 (spec sections 5 and 9)', () => {
+describe('the rouble total lies within 3 000 – 500 000', () => {
   it("refuses 2 999 ₽ with 'Minimum amount ₽3,000' and sends nothing", async () => {
     const api = standardApi({ json: { rate: 100 } });
     await open();
@@ -356,8 +356,8 @@ describe('the card holder is typed in Latin letters, as on the card (one rule wi
   });
 });
 
-describe('creating the order (spec section 3 payload, section 8 errors)', () => {
-  it("sends spec section 3's P2P sell payload, the card number digits only, then opens send-crypto", async () => {
+describe('creating the order: payload and errors', () => {
+  it('sends the P2P sell payload, the card number digits only, then opens send-crypto', async () => {
     const api = standardApi();
     const app = await open();
     coin('USDT');

@@ -1,7 +1,7 @@
 /**
- * The order screens of spec section 4 (polling, redirects, client-triggered transitions), with
- * the API and the clock faked: every poll interval, every redirect, the countdowns and their
- * warnings, and what each failure shows (spec sections 8 and 9). Each test names its rule.
+ * The order screens (polling, redirects, client-triggered transitions), with the API and the
+ * clock faked: every poll interval, every redirect, the countdowns and their warnings, and what
+ * each failure shows. Each test names its rule.
  */
 import { fireEvent, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -144,7 +144,7 @@ const ROWS = ORDER_SCREENS.flatMap((screen) =>
   ),
 );
 
-describe('the order-screen table, row by row (spec sections 4 and 8)', () => {
+describe('the order-screen table, row by row', () => {
   it('every row of the table has its cases here', () => {
     for (const screen of ORDER_SCREENS) {
       ORDER_SCREEN_TABLE[screen].rules.forEach((rule, index) => {
@@ -253,7 +253,7 @@ describe('the order-screen table, row by row (spec sections 4 and 8)', () => {
   );
 });
 
-describe('waiting for requisites (spec section 4)', () => {
+describe('waiting for requisites', () => {
   it('the elapsed counter counts m:ss from waiting_start and continues after a remount', async () => {
     serveOrder({ status: 'WAITING_REQUISITES' });
     const app = renderApp(path('waiting'), { language: 'en' });
@@ -274,7 +274,7 @@ describe('waiting for requisites (spec section 4)', () => {
   });
 });
 
-describe('payment, P2P (spec sections 4, 8 and 9)', () => {
+describe('payment, P2P', () => {
   const ready = (fields: Partial<OrderDetails> = {}): Partial<OrderDetails> => ({
     status: 'REQUISITES_READY',
     requisites: CARD,
@@ -394,7 +394,7 @@ describe('payment, P2P (spec sections 4, 8 and 9)', () => {
   });
 });
 
-describe('bank requisites (spec sections 4, 8 and 9)', () => {
+describe('bank requisites', () => {
   const REQUISITES = `/api/orders/${ID}/requisites`;
 
   function serveBank(
@@ -503,7 +503,7 @@ describe('bank requisites (spec sections 4, 8 and 9)', () => {
   });
 });
 
-describe('upload receipt (spec sections 4, 5 and 8)', () => {
+describe('upload receipt', () => {
   const RECEIPT = `/api/orders/${ID}/receipt`;
   const MB10 = 10 * 1024 * 1024;
 
@@ -645,7 +645,7 @@ describe('upload receipt (spec sections 4, 5 and 8)', () => {
   });
 });
 
-describe('complete (spec section 4)', () => {
+describe('complete', () => {
   it.each<[OrderStatus, string]>([
     ['RECEIPT_UPLOADED', 'Checking your receipt'],
     ['PAYMENT_CONFIRMED', 'Sending crypto'],
@@ -737,7 +737,7 @@ describe('complete (spec section 4)', () => {
   });
 });
 
-describe('office waiting (spec sections 2 and 4)', () => {
+describe('office waiting', () => {
   const CONFIRM = `/api/orders/${ID}/office-confirm`;
   const officeOrder = (fields: Partial<OrderDetails> = {}): Partial<OrderDetails> => ({
     status: 'OFFICE_PENDING',
@@ -852,7 +852,7 @@ describe('office waiting (spec sections 2 and 4)', () => {
   });
 });
 
-describe('office details (spec section 2)', () => {
+describe('office details', () => {
   const CONFIRM = `/api/orders/${ID}/office-confirm`;
 
   /** Opens the reservation and taps 'I received money', office-confirm answering `reply`. */
@@ -909,7 +909,7 @@ describe('office details (spec section 2)', () => {
   });
 });
 
-describe('order details (spec sections 2 and 8)', () => {
+describe('order details', () => {
   it('a rejected order shows its rejection reason', async () => {
     serveOrder({ status: 'REJECTED', rejectReason: 'Payment from a third party' });
     renderApp(path('details'), { language: 'en' });
@@ -964,7 +964,7 @@ describe('order details (spec sections 2 and 8)', () => {
   });
 });
 
-describe('a failed poll (spec section 8: logged only, retried on the next poll)', () => {
+describe('a failed poll (logged only, retried on the next poll)', () => {
   it.each<[string, number, Partial<OrderDetails>, Partial<OrderDetails>, string]>([
     [
       'waiting',

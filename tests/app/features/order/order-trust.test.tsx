@@ -120,7 +120,7 @@ async function open(
 }
 
 describe('send-crypto shows the sell deadline', () => {
-  it('as a duration left, with the spec text that expiry cancels the order and not to send after it', async () => {
+  it('as a duration left, with the note that expiry cancels the order and not to send after it', async () => {
     await open('send-crypto', SELL);
     const banner = screen.getByTestId('countdown');
     expect(banner.textContent).toContain('Time left: 30:00');

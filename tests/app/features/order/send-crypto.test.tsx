@@ -1,5 +1,5 @@
 /**
- * The sell after its order exists (spec sections 2, 4, 5, 7 and 8): /order/{id}/send-crypto shows
+ * The sell after its order exists: /order/{id}/send-crypto shows
  * what to send and where, takes the transaction hash (required after trimming, checked for the
  * network before anything is sent) and cancels on confirmation (every screen's cancel and support:
  * order-help.test.tsx); /order/{id}/sell-waiting shows the chain check. Where both go as the
@@ -92,7 +92,7 @@ const EXACT = 100.0437;
 const before = (a: Element, b: Element) =>
   (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
 
-describe('send-crypto shows what to send and where (spec section 2)', () => {
+describe('send-crypto shows what to send and where', () => {
   it('shows the amount with its coin, the network and the roubles to receive', async () => {
     await openSendCrypto();
     expect(screen.getByTestId('send-amount').textContent).toBe('100 USDT');
@@ -236,7 +236,7 @@ describe('send-crypto gives the exact amount first: one deposit address serves e
   });
 });
 
-describe('the transaction hash (spec sections 4, 5, 7 and 8)', () => {
+describe('the transaction hash', () => {
   it('is required after trimming: Submit is disabled while the field is empty or only spaces', async () => {
     await openSendCrypto();
     expect(submitButton().disabled).toBe(true);
@@ -314,7 +314,7 @@ describe('the transaction hash (spec sections 4, 5, 7 and 8)', () => {
 
 describe('a hash refused by the server says why', () => {
   it.each(['en', 'ru'] as const)(
-    'a different hash than the one already sent (%s): the spec text, then the reason',
+    "a different hash than the one already sent (%s): the screen's headline, then the reason",
     async (language) => {
       const { api } = await openSendCrypto({}, language);
       api.on('POST', TX_HASH, {
@@ -384,7 +384,7 @@ describe('a hash the chain shows is not the deposit says exactly what is wrong',
   );
 });
 
-describe('cancel on send-crypto (spec sections 2 and 4)', () => {
+describe('cancel on send-crypto', () => {
   it('asks for confirmation; declined, nothing is posted and the screen stays', async () => {
     setup.dialogs.confirm.mockReturnValue(false);
     const { api, app } = await openSendCrypto();
@@ -425,7 +425,7 @@ describe('cancel on send-crypto (spec sections 2 and 4)', () => {
   });
 });
 
-describe('sell-waiting (spec sections 4 and 7)', () => {
+describe('sell-waiting', () => {
   it('TX_PENDING keeps waiting and shows the submitted hash', async () => {
     const served = serveOrder({ status: 'TX_PENDING', txHash: HEX64 });
     const app = renderApp(path('sell-waiting'), { language: 'en' });

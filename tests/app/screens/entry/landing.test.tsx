@@ -1,5 +1,5 @@
 /**
- * The landing's health indicator (spec sections 2, 4, 7 and 9), on the app's fetch-state
+ * The landing's health indicator, on the app's fetch-state
  * mechanism: Checking while the first check runs, then Online or Offline, checked again 10 s
  * after each check (the 3 s time-out is the API client's, tested there). The API and the clock
  * are faked.
@@ -21,7 +21,7 @@ const state = () => screen.getByTestId('health-state').textContent;
 
 setUpScreenTests(Date.parse('2025-03-01T12:00:00.000Z'));
 
-describe('the health indicator (spec sections 2 and 4)', () => {
+describe('the health indicator', () => {
   it("says 'Checking...' until the first answer, then 'Online'", async () => {
     const held = deferred<FakeReply>();
     fakeApi([{ method: 'GET', path: HEALTH, reply: () => held.promise }]);

@@ -1,5 +1,5 @@
 /**
- * The order history /my-orders (spec sections 2, 4 and 7): the tabs and the call each makes,
+ * The order history /my-orders: the tabs and the call each makes,
  * day groups in the customer's language, what a card shows, paging with 'Load more', the empty
  * message per tab, late answers of another tab, where a card leads (every row of the
  * history-card table), the `?orderId=` deep link and back. The API and the clock are faked; each
@@ -109,7 +109,7 @@ async function open(
   return app;
 }
 
-/** The English status labels (the dictionary's statusLabels, spec section 4). */
+/** The English status labels (the dictionary's statusLabels). */
 const STATUS_LABEL_EN: Record<OrderStatus, string> = {
   WAITING_REQUISITES: 'Waiting for details',
   REQUISITES_READY: 'Details ready',
@@ -129,7 +129,7 @@ const STATUS_LABEL_EN: Record<OrderStatus, string> = {
 
 const setup = setUpScreenTests(NOW);
 
-describe('tabs (spec sections 2 and 7)', () => {
+describe('tabs', () => {
   it('all, active and completed each call GET /api/orders/history with status=<tab>, limit=20, offset=0', async () => {
     const api = serveHistory({});
     await open();
@@ -208,7 +208,7 @@ describe('tabs (spec sections 2 and 7)', () => {
   });
 });
 
-describe('day groups (spec section 2: orders grouped by creation date)', () => {
+describe('day groups (orders grouped by creation date)', () => {
   const orders = [
     summary('today-1', { createdAt: at(2025, 3, 5, 11, 0) }),
     summary('today-2', { createdAt: at(2025, 3, 5, 0, 5) }),
@@ -237,7 +237,7 @@ describe('day groups (spec section 2: orders grouped by creation date)', () => {
   });
 });
 
-describe('an order card (spec section 2)', () => {
+describe('an order card', () => {
   it('shows the direction arrow, crypto amount, network, payment method, fiat total (₽ for RUB), status label and time', async () => {
     serveHistory({
       all: [
@@ -332,7 +332,7 @@ describe('an order card (spec section 2)', () => {
   });
 });
 
-describe("'Load more' (spec sections 2, 7 and 9: pages of 20)", () => {
+describe("'Load more' (pages of 20)", () => {
   it('asks for offset=20 and appends the next page', async () => {
     const first = page('p1', 20);
     const second = page('p2', 5, { createdAt: at(2025, 3, 4, 10, 0) });
@@ -377,7 +377,7 @@ describe("'Load more' (spec sections 2, 7 and 9: pages of 20)", () => {
   });
 });
 
-describe('language (spec section 1: RU/EN toggle)', () => {
+describe('language (the RU/EN toggle)', () => {
   it('switching the language re-translates labels, groups and totals without fetching again or losing loaded pages', async () => {
     const first = page('p1', 20);
     const second = [summary('old', { status: 'COMPLETED', createdAt: at(2025, 2, 20, 9, 0) })];
@@ -440,7 +440,7 @@ const CARD_CASES: CardCase[] = HISTORY_CARD_TABLE.flatMap((row, index) =>
   ),
 );
 
-describe('a card opens the screen of the history-card table (spec section 4)', () => {
+describe('a card opens the screen of the history-card table', () => {
   it('the cases cover every row and every status of the table', () => {
     expect(new Set(CARD_CASES.map((c) => c.target))).toEqual(
       new Set(HISTORY_CARD_TABLE.map((row) => row.target)),
@@ -484,7 +484,7 @@ describe('a card opens the screen of the history-card table (spec section 4)', (
   );
 });
 
-describe('the deep link /my-orders?orderId=<id> (spec section 2)', () => {
+describe('the deep link /my-orders?orderId=<id>', () => {
   it.each<[Partial<OrderDetails>, OrderScreen]>([
     [{ type: 'SELL', status: 'WAITING_CRYPTO' }, 'send-crypto'],
     [{ status: 'REQUISITES_READY', paymentMethod: 'BANK_ACCOUNT' }, 'bank-requisites'],
@@ -525,7 +525,7 @@ describe('the deep link /my-orders?orderId=<id> (spec section 2)', () => {
   });
 });
 
-describe('back (spec section 2)', () => {
+describe('back', () => {
   it('goes to /', async () => {
     serveHistory({ all: [summary('o1')] });
     const app = await open();
