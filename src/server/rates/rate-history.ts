@@ -4,40 +4,32 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../platform/db/schema';
-import { JOB_BATCH, inBatches } from '../platform/jobs/batches';
+import { deleteInBatches } from '../platform/jobs/batches';
 import { periodicJob, type JobOptions, type PeriodicJob } from '../platform/jobs/periodic';
 
 /** The day the chart shows, and a day more. */
 export const RATE_HISTORY_KEPT_MS = 2 * 24 * 3_600_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
 
-/** Removes the history older than RATE_HISTORY_KEPT_MS, JOB_BATCH rows a statement. */
-export async function pruneRateHistory(
+/** Removes the history older than RATE_HISTORY_KEPT_MS, a batch of rows a statement. */
+export function pruneRateHistory(
   db: Kysely<Database>,
   now: number,
   signal?: AbortSignal,
 ): Promise<number> {
-  let pruned = 0;
-  await inBatches({
-    size: JOB_BATCH,
-    signal,
-    batch: async () => {
-      const deleted = await db
-        .deleteFrom('rate_history')
-        .where('id', 'in', (eb) =>
-          eb
-            .selectFrom('rate_history as old')
-            .select('old.id')
-            .where('old.read_at', '<', now - RATE_HISTORY_KEPT_MS)
-            .limit(JOB_BATCH),
-        )
-        .executeTakeFirst();
-      const count = Number(deleted.numDeletedRows);
-      pruned += count;
-      return Array.from({ length: count });
-    },
-  });
-  return pruned;
+  return deleteInBatches(async (limit) => {
+    const deleted = await db
+      .deleteFrom('rate_history')
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('rate_history as old')
+          .select('old.id')
+          .where('old.read_at', '<', now - RATE_HISTORY_KEPT_MS)
+          .limit(limit),
+      )
+      .executeTakeFirst();
+    return Number(deleted.numDeletedRows);
+  }, signal);
 }
 
 export function rateHistoryJob(db: Kysely<Database>, options: JobOptions): PeriodicJob {

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../platform/db/schema';
 import { pruneCallCounts } from '../platform/limits/rate-limit';
 import { PARTIAL_SUFFIX } from './receipts';
-import { JOB_BATCH, inBatches, yieldToEventLoop } from '../platform/jobs/batches';
+import { deleteInBatches, yieldToEventLoop } from '../platform/jobs/batches';
 import { periodicJob, type JobOptions, type PeriodicJob } from '../platform/jobs/periodic';
 
 /** An upload writes its row within seconds of its file; an hour is far beyond any of them. */
@@ -69,22 +69,12 @@ export async function removeOrphanReceipts(
   return removed;
 }
 
-export async function pruneExpiredCallCounts(
+export function pruneExpiredCallCounts(
   db: Kysely<Database>,
   now: number,
   signal?: AbortSignal,
 ): Promise<number> {
-  let pruned = 0;
-  await inBatches({
-    size: JOB_BATCH,
-    signal,
-    batch: async () => {
-      const count = await pruneCallCounts(db, now, JOB_BATCH);
-      pruned += count;
-      return Array.from({ length: count });
-    },
-  });
-  return pruned;
+  return deleteInBatches((limit) => pruneCallCounts(db, now, limit), signal);
 }
 
 export function createHousekeeping(

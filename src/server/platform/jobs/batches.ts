@@ -68,3 +68,21 @@ export async function inBatches<T>(options: {
   await Promise.all(Array.from({ length: lanes }, lane));
   return done;
 }
+
+/** Runs `remove` (which deletes at most JOB_BATCH rows and answers how many) until one deletes fewer; answers the total. */
+export async function deleteInBatches(
+  remove: (limit: number) => Promise<number>,
+  signal?: AbortSignal,
+): Promise<number> {
+  let removed = 0;
+  await inBatches({
+    size: JOB_BATCH,
+    signal,
+    batch: async () => {
+      const count = await remove(JOB_BATCH);
+      removed += count;
+      return Array.from({ length: count });
+    },
+  });
+  return removed;
+}
